@@ -1,0 +1,29 @@
+# poppy-browser: make demo, make test.
+GO ?= go
+CHROMIUM_CANDIDATES := chromium chromium-browser google-chrome
+
+.PHONY: demo test chromium build bench fuzz
+
+# chromium installs Debian's Chromium when no browser is found: with apt-get
+# when we are root, otherwise it prints the exact command to run.
+chromium:
+	@for c in $(CHROMIUM_CANDIDATES); do command -v $$c >/dev/null 2>&1 && exit 0; done; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "installing Chromium (apt-get install -y chromium)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "Chromium is missing; install it with: sudo apt-get install -y chromium" >&2; exit 1; \
+	fi
+
+build:
+	$(GO) build -o bin/poppy-browser ./cmd/poppy-browser
+
+demo: chromium build
+	./bin/poppy-browser demo $(DEMO_FLAGS)
+
+test: chromium
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
+
+bench: chromium
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
