@@ -1,0 +1,272 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// SupportedMajor is the protocol_version major this package reads.
+const SupportedMajor = 0
+
+// ErrBadDocument matches (with errors.Is) every error from [ParseDocument].
+var ErrBadDocument = errors.New("invalid poppy.json")
+
+// ErrNoBrowserControl matches (with errors.Is) the error from
+// [Document.RequireBrowserControl].
+var ErrNoBrowserControl = errors.New("poppy.json does not support browser-control v1")
+
+// Warning codes from [ParseDocument].
+const (
+	// WarnExtensionObject: an extension is a single object (draft 0.1 shape)
+	// instead of a list of version objects (0.4 shape).
+	WarnExtensionObject = "extension-object-shape"
+	// WarnExtensionMalformed: an extension entry is neither shape, or has a
+	// version that is not a non-empty string; it is ignored.
+	WarnExtensionMalformed = "extension-malformed"
+)
+
+// Document is a parsed and validated poppy.json. The zero value lists no
+// extensions and supports nothing.
+type Document struct {
+	// ProtocolVersion is "major.minor"; the major is [SupportedMajor].
+	ProtocolVersion string
+	// Organization names the Company; Domain is normalized ([NormalizeDomain]).
+	Organization Organization
+	// Web holds the browser join endpoint; empty when the document has none.
+	Web Web
+	// Extensions maps an extension name to its entries, from either shape.
+	Extensions map[string][]ExtensionEntry
+	// Auth, APIs and Agent are kept as they came, or nil when absent.
+	Auth, APIs, Agent json.RawMessage
+}
+
+// Organization is poppy.json's organization object.
+type Organization struct {
+	Name   string `json:"name"`
+	Domain string `json:"domain"`
+}
+
+// Web is poppy.json's web object.
+type Web struct {
+	BrowserSessionEndpoint string `json:"browser_session_endpoint"`
+}
+
+// ExtensionEntry is one version of an extension listed in poppy.json.
+type ExtensionEntry struct {
+	Version string `json:"version"`
+}
+
+// Warning is something a document may do but should not, for conformance
+// reports. Code is stable (Warn* constants); Message is one sentence.
+type Warning struct {
+	Code    string
+	Message string
+}
+
+// rawDocument mirrors poppy.json on the wire.
+type rawDocument struct {
+	ProtocolVersion *string                    `json:"protocol_version"`
+	Organization    *Organization              `json:"organization"`
+	Auth            json.RawMessage            `json:"auth"`
+	APIs            json.RawMessage            `json:"apis"`
+	Agent           json.RawMessage            `json:"agent"`
+	Web             *Web                       `json:"web"`
+	Extensions      map[string]json.RawMessage `json:"extensions"`
+}
+
+var versionRE = regexp.MustCompile(`^(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$`)
+
+// docErrorf builds a one-line error that matches [ErrBadDocument].
+func docErrorf(format string, args ...any) error {
+	return &docError{msg: "poppy.json: " + fmt.Sprintf(format, args...)}
+}
+
+type docError struct{ msg string }
+
+func (e *docError) Error() string        { return e.msg }
+func (e *docError) Is(target error) bool { return target == ErrBadDocument }
+
+// ParseDocument parses poppy.json as served for askedHost (the host whose
+// well-known URL was fetched, with or without a port) and validates it:
+// protocol_version is "major.minor" with major [SupportedMajor];
+// organization.domain equals askedHost (a leading "www." of askedHost, case
+// and a trailing dot ignored); web.browser_session_endpoint, when present,
+// is an absolute HTTPS URL without userinfo on that domain or a subdomain.
+// Extensions come as a list of {"version"} objects (0.4) or a single object
+// (0.1, reported as a [Warning]); malformed entries are dropped with a
+// warning. Unknown fields are ignored. Errors are one line.
+func ParseDocument(data []byte, askedHost string) (*Document, []Warning, error) {
+	var raw rawDocument
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, nil, docErrorf("invalid json: %s", oneLine(err.Error()))
+	}
+	if raw.ProtocolVersion == nil {
+		return nil, nil, docErrorf("protocol_version is missing")
+	}
+	pv := *raw.ProtocolVersion
+	m := versionRE.FindStringSubmatch(pv)
+	if m == nil {
+		return nil, nil, docErrorf("protocol_version must be \"major.minor\", got %q", pv)
+	}
+	if major, _ := strconv.Atoi(m[1]); major != SupportedMajor {
+		return nil, nil, docErrorf("protocol_version %q has unsupported major version %d (supported: %d)", pv, major, SupportedMajor)
+	}
+	if raw.Organization == nil || raw.Organization.Domain == "" {
+		return nil, nil, docErrorf("organization.domain is missing")
+	}
+	domain, err := normalizeHost(raw.Organization.Domain)
+	if err != nil {
+		return nil, nil, docErrorf("organization.domain %q: %v", raw.Organization.Domain, err)
+	}
+	if err := checkAskedHost(domain, askedHost); err != nil {
+		return nil, nil, err
+	}
+	doc := &Document{
+		ProtocolVersion: pv,
+		Organization:    Organization{Name: raw.Organization.Name, Domain: domain},
+		Auth:            raw.Auth,
+		APIs:            raw.APIs,
+		Agent:           raw.Agent,
+		Extensions:      map[string][]ExtensionEntry{},
+	}
+	if raw.Web != nil && raw.Web.BrowserSessionEndpoint != "" {
+		if err := checkEndpoint(domain, raw.Web.BrowserSessionEndpoint); err != nil {
+			return nil, nil, err
+		}
+		doc.Web = *raw.Web
+	}
+	var warns []Warning
+	names := make([]string, 0, len(raw.Extensions))
+	for name := range raw.Extensions {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		entries, w := parseExtensionEntries(name, raw.Extensions[name])
+		warns = append(warns, w...)
+		if len(entries) > 0 {
+			doc.Extensions[name] = entries
+		}
+	}
+	return doc, warns, nil
+}
+
+// parseExtensionEntries reads one extensions member in either shape.
+func parseExtensionEntries(name string, msg json.RawMessage) ([]ExtensionEntry, []Warning) {
+	malformed := func(why string) []Warning {
+		return []Warning{{Code: WarnExtensionMalformed, Message: fmt.Sprintf("extensions.%s %s; it is ignored", name, why)}}
+	}
+	trimmed := bytes.TrimSpace(msg)
+	var warns []Warning
+	var items []json.RawMessage
+	switch {
+	case bytes.HasPrefix(trimmed, []byte("[")):
+		if err := json.Unmarshal(trimmed, &items); err != nil {
+			return nil, malformed("is not a list of objects")
+		}
+	case bytes.HasPrefix(trimmed, []byte("{")):
+		items = []json.RawMessage{trimmed}
+		warns = append(warns, Warning{Code: WarnExtensionObject, Message: fmt.Sprintf(
+			"extensions.%s is a single object (draft 0.1 shape); list version objects instead: [{\"version\": \"...\"}]", name)})
+	default:
+		return nil, malformed("is neither a list of version objects nor an object")
+	}
+	var entries []ExtensionEntry
+	for i, it := range items {
+		var e struct {
+			Version *string `json:"version"`
+		}
+		if err := json.Unmarshal(it, &e); err != nil || e.Version == nil || *e.Version == "" {
+			warns = append(warns, malformed(fmt.Sprintf("entry %d has no string version", i+1))...)
+			continue
+		}
+		entry := ExtensionEntry{Version: *e.Version}
+		if !slices.Contains(entries, entry) {
+			entries = append(entries, entry)
+		}
+	}
+	return entries, warns
+}
+
+// checkAskedHost checks that domain speaks for askedHost.
+func checkAskedHost(domain, askedHost string) error {
+	h := askedHost
+	if hh, _, err := net.SplitHostPort(h); err == nil {
+		h = hh
+	}
+	asked, err := normalizeHost(h)
+	if err != nil {
+		return docErrorf("asked host %q: %v", askedHost, err)
+	}
+	if domain == asked || "www."+domain == asked {
+		return nil
+	}
+	return docErrorf("organization.domain %q does not match the host asked for, %q", domain, asked)
+}
+
+// checkEndpoint checks web.browser_session_endpoint against domain.
+func checkEndpoint(domain, endpoint string) error {
+	const field = "web.browser_session_endpoint"
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return docErrorf("%s is not a url: %q", field, endpoint)
+	}
+	if u.Scheme != "https" || u.Opaque != "" {
+		return docErrorf("%s must be https, got %q", field, endpoint)
+	}
+	if u.User != nil {
+		return docErrorf("%s must not hold userinfo", field)
+	}
+	if !MatchesURL(domain, endpoint) {
+		return docErrorf("%s must be on %s or a subdomain, got %q", field, domain, endpoint)
+	}
+	return nil
+}
+
+// oneLine folds an error message onto one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Supports reports whether the document lists e.Name with e.Version.
+func (d *Document) Supports(e Extension) bool {
+	if d == nil {
+		return false
+	}
+	return slices.Contains(d.Extensions[e.Name], ExtensionEntry{Version: e.Version})
+}
+
+// RequireBrowserControl returns an error matching [ErrNoBrowserControl]
+// unless the document lists browser-control v1 and has an HTTPS
+// web.browser_session_endpoint on its domain.
+func (d *Document) RequireBrowserControl() error {
+	if d == nil {
+		return fmt.Errorf("%w: no document", ErrNoBrowserControl)
+	}
+	if !d.Supports(BrowserControlV1()) {
+		if entries := d.Extensions[ExtensionName]; len(entries) > 0 {
+			vs := make([]string, len(entries))
+			for i, e := range entries {
+				vs[i] = strconv.Quote(e.Version)
+			}
+			return fmt.Errorf("%w: extensions lists %s versions %s, not %q", ErrNoBrowserControl, ExtensionName, strings.Join(vs, ", "), ExtensionVersion)
+		}
+		return fmt.Errorf("%w: extensions does not list %s", ErrNoBrowserControl, ExtensionName)
+	}
+	if d.Web.BrowserSessionEndpoint == "" {
+		return fmt.Errorf("%w: web.browser_session_endpoint is missing", ErrNoBrowserControl)
+	}
+	if err := checkEndpoint(d.Organization.Domain, d.Web.BrowserSessionEndpoint); err != nil {
+		return fmt.Errorf("%w: %w", ErrNoBrowserControl, err)
+	}
+	return nil
+}

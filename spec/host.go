@@ -1,0 +1,124 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// ErrBadDomain matches (with errors.Is) every error from [NormalizeDomain].
+var ErrBadDomain = errors.New("invalid domain")
+
+// NormalizeDomain returns s as a Company domain or host name: ASCII lower
+// case, one trailing dot removed. It refuses an empty name, an IP literal
+// (IPv4 or IPv6, bracketed or not, and anything a browser would read as an
+// IPv4 address, such as a last label of digits), a port, and anything but
+// letters, digits and hyphens in dot-separated labels of 1 to 63 characters
+// (IDNs must be given in punycode, "xn--...").
+func NormalizeDomain(s string) (string, error) {
+	d, err := normalizeHost(s)
+	if err != nil {
+		return "", fmt.Errorf("normalizing domain %q: %w", s, err)
+	}
+	return d, nil
+}
+
+// normalizeHost is [NormalizeDomain] without the input in the error.
+func normalizeHost(s string) (string, error) {
+	if s == "" {
+		return "", fmt.Errorf("%w: empty", ErrBadDomain)
+	}
+	if strings.HasPrefix(s, "[") || net.ParseIP(s) != nil {
+		return "", fmt.Errorf("%w: an IP literal", ErrBadDomain)
+	}
+	if strings.Contains(s, ":") {
+		return "", fmt.Errorf("%w: has a port or colon", ErrBadDomain)
+	}
+	// Check bytes before lowercasing: strings.ToLower maps some non-ASCII
+	// runes (the Kelvin sign) to ASCII letters.
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			return "", fmt.Errorf("%w: character %q at %d is not a letter, digit, hyphen or dot", ErrBadDomain, c, i)
+		}
+	}
+	d := strings.ToLower(strings.TrimSuffix(s, "."))
+	if len(d) > 253 {
+		return "", fmt.Errorf("%w: longer than 253 characters", ErrBadDomain)
+	}
+	labels := strings.Split(d, ".")
+	for _, l := range labels {
+		switch {
+		case l == "":
+			return "", fmt.Errorf("%w: empty label", ErrBadDomain)
+		case len(l) > 63:
+			return "", fmt.Errorf("%w: label longer than 63 characters", ErrBadDomain)
+		case l[0] == '-' || l[len(l)-1] == '-':
+			return "", fmt.Errorf("%w: label starts or ends with a hyphen", ErrBadDomain)
+		}
+	}
+	if looksNumeric(labels[len(labels)-1]) {
+		return "", fmt.Errorf("%w: an IP literal", ErrBadDomain)
+	}
+	return d, nil
+}
+
+// looksNumeric reports whether a last label makes a browser parse the host
+// as IPv4 (WHATWG URL "ends in a number"): all decimal digits, or 0x and hex.
+func looksNumeric(l string) bool {
+	if rest, ok := strings.CutPrefix(l, "0x"); ok {
+		return strings.Trim(rest, "0123456789abcdef") == ""
+	}
+	return strings.Trim(l, "0123456789") == ""
+}
+
+// MatchesDomain reports whether host is domain or one of its subdomains, on
+// a label boundary: "pay.airline.test" matches "airline.test",
+// "evilairline.test" and "airline.test.evil.test" do not. Case and one
+// trailing dot are ignored on both sides; host may carry a port
+// ("airline.test:8443"). An invalid domain, an invalid host or an IP literal
+// never matches.
+func MatchesDomain(domain, host string) bool {
+	d, err := normalizeHost(domain)
+	if err != nil {
+		return false
+	}
+	if h, port, err := net.SplitHostPort(host); err == nil {
+		if port == "" || strings.Trim(port, "0123456789") != "" {
+			return false
+		}
+		host = h
+	}
+	h, err := normalizeHost(host)
+	if err != nil {
+		return false
+	}
+	return h == d || strings.HasSuffix(h, "."+d)
+}
+
+// MatchesURL reports whether rawURL is an absolute http, https, ws or wss
+// URL whose host matches domain as [MatchesDomain] says. It parses with
+// net/url, so userinfo never matters: "https://airline.test@evil.test/" is
+// on evil.test. A URL that does not parse, or that holds a backslash or an
+// ASCII control character or space (which browsers and net/url read
+// differently), never matches.
+func MatchesURL(domain, rawURL string) bool {
+	if strings.ContainsFunc(rawURL, func(r rune) bool { return r == '\\' || r <= ' ' || r == 0x7f }) {
+		return false
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Opaque != "" {
+		return false
+	}
+	switch u.Scheme {
+	case "http", "https", "ws", "wss":
+	default:
+		return false
+	}
+	if u.Host == "" || strings.HasPrefix(u.Host, "[") {
+		return false
+	}
+	return MatchesDomain(domain, u.Hostname())
+}

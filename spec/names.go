@@ -1,0 +1,96 @@
+package spec
+
+// Names fixed by browser-control v1 and the Poppy core specification.
+const (
+	// ExtensionName is the extension's name in poppy.json and Poppy-Extensions.
+	ExtensionName = "browser-control"
+	// ExtensionVersion is the version this package implements.
+	ExtensionVersion = "1"
+	// HeaderExtensions is the request header that declares extensions (spec 3.4).
+	HeaderExtensions = "Poppy-Extensions"
+	// MarkAttribute is the attribute by which a Company marks a step (section 4).
+	MarkAttribute = "data-poppy-user-step"
+	// WellKnownPath is where a Company serves its poppy.json.
+	WellKnownPath = "/.well-known/poppy.json"
+	// BrowserJWTType is the JWT "typ" of the browser join credential (draft 0.1).
+	BrowserJWTType = "poppy-browser+jwt"
+)
+
+// MarkKind is what a mark leaves to the User (section 4).
+type MarkKind string
+
+// Mark kinds.
+const (
+	// Interaction leaves changing or activating a control, or a whole form, to the User.
+	Interaction MarkKind = "interaction"
+	// Submission leaves submitting a form to the User; its controls may be filled in.
+	Submission MarkKind = "submission"
+)
+
+// KindOf returns the kind a mark value counts as, following section 4: the
+// exact (case-sensitive) value "submission" on a form is [Submission]; every
+// other value, and "submission" on anything but a form, is [Interaction].
+func KindOf(value string, onForm bool) MarkKind {
+	if value == string(Submission) && onForm {
+		return Submission
+	}
+	return Interaction
+}
+
+// Controller says who controls the browser, as navigator.poppy.controller
+// and the tool results spell it.
+type Controller string
+
+// Controllers.
+const (
+	ControllerAgent Controller = "agent"
+	ControllerUser  Controller = "user"
+)
+
+// Outcome is the outcome of an action tool (CONTRACT.md).
+type Outcome string
+
+// Outcomes.
+const (
+	OutcomeDone   Outcome = "done"
+	OutcomeDenied Outcome = "denied"
+	OutcomeFailed Outcome = "failed"
+)
+
+// Reason is why an action tool was denied (CONTRACT.md).
+type Reason string
+
+// Denial reasons.
+const (
+	ReasonUserStep       Reason = "user_step"
+	ReasonUserHasControl Reason = "user_has_control"
+	ReasonStaleRef       Reason = "stale_ref"
+	ReasonNoSuchRef      Reason = "no_such_ref"
+	ReasonOffSite        Reason = "off_site"
+	ReasonObscured       Reason = "obscured"
+)
+
+// MCP tool names (CONTRACT.md).
+const (
+	ToolNavigate           = "browser_navigate"
+	ToolBack               = "browser_back"
+	ToolSnapshot           = "browser_snapshot"
+	ToolClick              = "browser_click"
+	ToolType               = "browser_type"
+	ToolSelect             = "browser_select"
+	ToolPressKey           = "browser_press_key"
+	ToolScroll             = "browser_scroll"
+	ToolWait               = "browser_wait"
+	ToolRequestUserControl = "browser_request_user_control"
+	ToolControlStatus      = "browser_control_status"
+	ToolWaitForControl     = "browser_wait_for_control"
+)
+
+// Tools returns the names of every MCP tool in CONTRACT.md order.
+func Tools() []string {
+	return []string{
+		ToolNavigate, ToolBack, ToolSnapshot, ToolClick, ToolType, ToolSelect,
+		ToolPressKey, ToolScroll, ToolWait, ToolRequestUserControl,
+		ToolControlStatus, ToolWaitForControl,
+	}
+}
