@@ -1,1 +1,65 @@
+// Package session finds a Company and joins a browser to the Personal Agent's
+// Session with it: discovery of poppy.json over HTTPS, the browser join, and
+// the Session's facts the rest of the program needs (the Company's hosts and
+// the extensions its requests declare).
+//
+// It owns:
+//   - discovery ([Discover]): GET https://{domain}/.well-known/poppy.json,
+//     HTTPS at every hop, at most [MaxRedirects] redirects, at most
+//     [MaxDocumentSize] bytes, validated by package spec;
+//   - the [Company]: organization.domain and its subdomains are its website
+//     ([Company.IsCompanyHost], [Company.IsCompanyURL]), its
+//     browser_session_endpoint, and the extensions declared (browser-control
+//     v1); [NoJoin] makes one for --no-join;
+//   - the join credential from the Personal Agent ([CredentialSource]):
+//     [CommandSource] runs the agent's command, [KeySigner] signs one itself
+//     (the demo, tests); a [Secret] redacts itself everywhere but
+//     [Secret.Reveal];
+//   - the browser join ([Join]) through the small [JoinBrowser] interface.
+//
+// It must not know about marks or control, and must not import package
+// browser: cmd adapts the browser to [JoinBrowser].
+//
+// # The join
+//
+// [Join] checks that return_to is https on the Company's website, gets a
+// fresh credential, and serves a one-shot page on a fresh loopback listener
+// (127.0.0.1, random port, random 128-bit path; it answers once and then
+// 404s, with Cache-Control: no-store and no referrer). The page POSTs the
+// credential to the endpoint as the form field "assertion" and never puts
+// it in a URL. The browser loads that page; the join succeeded when the
+// browser ends on the Company's website with a 2xx status, after the
+// endpoint's 303 to return_to. On failure the browser's cookies are
+// cleared. The listener is closed before Join returns.
+//
+// The Poppy-Extensions header on the join POST (step 2 of the join, which
+// fixes what every later request declares) is not added here: the browser
+// adds it, by request interception, to every request to the Company's hosts,
+// from [Company.Extensions]. The join request is one of them.
+//
+// # What is assumed of the Poppy core specification
+//
+// The full text of the core specification's browser join (section 6) is not
+// available to us, so this package follows the draft 0.1 shape, as
+// spec/poppy-core-notes.md records it, and keeps it here in one replaceable
+// place:
+//   - the credential is a JWT, header typ "poppy-browser+jwt", signed by the
+//     Personal Agent, with claims iss, sub, aud (the endpoint), session_id,
+//     return_to, iat, exp (at most 60 s after iat) and jti;
+//   - it is POSTed as application/x-www-form-urlencoded field "assertion" to
+//     web.browser_session_endpoint from an auto-submitting loopback page;
+//   - success is 303 See Other to return_to with the Company's session
+//     cookie; failure is 400 and no cookie.
+//
+// Not known, and not implemented: the exact 0.4/1.0 join steps and body, and
+// newer credential formats (later drafts sign a Poppy-Session JWT per request
+// with a delegation key). Only the Personal Agent's [CredentialSource] and
+// [Join] would change.
+//
+// # Concurrency
+//
+// [Discover] and [Join] may run concurrently with each other; each Join uses
+// its own listener. A [Company] is read-only once made and safe to share.
+// [CommandSource] and [KeySigner] are safe for concurrent use. There is no
+// package state.
 package session

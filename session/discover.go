@@ -1,0 +1,131 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// Discovery limits.
+const (
+	// MaxRedirects is how many redirects discovery follows, each to HTTPS.
+	MaxRedirects = 5
+	// MaxDocumentSize is the largest poppy.json discovery reads.
+	MaxDocumentSize = 1 << 20
+)
+
+// redirectError is a refused redirect; it is reported as it is, without the
+// URL error wrapped around it by net/http.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
+
+// Discover fetches and validates the poppy.json of company, a domain
+// ("airline.test") or an https URL whose host is used, and returns the
+// Company a browser joins.
+//
+// It GETs https://{domain}/.well-known/poppy.json with client, following at
+// most [MaxRedirects] redirects, each to an HTTPS URL, and reads at most
+// [MaxDocumentSize] bytes. The document speaks for the domain asked for,
+// wherever the redirects ended: its organization.domain must match it. The
+// document must declare browser-control v1 and an HTTPS
+// web.browser_session_endpoint. Warnings are what [spec.ParseDocument]
+// reports about an acceptable document.
+//
+// client is not changed (a copy gets the redirect policy); nil means a plain
+// [http.Client]. Every error is one line beginning "discovering DOMAIN: ".
+func Discover(ctx context.Context, client *http.Client, company string) (*Company, []spec.Warning, error) {
+	target, err := parseCompany(company)
+	if err != nil {
+		return nil, nil, fmt.Errorf("discovering %s: %w", company, err)
+	}
+	c, warnings, err := discover(ctx, client, target)
+	if err != nil {
+		return nil, nil, fmt.Errorf("discovering %s: %w", target.domain, err)
+	}
+	return c, warnings, nil
+}
+
+func discover(ctx context.Context, client *http.Client, target companyTarget) (*Company, []spec.Warning, error) {
+	body, err := fetchDocument(ctx, client, "https://"+target.host+spec.WellKnownPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, warnings, err := spec.ParseDocument(body, target.domain)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := doc.RequireBrowserControl(); err != nil {
+		return nil, nil, err
+	}
+	// spec has checked that the endpoint is https on organization.domain,
+	// which it has normalised.
+	return &Company{
+		Domain:     doc.Organization.Domain,
+		Name:       doc.Organization.Name,
+		Endpoint:   doc.Web.BrowserSessionEndpoint,
+		Extensions: []spec.Extension{spec.BrowserControlV1()},
+	}, warnings, nil
+}
+
+// fetchDocument GETs u under the HTTPS-only redirect policy and returns the
+// body of a 200 answer.
+func fetchDocument(ctx context.Context, client *http.Client, u string) ([]byte, error) {
+	c := http.Client{}
+	if client != nil {
+		c = *client
+	}
+	c.CheckRedirect = checkRedirect
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, fetchFailure(u, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: HTTP %d", resp.Request.URL.Redacted(), resp.StatusCode)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxDocumentSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", resp.Request.URL.Redacted(), err)
+	}
+	if len(body) > MaxDocumentSize {
+		return nil, fmt.Errorf("poppy.json is larger than %d bytes", MaxDocumentSize)
+	}
+	return body, nil
+}
+
+// checkRedirect allows at most MaxRedirects hops, each to HTTPS.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > MaxRedirects {
+		return &redirectError{fmt.Sprintf("more than %d redirects", MaxRedirects)}
+	}
+	if req.URL.Scheme != "https" {
+		return &redirectError{fmt.Sprintf("redirect from %s to %s leaves HTTPS",
+			via[len(via)-1].URL.Redacted(), req.URL.Redacted())}
+	}
+	return nil
+}
+
+// fetchFailure turns a client error into one line without net/http's
+// repetition of the method and URL around a refused redirect.
+func fetchFailure(u string, err error) error {
+	var re *redirectError
+	if errors.As(err, &re) {
+		return re
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("GET %s: %w", u, ue.Err)
+	}
+	return fmt.Errorf("GET %s: %w", u, err)
+}
