@@ -1,0 +1,408 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// ErrNotHeld is returned by [User.HandBack] and [User.Cancel] when the User
+// does not hold control. Nothing changes then; a User channel may treat it as
+// a harmless double press.
+var ErrNotHeld = errors.New("user does not hold control")
+
+// How control changed, in [Event.How], [Return.How] and the audit log.
+const (
+	HowTake       = "take"
+	HowHandedBack = "handed_back"
+	HowCancelled  = "cancelled"
+)
+
+// Event kinds, in [Event.Kind].
+const (
+	KindOffer   = "offer"
+	KindControl = "control"
+)
+
+// Who caused a change, in [Event.By].
+const (
+	ByUser  = "user"
+	ByAgent = "agent"
+)
+
+// Options configures a [Control]. A nil *Options means all defaults.
+type Options struct {
+	// Apply is called on every change of holder, inside the serialized
+	// transition and before the change is published to Status, Holder,
+	// subscribers or the audit log. The injector uses it to set
+	// navigator.poppy.controller in every Company frame. If Apply fails on a
+	// take, the take fails and the agent keeps control. If it fails on a hand
+	// back or cancel, control still returns to the agent and the error is
+	// returned. Nil means nothing to apply.
+	Apply func(ctx context.Context, c spec.Controller) error
+	// Audit receives one entry per offer and per change of holder. Nil means
+	// no audit.
+	Audit *AuditLog
+	// Now is the clock. Nil means time.Now.
+	Now func() time.Time
+	// Logger receives debug logs. Nil means discard.
+	Logger *slog.Logger
+}
+
+// Step is the marked step an offer is about. Every field is optional.
+type Step struct {
+	Ref  string `json:"ref,omitempty"`  // element ref of the marked step, e.g. "e12"
+	Kind string `json:"kind,omitempty"` // "interaction" or "submission"
+	Text string `json:"text,omitempty"` // what the page says about it (Company content)
+}
+
+// Offer is the agent's offer of control to the User.
+type Offer struct {
+	ID     string    `json:"id"`
+	Reason string    `json:"reason"`
+	Step   *Step     `json:"step,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+// Return records how the User last gave control back.
+type Return struct {
+	How string    `json:"how"` // HowHandedBack or HowCancelled
+	At  time.Time `json:"at"`
+}
+
+// Status is a snapshot of the state. Its pointers are copies; changing them
+// changes nothing in the [Control].
+type Status struct {
+	Controller spec.Controller
+	// Offer is the open offer, if any. It stays open while the User holds
+	// control and is cleared when the User hands back or cancels.
+	Offer *Offer
+	// LastReturn is the User's most recent hand back or cancel.
+	LastReturn *Return
+	// MustReobserve is set when the User returns control and cleared by
+	// [Control.Observed]: the agent must look at the page again first.
+	MustReobserve bool
+	// Epoch counts the User's returns of control. Element refs from an older
+	// epoch are stale. (Package agent combines it with its own page epochs.)
+	Epoch uint64
+}
+
+// Event is one change, as delivered to subscribers.
+type Event struct {
+	Time time.Time
+	Kind string // KindOffer or KindControl
+	// From and To are the holder before and after; equal for an offer.
+	From, To spec.Controller
+	// How is HowTake, HowHandedBack or HowCancelled for a control event,
+	// empty for a new offer, HowCancelled when the User declines an offer.
+	How string
+	// Offer is the offer raised, declined or taken (nil if none was open).
+	Offer *Offer
+	Epoch uint64
+	By    string // ByUser or ByAgent
+}
+
+// Control holds the browser's controller. Create it with [New]; the zero
+// value is not usable. All methods are safe for concurrent use.
+type Control struct {
+	apply  func(ctx context.Context, c spec.Controller) error
+	audit  *AuditLog
+	now    func() time.Time
+	logger *slog.Logger
+	user   *User
+
+	// trans serializes transitions (a one-slot semaphore, so that waiting
+	// for it honours ctx). Apply runs while it is held; mu is not.
+	trans chan struct{}
+
+	mu       sync.Mutex // guards the fields below; never held during Apply
+	st       Status
+	offers   uint64        // offers raised, for IDs
+	agentCh  chan struct{} // closed while the agent holds control
+	subs     map[*subscriber]struct{}
+	lastTime time.Time
+}
+
+// New returns a Control with the agent holding the browser, epoch 0 and no
+// offer.
+func New(opts *Options) *Control {
+	if opts == nil {
+		opts = &Options{}
+	}
+	c := &Control{
+		apply:  opts.Apply,
+		audit:  opts.Audit,
+		now:    opts.Now,
+		logger: opts.Logger,
+		trans:  make(chan struct{}, 1),
+		st:     Status{Controller: spec.ControllerAgent},
+		subs:   make(map[*subscriber]struct{}),
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if c.logger == nil {
+		c.logger = slog.New(slog.DiscardHandler)
+	}
+	c.agentCh = make(chan struct{})
+	close(c.agentCh)
+	c.user = &User{c: c}
+	return c
+}
+
+// Status returns a copy of the current state. It never waits for Apply.
+func (c *Control) Status() Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.statusLocked()
+}
+
+func (c *Control) statusLocked() Status {
+	s := c.st
+	s.Offer = s.Offer.clone()
+	if s.LastReturn != nil {
+		r := *s.LastReturn
+		s.LastReturn = &r
+	}
+	return s
+}
+
+// Holder returns who holds the browser. It reads [spec.ControllerUser] only
+// once Apply for the take has succeeded, and until the state after a hand
+// back or cancel is published (after its Apply returned).
+func (c *Control) Holder() spec.Controller {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.st.Controller
+}
+
+// RequestUser raises an offer of control to the User and returns it at once;
+// it never waits for the User. It replaces an older open offer. It changes no
+// holder: while the User holds control, they keep it.
+func (c *Control) RequestUser(reason string, step *Step) Offer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offers++
+	o := &Offer{
+		ID:     fmt.Sprintf("offer-%d", c.offers),
+		Reason: reason,
+		Step:   step.clone(),
+		At:     c.nowLocked(),
+	}
+	c.st.Offer = o
+	e := Event{
+		Time: o.At, Kind: KindOffer, From: c.st.Controller, To: c.st.Controller,
+		Offer: o.clone(), Epoch: c.st.Epoch, By: ByAgent,
+	}
+	c.publishLocked(e)
+	c.logger.Debug("offer raised", "offer", o.ID, "reason", reason, "holder", string(c.st.Controller))
+	return *o.clone()
+}
+
+// WaitForAgent returns the status as soon as the agent holds control, at
+// once if it does, or ctx.Err() when ctx is done first. Nothing else ends the
+// User's control: waiting here has no timeout of its own.
+func (c *Control) WaitForAgent(ctx context.Context) (Status, error) {
+	c.mu.Lock()
+	ch := c.agentCh
+	c.mu.Unlock()
+	select {
+	case <-ch:
+		return c.Status(), nil
+	case <-ctx.Done():
+		return Status{}, ctx.Err()
+	}
+}
+
+// Observed reports that the agent took a fresh snapshot of the page: it
+// clears [Status.MustReobserve]. It does nothing while the User holds
+// control (the flag is only set when control returns anyway).
+func (c *Control) Observed() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.st.Controller == spec.ControllerAgent {
+		c.st.MustReobserve = false
+	}
+}
+
+// User returns the User's handle. Give it only to the User's channels.
+func (c *Control) User() *User { return c.user }
+
+// User is the User's side of a [Control]: the only way to change the holder.
+// It is safe for concurrent use.
+type User struct{ c *Control }
+
+// Take gives control to the User, with or without an open offer. It is a
+// no-op if the User already holds control. If Apply fails, the agent keeps
+// control and the error is returned.
+func (u *User) Take(ctx context.Context) error {
+	c := u.c
+	if err := c.lock(ctx); err != nil {
+		return fmt.Errorf("taking control: %w", err)
+	}
+	defer c.unlock()
+	if c.Holder() == spec.ControllerUser {
+		return nil
+	}
+	if err := c.applyHolder(ctx, spec.ControllerUser); err != nil {
+		c.recordError("taking control", err)
+		return fmt.Errorf("taking control: %w", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.st.Controller = spec.ControllerUser
+	c.agentCh = make(chan struct{})
+	c.publishLocked(Event{
+		Time: c.nowLocked(), Kind: KindControl,
+		From: spec.ControllerAgent, To: spec.ControllerUser, How: HowTake,
+		Offer: c.st.Offer.clone(), Epoch: c.st.Epoch, By: ByUser,
+	})
+	c.logger.Info("control changed", "holder", "user", "epoch", c.st.Epoch)
+	return nil
+}
+
+// HandBack returns control to the agent: the epoch goes up, MustReobserve is
+// set, LastReturn says handed_back and the offer is cleared. If the User does
+// not hold control it returns [ErrNotHeld] and changes nothing. If Apply
+// fails, control still returns to the agent and the error is returned.
+func (u *User) HandBack(ctx context.Context) error {
+	return u.c.release(ctx, HowHandedBack)
+}
+
+// Cancel returns control to the agent like [User.HandBack], with LastReturn
+// cancelled. While the agent holds control and an offer is open, Cancel
+// declines the offer instead: the offer is cleared and LastReturn says
+// cancelled; holder, epoch and MustReobserve stay. With neither, it returns
+// [ErrNotHeld].
+func (u *User) Cancel(ctx context.Context) error {
+	return u.c.release(ctx, HowCancelled)
+}
+
+func (c *Control) release(ctx context.Context, how string) error {
+	op := "handing back control"
+	if how == HowCancelled {
+		op = "cancelling control"
+	}
+	if err := c.lock(ctx); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	defer c.unlock()
+	if c.Holder() == spec.ControllerAgent {
+		if how == HowCancelled && c.declineOffer() {
+			return nil
+		}
+		return fmt.Errorf("%s: %w", op, ErrNotHeld)
+	}
+	// Holder keeps reading "user" while the frames are switched back, so
+	// the gate refuses agent actions until every frame reads "agent".
+	applyErr := c.applyHolder(ctx, spec.ControllerAgent)
+	if applyErr != nil {
+		c.recordError(op, applyErr)
+	}
+	c.mu.Lock()
+	now := c.nowLocked()
+	offer := c.st.Offer
+	c.st.Controller = spec.ControllerAgent
+	c.st.Epoch++
+	c.st.MustReobserve = true
+	c.st.LastReturn = &Return{How: how, At: now}
+	c.st.Offer = nil
+	close(c.agentCh)
+	c.publishLocked(Event{
+		Time: now, Kind: KindControl,
+		From: spec.ControllerUser, To: spec.ControllerAgent, How: how,
+		Offer: offer, Epoch: c.st.Epoch, By: ByUser,
+	})
+	c.logger.Info("control changed", "holder", "agent", "how", how, "epoch", c.st.Epoch)
+	c.mu.Unlock()
+	if applyErr != nil {
+		return fmt.Errorf("%s: %w", op, applyErr)
+	}
+	return nil
+}
+
+// declineOffer clears an open offer while the agent holds control and
+// reports whether there was one.
+func (c *Control) declineOffer() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.st.Offer == nil {
+		return false
+	}
+	now := c.nowLocked()
+	offer := c.st.Offer
+	c.st.Offer = nil
+	c.st.LastReturn = &Return{How: HowCancelled, At: now}
+	c.publishLocked(Event{
+		Time: now, Kind: KindOffer, From: c.st.Controller, To: c.st.Controller,
+		How: HowCancelled, Offer: offer, Epoch: c.st.Epoch, By: ByUser,
+	})
+	c.logger.Info("offer declined", "offer", offer.ID)
+	return true
+}
+
+func (c *Control) lock(ctx context.Context) error {
+	select {
+	case c.trans <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (c *Control) unlock() { <-c.trans }
+
+func (c *Control) applyHolder(ctx context.Context, to spec.Controller) error {
+	if c.apply == nil {
+		return nil
+	}
+	return c.apply(ctx, to)
+}
+
+// nowLocked returns the clock's time, never earlier than the last one
+// handed out, so events read in order. c.mu must be held.
+func (c *Control) nowLocked() time.Time {
+	t := c.now()
+	if t.Before(c.lastTime) {
+		t = c.lastTime
+	}
+	c.lastTime = t
+	return t
+}
+
+// recordError writes an apply failure to the audit log. The error comes
+// from the Apply hook (frame updates) and carries no User input.
+func (c *Control) recordError(op string, err error) {
+	c.mu.Lock()
+	now := c.nowLocked()
+	c.mu.Unlock()
+	c.auditRecord(AuditEntry{Time: now, Event: EventError, Message: op + ": " + err.Error()})
+}
+
+func (c *Control) auditRecord(e AuditEntry) {
+	if err := c.audit.Record(e); err != nil {
+		c.logger.Error("audit record failed", "event", e.Event, "err", err)
+	}
+}
+
+func (o *Offer) clone() *Offer {
+	if o == nil {
+		return nil
+	}
+	n := *o
+	n.Step = o.Step.clone()
+	return &n
+}
+
+func (s *Step) clone() *Step {
+	if s == nil {
+		return nil
+	}
+	n := *s
+	return &n
+}
