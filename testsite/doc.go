@@ -1,1 +1,47 @@
+// Package testsite is the demo Company, an airline, and the fixture pages the
+// end-to-end tests and the demo browse.
+//
+// One HTTPS listener serves every host, dispatching on the Host header:
+//
+//   - airline.test, the Company (organization.domain), and www.airline.test:
+//     /.well-known/poppy.json, the browser join at POST /poppy/browser-session,
+//     booking bkg_4Rt9 with its marked check-in page and boarding pass, and
+//     fixtures under /fixtures/ (an unmarked check-in, an off-site redirect, a
+//     popup, a page that tampers with navigator.poppy);
+//   - pay.airline.test, a Company subdomain serving the pay frame;
+//   - partner.test, a third party serving a frame and a landing page.
+//
+// Every host also serves /static/, /api/ping and POST /report, where the pages'
+// scripts report what they see of navigator.poppy. Any other host gets 421.
+//
+// # Certificates
+//
+// [New] mints a CA and a leaf certificate in memory. Go clients trust the CA
+// ([Site.CertPool], [Site.Client]); Chromium trusts the leaf by its SPKI pin
+// and resolves *.test to the listener ([Site.BrowserArgs]), never by a
+// blanket bypass.
+//
+// # The browser join
+//
+// The join endpoint accepts a browser credential (a JWT with typ
+// poppy-browser+jwt, EdDSA) signed by one of [Options.TrustedKeys] or a key
+// added with [Site.TrustKey]. It checks aud, iat, exp (at most 60 s after
+// iat, 30 s of clock skew), jti (no replay), session_id and return_to (HTTPS
+// on airline.test or a subdomain). On success it sets the airline_session
+// cookie and answers 303 to return_to; otherwise 400 with a short reason
+// (one of the Reason constants) and no cookie.
+//
+// # Records
+//
+// The Site records facts that tests assert on: every request per host
+// ([Site.Requests]), check-ins ([Site.CheckIns]), page reports
+// ([Site.FrameReports]) and joins ([Site.Joins]). It never records the
+// credential or the passport number a User typed. [Site.WaitFor] and friends
+// wait for a record without sleeping; [Site.Reset] clears them between tests.
+//
+// # Boundaries
+//
+// testsite is test and demo infrastructure: runtime packages must not import
+// it. It uses no package-level state, so several Sites can run in one process.
+// A Site's methods are safe for concurrent use; Close stops its listener.
 package testsite

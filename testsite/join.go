@@ -1,0 +1,200 @@
+package testsite
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+)
+
+// Names from the extension, spelled here until package spec is ready.
+const (
+	// TODO(spec): use spec.BrowserJWTType.
+	browserJWTType = "poppy-browser+jwt"
+	// TODO(spec): use spec.HeaderExtensions.
+	headerExtensions = "Poppy-Extensions"
+)
+
+// Limits of the browser credential.
+const (
+	maxLifetime = 60 * time.Second // exp - iat
+	clockSkew   = 30 * time.Second // how far iat may be in the future
+	maxFormSize = 64 << 10
+)
+
+// Reasons a join is refused, as the 400 body and Join.Reason say them.
+const (
+	ReasonMissingAssertion = "missing_assertion"
+	ReasonMalformed        = "malformed"
+	ReasonBadType          = "bad_type"
+	ReasonBadSignature     = "bad_signature"
+	ReasonBadAudience      = "bad_audience"
+	ReasonMissingTimes     = "missing_iat_or_exp"
+	ReasonLifetime         = "lifetime_too_long"
+	ReasonNotYetValid      = "not_yet_valid"
+	ReasonExpired          = "expired"
+	ReasonMissingJTI       = "missing_jti"
+	ReasonMissingSession   = "missing_session_id"
+	ReasonBadReturnTo      = "bad_return_to"
+	ReasonReplayed         = "replayed"
+)
+
+// browserClaims are the claims of a browser credential besides the
+// registered ones.
+type browserClaims struct {
+	SessionID string `json:"session_id"`
+	ReturnTo  string `json:"return_to"`
+}
+
+// defaultPoppyJSON is the discovery document the Site serves by default.
+func defaultPoppyJSON() []byte {
+	doc := map[string]any{
+		"protocol_version": "0.4",
+		"organization":     map[string]string{"name": OrgName, "domain": CompanyDomain},
+		"web":              map[string]string{"browser_session_endpoint": JoinEndpoint()},
+		"extensions":       map[string]any{"browser-control": []map[string]string{{"version": "1"}}},
+	}
+	b, _ := json.MarshalIndent(doc, "", "  ") // maps of strings always marshal
+	return b
+}
+
+func (s *Site) servePoppyJSON(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	doc := s.poppy
+	s.mu.Unlock()
+	if doc == nil {
+		doc = defaultPoppyJSON()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(doc)
+}
+
+// serveJoin is POST /poppy/browser-session: it checks the credential, and
+// on success sets the session cookie and answers 303 to return_to.
+func (s *Site) serveJoin(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormSize)
+	j := Join{Extensions: r.Header.Get(headerExtensions)}
+	var returnTo, subject string
+	reason := func() string {
+		if err := r.ParseForm(); err != nil {
+			return ReasonMalformed
+		}
+		tok := r.PostForm.Get("assertion")
+		if tok == "" {
+			return ReasonMissingAssertion
+		}
+		var c jwt.Claims
+		var bc browserClaims
+		reason := s.verify(tok, &c, &bc)
+		j.JTI, j.Subject, j.SessionID = c.ID, c.Subject, bc.SessionID
+		returnTo, subject = bc.ReturnTo, c.Subject
+		return reason
+	}()
+	if reason == "" {
+		cookie := s.newSession(subject)
+		http.SetCookie(w, &http.Cookie{
+			Name: SessionCookie, Value: cookie, Path: "/",
+			Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		})
+		j.OK = true
+		s.rec.addJoin(j)
+		s.log.Debug("join", "ok", true)
+		http.Redirect(w, r, returnTo, http.StatusSeeOther)
+		return
+	}
+	j.Reason = reason
+	s.rec.addJoin(j)
+	s.log.Debug("join", "ok", false, "reason", reason)
+	http.Error(w, "join refused: "+reason, http.StatusBadRequest)
+}
+
+// verify checks tok and fills c and bc; it returns "" or a Reason. It marks
+// the jti used only when everything else holds.
+func (s *Site) verify(tok string, c *jwt.Claims, bc *browserClaims) string {
+	parsed, err := jwt.ParseSigned(tok, []jose.SignatureAlgorithm{jose.EdDSA})
+	if err != nil || len(parsed.Headers) != 1 {
+		return ReasonMalformed
+	}
+	if typ, _ := parsed.Headers[0].ExtraHeaders[jose.HeaderType].(string); typ != browserJWTType {
+		return ReasonBadType
+	}
+	s.mu.Lock()
+	keys := s.keys
+	s.mu.Unlock()
+	verified := false
+	for _, k := range keys {
+		if parsed.Claims(k, c, bc) == nil {
+			verified = true
+			break
+		}
+	}
+	if !verified {
+		*c, *bc = jwt.Claims{}, browserClaims{}
+		return ReasonBadSignature
+	}
+	if !c.Audience.Contains(JoinEndpoint()) {
+		return ReasonBadAudience
+	}
+	if c.IssuedAt == nil || c.Expiry == nil {
+		return ReasonMissingTimes
+	}
+	iat, exp, now := c.IssuedAt.Time(), c.Expiry.Time(), s.now()
+	switch {
+	case exp.Sub(iat) > maxLifetime || exp.Before(iat):
+		return ReasonLifetime
+	case now.Before(iat.Add(-clockSkew)):
+		return ReasonNotYetValid
+	case now.After(exp):
+		return ReasonExpired
+	case c.ID == "":
+		return ReasonMissingJTI
+	case bc.SessionID == "":
+		return ReasonMissingSession
+	case !companyHTTPS(bc.ReturnTo):
+		return ReasonBadReturnTo
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, used := s.jtis[c.ID]; used {
+		return ReasonReplayed
+	}
+	s.jtis[c.ID] = struct{}{}
+	return ""
+}
+
+// companyHTTPS reports whether raw is an https URL on CompanyDomain or a
+// subdomain of it, on the default port, without user info.
+func companyHTTPS(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "https" || u.User != nil || u.Port() != "" {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return h == CompanyDomain || strings.HasSuffix(h, "."+CompanyDomain)
+}
+
+// newSession returns a fresh session cookie value for subject.
+func (s *Site) newSession(subject string) string {
+	v := rand.Text()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sessions[v] = subject
+	return v
+}
+
+// signedIn reports whether r carries a valid session cookie.
+func (s *Site) signedIn(r *http.Request) bool {
+	c, err := r.Cookie(SessionCookie)
+	if err != nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.sessions[c.Value]
+	return ok
+}
