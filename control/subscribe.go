@@ -10,8 +10,9 @@ import (
 // The sender never blocks: each subscription has its own unbounded queue,
 // drained into the channel by one goroutine the subscription owns. A slow
 // reader loses nothing; a reader that stops reading holds its queue in
-// memory until it calls the cancel function, which it must do (it stops the
-// goroutine, waits for it, and is safe to call more than once).
+// memory until it calls the cancel function, which it must do: cancel stops
+// the goroutine, waits for it, drops events not yet received and closes the
+// channel. It is safe to call more than once.
 //
 // Events that happened before Subscribe are not replayed; read
 // [Control.Status] after subscribing for the current state.

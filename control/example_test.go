@@ -1,0 +1,54 @@
+package control_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// A whole hand-over: the agent offers control and answers its model at
+// once; the User takes control (Apply sets every frame first), acts, and
+// hands back; the agent must look at the page again.
+func Example() {
+	ctx := context.Background()
+	now := func() time.Time { return time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC) }
+	c := control.New(&control.Options{
+		Apply: func(_ context.Context, to spec.Controller) error {
+			fmt.Println("frames now read", to)
+			return nil
+		},
+		Audit: control.NewAuditLog(os.Stdout, now),
+		Now:   now,
+	})
+
+	offer := c.RequestUser("the airline asks you to check in yourself", &control.Step{Ref: "e12", Kind: "submission"})
+	fmt.Println("offered", offer.ID, "holder", c.Holder())
+
+	user := c.User() // for the terminal UI and the live view only
+	if err := user.Take(ctx); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println("holder", c.Holder())
+	if err := user.HandBack(ctx); err != nil {
+		fmt.Println(err)
+	}
+
+	s, _ := c.WaitForAgent(ctx)
+	fmt.Println("holder", s.Controller, "epoch", s.Epoch, "must reobserve", s.MustReobserve, "last", s.LastReturn.How)
+	c.Observed()
+	fmt.Println("must reobserve", c.Status().MustReobserve)
+	// Output:
+	// {"time":"2026-03-01T09:30:00Z","event":"offer","ref":"e12","reason":"the airline asks you to check in yourself","by":"agent","offer":"offer-1"}
+	// offered offer-1 holder agent
+	// frames now read user
+	// {"time":"2026-03-01T09:30:00Z","event":"control","ref":"e12","from":"agent","to":"user","how":"take","by":"user","offer":"offer-1"}
+	// holder user
+	// frames now read agent
+	// {"time":"2026-03-01T09:30:00Z","event":"control","ref":"e12","from":"user","to":"agent","how":"handed_back","by":"user","offer":"offer-1","epoch":1}
+	// holder agent epoch 1 must reobserve true last handed_back
+	// must reobserve false
+}
