@@ -230,6 +230,20 @@ func (c *Control) Observed() {
 	}
 }
 
+// ObservedAt is [Control.Observed] for a snapshot begun at epoch: it clears
+// MustReobserve only if control has not returned since (the epoch is still
+// current) and reports whether it did. Use it when a snapshot may race a
+// hand back.
+func (c *Control) ObservedAt(epoch uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.st.Controller != spec.ControllerAgent || c.st.Epoch != epoch {
+		return false
+	}
+	c.st.MustReobserve = false
+	return true
+}
+
 // User returns the User's handle. Give it only to the User's channels.
 func (c *Control) User() *User { return c.user }
 

@@ -144,6 +144,21 @@ func TestOnlyTheUserEndsControl(t *testing.T) {
 	}
 }
 
+func TestObservedAt(t *testing.T) {
+	ctx := testContext(t)
+	c := New(nil)
+	run(ctx, t, c, []step{{op: "take"}, {op: "handback"}})
+	if c.ObservedAt(0) {
+		t.Error("a snapshot from epoch 0 cleared MustReobserve at epoch 1")
+	}
+	if !c.Status().MustReobserve {
+		t.Error("MustReobserve cleared by a stale snapshot")
+	}
+	if !c.ObservedAt(1) || c.Status().MustReobserve {
+		t.Error("a snapshot from the current epoch did not clear MustReobserve")
+	}
+}
+
 func TestStatusIsACopy(t *testing.T) {
 	c := New(&Options{Now: fixedNow})
 	o := c.RequestUser("r", &Step{Ref: "e1"})

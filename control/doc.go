@@ -43,6 +43,8 @@
 // for the take succeeded (every Company frame reads "user" before the change
 // is reported done), and keeps reading "user" while Apply for a hand back or
 // cancel runs. [Control.Status] and [Control.Holder] never wait for Apply.
+// Events and audit lines are produced under the state lock, so subscribers
+// and the log see one order (a slow audit writer delays Status briefly).
 //
 // The audit log records offers and changes of holder. It never holds a
 // credential, a token or text the User typed; this package handles none.
