@@ -1,0 +1,123 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// MouseEvent is one pointer event in the top frame's viewport (CSS pixels).
+type MouseEvent struct {
+	Type       string // "down", "up", "move", "wheel"
+	X, Y       float64
+	Button     string // "left" (default), "middle", "right"
+	ClickCount int
+	DeltaX     float64
+	DeltaY     float64
+}
+
+// Mouse dispatches one pointer event to the page.
+func (p *Page) Mouse(ctx context.Context, ev MouseEvent) error {
+	params := input.DispatchMouseEventParams{X: ev.X, Y: ev.Y}
+	button := input.MouseButtonLeft
+	switch ev.Button {
+	case "middle":
+		button = input.MouseButtonMiddle
+	case "right":
+		button = input.MouseButtonRight
+	}
+	switch ev.Type {
+	case "down":
+		params.Type, params.Button = input.DispatchMouseEventTypeMousePressed, button
+		params.ClickCount = int64(max(ev.ClickCount, 1))
+	case "up":
+		params.Type, params.Button = input.DispatchMouseEventTypeMouseReleased, button
+		params.ClickCount = int64(max(ev.ClickCount, 1))
+	case "move":
+		params.Type = input.DispatchMouseEventTypeMouseMoved
+	case "wheel":
+		params.Type, params.DeltaX, params.DeltaY = input.DispatchMouseEventTypeMouseWheel, ev.DeltaX, ev.DeltaY
+	default:
+		return fmt.Errorf("mouse event: unknown type %q", ev.Type)
+	}
+	return p.t.s.Call(ctx, input.CommandDispatchMouseEvent, params, nil)
+}
+
+// Click presses and releases the left button at (x, y).
+func (p *Page) Click(ctx context.Context, x, y float64) error {
+	for _, typ := range []string{"move", "down", "up"} {
+		if err := p.Mouse(ctx, MouseEvent{Type: typ, X: x, Y: y}); err != nil {
+			return fmt.Errorf("clicking: %w", err)
+		}
+	}
+	return nil
+}
+
+// Key dispatches a key down or up. key is a name as in Playwright ("Enter",
+// "Tab", "ArrowDown", " ", "a").
+func (p *Page) Key(ctx context.Context, key string, down bool) error {
+	k, err := lookupKey(key)
+	if err != nil {
+		return err
+	}
+	params := input.DispatchKeyEventParams{
+		Key:                   k.Key,
+		Code:                  k.Code,
+		WindowsVirtualKeyCode: k.Windows,
+		NativeVirtualKeyCode:  k.Native,
+	}
+	if down {
+		params.Type = input.DispatchKeyEventTypeKeyDown
+		if k.Text != "" {
+			params.Text, params.UnmodifiedText = k.Text, k.Unmodified
+		} else {
+			params.Type = input.DispatchKeyEventTypeRawKeyDown
+		}
+	} else {
+		params.Type = input.DispatchKeyEventTypeKeyUp
+	}
+	return p.t.s.Call(ctx, input.CommandDispatchKeyEvent, params, nil)
+}
+
+// Press sends key down then key up.
+func (p *Page) Press(ctx context.Context, key string) error {
+	if err := p.Key(ctx, key, true); err != nil {
+		return fmt.Errorf("pressing %s: %w", key, err)
+	}
+	if err := p.Key(ctx, key, false); err != nil {
+		return fmt.Errorf("pressing %s: %w", key, err)
+	}
+	return nil
+}
+
+// InsertText types text into the focused element as one input.
+func (p *Page) InsertText(ctx context.Context, text string) error {
+	_, err := cdp.Call(ctx, p.t.s, input.InsertText, input.InsertTextParams{Text: text})
+	return err
+}
+
+var keysByName = sync.OnceValue(func() map[string]*kb.Key {
+	m := make(map[string]*kb.Key, len(kb.Keys))
+	for _, k := range kb.Keys {
+		if _, ok := m[k.Key]; !ok || k.Key == string(rune(0)) {
+			m[k.Key] = k
+		}
+	}
+	return m
+})
+
+func lookupKey(name string) (*kb.Key, error) {
+	if k, ok := keysByName()[name]; ok {
+		return k, nil
+	}
+	if r := []rune(name); len(r) == 1 {
+		if k, ok := kb.Keys[r[0]]; ok {
+			return k, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown key %q", name)
+}

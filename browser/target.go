@@ -1,0 +1,310 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+)
+
+// tgt is one attached page or out-of-process iframe: its session, the frames
+// it renders, their execution contexts, and the scripts installed in it.
+type tgt struct {
+	b      *Browser
+	s      *Session
+	parent *Session
+	info   *target.Info
+	page   *Page // the top-level page this target belongs to
+
+	mu       sync.Mutex
+	frames   map[cdp.FrameID]*frameInfo
+	mainID   cdp.FrameID
+	contexts map[cdp.FrameID]map[string]execContext // frame -> world ("" main) -> context
+	scriptID map[string]page.ScriptIdentifier                      // by key
+	docs     map[cdp.LoaderID]int64                                // status of document responses by loader
+	loaded   map[cdp.LoaderID]bool                                 // documents whose load event fired
+	changed  chan struct{}                                         // closed and replaced on every frame or context change
+}
+
+type execContext struct {
+	id     runtime.ExecutionContextID
+	unique string
+}
+
+type frameInfo struct {
+	id, parent cdp.FrameID
+	url        string
+	loader     cdp.LoaderID
+}
+
+func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
+	t := &tgt{b: b, s: s, parent: parent, info: info,
+		frames:   map[cdp.FrameID]*frameInfo{},
+		contexts: map[cdp.FrameID]map[string]execContext{},
+		scriptID: map[string]page.ScriptIdentifier{},
+		docs:     map[cdp.LoaderID]int64{},
+		loaded:   map[cdp.LoaderID]bool{},
+		changed:  make(chan struct{}),
+	}
+	s.on(runtime.ExecutionContextCreated.Method, t.contextCreated)
+	s.on(runtime.ExecutionContextDestroyed.Method, t.contextDestroyed)
+	s.on(runtime.ExecutionContextsCleared.Method, func(jsonv2.Value) {
+		t.mu.Lock()
+		t.contexts = map[cdp.FrameID]map[string]execContext{}
+		t.notifyLocked()
+		t.mu.Unlock()
+	})
+	s.on(page.FrameAttached.Method, func(raw jsonv2.Value) {
+		ev, ok := decode[page.EventFrameAttached](raw)
+		if !ok {
+			return
+		}
+		t.mu.Lock()
+		if t.frames[ev.FrameID] == nil {
+			t.frames[ev.FrameID] = &frameInfo{id: ev.FrameID, parent: ev.ParentFrameID}
+		}
+		t.notifyLocked()
+		t.mu.Unlock()
+	})
+	s.on(page.FrameNavigated.Method, func(raw jsonv2.Value) {
+		ev, ok := decode[page.EventFrameNavigated](raw)
+		if !ok || ev.Frame == nil {
+			return
+		}
+		t.mu.Lock()
+		t.setFrameLocked(ev.Frame)
+		t.notifyLocked()
+		t.mu.Unlock()
+	})
+	s.on(page.NavigatedWithinDocument.Method, func(raw jsonv2.Value) {
+		ev, ok := decode[page.EventNavigatedWithinDocument](raw)
+		if !ok {
+			return
+		}
+		t.mu.Lock()
+		if f := t.frames[ev.FrameID]; f != nil {
+			f.url = ev.URL
+		}
+		t.notifyLocked()
+		t.mu.Unlock()
+	})
+	s.on(page.FrameDetached.Method, func(raw jsonv2.Value) {
+		ev, ok := decode[page.EventFrameDetached](raw)
+		if !ok {
+			return
+		}
+		t.mu.Lock()
+		if ev.Reason != page.FrameDetachedReasonSwap {
+			delete(t.frames, ev.FrameID)
+			delete(t.contexts, ev.FrameID)
+		}
+		t.notifyLocked()
+		t.mu.Unlock()
+	})
+	s.on(page.LifecycleEvent.Method, func(raw jsonv2.Value) {
+		ev, ok := decode[page.EventLifecycleEvent](raw)
+		if !ok || ev.Name != "load" {
+			return
+		}
+		t.mu.Lock()
+		t.loaded[ev.LoaderID] = true
+		t.notifyLocked()
+		t.mu.Unlock()
+	})
+	s.on("Network.responseReceived", func(raw jsonv2.Value) {
+		ev, ok := decode[network.EventResponseReceived](raw)
+		if !ok || ev.Type != network.ResourceTypeDocument || ev.Response == nil {
+			return
+		}
+		t.mu.Lock()
+		t.docs[ev.LoaderID] = ev.Response.Status
+		t.notifyLocked()
+		t.mu.Unlock()
+	})
+	return t
+}
+
+func (t *tgt) notifyLocked() {
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+func (t *tgt) setFrameLocked(f *cdp.Frame) {
+	fi := t.frames[f.ID]
+	if fi == nil {
+		fi = &frameInfo{id: f.ID}
+		t.frames[f.ID] = fi
+	}
+	fi.parent = f.ParentID
+	fi.url = f.URL + f.URLFragment
+	fi.loader = f.LoaderID
+	if f.ParentID == "" || cdp.FrameID(t.s.targetID) == f.ID {
+		t.mainID = f.ID
+	}
+}
+
+type auxData struct {
+	FrameID   cdp.FrameID `json:"frameId"`
+	IsDefault bool        `json:"isDefault"`
+	Type      string      `json:"type"`
+}
+
+func (t *tgt) contextCreated(raw jsonv2.Value) {
+	ev, ok := decode[runtime.EventExecutionContextCreated](raw)
+	if !ok || ev.Context == nil {
+		return
+	}
+	aux, ok := decode[auxData](ev.Context.AuxData)
+	if !ok || aux.FrameID == "" {
+		return
+	}
+	world := ""
+	if !aux.IsDefault {
+		if aux.Type != "isolated" {
+			return
+		}
+		world = ev.Context.Name
+	}
+	t.mu.Lock()
+	if t.contexts[aux.FrameID] == nil {
+		t.contexts[aux.FrameID] = map[string]execContext{}
+	}
+	t.contexts[aux.FrameID][world] = execContext{id: ev.Context.ID, unique: ev.Context.UniqueID}
+	t.notifyLocked()
+	t.mu.Unlock()
+}
+
+func (t *tgt) contextDestroyed(raw jsonv2.Value) {
+	ev, ok := decode[runtime.EventExecutionContextDestroyed](raw)
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	for f, worlds := range t.contexts {
+		for w, c := range worlds {
+			if c.unique == ev.ExecutionContextUniqueID {
+				delete(worlds, w)
+			}
+		}
+		if len(worlds) == 0 {
+			delete(t.contexts, f)
+		}
+	}
+	t.notifyLocked()
+	t.mu.Unlock()
+}
+
+// configure runs while the target waits for the debugger: every script and
+// the auto-attach of its children go in before its first document runs.
+func (t *tgt) configure(ctx context.Context) error {
+	s := t.s
+	steps := []struct {
+		method string
+		params any
+	}{
+		{page.CommandEnable, page.EnableParams{}},
+		{page.CommandSetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true}},
+		{network.CommandEnable, network.EnableParams{}},
+	}
+	for _, st := range steps {
+		if err := s.Call(ctx, st.method, st.params, nil); err != nil {
+			return err
+		}
+	}
+	t.b.mu.Lock()
+	scripts := make(map[string]Script, len(t.b.scripts))
+	for k, v := range t.b.scripts {
+		scripts[k] = v
+	}
+	t.b.mu.Unlock()
+	for key, sc := range scripts {
+		if err := t.installScript(ctx, key, sc); err != nil {
+			return err
+		}
+	}
+	if err := s.Call(ctx, target.CommandSetAutoAttach, target.SetAutoAttachParams{
+		AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true),
+	}, nil); err != nil {
+		return err
+	}
+	s.on(target.AttachedToTarget.Method, func(raw jsonv2.Value) { t.b.attached(s, raw) })
+	s.on(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { t.b.detached(raw) })
+	if err := s.Call(ctx, runtime.CommandEnable, nil, nil); err != nil {
+		return err
+	}
+	tree, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
+	if err == nil && tree.FrameTree != nil {
+		t.mu.Lock()
+		var walk func(ft *page.FrameTree)
+		walk = func(ft *page.FrameTree) {
+			t.setFrameLocked(ft.Frame)
+			for _, c := range ft.ChildFrames {
+				walk(c)
+			}
+		}
+		walk(tree.FrameTree)
+		t.mainID = tree.FrameTree.Frame.ID
+		t.notifyLocked()
+		t.mu.Unlock()
+	}
+	return s.Call(ctx, runtime.CommandRunIfWaitingForDebugger, nil, nil)
+}
+
+func (t *tgt) installScript(ctx context.Context, key string, sc Script) error {
+	t.mu.Lock()
+	old, had := t.scriptID[key]
+	t.mu.Unlock()
+	res, err := cdp.Call(ctx, t.s, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(true),
+	})
+	if err != nil {
+		return fmt.Errorf("installing script %s: %w", key, err)
+	}
+	t.mu.Lock()
+	t.scriptID[key] = res.Identifier
+	t.mu.Unlock()
+	if had {
+		if err := t.s.Call(ctx, page.CommandRemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: old}, nil); err != nil {
+			return fmt.Errorf("replacing script %s: %w", key, err)
+		}
+	}
+	return nil
+}
+
+// context returns the execution context of world in frame, waiting for it to
+// be created (a new document creates its worlds as it starts).
+func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (runtime.ExecutionContextID, error) {
+	for {
+		t.mu.Lock()
+		c, ok := t.contexts[frame][world]
+		_, frameKnown := t.frames[frame]
+		ch := t.changed
+		t.mu.Unlock()
+		if ok {
+			return c.id, nil
+		}
+		if !frameKnown {
+			return 0, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
+		}
+		select {
+		case <-ctx.Done():
+			return 0, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ctx.Err())
+		case <-t.s.Done():
+			return 0, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
+		case <-ch:
+		}
+	}
+}
+
+func (t *tgt) loadedLocked(loader cdp.LoaderID) bool { return t.loaded[loader] }
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
