@@ -35,7 +35,8 @@ type JoinOptions struct {
 	Logger *slog.Logger
 }
 
-// shutdownTimeout bounds the loopback server's shutdown.
+// shutdownTimeout bounds the loopback server's shutdown, and clearing
+// cookies after a failed join, both of which run even when ctx is done.
 const shutdownTimeout = 2 * time.Second
 
 // Join joins the browser b to the Session with Company c (draft 0.1 shape,
@@ -101,7 +102,9 @@ func join(ctx context.Context, b JoinBrowser, c *Company, src CredentialSource, 
 		err = fmt.Errorf("the join ended on %s with HTTP %d", hostOf(finalURL), status)
 	}
 	if err != nil {
-		if clearErr := b.ClearCookies(context.WithoutCancel(ctx)); clearErr != nil {
+		clearCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+		defer cancel()
+		if clearErr := b.ClearCookies(clearCtx); clearErr != nil {
 			err = fmt.Errorf("%w; clearing cookies also failed: %v", err, clearErr)
 		}
 		return err
