@@ -10,14 +10,7 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
-)
-
-// Names from the extension, spelled here until package spec is ready.
-const (
-	// TODO(spec): use spec.BrowserJWTType.
-	browserJWTType = "poppy-browser+jwt"
-	// TODO(spec): use spec.HeaderExtensions.
-	headerExtensions = "Poppy-Extensions"
+	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // Limits of the browser credential.
@@ -57,7 +50,7 @@ func defaultPoppyJSON() []byte {
 		"protocol_version": "0.4",
 		"organization":     map[string]string{"name": OrgName, "domain": CompanyDomain},
 		"web":              map[string]string{"browser_session_endpoint": JoinEndpoint()},
-		"extensions":       map[string]any{"browser-control": []map[string]string{{"version": "1"}}},
+		"extensions":       map[string]any{spec.ExtensionName: []map[string]string{{"version": spec.ExtensionVersion}}},
 	}
 	b, _ := json.MarshalIndent(doc, "", "  ") // maps of strings always marshal
 	return b
@@ -78,7 +71,7 @@ func (s *Site) servePoppyJSON(w http.ResponseWriter, r *http.Request) {
 // on success sets the session cookie and answers 303 to return_to.
 func (s *Site) serveJoin(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormSize)
-	j := Join{Extensions: r.Header.Get(headerExtensions)}
+	j := Join{Extensions: r.Header.Get(spec.HeaderExtensions)}
 	var returnTo, subject string
 	reason := func() string {
 		if err := r.ParseForm(); err != nil {
@@ -120,7 +113,7 @@ func (s *Site) verify(tok string, c *jwt.Claims, bc *browserClaims) string {
 	if err != nil || len(parsed.Headers) != 1 {
 		return ReasonMalformed
 	}
-	if typ, _ := parsed.Headers[0].ExtraHeaders[jose.HeaderType].(string); typ != browserJWTType {
+	if typ, _ := parsed.Headers[0].ExtraHeaders[jose.HeaderType].(string); typ != spec.BrowserJWTType {
 		return ReasonBadType
 	}
 	s.mu.Lock()

@@ -8,6 +8,8 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+
+	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 //go:embed templates/*.html
@@ -97,7 +99,7 @@ func (s *Site) airlineMux() http.Handler {
 	mux := http.NewServeMux()
 	s.common(mux)
 	mux.HandleFunc("GET /{$}", s.page("home", "Home"))
-	mux.HandleFunc("GET /.well-known/poppy.json", s.servePoppyJSON)
+	mux.HandleFunc("GET "+spec.WellKnownPath, s.servePoppyJSON)
 	mux.HandleFunc("POST /poppy/browser-session", s.serveJoin)
 	mux.HandleFunc("GET /bookings/{id}", booking(s.page("booking", "Booking")))
 	mux.HandleFunc("GET /bookings/{id}/check-in", booking(s.page("check-in", "Check in")))

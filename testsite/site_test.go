@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -106,6 +107,13 @@ func TestPoppyJSON(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("poppy.json (-want +got):\n%s", diff)
+	}
+	doc, warnings, err := spec.ParseDocument([]byte(body), testsite.CompanyDomain)
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("spec.ParseDocument: %v, warnings %v", err, warnings)
+	}
+	if err := doc.RequireBrowserControl(); err != nil {
+		t.Error(err)
 	}
 	if testsite.JoinEndpoint() != "https://airline.test/poppy/browser-session" {
 		t.Errorf("JoinEndpoint() = %q", testsite.JoinEndpoint())
