@@ -363,6 +363,8 @@ func (b *Browser) allTargets() []*tgt {
 	return b.targetList()
 }
 
+const cleanupTimeout = 2 * time.Second
+
 func ptr[T any](v T) *T { return &v }
 
 // isGone reports errors that mean the target or context went away, which is
