@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // SupportedMajor is the protocol_version major this package reads.
@@ -72,15 +74,17 @@ type Warning struct {
 	Message string
 }
 
-// rawDocument mirrors poppy.json on the wire.
+// rawDocument mirrors poppy.json on the wire. It is decoded with JSON v2
+// semantics: member names match exactly (case-sensitive), a duplicate name
+// or invalid UTF-8 is an error, unknown members are ignored.
 type rawDocument struct {
-	ProtocolVersion *string                    `json:"protocol_version"`
-	Organization    *Organization              `json:"organization"`
-	Auth            json.RawMessage            `json:"auth"`
-	APIs            json.RawMessage            `json:"apis"`
-	Agent           json.RawMessage            `json:"agent"`
-	Web             *Web                       `json:"web"`
-	Extensions      map[string]json.RawMessage `json:"extensions"`
+	ProtocolVersion *string                   `json:"protocol_version"`
+	Organization    *Organization             `json:"organization"`
+	Auth            jsontext.Value            `json:"auth"`
+	APIs            jsontext.Value            `json:"apis"`
+	Agent           jsontext.Value            `json:"agent"`
+	Web             *Web                      `json:"web"`
+	Extensions      map[string]jsontext.Value `json:"extensions"`
 }
 
 var versionRE = regexp.MustCompile(`^(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$`)
@@ -106,8 +110,8 @@ func (e *docError) Is(target error) bool { return target == ErrBadDocument }
 // warning. Unknown fields are ignored. Errors are one line.
 func ParseDocument(data []byte, askedHost string) (*Document, []Warning, error) {
 	var raw rawDocument
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, nil, docErrorf("invalid json: %s", oneLine(err.Error()))
+	if err := jsonv2.Unmarshal(data, &raw); err != nil {
+		return nil, nil, jsonError(err)
 	}
 	if raw.ProtocolVersion == nil {
 		return nil, nil, docErrorf("protocol_version is missing")
@@ -133,9 +137,9 @@ func ParseDocument(data []byte, askedHost string) (*Document, []Warning, error) 
 	doc := &Document{
 		ProtocolVersion: pv,
 		Organization:    Organization{Name: raw.Organization.Name, Domain: domain},
-		Auth:            raw.Auth,
-		APIs:            raw.APIs,
-		Agent:           raw.Agent,
+		Auth:            rawOrNil(raw.Auth),
+		APIs:            rawOrNil(raw.APIs),
+		Agent:           rawOrNil(raw.Agent),
 		Extensions:      map[string][]ExtensionEntry{},
 	}
 	if raw.Web != nil && raw.Web.BrowserSessionEndpoint != "" {
@@ -160,21 +164,29 @@ func ParseDocument(data []byte, askedHost string) (*Document, []Warning, error) 
 	return doc, warns, nil
 }
 
+// rawOrNil keeps a raw member as it came, or nil when absent.
+func rawOrNil(v jsontext.Value) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	return json.RawMessage(slices.Clone(v))
+}
+
 // parseExtensionEntries reads one extensions member in either shape.
-func parseExtensionEntries(name string, msg json.RawMessage) ([]ExtensionEntry, []Warning) {
+func parseExtensionEntries(name string, msg jsontext.Value) ([]ExtensionEntry, []Warning) {
 	malformed := func(why string) []Warning {
 		return []Warning{{Code: WarnExtensionMalformed, Message: fmt.Sprintf("extensions.%s %s; it is ignored", name, why)}}
 	}
 	trimmed := bytes.TrimSpace(msg)
 	var warns []Warning
-	var items []json.RawMessage
+	var items []jsontext.Value
 	switch {
 	case bytes.HasPrefix(trimmed, []byte("[")):
-		if err := json.Unmarshal(trimmed, &items); err != nil {
+		if err := jsonv2.Unmarshal(trimmed, &items); err != nil {
 			return nil, malformed("is not a list of objects")
 		}
 	case bytes.HasPrefix(trimmed, []byte("{")):
-		items = []json.RawMessage{trimmed}
+		items = []jsontext.Value{trimmed}
 		warns = append(warns, Warning{Code: WarnExtensionObject, Message: fmt.Sprintf(
 			"extensions.%s is a single object (draft 0.1 shape); list version objects instead: [{\"version\": \"...\"}]", name)})
 	default:
@@ -185,7 +197,7 @@ func parseExtensionEntries(name string, msg json.RawMessage) ([]ExtensionEntry, 
 		var e struct {
 			Version *string `json:"version"`
 		}
-		if err := json.Unmarshal(it, &e); err != nil || e.Version == nil || *e.Version == "" {
+		if err := jsonv2.Unmarshal(it, &e); err != nil || e.Version == nil || *e.Version == "" {
 			warns = append(warns, malformed(fmt.Sprintf("entry %d has no string version", i+1))...)
 			continue
 		}
@@ -199,11 +211,7 @@ func parseExtensionEntries(name string, msg json.RawMessage) ([]ExtensionEntry, 
 
 // checkAskedHost checks that domain speaks for askedHost.
 func checkAskedHost(domain, askedHost string) error {
-	h := askedHost
-	if hh, _, err := net.SplitHostPort(h); err == nil {
-		h = hh
-	}
-	asked, err := normalizeHost(h)
+	asked, err := normalizeHost(stripPort(askedHost))
 	if err != nil {
 		return docErrorf("asked host %q: %v", askedHost, err)
 	}
@@ -230,6 +238,34 @@ func checkEndpoint(domain, endpoint string) error {
 		return docErrorf("%s must be on %s or a subdomain, got %q", field, domain, endpoint)
 	}
 	return nil
+}
+
+// jsonError turns a JSON decoding error into one line that names the
+// member by its path, without Go type names.
+func jsonError(err error) error {
+	var se *jsonv2.SemanticError
+	if errors.As(err, &se) && se.JSONKind != 0 {
+		path := strings.ReplaceAll(strings.TrimPrefix(string(se.JSONPointer), "/"), "/", ".")
+		if path == "" {
+			return docErrorf("the document is a json %s, not an object", kindName(se.JSONKind))
+		}
+		return docErrorf("%s has the wrong type, a json %s", path, kindName(se.JSONKind))
+	}
+	return docErrorf("invalid json: %s", oneLine(strings.TrimPrefix(err.Error(), "jsontext: ")))
+}
+
+// kindName names a JSON kind in words.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	default:
+		return k.String()
+	}
 }
 
 // oneLine folds an error message onto one line.

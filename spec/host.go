@@ -74,6 +74,16 @@ func looksNumeric(l string) bool {
 	return strings.Trim(l, "0123456789") == ""
 }
 
+// stripPort removes a valid port (decimal digits) from "host:port"; any
+// other input comes back unchanged, for normalizeHost to judge.
+func stripPort(hostport string) string {
+	h, port, err := net.SplitHostPort(hostport)
+	if err != nil || port == "" || strings.Trim(port, "0123456789") != "" {
+		return hostport
+	}
+	return h
+}
+
 // MatchesDomain reports whether host is domain or one of its subdomains, on
 // a label boundary: "pay.airline.test" matches "airline.test",
 // "evilairline.test" and "airline.test.evil.test" do not. Case and one
@@ -85,13 +95,7 @@ func MatchesDomain(domain, host string) bool {
 	if err != nil {
 		return false
 	}
-	if h, port, err := net.SplitHostPort(host); err == nil {
-		if port == "" || strings.Trim(port, "0123456789") != "" {
-			return false
-		}
-		host = h
-	}
-	h, err := normalizeHost(host)
+	h, err := normalizeHost(stripPort(host))
 	if err != nil {
 		return false
 	}
