@@ -302,7 +302,7 @@ func (d *Document) RequireBrowserControl() error {
 		return fmt.Errorf("%w: web.browser_session_endpoint is missing", ErrNoBrowserControl)
 	}
 	if err := checkEndpoint(d.Organization.Domain, d.Web.BrowserSessionEndpoint); err != nil {
-		return fmt.Errorf("%w: %w", ErrNoBrowserControl, err)
+		return fmt.Errorf("%w: %s", ErrNoBrowserControl, strings.TrimPrefix(err.Error(), "poppy.json: "))
 	}
 	return nil
 }

@@ -205,7 +205,7 @@ func TestDocumentSupportsAndRequire(t *testing.T) {
 			"poppy.json does not support browser-control v1: web.browser_session_endpoint is missing"},
 		{"http endpoint", &Document{Organization: Organization{Domain: "airline.test"}, Web: Web{"http://airline.test/join"},
 			Extensions: map[string][]ExtensionEntry{ExtensionName: {{"1"}}}}, true,
-			`poppy.json does not support browser-control v1: poppy.json: web.browser_session_endpoint must be https, got "http://airline.test/join"`},
+			`poppy.json does not support browser-control v1: web.browser_session_endpoint must be https, got "http://airline.test/join"`},
 		{"nil", nil, false, "poppy.json does not support browser-control v1: no document"},
 	}
 	for _, tc := range tests {
