@@ -1,0 +1,132 @@
+package injector
+
+import (
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+//go:embed js/poppy.js
+var poppyJS string
+
+// scriptKey names the injected script among the browser's scripts.
+const scriptKey = "injector/navigator.poppy"
+
+// Options configure an [Injector].
+type Options struct {
+	Domain  string           // the Company's organization.domain; its hosts and subdomains get navigator.poppy
+	Browser *browser.Browser // where to inject
+	Logger  *slog.Logger     // nil discards
+}
+
+// Injector provides navigator.poppy.controller in every Company frame.
+// Its methods are safe for concurrent use.
+type Injector struct {
+	domain string
+	b      *browser.Browser
+	log    *slog.Logger
+	secret string // per run; lets only us change the value
+
+	mu  sync.Mutex // one change at a time
+	cur spec.Controller
+}
+
+// New returns an injector for the Company domain. Call Install before the
+// first page loads.
+func New(opts *Options) (*Injector, error) {
+	domain, err := spec.NormalizeDomain(opts.Domain)
+	if err != nil {
+		return nil, fmt.Errorf("injector: %w", err)
+	}
+	if opts.Browser == nil {
+		return nil, errors.New("injector: no browser")
+	}
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return nil, fmt.Errorf("injector: %w", err)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Injector{domain: domain, b: opts.Browser, log: log, secret: hex.EncodeToString(buf), cur: spec.ControllerAgent}, nil
+}
+
+// Install registers navigator.poppy, reading "agent", for every new document.
+func (in *Injector) Install(ctx context.Context) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.install(ctx, in.cur)
+}
+
+// install registers the script with c as the initial value of new documents.
+// An init script takes no call arguments, so the values are JSON-encoded into
+// the call expression, never spliced in as code.
+func (in *Injector) install(ctx context.Context, c spec.Controller) error {
+	args, err := json.Marshal([]string{in.domain, string(c), in.secret})
+	if err != nil {
+		return err
+	}
+	src := poppyJS + ".apply(undefined, " + string(args) + ");"
+	if err := in.b.SetScript(ctx, scriptKey, browser.Script{Source: src}); err != nil {
+		return fmt.Errorf("installing navigator.poppy: %w", err)
+	}
+	return nil
+}
+
+// Set changes the controller in every frame of every page and returns once
+// each Company frame reads c. Documents created from now on start with c. It
+// is the Apply hook of package control.
+func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if err := in.install(ctx, c); err != nil {
+		return err
+	}
+	in.cur = c
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	for _, p := range in.b.Pages() {
+		for _, f := range p.Frames() {
+			wg.Go(func() {
+				var got string
+				err := f.CallGetter(ctx, "", "navigator.poppy", "controller", &got, in.secret, string(c))
+				switch {
+				case errors.Is(err, browser.ErrNoObject), errors.Is(err, browser.ErrFrameGone):
+					return // not a Company frame, or gone
+				case err != nil:
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				case got != string(c):
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("frame %s still reads %q", f.URL, got))
+					mu.Unlock()
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("setting navigator.poppy.controller to %s: %w", c, err)
+	}
+	in.log.Debug("controller set", "holder", string(c))
+	return nil
+}
+
+// Controller is the value new documents start with.
+func (in *Injector) Controller() spec.Controller {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.cur
+}
