@@ -1,1 +1,59 @@
+// Package ui is the User's side of poppy-browser: the live view (this file
+// set) and, later, the terminal UI.
+//
+// # What it owns
+//
+// The live view ([Live]): a small web page served on loopback by default
+// (/live?token=T) that shows a screencast of the agent's tab, who holds the
+// browser, and the agent's offer of control; and its websocket
+// (/live/ws?token=T), the User channel of CONTRACT.md. Through it the User
+// takes control, hands it back or cancels, and, while they hold control,
+// drives the page with mouse, keys and text.
+//
+// # What it must not do
+//
+// Act for the model. Everything here acts for the User through the
+// [control.User] handle, and input reaches the page only while
+// [control.Control.Holder] reads "user" at the moment the message arrives;
+// otherwise it is dropped. The live view never shows its token to a page, a
+// log line or an error.
+//
+// # Protocol
+//
+// User to runtime (JSON text messages): {"type":"take"}, {"type":"hand_back"},
+// {"type":"cancel"}, {"type":"mouse","event":"down"|"up"|"move"|"wheel","x","y",
+// "button"?,"clickCount"?,"deltaX"?,"deltaY"?} in viewport CSS pixels,
+// {"type":"key","event":"down"|"up","key"} with Playwright key names,
+// {"type":"text","text"} (inserted as typed text into the focused element),
+// and {"type":"locate","selector"} answered by {"type":"locate","selector",
+// "x","y","width","height"}. Locate scrolls the element into view, so, like
+// input, it needs the User to hold control; otherwise it is answered with an
+// error.
+//
+// Runtime to User: {"type":"state","controller","offer"?} on connect and on
+// every control event, {"type":"frame","data","width","height"} (base64 JPEG;
+// width and height are the viewport in CSS pixels), and
+// {"type":"error","message"} when a request fails. Dropped input is not
+// answered. The page sends printable characters as "text" and other keys as
+// "key" events (see live/live.js).
+//
+// # Security
+//
+// Every request must carry the token (compared in constant time); a refusal
+// is a bare 403. A listener on loopback answers only to loopback host names
+// (no DNS rebinding). The websocket handshake must carry an Origin equal to
+// the live view's own (http:// plus the Host it was reached as); browsers
+// always send one, scripted clients must too. The page is served with a
+// strict Content-Security-Policy (its script and style inlined and allowed by
+// hash), X-Frame-Options DENY, Referrer-Policy no-referrer and
+// Cache-Control no-store. Only the User should see [Live.URL].
+//
+// # Concurrency
+//
+// [Live] is safe for concurrent use. Each websocket has a reader (the HTTP
+// handler, messages handled in order) and a writer goroutine; the screencast
+// runs only while at least one websocket is connected, in one goroutine that
+// broadcasts each frame, a slow client skipping frames rather than queueing
+// them. [Live.Shutdown] closes the server, every websocket and the
+// screencast, and waits for their goroutines.
 package ui

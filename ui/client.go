@@ -1,0 +1,316 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+const (
+	writeTimeout  = 10 * time.Second
+	pongTimeout   = 60 * time.Second
+	pingInterval  = 25 * time.Second
+	actionTimeout = 10 * time.Second // one take, hand back, input or locate
+	maxMessage    = 64 << 10
+	maxText       = 16 << 10
+	sendQueue     = 64
+)
+
+// inMsg is a message from the User. Fields are used by type.
+type inMsg struct {
+	Type       string   `json:"type"`
+	Event      string   `json:"event,omitempty"`
+	X          *float64 `json:"x,omitempty"`
+	Y          *float64 `json:"y,omitempty"`
+	Button     string   `json:"button,omitempty"`
+	ClickCount int      `json:"clickCount,omitempty"`
+	DeltaX     float64  `json:"deltaX,omitempty"`
+	DeltaY     float64  `json:"deltaY,omitempty"`
+	Key        string   `json:"key,omitempty"`
+	Text       string   `json:"text,omitempty"`
+	Selector   string   `json:"selector,omitempty"`
+}
+
+// stateMsg tells the User who holds the browser and what the agent offers.
+type stateMsg struct {
+	Type       string          `json:"type"` // "state"
+	Controller spec.Controller `json:"controller"`
+	Offer      *control.Offer  `json:"offer,omitempty"`
+}
+
+// frameMsg is one picture of the page; Width and Height are the viewport in
+// CSS pixels.
+type frameMsg struct {
+	Type   string  `json:"type"` // "frame"
+	Data   []byte  `json:"data"` // base64 JPEG
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// locateMsg answers a locate request with the element's viewport box.
+type locateMsg struct {
+	Type     string  `json:"type"` // "locate"
+	Selector string  `json:"selector"`
+	X        float64 `json:"x"`
+	Y        float64 `json:"y"`
+	Width    float64 `json:"width"`
+	Height   float64 `json:"height"`
+}
+
+type errorMsg struct {
+	Type    string `json:"type"` // "error"
+	Message string `json:"message"`
+}
+
+// client is one websocket. Its reader runs on the handler's goroutine and
+// handles messages in order; its writer owns every write.
+type client struct {
+	conn  *websocket.Conn
+	send  chan []byte // state, locate and error messages, in order
+	frame chan []byte // the latest frame not yet written (newer replaces older)
+	done  chan struct{}
+	once  sync.Once
+}
+
+func (c *client) close() {
+	c.once.Do(func() {
+		close(c.done)
+		_ = c.conn.Close()
+	})
+}
+
+// queue sends a message; a client too slow to take its messages is closed.
+func (c *client) queue(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	select {
+	case c.send <- b:
+	case <-c.done:
+	default:
+		c.close()
+	}
+}
+
+// pushFrame replaces any frame still waiting, so a slow client skips
+// pictures instead of queueing them.
+func (c *client) pushFrame(b []byte) {
+	for {
+		select {
+		case c.frame <- b:
+			return
+		default:
+		}
+		select {
+		case <-c.frame:
+		default:
+		}
+	}
+}
+
+func (c *client) writeLoop() {
+	ping := time.NewTicker(pingInterval)
+	defer ping.Stop()
+	defer c.close()
+	for {
+		var b []byte
+		select {
+		case <-c.done:
+			return
+		case b = <-c.send:
+		case b = <-c.frame:
+		case <-ping.C:
+			if err := c.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
+				return
+			}
+			continue
+		}
+		_ = c.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if err := c.conn.WriteMessage(websocket.TextMessage, b); err != nil {
+			return
+		}
+	}
+}
+
+func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
+	up := websocket.Upgrader{
+		ReadBufferSize:  4096,
+		WriteBufferSize: 64 << 10,
+		// guard already checked Origin against the host; check again here so
+		// the upgrade can never happen without it.
+		CheckOrigin: func(r *http.Request) bool { return l.refuse(r) == "" },
+	}
+	conn, err := up.Upgrade(w, r, nil)
+	if err != nil {
+		l.log.Debug("live view upgrade failed", "err", err)
+		return
+	}
+	c := &client{
+		conn:  conn,
+		send:  make(chan []byte, sendQueue),
+		frame: make(chan []byte, 1),
+		done:  make(chan struct{}),
+	}
+	if !l.addClient(c) {
+		c.close()
+		return
+	}
+	defer l.removeClient(c)
+	defer c.close()
+
+	events, unsubscribe := l.ctl.Subscribe()
+	defer unsubscribe()
+	l.wg.Go(c.writeLoop)
+	c.queue(l.state())
+	l.wg.Go(func() {
+		for {
+			select {
+			case _, ok := <-events:
+				if !ok {
+					return
+				}
+				c.queue(l.state())
+			case <-c.done:
+				return
+			}
+		}
+	})
+
+	ctx, cancel := context.WithCancel(l.ctx)
+	defer cancel()
+	context.AfterFunc(ctx, c.close)
+	conn.SetReadLimit(maxMessage)
+	_ = conn.SetReadDeadline(time.Now().Add(pongTimeout))
+	conn.SetPongHandler(func(string) error { return conn.SetReadDeadline(time.Now().Add(pongTimeout)) })
+	for {
+		_, data, err := conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(pongTimeout))
+		var m inMsg
+		if err := json.Unmarshal(data, &m); err != nil {
+			c.queue(errorMsg{Type: "error", Message: "not a JSON message"})
+			continue
+		}
+		l.handle(ctx, c, m)
+	}
+}
+
+func (l *Live) state() stateMsg {
+	st := l.ctl.Status()
+	return stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer}
+}
+
+// handle runs one message from the User. Input is checked against the
+// holder at the moment it arrives and dropped unless the User holds control.
+func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
+	ctx, cancel := context.WithTimeout(ctx, actionTimeout)
+	defer cancel()
+	fail := func(msg string) { c.queue(errorMsg{Type: "error", Message: msg}) }
+	switch m.Type {
+	case "take":
+		if err := l.ctl.User().Take(ctx); err != nil {
+			l.log.Warn("live view take failed", "err", err)
+			fail("could not take control: the browser did not switch over")
+		}
+		return
+	case "hand_back", "cancel":
+		var err error
+		if m.Type == "hand_back" {
+			err = l.ctl.User().HandBack(ctx)
+		} else {
+			err = l.ctl.User().Cancel(ctx)
+		}
+		switch {
+		case errors.Is(err, control.ErrNotHeld):
+			fail("you do not hold control")
+		case err != nil:
+			l.log.Warn("live view return of control failed", "how", m.Type, "err", err)
+			fail("control returned to the agent, but not every page heard of it")
+		}
+		return
+	case "mouse", "key", "text", "locate":
+	default:
+		fail("unknown message type")
+		return
+	}
+
+	// Everything below touches the page: only while the User holds it.
+	// (locate scrolls the element into view, so it waits for control too.)
+	if l.ctl.Holder() != spec.ControllerUser {
+		if m.Type == "locate" {
+			fail("the agent holds control")
+		}
+		return
+	}
+	p := l.page()
+	if p == nil {
+		fail("no page")
+		return
+	}
+	var err error
+	switch m.Type {
+	case "mouse":
+		err = l.mouse(ctx, p, m)
+	case "key":
+		if m.Event != "down" && m.Event != "up" {
+			fail("key event must be down or up")
+			return
+		}
+		if err = p.Key(ctx, m.Key, m.Event == "down"); err != nil {
+			// The key is what the User typed: neither logged nor echoed.
+			fail("key not sent")
+			return
+		}
+	case "text":
+		if len(m.Text) > maxText {
+			fail("text too long")
+			return
+		}
+		if err = p.InsertText(ctx, m.Text); err != nil {
+			fail("text not sent")
+			return
+		}
+	case "locate":
+		r, lerr := p.Locate(ctx, m.Selector)
+		if lerr != nil {
+			fail("no element matches the selector")
+			return
+		}
+		c.queue(locateMsg{Type: "locate", Selector: m.Selector, X: r.X, Y: r.Y, Width: r.Width, Height: r.Height})
+		return
+	}
+	if err != nil {
+		l.log.Debug("live view input failed", "type", m.Type, "err", err)
+		fail(m.Type + " not sent")
+	}
+}
+
+func (l *Live) mouse(ctx context.Context, p *browser.Page, m inMsg) error {
+	if m.X == nil || m.Y == nil || !finite(*m.X) || !finite(*m.Y) || !finite(m.DeltaX) || !finite(m.DeltaY) {
+		return errors.New("mouse event: bad coordinates")
+	}
+	switch m.Event {
+	case "down", "up", "move", "wheel":
+	default:
+		return errors.New("mouse event: unknown event")
+	}
+	return p.Mouse(ctx, browser.MouseEvent{
+		Type: m.Event, X: *m.X, Y: *m.Y, Button: m.Button,
+		ClickCount: m.ClickCount, DeltaX: m.DeltaX, DeltaY: m.DeltaY,
+	})
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

@@ -1,0 +1,162 @@
+package ui
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/base64"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// liveFiles holds the live view's page and script. The script and the page's
+// style are inlined into the page when it is served and allowed by hash in
+// its Content-Security-Policy, so the page needs no other request.
+//
+//go:embed live/live.html live/live.js
+var liveFiles embed.FS
+
+// scriptMarker is the line of live.html replaced by the inlined live.js.
+const scriptMarker = "<!-- live.js -->"
+
+// sitePage is the assembled live view page.
+type sitePage struct {
+	html       []byte
+	scriptHash string // 'sha256-...' of the inline script
+	styleHash  string // 'sha256-...' of the inline style
+}
+
+func buildSitePage() (sitePage, error) {
+	html, err := liveFiles.ReadFile("live/live.html")
+	if err != nil {
+		return sitePage{}, err
+	}
+	js, err := liveFiles.ReadFile("live/live.js")
+	if err != nil {
+		return sitePage{}, err
+	}
+	page := string(html)
+	if !strings.Contains(page, scriptMarker) || strings.Contains(string(js), "</script") {
+		return sitePage{}, errors.New("live view page: bad script placement")
+	}
+	_, rest, ok := strings.Cut(page, "<style>")
+	style, _, ok2 := strings.Cut(rest, "</style>")
+	if !ok || !ok2 {
+		return sitePage{}, errors.New("live view page: no style element")
+	}
+	page = strings.Replace(page, scriptMarker, "<script>"+string(js)+"</script>", 1)
+	return sitePage{html: []byte(page), scriptHash: cspHash(string(js)), styleHash: cspHash(style)}, nil
+}
+
+func cspHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+func (l *Live) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /live", l.servePage)
+	mux.HandleFunc("GET /live/ws", l.serveWS)
+	return l.guard(mux)
+}
+
+// guard refuses every request that lacks the token, reached the server under
+// a host it does not answer to, or comes from another origin. A refusal is a
+// bare status: no body, no hint of what was wrong. Only the path is logged.
+func (l *Live) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if why := l.refuse(r); why != "" {
+			l.log.Debug("live view request refused", "path", r.URL.Path, "reason", why)
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// refuse says why r must be refused, or "" to serve it.
+func (l *Live) refuse(r *http.Request) string {
+	if !l.tokenOK(r.URL.Query().Get("token")) {
+		return "token"
+	}
+	if !l.hostOK(r.Host) {
+		return "host"
+	}
+	origin := r.Header.Get("Origin")
+	self := "http://" + r.Host
+	if r.URL.Path == "/live/ws" {
+		// Browsers always send Origin on a websocket handshake; a scripted
+		// client must send it too.
+		if !strings.EqualFold(origin, self) {
+			return "origin"
+		}
+		return ""
+	}
+	if origin != "" && !strings.EqualFold(origin, self) {
+		return "origin"
+	}
+	// Fetch metadata: another site may link to the page (a navigation) but
+	// not load it any other way.
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "cross-site", "same-site":
+		if r.Header.Get("Sec-Fetch-Mode") != "navigate" || r.Header.Get("Sec-Fetch-Dest") != "document" {
+			return "fetch-site"
+		}
+	}
+	return ""
+}
+
+func (l *Live) tokenOK(got string) bool {
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(l.token)) == 1
+}
+
+// hostOK reports whether host (the Host header) names this server: its port,
+// and, when it listens on loopback, a loopback name, so that a page on
+// another name that resolves to 127.0.0.1 (DNS rebinding) is refused.
+func (l *Live) hostOK(host string) bool {
+	name, port, err := net.SplitHostPort(host)
+	if err != nil || name == "" {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(".-:", c)) {
+			return false
+		}
+	}
+	l.mu.Lock()
+	ln := l.ln
+	l.mu.Unlock()
+	ta, ok := ln.Addr().(*net.TCPAddr)
+	if !ok {
+		return false
+	}
+	if port != strconv.Itoa(ta.Port) {
+		return false
+	}
+	if !ta.IP.IsLoopback() {
+		return true
+	}
+	if strings.EqualFold(name, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(name)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (l *Live) servePage(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src "+l.site.scriptHash+
+		"; style-src "+l.site.styleHash+"; connect-src 'self' ws://"+r.Host+
+		"; img-src data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	_, _ = w.Write(l.site.html)
+}

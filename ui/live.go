@@ -1,0 +1,240 @@
+package ui
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/control"
+)
+
+// LiveOptions configures a [Live] view.
+type LiveOptions struct {
+	// Addr is the address to listen on. "" means 127.0.0.1:0: loopback
+	// only, on a free port.
+	Addr string
+	// Control is the state whose User handle the live view uses. Required.
+	Control *control.Control
+	// Page returns the page the User sees (the agent's main tab). It is read
+	// when a screencast starts and polled while it runs, so it may return
+	// another page later. It may return nil while there is no page. Required.
+	Page func() *browser.Page
+	// Logger receives debug logs. Nil means discard. The token never reaches it.
+	Logger *slog.Logger
+	// Token is the secret in the live view's URL. "" means a random 256-bit
+	// token for this run.
+	Token string
+}
+
+// Live serves the live view: a web page showing the agent's tab and, while
+// the User holds control, passing their mouse and keys to it. Create it with
+// [NewLive], then [Live.Start]; [Live.Shutdown] stops it. Its methods are
+// safe for concurrent use.
+type Live struct {
+	ctl   *control.Control
+	page  func() *browser.Page
+	log   *slog.Logger
+	token secret
+	addr  string
+	site  sitePage // the HTML page and the hashes its CSP allows
+
+	ctx    context.Context // lives until Shutdown; parent of every client and screencast
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // client handlers and screencasts
+
+	mu       sync.Mutex
+	ln       net.Listener
+	srv      *http.Server
+	clients  map[*client]struct{}
+	cast     *cast           // the running screencast, nil when none
+	lastCast <-chan struct{} // closed when the latest screencast has stopped
+	closed   bool
+
+	// onFrame, when set (tests), is called for each frame sent to clients.
+	onFrame func()
+}
+
+// secret is a string that never prints itself into a log.
+type secret string
+
+func (secret) LogValue() slog.Value { return slog.StringValue("REDACTED") }
+func (secret) String() string       { return "REDACTED" }
+
+// NewLive checks opts and prepares a live view. It listens on nothing yet.
+func NewLive(opts *LiveOptions) (*Live, error) {
+	if opts == nil || opts.Control == nil {
+		return nil, errors.New("creating live view: no control")
+	}
+	if opts.Page == nil {
+		return nil, errors.New("creating live view: no page")
+	}
+	tok := opts.Token
+	if tok == "" {
+		b := make([]byte, 32)
+		if _, err := rand.Read(b); err != nil {
+			return nil, fmt.Errorf("creating live view: making a token: %w", err)
+		}
+		tok = base64.RawURLEncoding.EncodeToString(b)
+	}
+	site, err := buildSitePage()
+	if err != nil {
+		return nil, fmt.Errorf("creating live view: %w", err)
+	}
+	l := &Live{
+		ctl:     opts.Control,
+		page:    opts.Page,
+		log:     opts.Logger,
+		token:   secret(tok),
+		addr:    opts.Addr,
+		site:    site,
+		clients: map[*client]struct{}{},
+	}
+	if l.log == nil {
+		l.log = slog.New(slog.DiscardHandler)
+	}
+	if l.addr == "" {
+		l.addr = "127.0.0.1:0"
+	}
+	l.ctx, l.cancel = context.WithCancel(context.Background())
+	return l, nil
+}
+
+// Start listens on the address and serves in a goroutine.
+func (l *Live) Start() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return errors.New("starting live view: shut down")
+	}
+	if l.ln != nil {
+		return errors.New("starting live view: already started")
+	}
+	ln, err := net.Listen("tcp", l.addr)
+	if err != nil {
+		return fmt.Errorf("starting live view: %w", err)
+	}
+	l.ln = ln
+	l.srv = &http.Server{
+		Handler:           l.handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(l.log.Handler(), slog.LevelDebug),
+		BaseContext:       func(net.Listener) context.Context { return l.ctx },
+	}
+	l.srv.RegisterOnShutdown(l.closeClients)
+	srv := l.srv
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			l.log.Error("live view stopped serving", "err", err)
+		}
+	}()
+	l.log.Info("live view listening", "addr", ln.Addr().String())
+	return nil
+}
+
+// URL is the live view's address with its token. Show it only to the User.
+// It is "" before Start.
+func (l *Live) URL() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ln == nil {
+		return ""
+	}
+	return "http://" + urlHost(l.ln.Addr()) + "/live?token=" + string(l.token)
+}
+
+// urlHost is the host:port to put in the URL: an unspecified listen address
+// (0.0.0.0, ::) is reached on loopback.
+func urlHost(a net.Addr) string {
+	ta, ok := a.(*net.TCPAddr)
+	if !ok {
+		return a.String()
+	}
+	ip := ta.IP
+	if ip == nil || ip.IsUnspecified() {
+		ip = net.IPv4(127, 0, 0, 1)
+	}
+	return net.JoinHostPort(ip.String(), fmt.Sprint(ta.Port))
+}
+
+// WriteURLFile writes [Live.URL] and a newline to path with mode 0600,
+// replacing the file atomically.
+func (l *Live) WriteURLFile(path string) error {
+	u := l.URL()
+	if u == "" {
+		return errors.New("writing live view url: not started")
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".live-url-*")
+	if err != nil {
+		return fmt.Errorf("writing live view url: %w", err)
+	}
+	_, werr := f.WriteString(u + "\n")
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing live view url: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing live view url: %w", err)
+	}
+	return nil
+}
+
+// Shutdown stops accepting connections, closes every websocket, stops the
+// screencast and waits for them until ctx ends.
+func (l *Live) Shutdown(ctx context.Context) error {
+	l.mu.Lock()
+	l.closed = true
+	srv := l.srv
+	l.mu.Unlock()
+	var err error
+	if srv != nil {
+		err = srv.Shutdown(ctx)
+	}
+	l.cancel()
+	l.closeClients()
+	done := make(chan struct{})
+	go func() {
+		l.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = errors.Join(err, ctx.Err())
+	}
+	if err != nil {
+		return fmt.Errorf("shutting down live view: %w", err)
+	}
+	return nil
+}
+
+// Clients is the number of connected websockets.
+func (l *Live) Clients() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.clients)
+}
+
+// closeClients closes every websocket; their handlers then clean up.
+func (l *Live) closeClients() {
+	l.mu.Lock()
+	cs := make([]*client, 0, len(l.clients))
+	for c := range l.clients {
+		cs = append(cs, c)
+	}
+	l.mu.Unlock()
+	for _, c := range cs {
+		c.close()
+	}
+}
