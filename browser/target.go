@@ -79,6 +79,7 @@ func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
 			return
 		}
 		t.mu.Lock()
+		t.removeChildrenLocked(ev.Frame.ID)
 		t.setFrameLocked(ev.Frame)
 		t.notifyLocked()
 		t.mu.Unlock()
@@ -134,6 +135,18 @@ func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
 func (t *tgt) notifyLocked() {
 	close(t.changed)
 	t.changed = make(chan struct{})
+}
+
+// removeChildrenLocked forgets the frames below id: a frame that navigates
+// drops its old document's children, and CDP does not always say so.
+func (t *tgt) removeChildrenLocked(id cdp.FrameID) {
+	for cid, fi := range t.frames {
+		if fi.parent == id {
+			t.removeChildrenLocked(cid)
+			delete(t.frames, cid)
+			delete(t.contexts, cid)
+		}
+	}
 }
 
 func (t *tgt) setFrameLocked(f *cdp.Frame) {

@@ -1,0 +1,137 @@
+package injector_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/injector"
+	"github.com/poppy-browser/poppy-browser/spec"
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+func TestMain(m *testing.M) {
+	if _, err := browser.FindChromium(); err != nil {
+		fmt.Fprintln(os.Stderr, "these tests need Chromium:", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+func setup(t *testing.T, ctx context.Context) (*testsite.Site, *browser.Page, *injector.Injector) {
+	t.Helper()
+	site, err := testsite.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := site.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { site.Close() })
+	b, err := browser.Launch(ctx, &browser.Options{Args: site.BrowserArgs()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	in, err := injector.New(&injector.Options{Domain: testsite.CompanyDomain, Browser: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Install(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site, p, in
+}
+
+// readAll reads navigator.poppy in every frame of the page, by host.
+func readAll(t *testing.T, ctx context.Context, p *browser.Page) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	for _, f := range p.Frames() {
+		var v string
+		err := f.Call(ctx, "", `function(){ return 'poppy' in navigator ? String(navigator.poppy.controller) : "absent" }`, &v)
+		if err != nil {
+			t.Fatalf("reading frame %s: %v", f.URL, err)
+		}
+		got[f.URL] = v
+	}
+	return got
+}
+
+func TestControllerInEveryCompanyFrameOnly(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	site, p, in := setup(t, ctx)
+	if _, err := p.Navigate(ctx, testsite.CheckInURL()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := site.WaitFrameReport(ctx, func(f testsite.FrameReport) bool { return f.Host == testsite.PartnerHost }); err != nil {
+		t.Fatal(err)
+	}
+	remote := false
+	for _, f := range p.Frames() {
+		remote = remote || f.Remote
+	}
+	if !remote {
+		t.Fatal("partner.test frame is not out of process: site isolation is off")
+	}
+	for _, want := range []spec.Controller{spec.ControllerUser, spec.ControllerAgent, spec.ControllerUser} {
+		start := time.Now()
+		if err := in.Set(ctx, want); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("set %s in %v", want, time.Since(start))
+		got := readAll(t, ctx, p)
+		for u, v := range got {
+			wantV := string(want)
+			if !spec.MatchesURL(testsite.CompanyDomain, u) {
+				wantV = "absent"
+			}
+			if v != wantV {
+				t.Errorf("after Set(%s): frame %s reads %q, want %q", want, u, v, wantV)
+			}
+		}
+		if len(got) < 3 {
+			t.Errorf("only %d frames seen: %v", len(got), got)
+		}
+	}
+	// A document created during the User's turn starts with "user".
+	if _, err := p.Navigate(ctx, testsite.BookingURL()); err != nil {
+		t.Fatal(err)
+	}
+	for u, v := range readAll(t, ctx, p) {
+		if v != "user" {
+			t.Errorf("new document %s reads %q, want user", u, v)
+		}
+	}
+}
+
+func TestNoTraceOffSite(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	_, p, _ := setup(t, ctx)
+	if _, err := p.Navigate(ctx, "https://partner.test/landing"); err != nil {
+		t.Fatal(err)
+	}
+	var probe struct {
+		Poppy string
+		In    bool
+		Keys  []string // own properties of navigator: none in a plain browser
+	}
+	err := p.MainFrame().Call(ctx, "", `function(){
+		return {Poppy: typeof navigator.poppy, In: 'poppy' in navigator, Keys: Object.getOwnPropertyNames(navigator)};
+	}`, &probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if probe.Poppy != "undefined" || probe.In || len(probe.Keys) != 0 {
+		t.Fatalf("partner.test sees %+v", probe)
+	}
+}
