@@ -75,10 +75,10 @@ type Browser struct {
 	cancel context.CancelFunc
 
 	mu       sync.Mutex
-	scripts  map[string]Script          // by key
-	targets  map[target.SessionID]*tgt  // attached page and frame targets
-	pages    map[target.ID]*Page        // top-level pages
-	pageSubs []chan *Page               // listeners for new pages
+	scripts  map[string]Script         // by key
+	targets  map[target.SessionID]*tgt // attached page and frame targets
+	pages    map[target.ID]*Page       // top-level pages
+	pageSubs []chan *Page              // listeners for new pages
 }
 
 // Launch starts Chromium (or attaches to opts.CDPURL) and attaches to every

@@ -279,10 +279,10 @@ func (s *Session) close() {
 type subscription struct {
 	out     chan jsonv2.Value
 	stopped chan struct{} // the reader went away: drop the rest
-	mu   sync.Mutex
-	cond *sync.Cond
-	q    []jsonv2.Value
-	done bool
+	mu      sync.Mutex
+	cond    *sync.Cond
+	q       []jsonv2.Value
+	done    bool
 }
 
 func newSubscription() *subscription {

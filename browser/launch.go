@@ -2,12 +2,12 @@ package browser
 
 import (
 	"bufio"
-	"encoding/json"
-	"net/http"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"

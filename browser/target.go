@@ -27,10 +27,10 @@ type tgt struct {
 	frames   map[cdp.FrameID]*frameInfo
 	mainID   cdp.FrameID
 	contexts map[cdp.FrameID]map[string]execContext // frame -> world ("" main) -> context
-	scriptID map[string]page.ScriptIdentifier                      // by key
-	docs     map[cdp.LoaderID]int64                                // status of document responses by loader
-	loaded   map[cdp.LoaderID]bool                                 // documents whose load event fired
-	changed  chan struct{}                                         // closed and replaced on every frame or context change
+	scriptID map[string]page.ScriptIdentifier       // by key
+	docs     map[cdp.LoaderID]int64                 // status of document responses by loader
+	loaded   map[cdp.LoaderID]bool                  // documents whose load event fired
+	changed  chan struct{}                          // closed and replaced on every frame or context change
 }
 
 type execContext struct {
