@@ -1,0 +1,302 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/control"
+)
+
+// The package's shared fixtures, set up once in TestMain: one Chromium and
+// one plain HTTP server for every *.test host.
+var (
+	testBrowser *browser.Browser
+	testSite    *site
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	testSite = newSite()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ui tests: listening:", err)
+		return 1
+	}
+	srv := &http.Server{Handler: testSite}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	if _, err := browser.FindChromium(); err != nil {
+		if testing.Short() {
+			fmt.Fprintln(os.Stderr, "ui tests: no Chromium; browser tests skip under -short")
+			return m.Run()
+		}
+		fmt.Fprintln(os.Stderr, "ui tests: no Chromium (install it: sudo apt-get install -y chromium):", err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b, err := browser.Launch(ctx, &browser.Options{
+		Args: []string{"--host-resolver-rules=MAP *.test " + ln.Addr().String()},
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ui tests: launching Chromium:", err)
+		return 1
+	}
+	defer b.Close()
+	testBrowser = b
+	return m.Run()
+}
+
+// site serves the test pages and collects what pages report back.
+type site struct {
+	mu      sync.Mutex
+	reports map[string]chan string // by report id
+}
+
+func newSite() *site { return &site{reports: map[string]chan string{}} }
+
+// report returns the channel that receives the bodies posted to
+// /report?id=id.
+func (s *site) report(id string) chan string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, ok := s.reports[id]
+	if !ok {
+		ch = make(chan string, 16)
+		s.reports[id] = ch
+	}
+	return ch
+}
+
+const formPage = `<!doctype html><title>empty</title>
+<style>@keyframes spin { to { transform: rotate(360deg) } } #spin { width: 20px; height: 20px; background: teal; animation: spin 1s linear infinite }</style>
+<div style="height: 300px"></div>
+<label>Name <input id="name" autocomplete="off"></label>
+<button id="go" onclick="document.title = 'clicked:' + document.getElementById('name').value">Go</button>
+<div id="spin"></div>
+<script>document.getElementById("name").addEventListener("input", e => { document.title = "value:" + e.target.value })</script>`
+
+// attackPage tries to reach the live view from another origin and reports
+// what it got. The URLs come in the query: ws and fetch are lists.
+const attackPage = `<!doctype html><title>partner</title><script>
+const q = new URLSearchParams(location.search);
+function tryWS(url) {
+  return new Promise(done => {
+    let ws;
+    try { ws = new WebSocket(url); } catch (e) { done("throw"); return; }
+    ws.onopen = () => done("open");
+    ws.onmessage = e => done("message:" + e.data.slice(0, 40));
+    ws.onerror = () => done("error");
+    ws.onclose = () => done("closed");
+  });
+}
+async function tryFetch(url, mode) {
+  try {
+    const r = await fetch(url, {mode, credentials: "include"});
+    const t = await r.text();
+    return "status:" + r.status + ":" + t.length;
+  } catch (e) { return "error"; }
+}
+(async () => {
+  const out = [];
+  for (const u of q.getAll("ws")) out.push("ws " + (await tryWS(u)));
+  for (const u of q.getAll("fetch")) {
+    out.push("fetch " + (await tryFetch(u, "cors")));
+    out.push("fetch-no-cors " + (await tryFetch(u, "no-cors")));
+  }
+  await fetch("/report?id=" + q.get("id"), {method: "POST", body: out.join("\n")});
+})();
+</script>`
+
+func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	switch {
+	case r.URL.Path == "/report" && r.Method == http.MethodPost:
+		b, _ := io.ReadAll(r.Body)
+		s.report(r.URL.Query().Get("id")) <- string(b)
+	case r.Host == "company.test" && r.URL.Path == "/form":
+		io.WriteString(w, formPage)
+	case r.Host == "partner.test" && r.URL.Path == "/attack":
+		io.WriteString(w, attackPage)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// testContext bounds a test.
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func needBrowser(t *testing.T) {
+	t.Helper()
+	if testBrowser == nil {
+		t.Skip("no Chromium (-short)")
+	}
+}
+
+// newPage opens a fresh tab on url.
+func newPage(ctx context.Context, t *testing.T, url string) *browser.Page {
+	t.Helper()
+	needBrowser(t)
+	p, err := testBrowser.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Navigate(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// logBuffer is a goroutine-safe log sink.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startLive starts a live view on page (nil: no page) with debug logs in
+// logs, and shuts it down at cleanup, checking no log line holds the token.
+func startLive(t *testing.T, ctl *control.Control, page *browser.Page, hook func(*Live)) (*Live, *logBuffer) {
+	t.Helper()
+	logs := &logBuffer{}
+	l, err := NewLive(&LiveOptions{
+		Control: ctl,
+		Page:    func() *browser.Page { return page },
+		Logger:  slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hook != nil {
+		hook(l)
+	}
+	if err := l.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := l.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+		if strings.Contains(logs.String(), string(l.token)) {
+			t.Error("the token is in the logs")
+		}
+		t.Log(logs.String())
+	})
+	return l, logs
+}
+
+// liveAddr is host:port of a started live view.
+func liveAddr(l *Live) string {
+	u := strings.TrimPrefix(l.URL(), "http://")
+	host, _, _ := strings.Cut(u, "/")
+	return host
+}
+
+// dial opens the User channel with token and origin ("" sends none).
+func dial(ctx context.Context, l *Live, token, origin string) (*websocket.Conn, *http.Response, error) {
+	h := http.Header{}
+	if origin != "" {
+		h.Set("Origin", origin)
+	}
+	return websocket.DefaultDialer.DialContext(ctx, "ws://"+liveAddr(l)+"/live/ws?token="+token, h)
+}
+
+// connect opens the User channel as the live page would, closing it at cleanup.
+func connect(ctx context.Context, t *testing.T, l *Live) *websocket.Conn {
+	t.Helper()
+	c, resp, err := dial(ctx, l, string(l.token), "http://"+liveAddr(l))
+	if err != nil {
+		t.Fatalf("dialing the User channel: %v (response %v)", err, resp)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// message is any message from the runtime.
+type message struct {
+	Type       string         `json:"type"`
+	Controller string         `json:"controller"`
+	Offer      *control.Offer `json:"offer"`
+	Data       []byte         `json:"data"`
+	Width      float64        `json:"width"`
+	Height     float64        `json:"height"`
+	X          float64        `json:"x"`
+	Y          float64        `json:"y"`
+	Selector   string         `json:"selector"`
+	Message    string         `json:"message"`
+}
+
+// next reads messages until one is not a frame (or, with frames, until one
+// is a frame), failing the test at ctx's deadline.
+func next(ctx context.Context, t *testing.T, c *websocket.Conn, frames bool) message {
+	t.Helper()
+	dl, _ := ctx.Deadline()
+	c.SetReadDeadline(dl)
+	for {
+		var m message
+		if err := c.ReadJSON(&m); err != nil {
+			t.Fatalf("reading the User channel: %v", err)
+		}
+		if (m.Type == "frame") == frames {
+			return m
+		}
+	}
+}
+
+func send(t *testing.T, c *websocket.Conn, v any) {
+	t.Helper()
+	if err := c.WriteJSON(v); err != nil {
+		t.Fatalf("writing to the User channel: %v", err)
+	}
+}
+
+// poll waits until cond holds or ctx ends.
+func poll(ctx context.Context, t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v", what, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
