@@ -1,0 +1,201 @@
+package browser_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+)
+
+func TestMain(m *testing.M) {
+	if _, err := browser.FindChromium(); err != nil {
+		fmt.Fprintln(os.Stderr, "these tests need Chromium:", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// hosts serves company.test and other.test over plain HTTP on loopback and
+// records the Poppy-Extensions header each request carried.
+type hosts struct {
+	mu   sync.Mutex
+	seen map[string][]string // host+path -> header values
+	args []string
+}
+
+func serveHosts(t *testing.T) *hosts {
+	h := &hosts{seen: map[string][]string{}}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		h.seen[r.Host+r.URL.Path] = append(h.seen[r.Host+r.URL.Path], r.Header.Get("Poppy-Extensions"))
+		h.mu.Unlock()
+		w.Header().Set("Content-Type", "text/html")
+		switch {
+		case r.URL.Path == "/redirect-off":
+			http.Redirect(w, r, "http://other.test/landing", http.StatusFound)
+		case r.URL.Path == "/redirect-on":
+			http.Redirect(w, r, "http://company.test/landing", http.StatusFound)
+		case r.Host == "other.test" && r.URL.Path == "/":
+			fmt.Fprint(w, `<title>other</title><iframe src="http://company.test/inner"></iframe>`)
+		case r.URL.Path == "/":
+			fmt.Fprint(w, `<title>company</title><iframe src="http://other.test/inner"></iframe><script>fetch("/api")</script>`)
+		default:
+			fmt.Fprint(w, `<p>`+r.Host+`</p><script>fetch("/api/inner")</script>`)
+		}
+	})}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	h.args = []string{"--host-resolver-rules=MAP *.test " + l.Addr().String()}
+	return h
+}
+
+func (h *hosts) header(key string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.seen[key])
+}
+
+func launch(t *testing.T, ctx context.Context, h *hosts) *browser.Browser {
+	b, err := browser.Launch(ctx, &browser.Options{
+		Args:           h.args,
+		CompanyHost:    func(host string) bool { return host == "company.test" },
+		CompanyHeaders: map[string]string{"Poppy-Extensions": `"browser-control";v="1"`},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func TestCompanyHeaderOnlyOnCompanyRequests(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	h := serveHosts(t)
+	b := launch(t, ctx, h)
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `"browser-control";v="1"`
+	for _, u := range []string{"http://company.test/", "http://other.test/", "http://company.test/redirect-off", "http://company.test/redirect-on"} {
+		if _, err := p.Navigate(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The in-frame fetches finish after load; wait for them.
+	for _, key := range []string{"company.test/api/inner", "other.test/api/inner"} {
+		for len(h.header(key)) == 0 {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("no request for %s", key)
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	cases := []struct {
+		key  string
+		want string
+	}{
+		{"company.test/", want},             // navigation
+		{"company.test/api", want},          // fetch from the page
+		{"company.test/inner", want},        // out-of-process iframe inside other.test
+		{"company.test/api/inner", want},    // fetch from that iframe
+		{"company.test/redirect-off", want}, // before the redirect
+		{"company.test/redirect-on", want},  // before the redirect
+		{"company.test/landing", want},      // Company-to-Company redirect hop
+		{"other.test/", ""},                 // third party
+		{"other.test/inner", ""},            // third-party iframe in a Company page
+		{"other.test/api/inner", ""},        // its fetch
+		{"other.test/landing", ""},          // Company-to-elsewhere redirect hop
+	}
+	for _, c := range cases {
+		got := h.header(c.key)
+		if len(got) == 0 {
+			t.Errorf("%s: no request seen", c.key)
+			continue
+		}
+		for _, v := range got {
+			if v != c.want {
+				t.Errorf("%s: Poppy-Extensions = %q, want %q", c.key, v, c.want)
+			}
+		}
+	}
+}
+
+func TestScriptsRunInEveryFrameBeforeThePage(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	h := serveHosts(t)
+	b := launch(t, ctx, h)
+	if err := b.SetScript(ctx, "probe", browser.Script{World: "probe", Source: `globalThis.probeHost = location.hostname`}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Navigate(ctx, "http://other.test/"); err != nil {
+		t.Fatal(err)
+	}
+	var frames []browser.Frame
+	for len(frames) < 2 {
+		frames = p.Frames()
+		select {
+		case <-ctx.Done():
+			t.Fatal("the iframe never attached")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	for _, f := range frames {
+		var host string
+		if err := f.Call(ctx, "probe", "function(){ return globalThis.probeHost }", &host); err != nil {
+			t.Fatalf("frame %s: %v", f.URL, err)
+		}
+		if want := hostOf(f.URL); host != want {
+			t.Errorf("frame %s: the script saw %q", f.URL, host)
+		}
+		// The page's own world does not see the isolated world's globals.
+		var leaked bool
+		if err := f.Call(ctx, "", "function(){ return 'probeHost' in globalThis }", &leaked); err != nil || leaked {
+			t.Errorf("frame %s: isolated global leaked into the page (%v, %v)", f.URL, leaked, err)
+		}
+	}
+	if !slices.ContainsFunc(frames, func(f browser.Frame) bool { return f.Remote }) {
+		t.Error("the company.test iframe is not out of process: site isolation is off")
+	}
+}
+
+func hostOf(u string) string {
+	for _, p := range []string{"http://company.test/", "http://other.test/"} {
+		if len(u) >= len(p) && u[:len(p)] == p {
+			return p[7 : len(p)-1]
+		}
+	}
+	return ""
+}
+
+func BenchmarkLaunch(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		br, err := browser.Launch(ctx, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := br.NewPage(ctx); err != nil {
+			b.Fatal(err)
+		}
+		br.Close()
+	}
+}
