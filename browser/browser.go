@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -70,6 +71,8 @@ type Browser struct {
 	log  *slog.Logger
 	conn *conn
 	proc *process // nil when attached
+
+	getterCalls atomic.Uint64 // numbers CallGetter's object groups
 
 	ctx    context.Context // lives until Close; owns the read loop and event goroutines
 	cancel context.CancelFunc

@@ -380,7 +380,9 @@ func (f Frame) CallGetter(ctx context.Context, world, expr, prop string, res any
 		return err
 	}
 	s := f.t.s
-	const group = "poppy-browser-getter"
+	// One object group per call: calls in other frames of this target run
+	// at the same time and release their own groups.
+	group := fmt.Sprintf("poppy-browser-getter-%d", f.t.b.getterCalls.Add(1))
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
