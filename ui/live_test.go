@@ -340,6 +340,9 @@ func TestPartnerPageGetsNothing(t *testing.T) {
 	if ctl.Holder() != "agent" {
 		t.Error("the partner page changed the holder")
 	}
+	if n := strings.Count(logs.String(), "live view request refused"); n != 8 {
+		t.Errorf("%d requests refused, want all 8 of the partner page's", n)
+	}
 }
 
 func TestWriteURLFile(t *testing.T) {

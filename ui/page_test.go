@@ -1,0 +1,114 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/control"
+)
+
+// TestLivePageInBrowser opens the live view itself in Chromium, as the User
+// would: its script and style run under the page's CSP, it shows the state
+// and the offer, its buttons take and hand back control, and a click and
+// keys on the picture reach the agent's tab at the right place.
+func TestLivePageInBrowser(t *testing.T) {
+	ctx := testContext(t)
+	agentPage := newPage(ctx, t, "http://company.test/form")
+	ctl := control.New(nil)
+	l, _ := startLive(t, ctl, agentPage, nil)
+	livePage := newPage(ctx, t, l.URL())
+
+	read := func(fn string) string {
+		var s string
+		if err := livePage.MainFrame().Call(ctx, browser.UtilityWorld, fn, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	text := func(id string) func() string {
+		return func() string {
+			return read(`function(){ const e = document.getElementById("` + id + `"); return e.hidden ? "(hidden)" : e.textContent }`)
+		}
+	}
+	waitText := func(id, want string) {
+		t.Helper()
+		poll(ctx, t, id+" to read "+want, func() bool { return text(id)() == want })
+	}
+	waitText("banner", "The agent is using the browser")
+	if got := read(`function(){ return getComputedStyle(document.getElementById("banner")).fontWeight }`); got != "600" {
+		t.Errorf("banner font weight = %q, want 600: the page's style did not apply", got)
+	}
+	poll(ctx, t, "a picture", func() bool {
+		return read(`function(){ return String(document.getElementById("frame").naturalWidth > 0) }`) == "true"
+	})
+
+	ctl.RequestUser("I need you to confirm the name", &control.Step{Kind: "interaction", Text: "Enter your name"})
+	waitText("reason", "I need you to confirm the name")
+	waitText("step", "Enter your name")
+
+	clickOn := func(p *browser.Page, sel string) {
+		t.Helper()
+		r, err := p.Locate(ctx, sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Click(ctx, r.X+r.Width/2, r.Y+r.Height/2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clickOn(livePage, "#take")
+	waitText("banner", "You have control")
+	if ctl.Holder() != "user" {
+		t.Fatalf("holder = %q after the Take button, want user", ctl.Holder())
+	}
+
+	// Click on the picture where the agent's input is, then type.
+	var vp struct{ W, H float64 }
+	if err := agentPage.MainFrame().Call(ctx, browser.UtilityWorld, "function(){ return {W: innerWidth, H: innerHeight} }", &vp); err != nil {
+		t.Fatal(err)
+	}
+	target, err := agentPage.Locate(ctx, "#name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pic, err := livePage.Locate(ctx, "#frame")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pic.Width == vp.W {
+		t.Logf("picture shown at viewport size %v: scaling is not exercised", pic.Width)
+	}
+	x := pic.X + (target.X+target.Width/2)*pic.Width/vp.W
+	y := pic.Y + (target.Y+target.Height/2)*pic.Height/vp.H
+	if err := livePage.Click(ctx, x, y); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"h", "i", "Backspace", "o"} {
+		if err := livePage.Press(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll(ctx, t, "the typed text in the agent's tab", func() bool { return agentPage.Title(ctx) == "value:ho" })
+
+	clickOn(livePage, "#hand_back")
+	waitText("banner", "The agent is using the browser")
+	if st := ctl.Status(); st.Controller != "agent" || st.LastReturn == nil || st.LastReturn.How != control.HowHandedBack {
+		t.Errorf("status after the Hand back button = %+v", st)
+	}
+	waitText("offer", "(hidden)")
+
+	// With the agent in control, a click and a key on the picture go
+	// nowhere. The Take button's message follows them on the same ordered
+	// channel, so once it is handled they have been too.
+	if err := livePage.Click(ctx, x, y); err != nil {
+		t.Fatal(err)
+	}
+	if err := livePage.Press(ctx, "z"); err != nil {
+		t.Fatal(err)
+	}
+	clickOn(livePage, "#take")
+	waitText("banner", "You have control")
+	if got := agentPage.Title(ctx); got != "value:ho" {
+		t.Errorf("agent tab title = %q after a key while the agent held control, want value:ho", got)
+	}
+}
