@@ -135,6 +135,8 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.report(r.URL.Query().Get("id")) <- string(b)
 	case r.Host == "company.test" && r.URL.Path == "/form":
 		io.WriteString(w, formPage)
+	case r.Host == "company.test" && r.URL.Path == "/red":
+		io.WriteString(w, `<!doctype html><title>red</title><body style="background: #f00">`)
 	case r.Host == "partner.test" && r.URL.Path == "/attack":
 		io.WriteString(w, attackPage)
 	default:
