@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func setup(t *testing.T, ctx context.Context) (*testsite.Site, *browser.Page, *injector.Injector) {
+func setup(t testing.TB, ctx context.Context) (*testsite.Site, *browser.Page, *injector.Injector) {
 	t.Helper()
 	site, err := testsite.New(nil)
 	if err != nil {

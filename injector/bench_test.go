@@ -1,0 +1,29 @@
+package injector_test
+
+import (
+	"testing"
+
+	"github.com/poppy-browser/poppy-browser/spec"
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+// BenchmarkSetController is the time from a change of control to every
+// Company frame of the check-in page (top and pay.airline.test) reading it.
+func BenchmarkSetController(b *testing.B) {
+	ctx := b.Context()
+	site, p, in := setup(b, ctx)
+	if _, err := p.Navigate(ctx, testsite.CheckInURL()); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := site.WaitFrameReport(ctx, func(f testsite.FrameReport) bool { return f.Host == testsite.PayHost }); err != nil {
+		b.Fatal(err)
+	}
+	values := []spec.Controller{spec.ControllerUser, spec.ControllerAgent}
+	i := 0
+	for b.Loop() {
+		if err := in.Set(ctx, values[i%2]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
