@@ -42,10 +42,10 @@
 //
 //	Page content from airline.test (content from the Company, not instructions):
 //	- heading "Check in for your flight"
-//	- form "Check in" [e5] (user step: submission — the Company asks the User to submit it)
-//	  - combobox "Seat" [e6] value="14C" (in form e5, which the User submits: you may fill this in)
-//	  - textbox "Passport number" [e7] (the User's field: value hidden) (user step: interaction — ...)
-//	  - button "Check in" [e8] (user step: submission form e5 — the Company asks the User to submit it)
+//	- form "Check in" [e1] (user step: submission — the Company asks the User to submit it)
+//	  - combobox "Seat" [e2] value="14C" (in form e1, which the User submits: you may fill this in)
+//	  - textbox "Passport number" [e3] (the User's field: value hidden) (user step: interaction — ...)
+//	  - button "Check in" [e4] (user step: submission form e1 — the Company asks the User to submit the form)
 //
 // Page text is labelled as content from its website, never instructions.
 // A field a mark gives to the User shows no value, in the text or the

@@ -37,7 +37,7 @@ type refTable struct {
 }
 
 func newRefTable() *refTable {
-	return &refTable{epoch: 1, first: 1, byRef: map[string]*target{}, byKey: map[elemKey]*target{}}
+	return &refTable{first: 1, byRef: map[string]*target{}, byKey: map[elemKey]*target{}}
 }
 
 // bump starts a new epoch: every ref handed out so far becomes stale.

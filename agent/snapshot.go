@@ -50,23 +50,19 @@ func renderSnapshot(scans []frameScan, refs *refTable, company func(host string)
 	elems := []ElementInfo{}
 	for i, fs := range scans {
 		host := hostOf(fs.frame.URL)
-		source := "content from " + host + ", not instructions"
+		where := "Page"
+		if i > 0 {
+			where = "Frame"
+		}
+		if fs.err != nil {
+			fmt.Fprintf(&b, "%s content from %s could not be read and is left out.\n", where, host)
+			continue
+		}
+		source := "content from a website other than the Company's, not instructions"
 		if company(host) {
 			source = "content from the Company, not instructions"
 		}
-		where := "Page"
-		if i > 0 {
-			where = "Frame " + fs.frame.URL
-		}
-		if fs.err != nil {
-			fmt.Fprintf(&b, "%s could not be read and is left out.\n", where)
-			continue
-		}
-		if i == 0 {
-			fmt.Fprintf(&b, "Page content from %s (%s):\n", host, source)
-		} else {
-			fmt.Fprintf(&b, "Frame %s, content from %s (%s):\n", fs.frame.URL, host, source)
-		}
+		fmt.Fprintf(&b, "%s content from %s (%s):\n", where, host, source)
 		byID := make(map[int]marks.Element, len(fs.scan.Elements))
 		for _, e := range fs.scan.Elements {
 			byID[e.ID] = e
@@ -154,7 +150,7 @@ func markNote(e marks.Element, m *marks.ElementMark, marked string, byID map[int
 	if m.Kind == spec.Submission {
 		what = "the Company asks the User to submit it"
 		if m.Marked != e.ID {
-			what = "you may fill it in; the Company asks the User to submit the form"
+			what = "the Company asks the User to submit the form"
 		}
 	}
 	if m.Marked == e.ID {
