@@ -1,1 +1,39 @@
+// Package marks reads browser-control v1 marks (data-poppy-user-step) in a
+// page and says which marks cover what an agent action would touch.
+//
+// It owns the in-page scanner, js/scanner.js, embedded and run at document
+// start in the isolated world [World] of every frame ([Script]); Go calls
+// into it with JSON arguments, one CDP round trip per call. The scanner
+// never reads or writes the page's JavaScript globals and never caches
+// marks: every [Check] reads them from the DOM at that moment.
+//
+// It must not dispatch input (clicks, keys, text): the agent's gate does,
+// after [Check] allowed the action. The helpers [Focus], [SelectValues] and
+// [ScrollBy] change only what the gate already allowed.
+//
+// # Rules
+//
+// A mark value counts as [spec.KindOf] says. A control is covered by an
+// interaction mark on itself, on an ancestor (a shadow host covers its
+// shadow tree), or on its form owner (the browser's own: el.form, so the
+// form= attribute counts; a form around a control that names another form
+// does not cover it; a form-associated custom element is found in its
+// form's elements). A click touches the element, the nearest activatable
+// ancestor, the control of a label, the form a submit button submits and
+// the controls a reset button resets; Enter in a field touches the form
+// implicit submission would submit; any key but Tab on a covered element is
+// covered. Scrolling and reading are always allowed. Marks add up, and a
+// refused control in a submission form reports both marks.
+//
+// # Types
+//
+// [ScanFrame] returns a [Scan]: [Element] entries with local ids (per
+// frame document, kept by the scanner while the element lives). [Check]
+// takes an [Action] and returns a [Verdict]: Stale, the covering [Mark]s,
+// and for clicks the hit-tested point.
+//
+// # Concurrency
+//
+// Every function is safe for concurrent use; calls into one frame run in
+// the order the page receives them. There is no package state.
 package marks

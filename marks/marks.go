@@ -1,0 +1,257 @@
+package marks
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// World is the isolated world the scanner runs in, in every frame.
+const World = "poppy-marks"
+
+// scannerJS is js/scanner.js: it defines globalThis.poppyMarks in [World].
+//
+//go:embed js/scanner.js
+var scannerJS string
+
+// Script is the scanner, to install once in every frame before any call of
+// this package: b.SetScript(ctx, "marks", marks.Script()). Calls into a frame
+// whose world has no scanner wait for it until ctx ends.
+func Script() browser.Script { return browser.Script{World: World, Source: scannerJS} }
+
+// ErrStale matches (with errors.Is) the error of a helper given the local id
+// of an element that is gone from its document.
+var ErrStale = errors.New("element is gone")
+
+// Rect is a box in CSS pixels of the frame's viewport.
+type Rect struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Mark is one mark covering what an action would touch.
+type Mark struct {
+	Kind    spec.MarkKind `json:"kind"`
+	Marked  int           `json:"marked"`  // local id of the element bearing the mark
+	Touches int           `json:"touches"` // local id of the element the action would change, activate or submit
+}
+
+// ElementMark is the strongest mark covering a scanned element.
+type ElementMark struct {
+	Kind   spec.MarkKind `json:"kind"`
+	Marked int           `json:"marked"` // local id of the element bearing the mark
+}
+
+// Element is one entry of a frame's scan: an interactive element, an
+// element bearing a mark (forms too, even hidden), or a line of content.
+type Element struct {
+	// ID is the element's local id, stable for its document while the
+	// element lives. Ids are per frame document; a new document starts over.
+	ID   int    `json:"id"`
+	Role string `json:"role"` // explicit or implicit ARIA role
+	Name string `json:"name"` // accessible name, at most 100 characters
+	Tag  string `json:"tag"`  // lower-case local name
+	Type string `json:"type,omitempty"`
+	// Value is the current value of a field. It is never filled for a field
+	// covered by an interaction mark (UserField), nor for a password input.
+	Value string `json:"value,omitempty"`
+	// UserField says the value is the User's: an interaction mark covers
+	// the field, and the agent may not see its value or checked state.
+	UserField bool `json:"userField,omitempty"`
+	// Checked is the state of a checkbox, radio or aria-checked widget;
+	// nil when it has none or when UserField hides it.
+	Checked  *bool `json:"checked,omitempty"`
+	Disabled bool  `json:"disabled,omitempty"`
+	// Marked is the strongest mark covering the element as a click would
+	// meet it (interaction beats submission): an interaction mark on it,
+	// an ancestor or its form owner; the form's mark for a submit button;
+	// or the element's own mark. For the marked element itself Marked ==
+	// ID. Fields a submission form may have filled in carry no Marked but
+	// Form.
+	Marked *ElementMark `json:"marked,omitempty"`
+	// Form is the local id of the element's form owner when that form
+	// bears a mark; 0 otherwise.
+	Form int `json:"form,omitempty"`
+	// Options are the labels of a native select's options (at most 50).
+	Options []string `json:"options,omitempty"`
+	Box     Rect     `json:"box"`   // bounding box in the frame's viewport
+	Depth   int      `json:"depth"` // number of scanned ancestors, for indentation
+	// Text is the text of a content line (heading, paragraph, list item,
+	// label without a control, status, cell ...), trimmed, at most 200
+	// characters, without the text of interactive descendants.
+	Text string `json:"text,omitempty"`
+}
+
+// Scan is what a frame's document shows the agent, in document order
+// (open shadow trees in place of their hosts' children).
+type Scan struct {
+	URL      string    `json:"url"`
+	Title    string    `json:"title"`
+	Elements []Element `json:"elements"`
+}
+
+// Action is what an agent action would do, for [Check].
+type Action struct {
+	Kind string // "click", "type", "select", "key", "scroll", "focus"
+	// ID is the local id of the target; 0 means none: a key press goes to
+	// the focused element (document.activeElement, through open shadow roots).
+	ID int
+	// Key is the Playwright key name for "key" ("Enter", " ", "Tab",
+	// "Shift+Tab" ...); for "type" it is "Enter" when the text is submitted.
+	Key string
+}
+
+// Verdict is what an action would touch and which marks cover it, read
+// from the page at the moment of [Check].
+type Verdict struct {
+	Stale bool // the element is gone or replaced (not connected): stale_ref
+	// Marks are every mark covering what the action would touch,
+	// interaction marks first; non-empty means refuse (user_step).
+	Marks []Mark
+	// Obscured is set for a click when another element covers the
+	// target's click point.
+	Obscured bool
+	// Point is the click point (X, Y; Width = Height = 0) in the frame's
+	// viewport after scrolling the target into view, for clicks; nil when
+	// the target shows no box in the viewport.
+	Point *Rect
+	// Focused says whether the target is the focused element now.
+	Focused bool
+}
+
+// verdictJSON mirrors the scanner's check result.
+type verdictJSON struct {
+	Stale    bool   `json:"stale"`
+	Marks    []Mark `json:"marks"`
+	Obscured bool   `json:"obscured"`
+	Point    *Rect  `json:"point"`
+	Focused  bool   `json:"focused"`
+}
+
+// actionJSON is the argument of the scanner's check.
+type actionJSON struct {
+	Kind string `json:"kind"`
+	ID   int    `json:"id"`
+	Key  string `json:"key"`
+}
+
+// Calls into the scanner; every value is an argument, never source text.
+const (
+	callScan   = `function() { return globalThis.poppyMarks.scan(); }`
+	callCheck  = `function(a) { return globalThis.poppyMarks.check(a); }`
+	callFocus  = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
+	callSelect = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
+	callScroll = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
+	callRef    = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
+)
+
+// helperResult is what the helpers return: an error message from the page
+// ("stale element" for a gone element) or their value.
+type helperResult struct {
+	Error   string   `json:"error"`
+	Focused bool     `json:"focused"`
+	Values  []string `json:"values"`
+}
+
+func (r helperResult) err(op string) error {
+	switch r.Error {
+	case "":
+		return nil
+	case "stale element":
+		return fmt.Errorf("%s: %w", op, ErrStale)
+	default:
+		return fmt.Errorf("%s: %s", op, r.Error)
+	}
+}
+
+// ScanFrame reads the frame's document in one round trip. It assigns local
+// ids to what it returns and never includes the value of a field covered by
+// an interaction mark.
+func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
+	var s Scan
+	if err := f.Call(ctx, World, callScan, &s); err != nil {
+		return Scan{}, fmt.Errorf("scanning frame: %w", err)
+	}
+	return s, nil
+}
+
+// Check reads, in one round trip, what action a would touch in the frame and
+// which marks cover it now. For a click it also scrolls the target into view
+// and hit-tests its click point. Every element a returned Mark names has a
+// local id. A gone target is a Verdict with Stale set, not an error.
+func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
+	switch a.Kind {
+	case "click", "type", "select", "key", "scroll", "focus":
+	default:
+		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
+	}
+	var v verdictJSON
+	if err := f.Call(ctx, World, callCheck, &v, actionJSON(a)); err != nil {
+		return Verdict{}, fmt.Errorf("checking action: %w", err)
+	}
+	return Verdict(v), nil
+}
+
+// Focus focuses the element; it fails with [ErrStale] for a gone element and
+// when the element does not take focus.
+func Focus(ctx context.Context, f browser.Frame, id int) error {
+	var r helperResult
+	if err := f.Call(ctx, World, callFocus, &r, id); err != nil {
+		return fmt.Errorf("focusing element: %w", err)
+	}
+	if err := r.err("focusing element"); err != nil {
+		return err
+	}
+	if !r.Focused {
+		return errors.New("focusing element: it did not take focus")
+	}
+	return nil
+}
+
+// SelectValues selects the options of a native <select> whose value or
+// visible label is one of values (the first match unless it is multiple),
+// fires input and change, and returns the selected values. It fails when no
+// option matches.
+func SelectValues(ctx context.Context, f browser.Frame, id int, values []string) ([]string, error) {
+	var r helperResult
+	if values == nil {
+		values = []string{}
+	}
+	if err := f.Call(ctx, World, callSelect, &r, id, values); err != nil {
+		return nil, fmt.Errorf("selecting options: %w", err)
+	}
+	if err := r.err("selecting options"); err != nil {
+		return nil, err
+	}
+	if len(r.Values) == 0 {
+		return nil, errors.New("selecting options: no option matches")
+	}
+	return r.Values, nil
+}
+
+// ScrollBy scrolls the element's nearest scrollable container (the window
+// when there is none, or when id is 0) by dx, dy CSS pixels.
+func ScrollBy(ctx context.Context, f browser.Frame, id int, dx, dy float64) error {
+	var r helperResult
+	if err := f.Call(ctx, World, callScroll, &r, id, dx, dy); err != nil {
+		return fmt.Errorf("scrolling: %w", err)
+	}
+	return r.err("scrolling")
+}
+
+// IDOf assigns a local id to the first element of the frame's document
+// matching the CSS selector (open shadow trees are not searched), or returns
+// 0 when none matches. It is for tests and fixtures; agents use scanned ids.
+func IDOf(ctx context.Context, f browser.Frame, selector string) (int, error) {
+	var id int
+	if err := f.Call(ctx, World, callRef, &id, selector); err != nil {
+		return 0, fmt.Errorf("finding element: %w", err)
+	}
+	return id, nil
+}
