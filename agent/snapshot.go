@@ -111,7 +111,11 @@ func renderElement(e marks.Element, byID map[int]marks.Element, f frameInfo, ref
 	if role == "" {
 		role = info.Tag
 	}
-	fmt.Fprintf(&line, "- %s %s [%s]", role, quote(name), t.ref)
+	if name == "" {
+		fmt.Fprintf(&line, "- %s [%s]", role, t.ref)
+	} else {
+		fmt.Fprintf(&line, "- %s %s [%s]", role, quote(name), t.ref)
+	}
 	switch {
 	case e.UserField:
 		line.WriteString(" (the User's field: value hidden)")
