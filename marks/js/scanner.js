@@ -272,7 +272,9 @@ globalThis.poppyMarks ??= (() => {
     if (el instanceof HTMLFormElement) return clip(attr(el, "name") || attr(el, "id") || attr(el, "title") || "", 100);
     const field = el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
     let s = "";
-    if (el.labels && el.labels.length) s = Array.from(el.labels, (l) => textOf(l, true)).join(" ");
+    // el.labels walks the whole tree on first use: ask it only of fields.
+    const labels = field || el.localName.includes("-") ? el.labels : null;
+    if (labels && labels.length) s = Array.from(labels, (l) => textOf(l, true)).join(" ");
     if (!s.trim() && field) s = attr(el, "placeholder") || "";
     if (!s.trim() && el instanceof HTMLInputElement && /^(submit|reset|button|image)$/.test(el.type)) {
       s = el.type === "image" ? attr(el, "alt") || "" : el.value || (el.type === "submit" ? "Submit" : el.type === "reset" ? "Reset" : "");
@@ -306,38 +308,27 @@ globalThis.poppyMarks ??= (() => {
     const v = attr(el, "aria-checked");
     return v === "true" ? true : v === "false" ? false : undefined;
   }
-  // strongest: the strongest mark covering el as a click would (interaction
-  // beats submission), or its own mark.
-  function strongest(el) {
+  // entry describes a shown element. Its mark is the strongest covering it
+  // as a click would meet it (interaction beats submission), or its own.
+  function entry(el, depth, interactive, r) {
+    const e = { id: idFor(el), role: roleOf(el), name: "", tag: el.localName, box: { x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height) }, depth };
     const c = collector();
     interactionOf(el, c);
-    if (!c.list.length && kindOf(el)) c.add(kindOf(el), el, el);
+    const covered = c.list.length > 0;
     const f = formOf(el);
+    if (!covered && kindOf(el)) c.add(kindOf(el), el, el);
     if (!c.list.length && f && isSubmit(el)) submissionOf(f, c, el);
-    return c.list.length ? { kind: c.list[0].kind, marked: c.list[0].marked } : undefined;
-  }
-  function rectOf(el) {
-    const r = el.getBoundingClientRect();
-    return { x: r.x, y: r.y, width: r.width, height: r.height };
-  }
-  function entry(el, depth, interactive) {
-    const box = rectOf(el);
-    const e = { id: idFor(el), role: roleOf(el), name: "", tag: el.localName, box, depth };
-    const marked = strongest(el);
-    if (marked) e.marked = marked;
+    if (c.list.length) e.marked = { kind: c.list[0].kind, marked: c.list[0].marked };
     if (!interactive) {
       if (!(el instanceof HTMLFormElement)) e.text = clip(textOf(el, true), 200);
-      if (el instanceof HTMLFormElement || marked) e.name = nameOf(el);
+      if (el instanceof HTMLFormElement || e.marked) e.name = nameOf(el);
       return e;
     }
     e.name = nameOf(el);
     if (el instanceof HTMLInputElement || el instanceof HTMLButtonElement) e.type = el.type;
     if (el.matches(":disabled") || attr(el, "aria-disabled") === "true") e.disabled = true;
-    const f = formOf(el);
     if (f && kindOf(f)) e.form = idFor(f);
-    const c = collector();
-    interactionOf(el, c);
-    if (c.list.length) {
+    if (covered) {
       if (isTextField(el) || checkedOf(el) !== undefined || el.localName.includes("-") || FIELD_ROLES.test(e.role)) e.userField = true;
     } else {
       const v = valueOf(el);
@@ -348,24 +339,28 @@ globalThis.poppyMarks ??= (() => {
     if (el instanceof HTMLSelectElement) e.options = Array.from(el.options, (o) => clip(o.label || o.text, 100)).slice(0, 50);
     return e;
   }
-  function visible(el) {
-    if (!el.checkVisibility({ visibilityProperty: true })) return false;
+  const round = (v) => Math.round(v * 100) / 100;
+  const NO_BOX = { x: 0, y: 0, width: 0, height: 0 };
+  // boxIfShown: the element's box when it is rendered, visible and sized.
+  function boxIfShown(el) {
+    if (!el.checkVisibility({ visibilityProperty: true })) return null;
     const r = el.getBoundingClientRect();
-    return r.width > 0 || r.height > 0;
+    return r.width > 0 || r.height > 0 ? r : null;
   }
   function scan() {
     const out = [];
     const walk = (el, depth, hidden, inEditable) => {
       if (/^(script|style|template|noscript|head)$/.test(el.localName)) return;
-      hidden = hidden || attr(el, "aria-hidden") === "true" || !el.checkVisibility();
+      hidden = hidden || attr(el, "aria-hidden") === "true";
       const marked = attr(el, ATTR) !== null;
       const editableRoot = el.isContentEditable && !inEditable;
       const interactive = !inEditable && (editableRoot || el.matches(INTERACTIVE) || marked && isControl(el));
       let content = !interactive && !inEditable && el.matches(CONTENT);
       if (content && el instanceof HTMLLabelElement && el.control) content = false; // its control carries it
-      let show = marked || (!hidden && (interactive || content) && visible(el));
+      const box = !hidden && (interactive || content) ? boxIfShown(el) : null;
+      let show = marked || box !== null;
       if (show && content && !marked && !textOf(el, true).trim()) show = false;
-      if (show) out.push(entry(el, depth, interactive));
+      if (show) out.push(entry(el, depth, interactive, box || (el.checkVisibility() ? el.getBoundingClientRect() : NO_BOX)));
       const kids = el.shadowRoot ? el.shadowRoot.children : el instanceof HTMLSlotElement ? el.assignedElements() : el.children;
       const slotKids = el instanceof HTMLSlotElement && kids.length === 0 ? el.children : kids;
       for (const k of Array.from(slotKids)) walk(k, show ? depth + 1 : depth, hidden, inEditable || editableRoot);
