@@ -3,8 +3,10 @@ package marks_test
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"html"
+	"os"
 	"strings"
 	"testing"
 
@@ -181,5 +183,36 @@ func TestHelpers(t *testing.T) {
 	}
 	if _, err := marks.Check(ctx, tp.frame, marks.Action{Kind: "hover", ID: name.ID}); err == nil {
 		t.Errorf("Check of an unknown kind succeeded")
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata")
+
+// TestScanGolden pins the JSON shape of a scan of the check-in page (boxes
+// zeroed: they depend on fonts).
+func TestScanGolden(t *testing.T) {
+	tp, ctx := open(t, "/checkin.html")
+	s := tp.scan(ctx, t)
+	s.URL = strings.Split(s.URL, "?")[0]
+	for i := range s.Elements {
+		s.Elements[i].Box = marks.Rect{}
+	}
+	got, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	const golden = "testdata/checkin.scan.json"
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("reading golden (run with -update): %v", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("scan JSON (-want +got):\n%s", diff)
 	}
 }
