@@ -25,6 +25,8 @@ type conn struct {
 	tr   chromedp.Transport
 	next atomic.Int64
 
+	rootSession *Session // the browser session, never detached
+
 	mu       sync.Mutex
 	pending  map[int64]chan *cdproto.Message
 	sessions map[target.SessionID]*Session
@@ -40,11 +42,12 @@ func newConn(tr chromedp.Transport) *conn {
 		sessions: make(map[target.SessionID]*Session),
 		done:     make(chan struct{}),
 	}
-	c.sessions[""] = newSession(c, "", "", "browser")
+	c.rootSession = newSession(c, "", "", "browser")
+	c.sessions[""] = c.rootSession
 	return c
 }
 
-func (c *conn) root() *Session { return c.sessions[""] }
+func (c *conn) root() *Session { return c.rootSession }
 
 // readLoop routes replies to their callers and events to their sessions, in
 // the order the browser sent them. It returns when the transport fails.

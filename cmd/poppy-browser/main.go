@@ -1,1 +1,61 @@
+// Command poppy-browser is the browser of a Personal Agent that honours the
+// Poppy browser-control extension. See the README for the subcommands.
 package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(os.Stderr, "poppy-browser: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `usage: poppy-browser <command> [flags]
+
+commands:
+  demo      the demo airline, the browser and the User's live view in one process
+  mcp       an MCP server whose browser belongs to a Company's Session
+  testsite  serve the demo airline and its fixture pages
+
+Run 'poppy-browser <command> --help' for the flags of a command.
+`
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	switch args[0] {
+	case "mcp":
+		return runMCP(ctx, args[1:], stdin, stdout, stderr)
+	case "testsite":
+		return runTestsite(ctx, args[1:], stdout, stderr)
+	case "demo":
+		return runDemo(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+}
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string     { return fmt.Sprint(*s) }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: poppy-browser %s\n\nflags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("mcp", "mcp --company DOMAIN|URL [flags]", stderr)
+	var cfg config
+	cfg.register(fs)
+	fs.StringVar(&cfg.company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
+	fs.BoolVar(&cfg.noJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
+	assertionCmd := fs.String("assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
+	fs.StringVar(&cfg.returnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
+	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP on this address instead of stdio")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if cfg.company == "" {
+		return errors.New("mcp: --company is required")
+	}
+	if *assertionCmd != "" {
+		cfg.credentials = session.CommandSource{Command: *assertionCmd}
+	}
+	cfg.userMessages = stderr
+	rt, err := startRuntime(ctx, &cfg)
+	if err != nil {
+		return err
+	}
+	defer rt.close()
+	srv := agent.NewServer(rt.gate, nil)
+	if *httpAddr != "" {
+		return serveMCPHTTP(ctx, srv, *httpAddr, stderr)
+	}
+	return srv.Run(ctx, &mcp.IOTransport{Reader: readCloser{stdin}, Writer: writeCloser{stdout}})
+}
+
+func serveMCPHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "MCP (Streamable HTTP) at http://%s/\n", l.Addr())
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(sctx)
+	}()
+	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	return nil
+}
+
+func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("testsite", "testsite [--addr ADDR]", stderr)
+	addr := fs.String("addr", "127.0.0.1:8443", "listen address (loopback)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	site, err := testsite.New(&testsite.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))})
+	if err != nil {
+		return err
+	}
+	if err := site.Start(*addr); err != nil {
+		return err
+	}
+	defer site.Close()
+	fmt.Fprintf(stdout, "demo airline on https://%s (hosts %v)\n", site.Addr(), testsite.Hosts())
+	fmt.Fprintln(stdout, "point a browser at it with these flags:")
+	for _, a := range site.BrowserArgs() {
+		fmt.Fprintf(stdout, "  --browser-arg=%q\n", a)
+	}
+	<-ctx.Done()
+	return nil
+}
+
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("demo", "demo [--headful] [--http ADDR]", stderr)
+	var cfg config
+	cfg.register(fs)
+	httpAddr := fs.String("http", "127.0.0.1:8931", "serve the agent's MCP tools over Streamable HTTP here")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	site, signer, err := startDemoSite()
+	if err != nil {
+		return err
+	}
+	defer site.Close()
+	cfg.company = testsite.CompanyDomain
+	cfg.credentials = signer
+	cfg.httpClient = site.Client()
+	cfg.browserArgs = append(cfg.browserArgs, site.BrowserArgs()...)
+	cfg.returnTo = testsite.BookingURL()
+	cfg.userMessages = stdout
+	rt, err := startRuntime(ctx, &cfg)
+	if err != nil {
+		return err
+	}
+	defer rt.close()
+	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, rt.page.URL())
+	srv := agent.NewServer(rt.gate, nil)
+	return serveMCPHTTP(ctx, srv, *httpAddr, stdout)
+}
+
+// startDemoSite serves the demo airline on loopback, trusting a fresh demo
+// signing key, and returns the Personal Agent's signer for it.
+func startDemoSite() (*testsite.Site, *session.KeySigner, error) {
+	signer, pub, err := session.NewDemoSigner()
+	if err != nil {
+		return nil, nil, err
+	}
+	site, err := testsite.New(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	site.TrustKey(pub)
+	if err := site.Start("127.0.0.1:0"); err != nil {
+		return nil, nil, err
+	}
+	return site, signer, nil
+}
+
+type readCloser struct{ io.Reader }
+
+func (readCloser) Close() error { return nil }
+
+type writeCloser struct{ io.Writer }
+
+func (writeCloser) Close() error { return nil }

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if _, err := browser.FindChromium(); err != nil {
+		if testing.Short() {
+			fmt.Println("skipping end-to-end tests under -short:", err)
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "end-to-end tests need Chromium:", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// demo is one running runtime joined to the demo airline, with an MCP
+// client acting as the model.
+type demo struct {
+	t    *testing.T
+	site *testsite.Site
+	rt   *runtimeParts
+	mcp  *mcp.ClientSession
+}
+
+func startDemo(t *testing.T, ctx context.Context) *demo {
+	t.Helper()
+	site, signer, err := startDemoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { site.Close() })
+	cfg := &config{
+		company:     testsite.CompanyDomain,
+		credentials: signer,
+		httpClient:  site.Client(),
+		returnTo:    testsite.BookingURL(),
+	}
+	cfg.live = "127.0.0.1:0"
+	cfg.browserArgs = site.BrowserArgs()
+	cfg.auditLog = t.TempDir() + "/audit.jsonl"
+	rt, err := startRuntime(ctx, cfg)
+	if err != nil {
+		t.Fatalf("starting the runtime: %v", err)
+	}
+	t.Cleanup(rt.close)
+	srv := agent.NewServer(rt.gate, nil)
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-model", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return &demo{t: t, site: site, rt: rt, mcp: cs}
+}
+
+// result mirrors the action result of CONTRACT.md.
+type result struct {
+	Outcome string `json:"outcome"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Mark    *struct {
+		Kind    string `json:"kind"`
+		Marked  string `json:"marked"`
+		Touches string `json:"touches"`
+	} `json:"mark"`
+	Page struct {
+		URL        string `json:"url"`
+		Title      string `json:"title"`
+		Controller string `json:"controller"`
+		Epoch      int    `json:"epoch"`
+	} `json:"page"`
+	Text     string    `json:"text"`
+	Elements []element `json:"elements"`
+	Offer    *struct {
+		ID     string `json:"id"`
+		Reason string `json:"reason"`
+	} `json:"offer"`
+	Controller    string `json:"controller"`
+	MustReobserve bool   `json:"must_reobserve"`
+}
+
+type element struct {
+	Ref    string `json:"ref"`
+	Role   string `json:"role"`
+	Name   string `json:"name"`
+	Tag    string `json:"tag"`
+	Type   string `json:"type"`
+	Value  string `json:"value"`
+	Marked *struct {
+		Kind   string `json:"kind"`
+		Marked string `json:"marked"`
+	} `json:"marked"`
+}
+
+// call runs one tool as the model would and decodes its structured result.
+func (d *demo) call(ctx context.Context, tool string, args map[string]any) result {
+	d.t.Helper()
+	res, err := d.mcp.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		d.t.Fatalf("%s: %v", tool, err)
+	}
+	if res.IsError {
+		d.t.Fatalf("%s: tool error: %v", tool, contentText(res))
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	var r result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		d.t.Fatalf("%s: decoding %s: %v", tool, raw, err)
+	}
+	return r
+}
+
+func contentText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func (d *demo) snapshot(ctx context.Context) result {
+	d.t.Helper()
+	r := d.call(ctx, "browser_snapshot", nil)
+	if r.Outcome != "done" {
+		d.t.Fatalf("snapshot: %+v", r)
+	}
+	return r
+}
+
+// ref finds the element with that role whose name contains name.
+func ref(t *testing.T, snap result, role, name string) element {
+	t.Helper()
+	for _, e := range snap.Elements {
+		if e.Role == role && strings.Contains(e.Name, name) {
+			return e
+		}
+	}
+	t.Fatalf("no %s named %q in the snapshot:\n%s", role, name, snap.Text)
+	return element{}
+}
+
+// user is a scripted User on the live view's websocket.
+type user struct {
+	t    *testing.T
+	conn *websocket.Conn
+}
+
+func connectUser(t *testing.T, ctx context.Context, liveURL string) *user {
+	t.Helper()
+	u, err := url.Parse(liveURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := "ws://" + u.Host + "/live/ws?" + u.RawQuery
+	h := http.Header{"Origin": {"http://" + u.Host}}
+	conn, _, err := websocket.DefaultDialer.DialContext(ctx, ws, h)
+	if err != nil {
+		t.Fatalf("connecting the User: %v", err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &user{t: t, conn: conn}
+}
+
+func (u *user) send(msg map[string]any) {
+	u.t.Helper()
+	if err := u.conn.WriteJSON(msg); err != nil {
+		u.t.Fatal(err)
+	}
+}
+
+// await reads messages until one of type typ satisfies ok.
+func (u *user) await(ctx context.Context, typ string, ok func(map[string]any) bool) map[string]any {
+	u.t.Helper()
+	deadline, _ := ctx.Deadline()
+	_ = u.conn.SetReadDeadline(deadline)
+	for {
+		var m map[string]any
+		if err := u.conn.ReadJSON(&m); err != nil {
+			u.t.Fatalf("waiting for a %s message: %v", typ, err)
+		}
+		if m["type"] == typ && (ok == nil || ok(m)) {
+			return m
+		}
+	}
+}
+
+func (u *user) controller(ctx context.Context, want string) {
+	u.t.Helper()
+	u.await(ctx, "state", func(m map[string]any) bool { return m["controller"] == want })
+}
+
+// clickOn locates a selector and clicks its centre, as a person would.
+func (u *user) clickOn(ctx context.Context, selector string) {
+	u.t.Helper()
+	u.send(map[string]any{"type": "locate", "selector": selector})
+	box := u.await(ctx, "locate", nil)
+	x := box["x"].(float64) + box["width"].(float64)/2
+	y := box["y"].(float64) + box["height"].(float64)/2
+	for _, ev := range []string{"move", "down", "up"} {
+		u.send(map[string]any{"type": "mouse", "event": ev, "x": x, "y": y, "button": "left"})
+	}
+}
+
+func waitUntil(t *testing.T, ctx context.Context, what string, cond func() bool) {
+	t.Helper()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("timed out waiting until %s", what)
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+}
+
+var _ = exec.Command
+var _ session.Secret
