@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+// onceSource hands out the same credential every time: a replay.
+type onceSource struct {
+	inner session.CredentialSource
+	mu    sync.Mutex
+	tok   session.Secret
+}
+
+func (o *onceSource) Credential(ctx context.Context, req session.CredentialRequest) (session.Secret, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.tok == "" {
+		tok, err := o.inner.Credential(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		o.tok = tok
+	}
+	return o.tok, nil
+}
+
+// TestJoinFailures: each failure ends with one clear line and no joined
+// browser (poppy-core-notes: "on any failure 400 and no cookie").
+func TestJoinFailures(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	site, signer, err := startDemoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	untrusted, _, err := session.NewDemoSigner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	expired := *signer
+	expired.Now = func() time.Time { return time.Now().Add(-5 * time.Minute) }
+	replay := &onceSource{inner: signer}
+
+	const noExtension = `{"protocol_version":"0.4","organization":{"name":"Demo Airline","domain":"airline.test"},"web":{"browser_session_endpoint":"https://airline.test/poppy/browser-session"},"extensions":{}}`
+	const httpEndpoint = `{"protocol_version":"0.4","organization":{"name":"Demo Airline","domain":"airline.test"},"web":{"browser_session_endpoint":"http://airline.test/poppy/browser-session"},"extensions":{"browser-control":[{"version":"1"}]}}`
+
+	cases := []struct {
+		name      string
+		poppyJSON string
+		creds     session.CredentialSource
+		returnTo  string
+		wantErr   string
+		refusedBy string // the airline's reason, when it got that far
+	}{
+		{name: "bad signature", creds: untrusted, wantErr: "HTTP 400", refusedBy: testsite.ReasonBadSignature},
+		{name: "expired credential", creds: &expired, wantErr: "HTTP 400", refusedBy: testsite.ReasonExpired},
+		{name: "replayed jti (first use)", creds: replay},
+		{name: "replayed jti", creds: replay, wantErr: "HTTP 400", refusedBy: testsite.ReasonReplayed},
+		{name: "return_to off-site", creds: signer, returnTo: "https://partner.test/", wantErr: "partner.test"},
+		{name: "no browser-control in poppy.json", poppyJSON: noExtension, creds: signer, wantErr: "browser-control"},
+		{name: "http endpoint", poppyJSON: httpEndpoint, creds: signer, wantErr: "https"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			site.Reset()
+			if c.poppyJSON != "" {
+				site.SetPoppyJSON([]byte(c.poppyJSON))
+				defer site.SetPoppyJSON(nil)
+			}
+			cfg := &config{company: testsite.CompanyDomain, credentials: c.creds, httpClient: site.Client(), returnTo: c.returnTo}
+			cfg.live = "127.0.0.1:0"
+			cfg.browserArgs = site.BrowserArgs()
+			rt, err := startRuntime(ctx, cfg)
+			if c.wantErr == "" {
+				if err != nil {
+					t.Fatalf("join: %v", err)
+				}
+				rt.close()
+				return
+			}
+			if err == nil {
+				rt.close()
+				t.Fatal("the join succeeded")
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") || !strings.Contains(msg, c.wantErr) {
+				t.Errorf("error %q: want one line mentioning %q", msg, c.wantErr)
+			}
+			for _, j := range site.Joins() {
+				if j.OK {
+					t.Errorf("the airline accepted a join: %+v", j)
+				}
+				if c.refusedBy != "" && j.Reason != c.refusedBy {
+					t.Errorf("the airline refused for %q, want %q", j.Reason, c.refusedBy)
+				}
+			}
+			if c.refusedBy != "" && len(site.Joins()) == 0 {
+				t.Error("the join never reached the airline")
+			}
+		})
+	}
+}
+
+// TestCommandErrorsAreOneLine runs the binary: a failure is one line on
+// stderr and exit status 1.
+func TestCommandErrorsAreOneLine(t *testing.T) {
+	bin := t.TempDir() + "/poppy-browser"
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{
+		{"mcp"},
+		{"mcp", "--company", "https://127.0.0.1"}, // an IP literal is never a Company
+		{"nonsense"},
+	} {
+		cmd := exec.Command(bin, args...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 {
+			t.Errorf("%v: exit %v, want status 1", args, err)
+		}
+		last := strings.TrimSpace(stderr.String())
+		if i := strings.LastIndex(last, "\n"); i >= 0 {
+			last = last[i+1:]
+		}
+		if !strings.HasPrefix(last, "poppy-browser: ") {
+			t.Errorf("%v: last line %q is not one clear error", args, last)
+		}
+	}
+}
