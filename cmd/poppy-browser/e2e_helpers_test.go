@@ -37,13 +37,13 @@ func TestMain(m *testing.M) {
 // demo is one running runtime joined to the demo airline, with an MCP
 // client acting as the model.
 type demo struct {
-	t    *testing.T
+	t    testing.TB
 	site *testsite.Site
 	rt   *runtimeParts
 	mcp  *mcp.ClientSession
 }
 
-func startDemo(t *testing.T, ctx context.Context) *demo {
+func startDemo(t testing.TB, ctx context.Context) *demo {
 	t.Helper()
 	site, signer, err := startDemoSite()
 	if err != nil {
@@ -158,7 +158,7 @@ func (d *demo) snapshot(ctx context.Context) result {
 }
 
 // ref finds the element with that role whose name contains name.
-func ref(t *testing.T, snap result, role, name string) element {
+func ref(t testing.TB, snap result, role, name string) element {
 	t.Helper()
 	for _, e := range snap.Elements {
 		if e.Role == role && strings.Contains(e.Name, name) {
@@ -171,7 +171,7 @@ func ref(t *testing.T, snap result, role, name string) element {
 
 // user is a scripted User on the live view's websocket.
 type user struct {
-	t    *testing.T
+	t    testing.TB
 	conn *websocket.Conn
 }
 
