@@ -219,13 +219,27 @@ func (u *user) controller(ctx context.Context, want string) {
 	u.await(ctx, "state", func(m map[string]any) bool { return m["controller"] == want })
 }
 
-// clickOn locates a selector and clicks its centre, as a person would.
+// clickOn locates a selector and clicks its centre, as a person would: once
+// the element has stopped moving (the page may still be changing its layout,
+// as the check-in page does when it hides its notice for the User).
 func (u *user) clickOn(ctx context.Context, selector string) {
 	u.t.Helper()
-	u.send(map[string]any{"type": "locate", "selector": selector})
-	box := u.await(ctx, "locate", nil)
-	x := box["x"].(float64) + box["width"].(float64)/2
-	y := box["y"].(float64) + box["height"].(float64)/2
+	var last map[string]any
+	for range 50 {
+		u.send(map[string]any{"type": "locate", "selector": selector})
+		box := u.await(ctx, "locate", nil)
+		if last != nil && box["x"] == last["x"] && box["y"] == last["y"] {
+			break
+		}
+		last = box
+		select {
+		case <-ctx.Done():
+			u.t.Fatalf("locating %s: %v", selector, ctx.Err())
+		case <-time.After(150 * time.Millisecond):
+		}
+	}
+	x := last["x"].(float64) + last["width"].(float64)/2
+	y := last["y"].(float64) + last["height"].(float64)/2
 	for _, ev := range []string{"move", "down", "up"} {
 		u.send(map[string]any{"type": "mouse", "event": ev, "x": x, "y": y, "button": "left"})
 	}
