@@ -2,7 +2,6 @@ package testsite_test
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -18,16 +17,12 @@ const passport = "X9Q4417ZP"
 // redirect, and returns the final response and its body.
 func postCheckIn(t *testing.T, s *testsite.Site, host string, form url.Values) (*http.Response, string) {
 	t.Helper()
-	resp, err := s.Client().PostForm("https://"+host+"/bookings/bkg_4Rt9/check-in", form)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, "https://"+host+"/bookings/bkg_4Rt9/check-in", strings.NewReader(form.Encode()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, string(body)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return do(t, s.Client(), req)
 }
 
 func TestCheckIn(t *testing.T) {

@@ -3,7 +3,6 @@ package testsite_test
 import (
 	"crypto/ed25519"
 	"crypto/rand"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -74,16 +73,7 @@ func postJoin(t *testing.T, s *testsite.Site, form url.Values) (*http.Response, 
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Poppy-Extensions", `"browser-control";v="1"`)
-	resp, err := noRedirect(s).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, string(body)
+	return do(t, noRedirect(s), req)
 }
 
 func TestJoinSuccess(t *testing.T) {

@@ -74,6 +74,12 @@ func get(t *testing.T, c *http.Client, url string, header http.Header) (*http.Re
 	for k, v := range header {
 		req.Header[k] = v
 	}
+	return do(t, c, req)
+}
+
+// do sends req with c and returns the response and its whole body.
+func do(t *testing.T, c *http.Client, req *http.Request) (*http.Response, string) {
+	t.Helper()
 	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
