@@ -82,6 +82,12 @@ type Browser struct {
 	targets  map[target.SessionID]*tgt // attached page and frame targets
 	pages    map[target.ID]*Page       // top-level pages
 	pageSubs []chan *Page              // listeners for new pages
+
+	observers    map[uint64]RequestObserver // by key, see ObserveRequests
+	nextObserver uint64
+
+	interceptMu  sync.Mutex // guards intercepting
+	intercepting bool       // request interception (Fetch) is on
 }
 
 // Launch starts Chromium (or attaches to opts.CDPURL) and attaches to every

@@ -18,6 +18,17 @@ func (b *Browser) enableHeaders(ctx context.Context) error {
 	if b.opts.CompanyHost == nil || len(b.opts.CompanyHeaders) == 0 {
 		return nil
 	}
+	return b.intercept(ctx)
+}
+
+// intercept turns request interception on, once: for the Company headers
+// and for request observers ([Browser.ObserveRequests]).
+func (b *Browser) intercept(ctx context.Context) error {
+	b.interceptMu.Lock()
+	defer b.interceptMu.Unlock()
+	if b.intercepting {
+		return nil
+	}
 	root := b.conn.root()
 	root.on(fetch.RequestPaused.Method, func(raw jsonv2.Value) {
 		ev, ok := decode[fetch.EventRequestPaused](raw)
@@ -29,10 +40,19 @@ func (b *Browser) enableHeaders(ctx context.Context) error {
 	_, err := cdp.Call(ctx, root, fetch.Enable, fetch.EnableParams{
 		Patterns: []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
 	})
+	if err == nil {
+		b.intercepting = true
+	}
 	return err
 }
 
 func (b *Browser) continueRequest(ev fetch.EventRequestPaused) {
+	if b.observe(ev) {
+		if err := b.failRequest(ev); err != nil && !isGone(err) {
+			b.log.Debug("blocking request", "err", err)
+		}
+		return
+	}
 	params := fetch.ContinueRequestParams{RequestID: ev.RequestID}
 	if b.isCompanyURL(ev.Request.URL) {
 		params.Headers = withHeaders(ev.Request.Headers, b.opts.CompanyHeaders)

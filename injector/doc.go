@@ -14,6 +14,9 @@
 // Frames created later start with the current value, because the script is
 // re-registered with it before existing frames are updated.
 //
+// The getter also counts the page's reads; [Injector.Reads] answers the count
+// over the same secret path, for the conformance checker (package check).
+//
 // On any host other than organization.domain and its subdomains the script
 // returns before touching anything: navigator.poppy is undefined there and
 // no global is added.

@@ -130,3 +130,15 @@ func (in *Injector) Controller() spec.Controller {
 	defer in.mu.Unlock()
 	return in.cur
 }
+
+// Reads returns how often the page's scripts in frame read
+// navigator.poppy.controller since its document started. It fails with an
+// error matching [browser.ErrNoObject] in a frame that has no
+// navigator.poppy (not the Company's).
+func (in *Injector) Reads(ctx context.Context, f browser.Frame) (int, error) {
+	var n int
+	if err := f.CallGetter(ctx, "", "navigator.poppy", "controller", &n, in.secret, "reads"); err != nil {
+		return 0, fmt.Errorf("counting reads of navigator.poppy.controller: %w", err)
+	}
+	return n, nil
+}

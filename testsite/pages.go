@@ -29,6 +29,7 @@ func parseTemplates() (*templates, error) {
 		"home", "booking", "check-in", "check-in-unmarked", "boarding-pass",
 		"popup", "tamper", "frame", "landing",
 	}
+	pageNames = append(pageNames, checkFixtureNames()...)
 	t := &templates{pages: map[string]*template.Template{}}
 	for _, name := range pageNames {
 		p, err := template.ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
@@ -108,6 +109,7 @@ func (s *Site) airlineMux() http.Handler {
 	mux.HandleFunc("GET /fixtures/check-in-unmarked", s.page("check-in-unmarked", "Check in (no marks)"))
 	mux.HandleFunc("GET /fixtures/popup", s.page("popup", "Popup"))
 	mux.HandleFunc("GET /fixtures/poppy-tamper", s.page("tamper", "Tamper"))
+	s.serveCheckFixtures(mux)
 	mux.HandleFunc("GET /fixtures/redirect-offsite", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://"+PartnerHost+"/landing", http.StatusFound)
 	})

@@ -14,13 +14,17 @@
   if (host !== domain && !host.endsWith("." + domain)) return;
 
   let value = initial;
+  let reads = 0; // how often the page read the value, for conformance checks
   // The getter doubles as the runtime's setter: called directly with the
-  // per-run secret, it takes the new value. Reading the property passes no
-  // arguments and only reads.
+  // per-run secret, it takes the new value ("reads" instead answers the
+  // count of reads). Reading the property passes no arguments and only reads.
   const controller = function (token, next) {
-    if (arguments.length === 2 && token === secret && (next === "agent" || next === "user")) {
-      value = next;
+    if (arguments.length === 2 && token === secret) {
+      if (next === "agent" || next === "user") value = next;
+      else if (next === "reads") return reads;
+      return value;
     }
+    reads++;
     return value;
   };
   const poppy = {};

@@ -406,5 +406,6 @@ globalThis.poppyMarks ??= (() => {
     return el ? idFor(el) : 0;
   }
 
-  return Object.freeze({ scan, check, focus, selectValues, scrollBy, ref });
+  // idOf gives other scripts of this world (js/watch.js) the local id of an element.
+  return Object.freeze({ scan, check, focus, selectValues, scrollBy, ref, idOf: idFor });
 })();

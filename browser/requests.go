@@ -1,0 +1,84 @@
+package browser
+
+import (
+	"context"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+)
+
+// Request is a request of a page as an observer sees it, before it is sent.
+type Request struct {
+	URL          string
+	Method       string
+	ResourceType string      // "Document" for a navigation, "XHR", "Fetch", ...
+	FrameID      cdp.FrameID // the frame that made it (the frame navigated, for "Document")
+	// Body is the request body when the browser reports it (form posts,
+	// small fetch bodies); empty otherwise.
+	Body string
+}
+
+// RequestObserver sees every request of every page before it is sent and
+// returns true to block it: the page sees a failed request
+// (net::ERR_BLOCKED_BY_CLIENT) and nothing reaches the server.
+type RequestObserver func(Request) (block bool)
+
+// ObserveRequests calls fn for every request the browser makes from now
+// until stop is called, on the goroutine that handles the request (fn must
+// be quick and safe for concurrent use). It is for conformance checks that
+// must see, and may stop, what the page sends; the Company headers are added
+// as usual to a request that is not blocked.
+func (b *Browser) ObserveRequests(ctx context.Context, fn RequestObserver) (stop func(), err error) {
+	if err := b.intercept(ctx); err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.nextObserver++
+	key := b.nextObserver
+	if b.observers == nil {
+		b.observers = map[uint64]RequestObserver{}
+	}
+	b.observers[key] = fn
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		delete(b.observers, key)
+		b.mu.Unlock()
+	}, nil
+}
+
+// observe runs the observers on a paused request and reports whether one
+// of them blocks it.
+func (b *Browser) observe(ev fetch.EventRequestPaused) bool {
+	b.mu.Lock()
+	obs := make([]RequestObserver, 0, len(b.observers))
+	for _, fn := range b.observers {
+		obs = append(obs, fn)
+	}
+	b.mu.Unlock()
+	if len(obs) == 0 {
+		return false
+	}
+	r := Request{URL: ev.Request.URL, Method: ev.Request.Method, ResourceType: string(ev.ResourceType), FrameID: ev.FrameID}
+	var body strings.Builder
+	for _, e := range ev.Request.PostDataEntries {
+		body.Write(e.Bytes)
+	}
+	r.Body = body.String()
+	block := false
+	for _, fn := range obs {
+		if fn(r) {
+			block = true
+		}
+	}
+	return block
+}
+
+// failRequest blocks a paused request.
+func (b *Browser) failRequest(ev fetch.EventRequestPaused) error {
+	return b.conn.root().Call(b.ctx, fetch.CommandFailRequest, fetch.FailRequestParams{
+		RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient,
+	}, nil)
+}

@@ -1,0 +1,49 @@
+package testsite
+
+import "net/http"
+
+// Conformance fixtures for poppy-browser check: each page under
+// /fixtures/check/ has one known problem (or none), and its forms post to
+// /fixtures/check/submit, which records nothing and answers a short page.
+func checkFixtures() []checkFixture {
+	return []checkFixture{
+		{"late-marks", "check-late-marks", "Late marks"},
+		{"fill-submits", "check-fill-submits", "Filling submits"},
+		{"escape-submit", "check-escape-submit", "Submit outside the mark"},
+		{"unknown-value", "check-unknown-value", "Unknown mark value"},
+		{"submission-div", "check-submission-div", "Submission on a div"},
+		{"reads-controller", "check-reads-controller", "Reads the controller"},
+	}
+}
+
+type checkFixture struct{ path, name, title string }
+
+// CheckFixtureURLs returns the URLs of the conformance fixtures, by short name
+// ("late-marks", ...).
+func CheckFixtureURLs() map[string]string {
+	out := map[string]string{}
+	for _, f := range checkFixtures() {
+		out[f.path] = "https://" + CompanyDomain + "/fixtures/check/" + f.path
+	}
+	return out
+}
+
+// checkFixtureNames are the templates of the fixtures.
+func checkFixtureNames() []string {
+	names := make([]string, len(checkFixtures()))
+	for i, f := range checkFixtures() {
+		names[i] = f.name
+	}
+	return names
+}
+
+// serveCheckFixtures registers the fixtures on the Company's mux.
+func (s *Site) serveCheckFixtures(mux *http.ServeMux) {
+	for _, f := range checkFixtures() {
+		mux.HandleFunc("GET /fixtures/check/"+f.path, s.page(f.name, f.title))
+	}
+	mux.HandleFunc("POST /fixtures/check/submit", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte("<!doctype html><title>Submitted</title><p>Submitted.</p>"))
+	})
+}
