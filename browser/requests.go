@@ -6,7 +6,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
-	"github.com/chromedp/cdproto/network"
 )
 
 // Request is a request of a page as an observer sees it, before it is sent.
@@ -21,8 +20,9 @@ type Request struct {
 }
 
 // RequestObserver sees every request of every page before it is sent and
-// returns true to block it: the page sees a failed request
-// (net::ERR_BLOCKED_BY_CLIENT) and nothing reaches the server.
+// returns true to block it: nothing reaches the server, and the browser
+// answers the request itself with 204 No Content, so a blocked navigation
+// leaves the current document in place.
 type RequestObserver func(Request) (block bool)
 
 // ObserveRequests calls fn for every request the browser makes from now
@@ -76,9 +76,9 @@ func (b *Browser) observe(ev fetch.EventRequestPaused) bool {
 	return block
 }
 
-// failRequest blocks a paused request.
+// failRequest blocks a paused request by answering it with 204.
 func (b *Browser) failRequest(ev fetch.EventRequestPaused) error {
-	return b.conn.root().Call(b.ctx, fetch.CommandFailRequest, fetch.FailRequestParams{
-		RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient,
+	return b.conn.root().Call(b.ctx, fetch.CommandFulfillRequest, fetch.FulfillRequestParams{
+		RequestID: ev.RequestID, ResponseCode: 204,
 	}, nil)
 }

@@ -1,0 +1,264 @@
+package check
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// Severity ranks a finding. An error means an agent that follows the
+// extension would take the step itself, or would not honour the Company's
+// marks at all; a warning is a SHOULD of section 4 that the page breaks, or
+// a value that counts as something else; info is what the Company should
+// know (its use of the controller, reminders).
+type Severity string
+
+// Severities, from most to least severe.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Info    Severity = "info"
+)
+
+// rank orders severities: higher is more severe.
+func (s Severity) rank() int {
+	switch s {
+	case Error:
+		return 3
+	case Warning:
+		return 2
+	case Info:
+		return 1
+	}
+	return 0
+}
+
+// AtLeast reports whether s is at least as severe as min.
+func (s Severity) AtLeast(min Severity) bool { return s.rank() >= min.rank() }
+
+// ParseSeverity reads "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch Severity(s) {
+	case Error, Warning, Info:
+		return Severity(s), nil
+	}
+	return "", fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+}
+
+// Check names, one per kind of check, in [Finding.Check].
+const (
+	CheckDiscovery   = "discovery"
+	CheckMarks       = "marks"
+	CheckLateMarks   = "late-marks"
+	CheckFill        = "fill"
+	CheckSubmitPaths = "submit-paths"
+	CheckController  = "controller"
+)
+
+// Finding is one thing the checker found on a page, citing the requirement
+// of browser-control v1 it concerns.
+type Finding struct {
+	Severity    Severity `json:"severity"`
+	Check       string   `json:"check"`       // one of the Check* names
+	Requirement string   `json:"requirement"` // a spec.Requirements ID
+	Section     string   `json:"section"`     // spec section of the requirement
+	Message     string   `json:"message"`     // one or two sentences
+	Frame       string   `json:"frame,omitempty"`
+	Element     string   `json:"element,omitempty"` // the element concerned, as role "name"
+	// UsableAtMS and MarkedAtMS time a late mark: when the control was first
+	// shown usable and when its first covering mark appeared, in
+	// milliseconds of the frame's document.
+	UsableAtMS *float64 `json:"usable_at_ms,omitempty"`
+	MarkedAtMS *float64 `json:"marked_at_ms,omitempty"`
+}
+
+// Covered is a control a mark covers.
+type Covered struct {
+	Element string `json:"element"`
+	// Outside: a control outside the form that names it with form=.
+	Outside bool `json:"outside,omitempty"`
+}
+
+// MarkRow is one element bearing data-poppy-user-step.
+type MarkRow struct {
+	Frame   string        `json:"frame"`
+	Element string        `json:"element"`
+	Value   string        `json:"value"` // the attribute as written
+	Kind    spec.MarkKind `json:"kind"`  // what it counts as (section 4 value rules)
+	Covers  []Covered     `json:"covers"`
+}
+
+// Box is a marked element's box on a screenshot, in its pixels.
+type Box struct {
+	X      float64       `json:"x"`
+	Y      float64       `json:"y"`
+	Width  float64       `json:"width"`
+	Height float64       `json:"height"`
+	Kind   spec.MarkKind `json:"kind"`
+	Label  string        `json:"label"`
+}
+
+// View is the page as shown with one value of navigator.poppy.controller.
+type View struct {
+	Controller spec.Controller `json:"controller"`
+	// Text is the visible text and controls, one a line, compared between
+	// the two views.
+	Text []string `json:"text"`
+	// PNG is the screenshot; it goes into the HTML report, not the JSON.
+	PNG    []byte  `json:"-"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Boxes  []Box   `json:"boxes"`
+}
+
+// ControllerUse is what the page does with navigator.poppy.controller.
+type ControllerUse struct {
+	Reads       bool     `json:"reads"`
+	ReadFrames  []string `json:"read_frames,omitempty"`
+	ChangesView bool     `json:"changes_view"`
+	// Sent says whether the User's submission carried "user": nil when it
+	// was not probed or no submission was seen.
+	Sent      *bool  `json:"sent,omitempty"`
+	SentField string `json:"sent_field,omitempty"`
+}
+
+// Discovery is the outcome of discovery for the page's domain.
+type Discovery struct {
+	Domain   string   `json:"domain"`
+	URL      string   `json:"url"`
+	OK       bool     `json:"ok"`
+	Error    string   `json:"error,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Page statuses.
+const (
+	StatusChecked = "checked"
+	StatusFailed  = "failed" // the page could not be checked; Error says why
+)
+
+// PageReport is everything the checker found on one page.
+type PageReport struct {
+	URL       string     `json:"url"`
+	FinalURL  string     `json:"final_url,omitempty"`
+	Title     string     `json:"title,omitempty"`
+	Status    string     `json:"status"`
+	Error     string     `json:"error,omitempty"`
+	Discovery *Discovery `json:"discovery,omitempty"`
+	Marks     []MarkRow  `json:"marks"`
+	Findings  []Finding  `json:"findings"`
+	// Checked lists the requirement IDs the checker tested on this page;
+	// Skipped those it did not (with --no-discovery, without --fill ...).
+	Checked    []string       `json:"checked"`
+	Skipped    []string       `json:"skipped"`
+	Controller *ControllerUse `json:"controller,omitempty"`
+	// Snapshot is the text the agent's browser_snapshot would return.
+	Snapshot string `json:"snapshot,omitempty"`
+	Views    []View `json:"views,omitempty"`
+}
+
+// Counts are findings by severity.
+type Counts struct {
+	Error   int `json:"error"`
+	Warning int `json:"warning"`
+	Info    int `json:"info"`
+}
+
+func (c *Counts) add(s Severity) {
+	switch s {
+	case Error:
+		c.Error++
+	case Warning:
+		c.Warning++
+	case Info:
+		c.Info++
+	}
+}
+
+// Report is a whole run: the JSON document of --json.
+type Report struct {
+	Schema   string       `json:"schema"` // SchemaID
+	Started  time.Time    `json:"started"`
+	Duration float64      `json:"duration_seconds"`
+	Options  ReportFlags  `json:"options"`
+	Pages    []PageReport `json:"pages"`
+	Counts   Counts       `json:"counts"`
+	// Failed counts the pages that could not be checked.
+	Failed int `json:"failed"`
+}
+
+// ReportFlags records the options a report was made with.
+type ReportFlags struct {
+	Discovery bool `json:"discovery"`
+	Fill      bool `json:"fill"`
+	Probe     bool `json:"probe"`
+}
+
+// SchemaID names the version of the JSON report; see doc.go.
+const SchemaID = "poppy-browser/check-report/v1"
+
+// tally recomputes Counts and Failed from the pages.
+func (r *Report) tally() {
+	r.Counts, r.Failed = Counts{}, 0
+	for _, p := range r.Pages {
+		if p.Status == StatusFailed {
+			r.Failed++
+		}
+		for _, f := range p.Findings {
+			r.Counts.add(f.Severity)
+		}
+	}
+}
+
+// Exit codes of poppy-browser check.
+const (
+	ExitClean      = 0
+	ExitFindings   = 1
+	ExitCouldNotCheck = 2
+)
+
+// ExitCode is 2 when a page could not be checked, 1 when a finding is at
+// least failOn, and 0 otherwise.
+func (r *Report) ExitCode(failOn Severity) int {
+	if r.Failed > 0 {
+		return ExitCouldNotCheck
+	}
+	for _, p := range r.Pages {
+		for _, f := range p.Findings {
+			if f.Severity.AtLeast(failOn) {
+				return ExitFindings
+			}
+		}
+	}
+	return ExitClean
+}
+
+// finding builds a finding citing the requirement id, which must be in the
+// catalogue (a wiring mistake panics in tests).
+func finding(sev Severity, check, id, msg string) Finding {
+	r, ok := spec.RequirementByID(id)
+	if !ok {
+		panic("check: unknown requirement " + id)
+	}
+	return Finding{Severity: sev, Check: check, Requirement: r.ID, Section: r.Section, Message: msg}
+}
+
+// requirementsOf are the requirements each check tests.
+func requirementsOf(check string) []string {
+	switch check {
+	case CheckDiscovery:
+		return []string{"BC-3-poppy-json"}
+	case CheckMarks:
+		return []string{"BC-4-attribute", "BC-4-form-owner", "BC-4-values"}
+	case CheckLateMarks:
+		return []string{"BC-4-mark-all"}
+	case CheckFill:
+		return []string{"BC-4-fill-not-perform"}
+	case CheckSubmitPaths:
+		return []string{"BC-4-mark-all"}
+	case CheckController:
+		return []string{"BC-6-not-relied-on", "BC-8.2-not-a-guarantee"}
+	}
+	return nil
+}
