@@ -190,14 +190,16 @@ func (r *pageRun) fillForm(ctx context.Context, fd frameData, form marks.Marking
 		if !e.submitted(form.ID) && len(e.reqs) == 0 {
 			continue
 		}
-		what := describeRequests(e.reqs)
+		what := "caused " + describeRequests(e.reqs)
 		if e.submitted(form.ID) {
-			what = strings.TrimPrefix(strings.Join([]string{"submitted " + formName, what}, ", "), ", ")
-			what = strings.TrimSuffix(what, ", ")
+			what = "submitted the form"
+			if len(e.reqs) > 0 {
+				what += " (" + describeRequests(e.reqs) + ", blocked by the checker)"
+			}
 		}
 		el := fd.describe(o.ID)
 		f := finding(Error, CheckFill, "BC-4-fill-not-perform", fmt.Sprintf(
-			"Filling in %s in the submission %s, as an agent may, %s (blocked by the checker): filling the form performs the step the mark leaves to the User.", el, formName, what))
+			"Filling in %s in the submission %s, as an agent may, %s: filling the form performs the step the mark leaves to the User.", el, formName, what))
 		f.Frame, f.Element = fd.f.URL, el
 		r.rep.Findings = append(r.rep.Findings, f)
 		return nil // the document may be gone; one finding per form
