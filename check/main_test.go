@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 var env *testEnv
 
 type testEnv struct {
-	site    *testsite.Site
+	site     *testsite.Site
 	chromium string
 }
 

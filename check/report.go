@@ -213,8 +213,8 @@ func (r *Report) tally() {
 
 // Exit codes of poppy-browser check.
 const (
-	ExitClean      = 0
-	ExitFindings   = 1
+	ExitClean         = 0
+	ExitFindings      = 1
 	ExitCouldNotCheck = 2
 )
 

@@ -17,6 +17,13 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	var coded interface{ ExitCode() int }
+	if errors.As(err, &coded) {
+		if err.Error() != "" {
+			fmt.Fprintf(os.Stderr, "poppy-browser: %v\n", err)
+		}
+		os.Exit(coded.ExitCode())
+	}
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(os.Stderr, "poppy-browser: %v\n", err)
 		os.Exit(1)
@@ -29,6 +36,7 @@ commands:
   demo      the demo airline, the browser and the User's live view in one process
   mcp       an MCP server whose browser belongs to a Company's Session
   testsite  serve the demo airline and its fixture pages
+  check     conformance report for Company pages (exit 0 clean, 1 findings, 2 could not check)
 
 Run 'poppy-browser <command> --help' for the flags of a command.
 `
@@ -45,6 +53,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runTestsite(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args[1:], stdout, stderr)
+	case "check":
+		return runCheck(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/check"
+)
+
+// exitError ends the program with code, printing msg when it is not empty.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// ExitCode is the process exit code main uses.
+func (e *exitError) ExitCode() int { return e.code }
+
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runCheckWith(ctx, args, stdout, stderr, nil)
+}
+
+// runCheckWith is runCheck with the HTTP client discovery uses (nil: a
+// default client), for tests against the testsite's own CA.
+func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, client *http.Client) error {
+	fs := newFlagSet("check", "check [flags] URL...", stderr)
+	var bf browserFlags
+	fs.StringVar(&bf.chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
+	fs.StringVar(&bf.cdpURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
+	fs.BoolVar(&bf.headful, "headful", false, "show the browser window")
+	fs.Var(&bf.browserArgs, "browser-arg", "extra Chromium flag (repeatable), e.g. --host-resolver-rules=...")
+	noDiscovery := fs.Bool("no-discovery", false, "skip poppy.json discovery; take each page's host as the Company's website (pages in development)")
+	fill := fs.Bool("fill", false, "fill each submission form as the agent would and report what filling causes")
+	noProbe := fs.Bool("no-probe", false, "do not click unmarked buttons or submit as the User (submit paths, controller in the request)")
+	failOn := fs.String("fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or info")
+	jsonOut := fs.String("json", "", "write the JSON report (schema poppy-browser/check-report/v1) to this file")
+	junitOut := fs.String("junit", "", "write a JUnit XML report (one test case per page and requirement) to this file")
+	htmlOut := fs.String("html", "", "write a self-contained HTML report with screenshots to this file")
+	settle := fs.Duration("settle", 5*time.Second, "longest wait for a page to become quiet after it loads")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	sev, err := check.ParseSeverity(*failOn)
+	if err != nil {
+		return fmt.Errorf("check: --fail-on: %w", err)
+	}
+	urls := fs.Args()
+	if len(urls) == 0 {
+		fs.Usage()
+		return errors.New("check: give at least one URL")
+	}
+	opts := &check.Options{
+		Browser:     &browser.Options{ExecPath: bf.chromium, CDPURL: bf.cdpURL, Headful: bf.headful, Args: bf.browserArgs},
+		HTTPClient:  client,
+		NoDiscovery: *noDiscovery,
+		Fill:        *fill,
+		NoProbe:     *noProbe,
+		Settle:      *settle,
+	}
+	if len(urls) > 1 {
+		opts.Progress = func(i, n int, u string) { fmt.Fprintf(stderr, "[%d/%d] checking %s\n", i, n, u) }
+	}
+	c, err := check.New(ctx, opts)
+	if err != nil {
+		return &exitError{code: check.ExitCouldNotCheck, msg: err.Error()}
+	}
+	defer c.Close()
+	rep, runErr := c.Run(ctx, urls)
+	if err := rep.WriteText(stdout, sev); err != nil {
+		return err
+	}
+	outputs := []struct {
+		path  string
+		write func(io.Writer) error
+	}{
+		{*jsonOut, rep.WriteJSON},
+		{*junitOut, func(w io.Writer) error { return rep.WriteJUnit(w, sev) }},
+		{*htmlOut, rep.WriteHTML},
+	}
+	for _, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		if err := writeFile(o.path, o.write); err != nil {
+			return &exitError{code: check.ExitCouldNotCheck, msg: err.Error()}
+		}
+	}
+	if runErr != nil {
+		return &exitError{code: check.ExitCouldNotCheck, msg: runErr.Error()}
+	}
+	if code := rep.ExitCode(sev); code != check.ExitClean {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
