@@ -1,0 +1,285 @@
+package check_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/poppy-browser/poppy-browser/check"
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+// cleanPages are demo airline pages with nothing wrong.
+func cleanPages() []string {
+	return []string{"https://" + testsite.CompanyDomain + "/", testsite.BookingURL(), testsite.CheckInURL()}
+}
+
+// TestFixtures checks every problem page and the clean demo pages in one
+// run (with --fill), compares each problem page's marks and findings with
+// its golden file, and validates the JSON, JUnit and HTML outputs.
+func TestFixtures(t *testing.T) {
+	c := newChecker(t, check.Options{Fill: true})
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	fixtures := testsite.CheckFixtureURLs()
+	names := make([]string, 0, len(fixtures))
+	for n := range fixtures {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	urls := cleanPages()
+	for _, n := range names {
+		urls = append(urls, fixtures[n])
+	}
+	rep, err := c.Run(ctx, urls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Pages) != len(urls) {
+		t.Fatalf("got %d pages, want %d", len(rep.Pages), len(urls))
+	}
+	byURL := map[string]check.PageReport{}
+	for _, p := range rep.Pages {
+		byURL[p.URL] = p
+		if p.Status != check.StatusChecked {
+			t.Errorf("%s: status %s: %s", p.URL, p.Status, p.Error)
+		}
+	}
+	t.Run("clean", func(t *testing.T) {
+		for _, u := range cleanPages() {
+			for _, f := range byURL[u].Findings {
+				if f.Severity.AtLeast(check.Warning) {
+					t.Errorf("%s: unexpected %s: %s", u, f.Severity, f.Message)
+				}
+			}
+			if d := byURL[u].Discovery; d == nil || !d.OK {
+				t.Errorf("%s: discovery %+v, want ok", u, d)
+			}
+		}
+		// The check-in page reads the controller, changes what it shows, and
+		// sends "user" with the User's submission.
+		ci := byURL[testsite.CheckInURL()]
+		want := &check.ControllerUse{Reads: true, ReadFrames: []string{testsite.CheckInURL(), "https://" + testsite.PayHost + "/frame"}, ChangesView: true, Sent: ptr(true), SentField: "controller"}
+		if diff := cmp.Diff(want, ci.Controller); diff != "" {
+			t.Errorf("check-in controller use (-want +got):\n%s", diff)
+		}
+		if len(ci.Views) != 2 || ci.Views[0].Controller != "agent" || ci.Views[1].Controller != "user" {
+			t.Errorf("check-in views: want agent and user, got %d", len(ci.Views))
+		}
+		if !strings.Contains(ci.Snapshot, `button "Check in" [e5] (user step: submission form e2`) {
+			t.Errorf("check-in snapshot lacks the marked Check in button:\n%s", ci.Snapshot)
+		}
+	})
+	for _, n := range names {
+		t.Run(n, func(t *testing.T) {
+			golden(t, filepath.Join("testdata", n+".golden"), render(byURL[fixtures[n]]))
+		})
+	}
+	t.Run("json", func(t *testing.T) { validateJSON(t, rep) })
+	t.Run("junit", func(t *testing.T) { validateJUnit(t, rep) })
+	t.Run("html", func(t *testing.T) { validateHTML(t, rep) })
+	if got := rep.ExitCode(check.Error); got != check.ExitFindings {
+		t.Errorf("exit code with --fail-on error: %d, want 1", got)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// render is a page's marks and findings as the golden files hold them:
+// everything but timings.
+func render(p check.PageReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "status %s\n", p.Status)
+	for _, m := range p.Marks {
+		fmt.Fprintf(&b, "mark %s value=%q kind=%s covers:", m.Element, m.Value, m.Kind)
+		for _, c := range m.Covers {
+			fmt.Fprintf(&b, " [%s", c.Element)
+			if c.Outside {
+				b.WriteString(" outside")
+			}
+			b.WriteString("]")
+		}
+		b.WriteByte('\n')
+	}
+	for _, f := range p.Findings {
+		fmt.Fprintf(&b, "%s %s %s (section %s)", f.Severity, f.Check, f.Requirement, f.Section)
+		if f.Element != "" {
+			fmt.Fprintf(&b, " on %s", f.Element)
+		}
+		fmt.Fprintf(&b, ": %s\n", f.Message)
+		if (f.UsableAtMS == nil) != (f.MarkedAtMS == nil) || (f.UsableAtMS != nil && *f.UsableAtMS >= *f.MarkedAtMS) {
+			fmt.Fprintf(&b, "  bad timing: usable %v marked %v\n", f.UsableAtMS, f.MarkedAtMS)
+		}
+	}
+	fmt.Fprintf(&b, "checked %s\nskipped %s\n", strings.Join(p.Checked, " "), strings.Join(p.Skipped, " "))
+	return b.String()
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+func validateJSON(t *testing.T, rep *check.Report) {
+	var buf bytes.Buffer
+	if err := rep.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var schema jsonschema.Schema
+	if err := json.Unmarshal(check.SchemaJSON(), &schema); err != nil {
+		t.Fatalf("schema: %v", err)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		t.Fatalf("resolving the schema: %v", err)
+	}
+	var doc any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatalf("report is not JSON: %v", err)
+	}
+	if err := resolved.Validate(doc); err != nil {
+		t.Errorf("report does not match its schema: %v", err)
+	}
+	// The schema must reject what is wrong, too.
+	bad := map[string]any{}
+	json.Unmarshal(buf.Bytes(), &bad)
+	bad["pages"].([]any)[0].(map[string]any)["status"] = "fine"
+	if err := resolved.Validate(bad); err == nil {
+		t.Error("schema accepted a page status of \"fine\"")
+	}
+	var back check.Report
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Counts != rep.Counts || len(back.Pages) != len(rep.Pages) || back.Schema != check.SchemaID {
+		t.Errorf("round trip: counts %+v pages %d schema %q", back.Counts, len(back.Pages), back.Schema)
+	}
+}
+
+func validateJUnit(t *testing.T, rep *check.Report) {
+	var buf bytes.Buffer
+	if err := rep.WriteJUnit(&buf, check.Warning); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name      string    `xml:"name,attr"`
+				Classname string    `xml:"classname,attr"`
+				Failure   *struct{} `xml:"failure"`
+				Skipped   *struct{} `xml:"skipped"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatalf("junit is not XML: %v", err)
+	}
+	if len(doc.Suites) != len(rep.Pages) {
+		t.Fatalf("%d suites for %d pages", len(doc.Suites), len(rep.Pages))
+	}
+	failed := map[string]bool{}
+	cases := 0
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			cases++
+			if c.Failure != nil {
+				failed[s.Name+" "+c.Name] = true
+			}
+		}
+	}
+	if cases != doc.Tests {
+		t.Errorf("tests=%d but %d test cases", doc.Tests, cases)
+	}
+	if len(failed) != doc.Failures {
+		t.Errorf("failures=%d but %d failed cases", doc.Failures, len(failed))
+	}
+	fx := testsite.CheckFixtureURLs()
+	for _, want := range []string{
+		fx["late-marks"] + " BC-4-mark-all",
+		fx["fill-submits"] + " BC-4-fill-not-perform",
+		fx["escape-submit"] + " BC-4-mark-all",
+		fx["unknown-value"] + " BC-4-values",
+		fx["submission-div"] + " BC-4-values",
+	} {
+		if !failed[want] {
+			t.Errorf("junit: %s did not fail", want)
+		}
+	}
+	for k := range failed {
+		if strings.HasPrefix(k, testsite.CheckInURL()+" ") {
+			t.Errorf("junit: clean page case %s failed", k)
+		}
+	}
+}
+
+var imgRE = regexp.MustCompile(`src="data:image/png;base64,([^"]+)"`)
+
+func validateHTML(t *testing.T, rep *check.Report) {
+	var buf bytes.Buffer
+	if err := rep.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	views, boxes := 0, 0
+	for _, p := range rep.Pages {
+		views += len(p.Views)
+		for _, v := range p.Views {
+			boxes += len(v.Boxes)
+		}
+	}
+	imgs := imgRE.FindAllStringSubmatch(html, -1)
+	if len(imgs) != views || views == 0 {
+		t.Fatalf("%d screenshots in the HTML for %d views", len(imgs), views)
+	}
+	for _, m := range imgs {
+		data, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(m[1], "&#43;", "+"))
+		if err != nil {
+			t.Fatalf("screenshot is not base64: %v", err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(data))
+		if err != nil || cfg.Width < 100 || cfg.Height < 100 {
+			t.Fatalf("screenshot is not a page-sized PNG: %v %+v", err, cfg)
+		}
+	}
+	if got := strings.Count(html, `<div class="box k-`); got != boxes || boxes == 0 {
+		t.Errorf("%d outlined boxes in the HTML, want %d", got, boxes)
+	}
+	for _, want := range []string{`submission: form &#34;check-in&#34;`, `interaction: textbox &#34;Passport number&#34;`, `class="step"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("HTML lacks %s", want)
+		}
+	}
+	for _, bad := range []string{"<script", "http://", `src="https:`} {
+		if strings.Contains(html, bad) {
+			t.Errorf("HTML is not self-contained: it holds %s", bad)
+		}
+	}
+}
