@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+// TestCheckCommand runs `poppy-browser check` against the demo airline and
+// asserts its exit codes, summary and report files.
+func TestCheckCommand(t *testing.T) {
+	site, _, err := startDemoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { site.Close() })
+	fx := testsite.CheckFixtureURLs()
+	dir := t.TempDir()
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  []string
+	}{
+		{"clean", []string{testsite.CheckInURL()}, 0, []string{"0 error(s), 0 warning(s)"}},
+		{"warning under --fail-on error", []string{fx["unknown-value"]}, 0, []string{"1 warning(s)"}},
+		{"warning at --fail-on warning", []string{"--fail-on", "warning", fx["unknown-value"]}, 1, []string{`has the unknown value "confirm"`}},
+		{"error", []string{"--json", filepath.Join(dir, "r.json"), "--junit", filepath.Join(dir, "r.xml"), "--html", filepath.Join(dir, "r.html"), fx["escape-submit"]}, 1,
+			[]string{`Clicking button "Quick check-in"`, "1 error(s)"}},
+		{"could not check", []string{"--no-discovery", "https://" + testsite.CompanyDomain + "/no-such-page"}, 2, []string{"could not check: loading the page: HTTP 404"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"check"}, tc.args...)
+			for _, a := range site.BrowserArgs() {
+				args = append(args[:1], append([]string{"--browser-arg", a}, args[1:]...)...)
+			}
+			err := runCheckWith(ctx, args[1:], &stdout, &stderr, site.Client())
+			code := 0
+			var ee *exitError
+			switch {
+			case errors.As(err, &ee):
+				code = ee.ExitCode()
+			case err != nil:
+				t.Fatalf("check: %v\n%s", err, stderr.String())
+			}
+			if code != tc.wantCode {
+				t.Errorf("exit code %d, want %d (err %v)\n%s", code, tc.wantCode, err, stdout.String())
+			}
+			for _, w := range tc.wantOut {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout.String())
+				}
+			}
+		})
+	}
+	t.Run("report files", func(t *testing.T) {
+		raw, err := os.ReadFile(filepath.Join(dir, "r.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct {
+			Schema string `json:"schema"`
+			Counts struct{ Error int } `json:"counts"`
+		}
+		if err := json.Unmarshal(raw, &rep); err != nil || rep.Schema != "poppy-browser/check-report/v1" || rep.Counts.Error != 1 {
+			t.Errorf("json report: %v %+v", err, rep)
+		}
+		for _, f := range []string{"r.xml", "r.html"} {
+			if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+				t.Errorf("%s not written: %v", f, err)
+			}
+		}
+	})
+	t.Run("usage", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		if err := run(t.Context(), []string{"check"}, nil, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "give at least one URL") {
+			t.Errorf("check without URLs: %v", err)
+		}
+		if err := run(t.Context(), []string{"check", "--fail-on", "fatal", "https://x.test/"}, nil, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "--fail-on") {
+			t.Errorf("bad --fail-on: %v", err)
+		}
+	})
+}
