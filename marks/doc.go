@@ -25,6 +25,14 @@
 // covered. Scrolling and reading are always allowed. Marks add up, and a
 // refused control in a submission form reports both marks.
 //
+// # Conformance watcher
+//
+// [WatchScript] (js/watch.js, for package check only; the runtime does not
+// install it) records from document start when marks appear, when controls
+// are first painted usable, and forms' submit and formdata events
+// ([WatchReport]); [Inventory] lists marked elements with their raw values and
+// the controls they cover. Both use the scanner's local ids.
+//
 // # Types
 //
 // [ScanFrame] returns a [Scan]: [Element] entries with local ids (per
