@@ -156,9 +156,9 @@ func orDash(s string) string {
 // timelineSummary counts what a session did.
 type timelineSummary struct {
 	offers, declined, takes, handBacks, cancels int
-	actions, denied, userHasControl, errors    int
-	userTime                                   time.Duration
-	takenAt                                    time.Time
+	actions, denied, userHasControl, errors     int
+	userTime                                    time.Duration
+	takenAt                                     time.Time
 }
 
 func (s *timelineSummary) add(e AuditEntry) {
