@@ -29,7 +29,7 @@ func WriteTimeline(w io.Writer, entries []AuditEntry) error {
 			day = d
 			tw.printf("\n%s\n", t.Format("Monday 2 January 2006"))
 		}
-		who, what := describeEntry(e)
+		who, what := Describe(e)
 		sum.add(e)
 		tw.printf("  %s  %-7s %s\n", t.Format("15:04:05.000"), who, what)
 	}
@@ -51,8 +51,9 @@ func (tw *timelineWriter) printf(format string, args ...any) {
 	}
 }
 
-// describeEntry returns who acted and one sentence on what happened.
-func describeEntry(e AuditEntry) (who, what string) {
+// Describe returns who acted ("agent", "user", "runtime") and one sentence
+// on what happened, as the timeline and the terminal UI show an entry.
+func Describe(e AuditEntry) (who, what string) {
 	switch e.Event {
 	case EventJoin:
 		return "runtime", "joined the Company's Session; the browser landed on " + orDash(e.URL)
