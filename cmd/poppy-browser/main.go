@@ -29,6 +29,7 @@ commands:
   demo      the demo airline, the browser and the User's live view in one process
   mcp       an MCP server whose browser belongs to a Company's Session
   testsite  serve the demo airline and its fixture pages
+  audit     print an audit log (JSONL) as a readable timeline
 
 Run 'poppy-browser <command> --help' for the flags of a command.
 `
@@ -45,6 +46,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runTestsite(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args[1:], stdout, stderr)
+	case "audit":
+		return runAudit(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

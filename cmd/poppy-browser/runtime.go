@@ -52,6 +52,7 @@ type config struct {
 	httpClient   *http.Client // for discovery; nil = default TLS client
 	logger       *slog.Logger
 	userMessages io.Writer // where the live view URL is shown to the User
+	session      string    // how the Session was joined, for the User ("joined as a guest"); "" = "joined"
 }
 
 // runtimeParts is one wired runtime: a Company's Session in a browser with
