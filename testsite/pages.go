@@ -27,7 +27,7 @@ type templates struct {
 func parseTemplates() (*templates, error) {
 	pageNames := []string{
 		"home", "booking", "check-in", "check-in-unmarked", "boarding-pass",
-		"popup", "tamper", "frame", "landing",
+		"popup", "tamper", "frame", "landing", "user-turn",
 	}
 	t := &templates{pages: map[string]*template.Template{}}
 	for _, name := range pageNames {
@@ -108,6 +108,7 @@ func (s *Site) airlineMux() http.Handler {
 	mux.HandleFunc("GET /fixtures/check-in-unmarked", s.page("check-in-unmarked", "Check in (no marks)"))
 	mux.HandleFunc("GET /fixtures/popup", s.page("popup", "Popup"))
 	mux.HandleFunc("GET /fixtures/poppy-tamper", s.page("tamper", "Tamper"))
+	mux.HandleFunc("GET /fixtures/user-turn", s.page("user-turn", "The User's turn"))
 	mux.HandleFunc("GET /fixtures/redirect-offsite", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://"+PartnerHost+"/landing", http.StatusFound)
 	})

@@ -41,6 +41,8 @@ type demo struct {
 	site *testsite.Site
 	rt   *runtimeParts
 	mcp  *mcp.ClientSession
+	srv  *mcp.Server
+	cfg  *config
 }
 
 func startDemo(t testing.TB, ctx context.Context) *demo {
@@ -75,7 +77,7 @@ func startDemo(t testing.TB, ctx context.Context) *demo {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &demo{t: t, site: site, rt: rt, mcp: cs}
+	return &demo{t: t, site: site, rt: rt, mcp: cs, srv: srv, cfg: cfg}
 }
 
 // result mirrors the action result of CONTRACT.md.

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/poppy-browser/poppy-browser/agent"
-	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
 
@@ -64,7 +64,10 @@ func tuiOptions(rt *runtimeParts, cfg *config) *ui.TUIOptions {
 	if rt.company.Name != "" {
 		company = rt.company.Name + " (" + rt.company.Domain + ")"
 	}
-	exts, _ := spec.FormatExtensions(rt.company.Extensions)
+	var exts []string
+	for _, e := range rt.company.Extensions {
+		exts = append(exts, e.Name+" v"+e.Version)
+	}
 	session := cfg.session
 	if session == "" {
 		session = "joined"
@@ -72,7 +75,7 @@ func tuiOptions(rt *runtimeParts, cfg *config) *ui.TUIOptions {
 	if cfg.noJoin {
 		session = "no Session (--no-join): the website is treated as the Company's"
 	}
-	session += " · declares " + exts
+	session += " · declares " + strings.Join(exts, ", ")
 	return &ui.TUIOptions{
 		Control: rt.control,
 		Audit:   rt.audit,
