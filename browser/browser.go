@@ -82,6 +82,8 @@ type Browser struct {
 	targets  map[target.SessionID]*tgt // attached page and frame targets
 	pages    map[target.ID]*Page       // top-level pages
 	pageSubs []chan *Page              // listeners for new pages
+
+	win windowInput // whether the windows' own input reaches pages
 }
 
 // Launch starts Chromium (or attaches to opts.CDPURL) and attaches to every
@@ -320,6 +322,7 @@ func (b *Browser) attached(parent *Session, raw jsonv2.Value) {
 			b.log.Warn("configuring target", "type", info.Type, "err", err)
 		}
 		if p != nil {
+			b.newPageWindowInput(ctx, p)
 			b.mu.Lock()
 			subs := append([]chan *Page(nil), b.pageSubs...)
 			b.mu.Unlock()

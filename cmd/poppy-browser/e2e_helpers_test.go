@@ -47,6 +47,12 @@ type demo struct {
 
 func startDemo(t testing.TB, ctx context.Context) *demo {
 	t.Helper()
+	return startDemoWith(t, ctx, nil)
+}
+
+// startDemoWith is startDemo with a change to the runtime's config.
+func startDemoWith(t testing.TB, ctx context.Context, edit func(*config)) *demo {
+	t.Helper()
 	site, signer, err := startDemoSite()
 	if err != nil {
 		t.Fatal(err)
@@ -61,6 +67,9 @@ func startDemo(t testing.TB, ctx context.Context) *demo {
 	cfg.live = "127.0.0.1:0"
 	cfg.browserArgs = site.BrowserArgs()
 	cfg.auditLog = t.TempDir() + "/audit.jsonl"
+	if edit != nil {
+		edit(cfg)
+	}
 	rt, err := startRuntime(ctx, cfg)
 	if err != nil {
 		t.Fatalf("starting the runtime: %v", err)

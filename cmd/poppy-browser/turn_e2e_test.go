@@ -292,3 +292,64 @@ func pressKey(t *testing.T, tui *ui.TUI, key string) {
 	}
 	tui.Update(cmd())
 }
+
+// TestWindowInputOnlyForTheUser: with --headful, "the User's own input in
+// the Chromium window reaches the page only while the User holds control".
+// Headless here, with the same guard: input from outside the runtime's
+// dispatch (a raw CDP mouse event stands in for the window's) is dropped
+// while the agent holds control and arrives while the User does; the
+// agent's own clicks still work.
+func TestWindowInputOnlyForTheUser(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	d := startDemoWith(t, ctx, func(c *config) { c.guardWindow = true })
+	if r := d.call(ctx, spec.ToolNavigate, map[string]any{"url": "https://airline.test/fixtures/check-in-unmarked"}); r.Outcome != "done" {
+		t.Fatalf("navigate: %+v", r)
+	}
+	snap := d.snapshot(ctx)
+	_ = ref(t, snap, "combobox", "Seat")
+	u := connectUser(t, ctx, d.rt.live.URL())
+	u.controller(ctx, "agent")
+	// Where is the seat field? Ask as the User would, once in control.
+	u.send(map[string]any{"type": "take"})
+	u.controller(ctx, "user")
+	u.send(map[string]any{"type": "locate", "selector": "select"})
+	box := u.await(ctx, "locate", nil)
+	x, y := box["x"].(float64)+5, box["y"].(float64)+5
+	u.send(map[string]any{"type": "hand_back"})
+	u.controller(ctx, "agent")
+
+	window := func() {
+		t.Helper()
+		for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
+			p := map[string]any{"type": typ, "x": x, "y": y, "button": "left", "clickCount": 1}
+			if err := d.rt.page.Session().Call(ctx, "Input.dispatchMouseEvent", p, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	focused := func() bool {
+		var tag string
+		if err := d.rt.page.MainFrame().Call(ctx, "", "() => document.activeElement ? document.activeElement.tagName : ''", &tag); err != nil {
+			t.Fatal(err)
+		}
+		return tag == "SELECT"
+	}
+	window()
+	if focused() {
+		t.Fatal("the window's click reached the page while the agent holds control")
+	}
+	// The agent's own input still works under the guard.
+	snap = d.snapshot(ctx)
+	if r := d.call(ctx, spec.ToolPressKey, map[string]any{"key": "Tab", "ref": ref(t, snap, "combobox", "Seat").Ref}); r.Outcome != "done" {
+		t.Fatalf("the agent's key under the guard: %+v", r)
+	}
+	d.rt.page.MainFrame().Call(ctx, "", "() => document.activeElement && document.activeElement.blur()", nil)
+	if err := d.rt.control.User().Take(ctx); err != nil {
+		t.Fatal(err)
+	}
+	window()
+	if !focused() {
+		t.Fatal("the window's click did not reach the page while the User holds control")
+	}
+}
