@@ -365,7 +365,9 @@ func (r *run) stillAgent() *Result {
 }
 
 // stepFor describes the marked step ref names, for an offer to the User.
-// It never waits: while an action runs it gives the ref alone.
+// Text is the element's name as the page gives it (Company content, shown
+// to the User as such). It never waits: while an action runs it gives the
+// ref alone.
 func (g *Gate) stepFor(ref string) *control.Step {
 	if ref == "" {
 		return nil
@@ -374,7 +376,7 @@ func (g *Gate) stepFor(ref string) *control.Step {
 	select {
 	case g.sem <- struct{}{}:
 		if t, reason := g.refs.lookup(ref); reason == "" {
-			st.Kind = string(t.kind)
+			st.Kind, st.Text = string(t.kind), t.name
 		}
 		<-g.sem
 	default:

@@ -83,7 +83,7 @@ type fixture struct {
 	audit *bytes.Buffer
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	fp := newFakePage()
 	fp.scans["main"] = checkInScan()

@@ -21,6 +21,7 @@ type target struct {
 	ref      string
 	frameURL string        // the frame's URL when the ref was assigned
 	kind     spec.MarkKind // the kind of the mark covering it, if any, at the last snapshot
+	name     string        // its accessible name at the last snapshot (Company content)
 }
 
 // refTable hands out element refs ("e1", "e2", ...) and remembers which

@@ -14,7 +14,7 @@ import (
 )
 
 // connect serves srv over in-memory transports and returns a client session.
-func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+func connect(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 	t.Helper()
 	ctx := t.Context()
 	st, ct := mcp.NewInMemoryTransports()

@@ -134,7 +134,7 @@ func renderElement(e marks.Element, byID map[int]marks.Element, f frameInfo, ref
 	if e.Disabled {
 		line.WriteString(" disabled")
 	}
-	t.kind = ""
+	t.kind, t.name = "", info.Name
 	switch m := e.Marked; {
 	case m != nil:
 		t.kind = m.Kind

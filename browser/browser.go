@@ -86,8 +86,9 @@ type Browser struct {
 	observers    map[uint64]RequestObserver // by key, see ObserveRequests
 	nextObserver uint64
 
-	interceptMu  sync.Mutex // guards intercepting
-	intercepting bool       // request interception (Fetch) is on
+	interceptMu  sync.Mutex  // guards intercepting
+	intercepting bool        // request interception (Fetch) is on
+	win          windowInput // whether the windows' own input reaches pages
 }
 
 // Launch starts Chromium (or attaches to opts.CDPURL) and attaches to every
@@ -326,6 +327,7 @@ func (b *Browser) attached(parent *Session, raw jsonv2.Value) {
 			b.log.Warn("configuring target", "type", info.Type, "err", err)
 		}
 		if p != nil {
+			b.newPageWindowInput(ctx, p)
 			b.mu.Lock()
 			subs := append([]chan *Page(nil), b.pageSubs...)
 			b.mu.Unlock()

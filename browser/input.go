@@ -44,7 +44,7 @@ func (p *Page) Mouse(ctx context.Context, ev MouseEvent) error {
 	default:
 		return fmt.Errorf("mouse event: unknown type %q", ev.Type)
 	}
-	return p.t.s.Call(ctx, input.CommandDispatchMouseEvent, params, nil)
+	return p.dispatch(ctx, func() error { return p.t.s.Call(ctx, input.CommandDispatchMouseEvent, params, nil) })
 }
 
 // Click presses and releases the left button at (x, y).
@@ -80,7 +80,7 @@ func (p *Page) Key(ctx context.Context, key string, down bool) error {
 	} else {
 		params.Type = input.DispatchKeyEventTypeKeyUp
 	}
-	return p.t.s.Call(ctx, input.CommandDispatchKeyEvent, params, nil)
+	return p.dispatch(ctx, func() error { return p.t.s.Call(ctx, input.CommandDispatchKeyEvent, params, nil) })
 }
 
 // Press sends key down then key up.
@@ -96,8 +96,10 @@ func (p *Page) Press(ctx context.Context, key string) error {
 
 // InsertText types text into the focused element as one input.
 func (p *Page) InsertText(ctx context.Context, text string) error {
-	_, err := cdp.Call(ctx, p.t.s, input.InsertText, input.InsertTextParams{Text: text})
-	return err
+	return p.dispatch(ctx, func() error {
+		_, err := cdp.Call(ctx, p.t.s, input.InsertText, input.InsertTextParams{Text: text})
+		return err
+	})
 }
 
 var keysByName = sync.OnceValue(func() map[string]*kb.Key {

@@ -52,7 +52,11 @@ type AuditLog struct {
 	closer  io.Closer // the file OpenAuditLog opened, or nil
 	now     func() time.Time
 	entries []AuditEntry
+	obs     map[*observer]struct{}
 }
+
+// observer is one function registered with [AuditLog.Observe].
+type observer struct{ fn func(AuditEntry) }
 
 // NewAuditLog returns a log writing to w. now stamps entries whose Time is
 // zero; nil means time.Now. Close does not close w.
@@ -93,10 +97,35 @@ func (a *AuditLog) Record(e AuditEntry) error {
 	}
 	b = append(b, '\n')
 	a.entries = append(a.entries, e)
+	for o := range a.obs {
+		o.fn(e)
+	}
 	if _, err := a.w.Write(b); err != nil {
 		return fmt.Errorf("recording audit entry: %w", err)
 	}
 	return nil
+}
+
+// Observe calls fn with every entry recorded from now on, in order, until
+// the returned function is called. fn runs while the log is locked: it must
+// return at once and must not record into the log (the terminal UI hands
+// entries to a queue). Observe on a nil *AuditLog does nothing.
+func (a *AuditLog) Observe(fn func(AuditEntry)) (stop func()) {
+	if a == nil || fn == nil {
+		return func() {}
+	}
+	o := &observer{fn: fn}
+	a.mu.Lock()
+	if a.obs == nil {
+		a.obs = map[*observer]struct{}{}
+	}
+	a.obs[o] = struct{}{}
+	a.mu.Unlock()
+	return func() {
+		a.mu.Lock()
+		delete(a.obs, o)
+		a.mu.Unlock()
+	}
 }
 
 // Entries returns a copy of every entry recorded through this log, in order.

@@ -27,7 +27,7 @@ type templates struct {
 func parseTemplates() (*templates, error) {
 	pageNames := []string{
 		"home", "booking", "check-in", "check-in-unmarked", "boarding-pass",
-		"popup", "tamper", "frame", "landing",
+		"popup", "tamper", "frame", "landing", "user-turn",
 	}
 	pageNames = append(pageNames, checkFixtureNames()...)
 	t := &templates{pages: map[string]*template.Template{}}
@@ -110,6 +110,7 @@ func (s *Site) airlineMux() http.Handler {
 	mux.HandleFunc("GET /fixtures/popup", s.page("popup", "Popup"))
 	mux.HandleFunc("GET /fixtures/poppy-tamper", s.page("tamper", "Tamper"))
 	s.serveCheckFixtures(mux)
+	mux.HandleFunc("GET /fixtures/user-turn", s.page("user-turn", "The User's turn"))
 	mux.HandleFunc("GET /fixtures/redirect-offsite", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://"+PartnerHost+"/landing", http.StatusFound)
 	})

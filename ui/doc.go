@@ -1,7 +1,21 @@
-// Package ui is the User's side of poppy-browser: the live view (this file
-// set) and, later, the terminal UI.
+// Package ui is the User's side of poppy-browser: the live view and the
+// terminal UI.
 //
 // # What it owns
+//
+// The terminal UI ([TUI], bubbletea v2 with lipgloss): always shows the
+// Company, the Session, the page the browser is on and who holds control
+// (in words and colour); shows the agent's offer with what the agent asked
+// and, labelled as the Company's, the page's own words about the step; keys
+// t (take control), h (hand back), c (cancel, or decline an offer), l (show
+// the live view's address, and open it when [TUIOptions.OpenLive] is set),
+// q (quit; asks first while the User holds control, and quitting never ends
+// the User's control). A feed shows each audit entry: the agent's actions,
+// its refusals with the reason in words, offers and changes of control. It
+// fits 80x24 and uses larger terminals. [OpenTerminal] opens /dev/tty, so the
+// TUI can run while stdin and stdout carry MCP; without a terminal it fails
+// with [ErrNoTerminal]. The keys call the same [control.User] methods as the
+// live view's take, hand_back and cancel messages.
 //
 // The live view ([Live]): a small web page served on loopback by default
 // (/live?token=T) that shows a screencast of the agent's tab, who holds the

@@ -62,7 +62,13 @@ func TestLivePageInBrowser(t *testing.T) {
 		t.Fatalf("holder = %q after the Take button, want user", ctl.Holder())
 	}
 
-	// Click on the picture where the agent's input is, then type.
+	// Click on the picture where the agent's input is, then type, with the
+	// live view in a window narrower than the agent's tab: the picture is
+	// scaled down and the click must still land on the field.
+	if err := livePage.Session().Call(ctx, "Emulation.setDeviceMetricsOverride",
+		map[string]any{"width": 700, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
+		t.Fatal(err)
+	}
 	var vp struct{ W, H float64 }
 	if err := agentPage.MainFrame().Call(ctx, browser.UtilityWorld, "function(){ return {W: innerWidth, H: innerHeight} }", &vp); err != nil {
 		t.Fatal(err)
@@ -71,12 +77,13 @@ func TestLivePageInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pic, err := livePage.Locate(ctx, "#frame")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pic.Width == vp.W {
-		t.Logf("picture shown at viewport size %v: scaling is not exercised", pic.Width)
+	var pic browser.Rect
+	poll(ctx, t, "the picture to fit the narrow window", func() bool {
+		pic, err = livePage.Locate(ctx, "#frame")
+		return err == nil && pic.Width > 0 && pic.Width < 700
+	})
+	if pic.Width >= vp.W {
+		t.Fatalf("picture %vpx wide for a %vpx viewport: scaling is not exercised", pic.Width, vp.W)
 	}
 	x := pic.X + (target.X+target.Width/2)*pic.Width/vp.W
 	y := pic.Y + (target.Y+target.Height/2)*pic.Height/vp.H

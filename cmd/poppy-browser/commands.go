@@ -36,6 +36,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	assertionCmd := fs.String("assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
 	fs.StringVar(&cfg.returnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP on this address instead of stdio")
+	tui := fs.Bool("tui", false, "show the User's terminal UI on the controlling terminal (/dev/tty), beside the MCP transport")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,6 +53,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer rt.close()
 	srv := agent.NewServer(rt.gate, nil)
+	ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tui, false, stderr)
+	defer stop()
 	if *httpAddr != "" {
 		return serveMCPHTTP(ctx, srv, *httpAddr, stderr)
 	}
@@ -63,6 +66,10 @@ func serveMCPHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.W
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
+	return serveMCPListener(ctx, srv, l, stderr)
+}
+
+func serveMCPListener(ctx context.Context, srv *mcp.Server, l net.Listener, stderr io.Writer) error {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "MCP (Streamable HTTP) at http://%s/\n", l.Addr())
@@ -106,6 +113,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var cfg config
 	cfg.register(fs)
 	httpAddr := fs.String("http", "127.0.0.1:8931", "serve the agent's MCP tools over Streamable HTTP here")
+	tui := fs.Bool("tui", true, "show the User's terminal UI on the controlling terminal (/dev/tty); quitting it ends the demo")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -120,6 +128,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg.browserArgs = append(cfg.browserArgs, site.BrowserArgs()...)
 	cfg.returnTo = testsite.BookingURL()
 	cfg.userMessages = stdout
+	cfg.session = "joined as a guest"
 	rt, err := startRuntime(ctx, &cfg)
 	if err != nil {
 		return err
@@ -127,7 +136,14 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer rt.close()
 	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, rt.page.URL())
 	srv := agent.NewServer(rt.gate, nil)
-	return serveMCPHTTP(ctx, srv, *httpAddr, stdout)
+	l, err := net.Listen("tcp", *httpAddr)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	fmt.Fprintf(stdout, "MCP (Streamable HTTP) at http://%s/\n", l.Addr())
+	ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tui, true, stdout)
+	defer stop()
+	return serveMCPListener(ctx, srv, l, io.Discard)
 }
 
 // startDemoSite serves the demo airline on loopback, trusting a fresh demo

@@ -41,9 +41,17 @@ type demo struct {
 	site *testsite.Site
 	rt   *runtimeParts
 	mcp  *mcp.ClientSession
+	srv  *mcp.Server
+	cfg  *config
 }
 
 func startDemo(t testing.TB, ctx context.Context) *demo {
+	t.Helper()
+	return startDemoWith(t, ctx, nil)
+}
+
+// startDemoWith is startDemo with a change to the runtime's config.
+func startDemoWith(t testing.TB, ctx context.Context, edit func(*config)) *demo {
 	t.Helper()
 	site, signer, err := startDemoSite()
 	if err != nil {
@@ -59,6 +67,9 @@ func startDemo(t testing.TB, ctx context.Context) *demo {
 	cfg.live = "127.0.0.1:0"
 	cfg.browserArgs = site.BrowserArgs()
 	cfg.auditLog = t.TempDir() + "/audit.jsonl"
+	if edit != nil {
+		edit(cfg)
+	}
 	rt, err := startRuntime(ctx, cfg)
 	if err != nil {
 		t.Fatalf("starting the runtime: %v", err)
@@ -75,7 +86,7 @@ func startDemo(t testing.TB, ctx context.Context) *demo {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &demo{t: t, site: site, rt: rt, mcp: cs}
+	return &demo{t: t, site: site, rt: rt, mcp: cs, srv: srv, cfg: cfg}
 }
 
 // result mirrors the action result of CONTRACT.md.

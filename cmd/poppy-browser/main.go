@@ -37,6 +37,7 @@ commands:
   mcp       an MCP server whose browser belongs to a Company's Session
   testsite  serve the demo airline and its fixture pages
   check     conformance report for Company pages (exit 0 clean, 1 findings, 2 could not check)
+  audit     print an audit log (JSONL) as a readable timeline
 
 Run 'poppy-browser <command> --help' for the flags of a command.
 `
@@ -55,6 +56,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runDemo(ctx, args[1:], stdout, stderr)
 	case "check":
 		return runCheck(ctx, args[1:], stdout, stderr)
+	case "audit":
+		return runAudit(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

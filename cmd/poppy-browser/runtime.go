@@ -52,6 +52,10 @@ type config struct {
 	httpClient   *http.Client // for discovery; nil = default TLS client
 	logger       *slog.Logger
 	userMessages io.Writer // where the live view URL is shown to the User
+	session      string    // how the Session was joined, for the User ("joined as a guest"); "" = "joined"
+	// guardWindow blocks the browser window's own input while the agent
+	// holds control (set by --headful; tests set it headless).
+	guardWindow bool
 }
 
 // runtimeParts is one wired runtime: a Company's Session in a browser with
@@ -130,7 +134,13 @@ func startRuntime(ctx context.Context, cfg *config) (rt *runtimeParts, err error
 	if rt.page, err = rt.browser.NewPage(ctx); err != nil {
 		return nil, err
 	}
-	rt.control = control.New(&control.Options{Apply: rt.injector.Set, Audit: rt.audit, Logger: log})
+	apply := rt.injector.Set
+	if cfg.headful || cfg.guardWindow {
+		if apply, err = guardWindowInput(ctx, rt.browser, rt.injector.Set); err != nil {
+			return nil, err
+		}
+	}
+	rt.control = control.New(&control.Options{Apply: apply, Audit: rt.audit, Logger: log})
 	if !cfg.noJoin {
 		returnTo := cfg.returnTo
 		if returnTo == "" {
@@ -204,3 +214,23 @@ func (j joinAdapter) Navigate(ctx context.Context, url string) (string, int, err
 }
 
 func (j joinAdapter) ClearCookies(ctx context.Context) error { return j.b.ClearCookies(ctx) }
+
+// guardWindowInput blocks the browser window's own input now (the agent
+// holds control) and returns an Apply hook that lets it through only while
+// the User holds control: allowed after every frame reads "user", blocked
+// before any frame reads "agent" again.
+func guardWindowInput(ctx context.Context, b *browser.Browser, set func(context.Context, spec.Controller) error) (func(context.Context, spec.Controller) error, error) {
+	if err := b.SetWindowInput(ctx, false); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, c spec.Controller) error {
+		if c == spec.ControllerUser {
+			if err := set(ctx, c); err != nil {
+				return err
+			}
+			return b.SetWindowInput(ctx, true)
+		}
+		err := b.SetWindowInput(ctx, false)
+		return errors.Join(err, set(ctx, c))
+	}, nil
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/poppy-browser/poppy-browser/control"
+)
+
+// runAudit prints an audit log as a readable timeline.
+func runAudit(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("audit", "audit FILE", stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errors.New("audit: give one audit log file")
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	defer f.Close()
+	entries, err := control.ReadAudit(f)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return control.WriteTimeline(stdout, entries)
+}

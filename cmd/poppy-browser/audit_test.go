@@ -1,0 +1,35 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAuditCommand prints control's timeline fixture: the same golden as
+// control's own test, through the command line.
+func TestAuditCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run(t.Context(), []string{"audit", filepath.Join("..", "..", "control", "testdata", "timeline.jsonl")}, nil, &out, &errb); err != nil {
+		t.Fatalf("audit: %v (%s)", err, errb.String())
+	}
+	want, err := os.ReadFile(filepath.Join("..", "..", "control", "testdata", "timeline.golden.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(want) {
+		t.Errorf("audit printed:\n%s\nwant:\n%s", out.String(), want)
+	}
+	for _, args := range [][]string{{"audit"}, {"audit", filepath.Join(t.TempDir(), "missing.jsonl")}} {
+		if err := run(t.Context(), args, nil, &out, &errb); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: err = %v, want one line", args, err)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte("{\"event\":\"join\"}\nnot json\n"), 0o600)
+	if err := run(t.Context(), []string{"audit", bad}, nil, &out, &errb); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("bad log: err = %v, want its line number", err)
+	}
+}

@@ -1,0 +1,71 @@
+package control
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestTimelineGolden prints a whole session (join, actions, a refused
+// marked step, an offer taken and handed back, one declined, one taken and
+// cancelled, errors) as `poppy-browser audit` does.
+func TestTimelineGolden(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "timeline.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	entries, err := ReadAudit(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteTimeline(&buf, entries); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "timeline.golden.txt")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), buf.String()); diff != "" {
+		t.Errorf("timeline (-want +got):\n%s", diff)
+	}
+}
+
+func TestTimelineEmpty(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTimeline(&buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "The audit log is empty.\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestAuditObserve: observers see every later entry in order, and nothing
+// after they stop.
+func TestAuditObserve(t *testing.T) {
+	var buf bytes.Buffer
+	a := NewAuditLog(&buf, nil)
+	_ = a.Record(AuditEntry{Event: EventJoin})
+	var got []string
+	stop := a.Observe(func(e AuditEntry) { got = append(got, e.Event) })
+	_ = a.Record(AuditEntry{Event: EventAction, Tool: "browser_click"})
+	_ = a.Record(AuditEntry{Event: EventDenied, Tool: "browser_click"})
+	stop()
+	_ = a.Record(AuditEntry{Event: EventError})
+	if diff := cmp.Diff([]string{EventAction, EventDenied}, got); diff != "" {
+		t.Errorf("observed (-want +got):\n%s", diff)
+	}
+	var nilLog *AuditLog
+	nilLog.Observe(func(AuditEntry) {})()
+}

@@ -1,0 +1,296 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// TUIOptions configures a [TUI]. Control is required; every other field is
+// optional.
+type TUIOptions struct {
+	// Control is the state the User acts on, through its User handle only.
+	Control *control.Control
+	// Audit is the runtime's audit log: the feed shows each entry recorded
+	// after the TUI starts (the agent's actions, its refusals and why, offers
+	// and changes of control). Nil means the feed shows control changes only.
+	Audit *control.AuditLog
+	// Company names the Company, e.g. "Demo Airline (airline.test)".
+	Company string
+	// Session describes the Session, e.g. "guest · declares browser-control v1".
+	Session string
+	// PageURL returns the URL the browser is on. It is polled twice a second.
+	PageURL func() string
+	// LiveURL is the live view's address with its token, shown when the User
+	// asks for it. Show it only to the User: the TUI runs on their terminal.
+	LiveURL string
+	// OpenLive opens the live view in the User's web browser. Nil means the
+	// TUI only shows the URL.
+	OpenLive func(url string) error
+	// Location is the time zone of the feed's times. Nil means time.Local.
+	Location *time.Location
+	// Timeout bounds one take, hand back or cancel. 0 means 15 s.
+	Timeout time.Duration
+}
+
+// feedMax is how many feed lines the TUI keeps.
+const feedMax = 200
+
+// TUI is the User's terminal UI, a bubbletea model: who holds the browser,
+// the agent's offer, the keys to take control, hand it back or cancel, the
+// live view's address, and a feed of what the agent does. Run it with
+// [TUI.Run]; tests drive [TUI.Update] and read [TUI.View]. It acts only
+// through [control.User], as the live view does.
+type TUI struct {
+	opts    TUIOptions
+	width   int
+	height  int
+	status  control.Status
+	page    string
+	feed    []feedLine
+	showURL bool   // the live view's URL is shown
+	confirm bool   // asking whether to quit while the User holds control
+	note    string // the result of the last key, for the User
+	busy    bool   // a take, hand back or cancel is running
+	quit    bool
+
+	// in delivers outside events (control events, audit entries) to
+	// Update; it is set by Run. dropped counts audit entries the queue had
+	// no room for.
+	in      chan tea.Msg
+	dropped *atomic.Int64
+}
+
+type feedLine struct {
+	at        time.Time
+	who, what string
+	kind      string // "refused", "control", "offer", "action", "error", ""
+}
+
+// Messages the TUI handles besides keys and window sizes.
+type (
+	controlMsg struct{ e control.Event }
+	auditMsg   struct{ e control.AuditEntry }
+	opDoneMsg  struct {
+		op  string
+		err error
+	}
+	tickMsg   struct{}
+	openedMsg struct{ err error }
+)
+
+// NewTUI returns the terminal UI's model at 80x24 before the first window
+// size arrives.
+func NewTUI(opts *TUIOptions) (*TUI, error) {
+	if opts == nil || opts.Control == nil {
+		return nil, errors.New("creating terminal ui: no control")
+	}
+	t := &TUI{opts: *opts, width: 80, height: 24, dropped: new(atomic.Int64)}
+	if t.opts.Location == nil {
+		t.opts.Location = time.Local
+	}
+	if t.opts.Timeout <= 0 {
+		t.opts.Timeout = 15 * time.Second
+	}
+	t.status = t.opts.Control.Status()
+	t.refreshPage()
+	return t, nil
+}
+
+// Init starts the page poll and, under Run, the event feed.
+func (t *TUI) Init() tea.Cmd {
+	return tea.Batch(tick(), t.next())
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(500*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// next waits for the next outside event.
+func (t *TUI) next() tea.Cmd {
+	if t.in == nil {
+		return nil
+	}
+	in := t.in
+	return func() tea.Msg { return <-in }
+}
+
+// Update handles one message.
+func (t *TUI) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch m := msg.(type) {
+	case tea.WindowSizeMsg:
+		t.width, t.height = m.Width, m.Height
+	case tickMsg:
+		t.refreshPage()
+		return t, tick()
+	case controlMsg:
+		t.status = t.opts.Control.Status()
+		if t.opts.Audit == nil {
+			t.addFeed(feedFromEvent(m.e))
+		}
+		if t.status.Controller == spec.ControllerAgent {
+			t.confirm = false
+		}
+		return t, t.next()
+	case auditMsg:
+		t.addFeed(feedFromAudit(m.e))
+		return t, t.next()
+	case opDoneMsg:
+		t.busy = false
+		t.status = t.opts.Control.Status()
+		t.note = opNote(m.op, m.err)
+	case openedMsg:
+		if m.err != nil {
+			t.note = "Could not open a web browser; open the address above yourself."
+		}
+	case tea.KeyPressMsg:
+		return t, t.key(m)
+	}
+	return t, nil
+}
+
+// key handles one key press.
+func (t *TUI) key(k tea.KeyPressMsg) tea.Cmd {
+	s := k.String()
+	if t.confirm {
+		switch s {
+		case "y", "Y":
+			t.quit = true
+			return tea.Quit
+		default:
+			t.confirm = false
+			t.note = "Not quitting; you still hold control."
+		}
+		return nil
+	}
+	switch s {
+	case "t":
+		return t.op("take")
+	case "h":
+		return t.op("hand_back")
+	case "c":
+		return t.op("cancel")
+	case "l":
+		t.showURL = !t.showURL
+		if t.showURL && t.opts.OpenLive != nil && t.opts.LiveURL != "" {
+			open, url := t.opts.OpenLive, t.opts.LiveURL
+			return func() tea.Msg { return openedMsg{err: open(url)} }
+		}
+	case "q", "ctrl+c":
+		if t.opts.Control.Holder() == spec.ControllerUser {
+			t.confirm = true
+			return nil
+		}
+		t.quit = true
+		return tea.Quit
+	}
+	return nil
+}
+
+// op runs a take, hand back or cancel through the User handle, off the
+// update loop.
+func (t *TUI) op(name string) tea.Cmd {
+	if t.busy {
+		t.note = "Still working on your last key…"
+		return nil
+	}
+	t.busy = true
+	t.note = ""
+	u, timeout := t.opts.Control.User(), t.opts.Timeout
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		var err error
+		switch name {
+		case "take":
+			err = u.Take(ctx)
+		case "hand_back":
+			err = u.HandBack(ctx)
+		case "cancel":
+			err = u.Cancel(ctx)
+		}
+		return opDoneMsg{op: name, err: err}
+	}
+}
+
+func opNote(op string, err error) string {
+	switch {
+	case errors.Is(err, control.ErrNotHeld):
+		return "You do not hold control, so there is nothing to " + map[string]string{"hand_back": "hand back", "cancel": "cancel"}[op] + "."
+	case err != nil && op == "take":
+		return "Could not take control: the browser did not switch over. Try again."
+	case err != nil:
+		return "Control is back with the agent, but not every page heard of it."
+	case op == "take":
+		return "You have control. Use the live view (l) or the browser window; press h when done."
+	case op == "hand_back":
+		return "You handed control back to the agent."
+	}
+	return "Cancelled; the agent holds the browser."
+}
+
+func (t *TUI) refreshPage() {
+	if t.opts.PageURL != nil {
+		t.page = t.opts.PageURL()
+	}
+}
+
+func (t *TUI) addFeed(l feedLine) {
+	t.feed = append(t.feed, l)
+	if len(t.feed) > feedMax {
+		t.feed = append(t.feed[:0], t.feed[len(t.feed)-feedMax:]...)
+	}
+}
+
+// refusalWhy explains a refusal's reason code to the User.
+var refusalWhy = map[string]string{
+	"user_step":        "the Company leaves this step to you",
+	"user_has_control": "you hold control",
+	"stale_ref":        "the page changed since the agent last looked",
+	"no_such_ref":      "no such element",
+	"off_site":         "outside the Company's website",
+	"obscured":         "something covers the element",
+}
+
+func feedFromAudit(e control.AuditEntry) feedLine {
+	who, what := control.Describe(e)
+	l := feedLine{at: e.Time, who: who, what: what}
+	switch e.Event {
+	case control.EventDenied:
+		l.kind = "refused"
+		if why := refusalWhy[e.Reason]; why != "" {
+			l.what += ": " + why
+		}
+	case control.EventControl:
+		l.kind = "control"
+	case control.EventOffer:
+		l.kind = "offer"
+	case control.EventAction, control.EventNavigate:
+		l.kind = "action"
+	case control.EventError:
+		l.kind = "error"
+	}
+	return l
+}
+
+func feedFromEvent(e control.Event) feedLine {
+	a := control.AuditEntry{Time: e.Time, Event: e.Kind, How: e.How, By: e.By, Epoch: e.Epoch,
+		From: string(e.From), To: string(e.To)}
+	if e.Offer != nil {
+		a.Offer, a.Reason = e.Offer.ID, e.Offer.Reason
+	}
+	return feedFromAudit(a)
+}
+
+// Quitting reports whether the User chose to quit.
+func (t *TUI) Quitting() bool { return t.quit }
+
+// String is the TUI's name for logs.
+func (t *TUI) String() string { return fmt.Sprintf("tui %dx%d", t.width, t.height) }

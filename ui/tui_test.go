@@ -1,0 +1,263 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+var tuiClock = time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+
+func newTestTUI(t *testing.T) (*TUI, *control.Control, *control.AuditLog) {
+	t.Helper()
+	now := tuiClock
+	clock := func() time.Time { now = now.Add(time.Second); return now }
+	audit := control.NewAuditLog(io.Discard, clock)
+	ctl := control.New(&control.Options{Now: clock, Audit: audit})
+	tui, err := NewTUI(&TUIOptions{
+		Control:  ctl,
+		Audit:    audit,
+		Company:  "Demo Airline (airline.test)",
+		Session:  "guest · declares browser-control v1",
+		PageURL:  func() string { return "https://airline.test/bookings/bkg_4Rt9/check-in" },
+		LiveURL:  "http://127.0.0.1:40123/live?token=TOKEN",
+		Location: time.UTC,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tui, ctl, audit
+}
+
+// send runs msg through Update and then every command it returns that
+// completes at once (control operations; not ticks or the feed).
+func deliver(t *testing.T, tui *TUI, msg tea.Msg) tea.Cmd {
+	t.Helper()
+	_, cmd := tui.Update(msg)
+	if cmd == nil {
+		return nil
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	select {
+	case m := <-done:
+		if _, ok := m.(opDoneMsg); ok {
+			return deliver(t, tui, m)
+		}
+		if _, ok := m.(tea.QuitMsg); ok {
+			return tea.Quit
+		}
+	case <-time.After(100 * time.Millisecond):
+	}
+	return cmd
+}
+
+func press(t *testing.T, tui *TUI, key string) tea.Cmd {
+	t.Helper()
+	k := tea.KeyPressMsg{Code: rune(key[0]), Text: key}
+	if key == "ctrl+c" {
+		k = tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	return deliver(t, tui, k)
+}
+
+// feedAudit delivers the audit entries recorded so far, as Run does.
+func feedAudit(t *testing.T, tui *TUI, entries []control.AuditEntry) {
+	for _, e := range entries {
+		deliver(t, tui, auditMsg{e})
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "tui", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", name, diff)
+	}
+}
+
+// screen is the rendered TUI without colour, checked for its size.
+func screen(t *testing.T, tui *TUI, w, h int) string {
+	t.Helper()
+	deliver(t, tui, tea.WindowSizeMsg{Width: w, Height: h})
+	s := ansi.Strip(tui.Render())
+	lines := strings.Split(s, "\n")
+	if len(lines) != h {
+		t.Errorf("%dx%d: %d lines", w, h, len(lines))
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("%dx%d: line %d is %d wide: %q", w, h, i+1, n, l)
+		}
+	}
+	return s
+}
+
+// TestTUIScreens renders the User's screens at 80x24 and 120x32, without
+// colour, against goldens: the agent at work with refusals in the feed, an
+// offer with the Company's own words, the User in control with the live
+// view's address, and the question before quitting.
+func TestTUIScreens(t *testing.T) {
+	tui, ctl, audit := newTestTUI(t)
+	_ = audit.Record(control.AuditEntry{Event: control.EventJoin, URL: "https://airline.test/bookings/bkg_4Rt9"})
+	_ = audit.Record(control.AuditEntry{Event: control.EventNavigate, Tool: spec.ToolNavigate, URL: "https://airline.test/bookings/bkg_4Rt9/check-in"})
+	_ = audit.Record(control.AuditEntry{Event: control.EventAction, Tool: spec.ToolSelect, Ref: "e4", URL: "https://airline.test/bookings/bkg_4Rt9/check-in"})
+	_ = audit.Record(control.AuditEntry{Event: control.EventDenied, Tool: spec.ToolClick, Ref: "e9", Reason: "user_step",
+		Mark: map[string]any{"kind": "submission", "marked": "e3", "touches": "e9"}})
+	feedAudit(t, tui, audit.Entries())
+	golden(t, "agent_80x24", screen(t, tui, 80, 24))
+
+	n := len(audit.Entries())
+	ctl.RequestUser("The airline asks you to check in yourself", &control.Step{Ref: "e9", Kind: "submission", Text: "Check in"})
+	deliver(t, tui, controlMsg{})
+	feedAudit(t, tui, audit.Entries()[n:])
+	golden(t, "offer_80x24", screen(t, tui, 80, 24))
+	golden(t, "offer_120x32", screen(t, tui, 120, 32))
+
+	n = len(audit.Entries())
+	press(t, tui, "t")
+	_ = audit.Record(control.AuditEntry{Event: control.EventDenied, Tool: spec.ToolSnapshot, Reason: "user_has_control"})
+	feedAudit(t, tui, audit.Entries()[n:])
+	press(t, tui, "l")
+	golden(t, "user_80x24", screen(t, tui, 80, 24))
+	press(t, tui, "q")
+	golden(t, "quit_80x24", screen(t, tui, 80, 24))
+}
+
+// TestTUIKeys: the keys drive the User's control operations, the same ones
+// the live view's take, hand_back and cancel messages drive.
+func TestTUIKeys(t *testing.T) {
+	tui, ctl, _ := newTestTUI(t)
+	step := func(key string, want spec.Controller, epoch uint64, note string) {
+		t.Helper()
+		press(t, tui, key)
+		st := ctl.Status()
+		if st.Controller != want || st.Epoch != epoch {
+			t.Fatalf("after %q: %+v, want %s at epoch %d", key, st, want, epoch)
+		}
+		if !strings.Contains(tui.note, note) {
+			t.Errorf("after %q the TUI says %q, want %q", key, tui.note, note)
+		}
+	}
+	step("h", spec.ControllerAgent, 0, "You do not hold control")
+	step("t", spec.ControllerUser, 0, "You have control")
+	step("t", spec.ControllerUser, 0, "You have control")
+	step("h", spec.ControllerAgent, 1, "handed control back")
+	ctl.RequestUser("check in", nil)
+	step("c", spec.ControllerAgent, 1, "Cancelled")
+	if st := ctl.Status(); st.Offer != nil || st.LastReturn == nil || st.LastReturn.How != control.HowCancelled {
+		t.Errorf("cancel did not decline the offer: %+v", st)
+	}
+	step("t", spec.ControllerUser, 1, "You have control")
+	step("c", spec.ControllerAgent, 2, "Cancelled")
+
+	// Quitting while the User holds control asks first.
+	step("t", spec.ControllerUser, 2, "You have control")
+	if cmd := press(t, tui, "q"); cmd != nil || !tui.confirm {
+		t.Fatal("q while the User holds control did not ask first")
+	}
+	press(t, tui, "n")
+	if tui.confirm || tui.Quitting() || ctl.Holder() != spec.ControllerUser {
+		t.Fatal("answering n did not keep the TUI and the User's control")
+	}
+	press(t, tui, "ctrl+c")
+	if !tui.confirm {
+		t.Fatal("ctrl+c while the User holds control did not ask first")
+	}
+	if cmd := press(t, tui, "y"); cmd == nil || !tui.Quitting() {
+		t.Fatal("y did not quit")
+	}
+	if ctl.Holder() != spec.ControllerUser {
+		t.Error("quitting ended the User's control; only hand back or cancel does")
+	}
+
+	// While the agent holds control, q quits at once.
+	tui2, _, _ := newTestTUI(t)
+	if cmd := press(t, tui2, "q"); cmd == nil || !tui2.Quitting() {
+		t.Fatal("q did not quit")
+	}
+}
+
+// TestTUIRun runs the real bubbletea program on a pipe: keys typed reach
+// control, control events reach the screen, q ends it.
+func TestTUIRun(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	tui, ctl, _ := newTestTUI(t)
+	inR, inW := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- tui.Run(ctx, inR, out) }()
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for !cond() {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("timed out waiting until %s; screen:\n%q", what, out.String())
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
+	waitFor("the first screen", func() bool { return strings.Contains(out.String(), "Nothing yet.") })
+	ctl.RequestUser("The airline asks you to check in yourself", nil)
+	waitFor("the offer is on screen", func() bool { return strings.Contains(ansi.Strip(out.String()), "check in yourself") })
+	io.WriteString(inW, "t")
+	waitFor("the User holds control", func() bool { return ctl.Holder() == spec.ControllerUser })
+	io.WriteString(inW, "h")
+	waitFor("the agent holds control", func() bool { return ctl.Holder() == spec.ControllerAgent })
+	io.WriteString(inW, "q")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-ctx.Done():
+		t.Fatal("q did not end the TUI")
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata golden files")
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

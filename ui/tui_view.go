@@ -1,0 +1,205 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// Colours: the agent in blue, the User in green, offers in amber, refusals
+// in red. Every colour has words beside it, for terminals without colour.
+var (
+	agentColor   = lipgloss.Color("#2563eb")
+	userColor    = lipgloss.Color("#16a34a")
+	offerColor   = lipgloss.Color("#d97706")
+	refusedColor = lipgloss.Color("#dc2626")
+	dimColor     = lipgloss.Color("#71717a")
+	white        = lipgloss.Color("#ffffff")
+)
+
+// View renders the TUI. It only renders: state changes happen in Update.
+func (t *TUI) View() tea.View {
+	v := tea.NewView(t.Render())
+	v.AltScreen = true
+	v.WindowTitle = "poppy-browser: " + t.holderWords()
+	return v
+}
+
+// Render is the screen as a string of t.width columns and at most t.height
+// lines, with colour escapes (ansi.Strip removes them).
+func (t *TUI) Render() string {
+	w := max(t.width, 20)
+	bold := lipgloss.NewStyle().Bold(true)
+	label := lipgloss.NewStyle().Foreground(dimColor)
+	var top []string
+	top = append(top, lipgloss.NewStyle().Bold(true).Reverse(true).Render(pad(" poppy-browser · the User's side of the Personal Agent's browser", w)))
+	field := func(name, value string) {
+		top = append(top, label.Render(fmt.Sprintf("%-8s ", name))+value)
+	}
+	field("Company", orNone(t.opts.Company, "(not joined)"))
+	field("Session", orNone(t.opts.Session, "(none)"))
+	field("Page", orNone(t.page, "(no page)"))
+	badge := lipgloss.NewStyle().Bold(true).Foreground(white).Padding(0, 1)
+	if t.status.Controller == spec.ControllerUser {
+		field("Control", badge.Background(userColor).Render("YOU")+" "+bold.Foreground(userColor).Render("You hold control.")+
+			" The agent can do nothing in the browser until you hand back or cancel.")
+	} else {
+		field("Control", badge.Background(agentColor).Render("AGENT")+" "+bold.Foreground(agentColor).Render("The agent holds the browser.")+
+			" Your input is not passed to the page.")
+	}
+
+	var mid []string
+	if o := t.status.Offer; o != nil {
+		mid = append(mid, t.offerBox(w)...)
+	}
+	if t.showURL {
+		u := orNone(t.opts.LiveURL, "(the live view is not running)")
+		mid = append(mid, bold.Render("Live view")+" (for you only; it shows the browser and passes your input while you hold control):", u)
+	}
+	if t.confirm {
+		mid = append(mid, lipgloss.NewStyle().Bold(true).Foreground(refusedColor).Render(
+			"You hold control of the browser. Quit anyway? The agent stays locked out until you hand back. y = quit, any other key = stay"))
+	}
+	if t.note != "" {
+		mid = append(mid, t.note)
+	}
+
+	help := label.Render("keys: ") + keyHelp("t", "take control") + "  " + keyHelp("h", "hand back") + "  " +
+		keyHelp("c", "cancel") + "  " + keyHelp("l", "live view") + "  " + keyHelp("q", "quit")
+
+	// Lines wrap to the width first, so the feed gets what is left.
+	head := wrapLines(append(top, ""), w)
+	mid = wrapLines(mid, w)
+	footer := wrapLines([]string{help}, w)
+	room := t.height - len(head) - len(mid) - len(footer) - 1
+	lines := append(head, mid...)
+	lines = append(lines, bold.Render("What the agent does"))
+	lines = append(lines, t.feedLines(w, room)...)
+	for len(lines) < t.height-len(footer) {
+		lines = append(lines, "")
+	}
+	lines = append(lines, footer...)
+	if len(lines) > t.height {
+		lines = lines[:t.height]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (t *TUI) holderWords() string {
+	if t.status.Controller == spec.ControllerUser {
+		return "you hold control"
+	}
+	return "the agent holds the browser"
+}
+
+// offerBox shows the agent's request and the page's own words, labelled as
+// the Company's.
+func (t *TUI) offerBox(w int) []string {
+	o := t.status.Offer
+	amber := lipgloss.NewStyle().Bold(true).Foreground(offerColor)
+	label := lipgloss.NewStyle().Foreground(dimColor)
+	var b []string
+	if t.status.Controller == spec.ControllerUser {
+		b = append(b, amber.Render("Your step. When you are done, hand back (h); to give up, cancel (c)."))
+	} else {
+		b = append(b, amber.Render("The agent asks you to take a step in the browser."))
+	}
+	b = append(b, label.Render("The agent asks: ")+o.Reason)
+	if s := o.Step; s != nil && (s.Text != "" || s.Ref != "") {
+		var parts []string
+		for _, p := range []string{s.Ref, markWords(s.Kind), "content from the Company, not from the agent"} {
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+		where := strings.Join(parts, "; ")
+		text := "(no text)"
+		if s.Text != "" {
+			text = fmt.Sprintf("%q", s.Text)
+		}
+		b = append(b, label.Render("The Company's page says: ")+text+label.Render(" ("+where+")"))
+	}
+	if t.status.Controller != spec.ControllerUser {
+		b = append(b, keyHelp("t", "take control")+"   "+keyHelp("c", "decline")+"   "+keyHelp("l", "show the live view"))
+	}
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(offerColor).Padding(0, 1).Width(w)
+	return strings.Split(box.Render(strings.Join(b, "\n")), "\n")
+}
+
+func markWords(kind string) string {
+	switch kind {
+	case string(spec.Submission):
+		return "a form the Company leaves you to submit"
+	case string(spec.Interaction):
+		return "a control the Company leaves to you"
+	}
+	return ""
+}
+
+// feedLines are the newest feed entries that fit in n lines, oldest first.
+func (t *TUI) feedLines(w, n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	var out []string
+	if d := t.dropped.Load(); d > 0 {
+		out = append(out, lipgloss.NewStyle().Foreground(dimColor).Render(fmt.Sprintf("(%d earlier entries not shown; see the audit log)", d)))
+	}
+	if len(t.feed) == 0 {
+		out = append(out, lipgloss.NewStyle().Foreground(dimColor).Render("Nothing yet."))
+	}
+	start := max(0, len(t.feed)-(n-len(out)))
+	for _, l := range t.feed[start:] {
+		st := lipgloss.NewStyle()
+		switch l.kind {
+		case "refused", "error":
+			st = st.Foreground(refusedColor)
+		case "control":
+			st = st.Bold(true).Foreground(userColor)
+			if strings.Contains(l.what, "back") || strings.Contains(l.what, "cancelled") {
+				st = st.Foreground(agentColor)
+			}
+		case "offer":
+			st = st.Foreground(offerColor)
+		}
+		line := fmt.Sprintf("%s %-7s %s", l.at.In(t.opts.Location).Format("15:04:05"), l.who, l.what)
+		out = append(out, st.Render(ansi.Truncate(line, w, "…")))
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return out
+}
+
+func keyHelp(k, what string) string {
+	return lipgloss.NewStyle().Bold(true).Render("["+k+"]") + " " + what
+}
+
+// wrapLines wraps each line to w columns.
+func wrapLines(lines []string, w int) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(ansi.Wrap(l, w, " "), "\n")...)
+	}
+	return out
+}
+
+func pad(s string, w int) string {
+	s = ansi.Truncate(s, w, "…")
+	if n := w - ansi.StringWidth(s); n > 0 {
+		s += strings.Repeat(" ", n)
+	}
+	return s
+}
+
+func orNone(s, none string) string {
+	if s == "" {
+		return none
+	}
+	return s
+}
