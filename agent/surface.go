@@ -32,6 +32,7 @@ type surface interface {
 
 	scan(ctx context.Context, frame string) (marks.Scan, error)
 	check(ctx context.Context, frame string, a marks.Action) (marks.Verdict, error)
+	disarm(ctx context.Context, frame string) (*marks.Caught, error)
 	focus(ctx context.Context, frame string, id int) error
 	selectValues(ctx context.Context, frame string, id int, values []string) ([]string, error)
 	scrollBy(ctx context.Context, frame string, id int, dx, dy float64) error
@@ -103,6 +104,14 @@ func (s *pageSurface) check(ctx context.Context, frame string, a marks.Action) (
 		return marks.Verdict{}, err
 	}
 	return marks.Check(ctx, f, a)
+}
+
+func (s *pageSurface) disarm(ctx context.Context, frame string) (*marks.Caught, error) {
+	f, err := s.frame(frame)
+	if err != nil {
+		return nil, err
+	}
+	return marks.Disarm(ctx, f)
 }
 
 func (s *pageSurface) focus(ctx context.Context, frame string, id int) error {

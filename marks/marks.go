@@ -105,6 +105,11 @@ type Action struct {
 	// Key is the Playwright key name for "key" ("Enter", " ", "Tab",
 	// "Shift+Tab" ...); for "type" it is "Enter" when the text is submitted.
 	Key string
+	// Arm arms the frame's in-page guard when the verdict allows the
+	// action: until [Disarm], a click, key press, text input or submit that
+	// reaches a covered element in the frame is stopped before the page
+	// sees it. The gate arms it just before it dispatches agent input.
+	Arm bool
 }
 
 // Verdict is what an action would touch and which marks cover it, read
@@ -139,12 +144,14 @@ type actionJSON struct {
 	Kind string `json:"kind"`
 	ID   int    `json:"id"`
 	Key  string `json:"key"`
+	Arm  bool   `json:"arm"`
 }
 
 // Calls into the scanner; every value is an argument, never source text.
 const (
 	callScan   = `function() { return globalThis.poppyMarks.scan(); }`
 	callCheck  = `function(a) { return globalThis.poppyMarks.check(a); }`
+	callDisarm = `function() { return globalThis.poppyMarks.disarm(); }`
 	callFocus  = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
 	callSelect = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
 	callScroll = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
@@ -196,6 +203,27 @@ func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 		return Verdict{}, fmt.Errorf("checking action: %w", err)
 	}
 	return Verdict(v), nil
+}
+
+// Caught is what the in-page guard stopped: an event of an agent action
+// that reached an element a mark covers.
+type Caught struct {
+	Event string `json:"event"` // "click", "keydown", "beforeinput", "submit" ...
+	// Marks cover what the event would have changed, activated or
+	// submitted, interaction marks first.
+	Marks []Mark `json:"marks"`
+}
+
+// Disarm disarms the frame's guard (see [Action.Arm]) and returns what it
+// stopped while armed, or nil. A frame whose document is gone returns nil.
+func Disarm(ctx context.Context, f browser.Frame) (*Caught, error) {
+	var r struct {
+		Caught *Caught `json:"caught"`
+	}
+	if err := f.Call(ctx, World, callDisarm, &r); err != nil {
+		return nil, fmt.Errorf("disarming the guard: %w", err)
+	}
+	return r.Caught, nil
 }
 
 // Focus focuses the element; it fails with [ErrStale] for a gone element and

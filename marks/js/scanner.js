@@ -206,7 +206,53 @@ globalThis.poppyMarks ??= (() => {
     return hit;
   }
 
+  // ---- the guard: a second line behind check ----
+  // While the gate dispatches an allowed agent action, the guard is armed
+  // in the frames it checked: a click, key press, text input or submit that
+  // reaches a covered element (because the page changed under the pointer,
+  // moved focus, or its script submits a covered form) is stopped before
+  // any page listener sees it, and remembered for disarm. It is armed only
+  // between an allowed check and its disarm (at most GUARD_MS), when the
+  // agent holds control: the User's own input, which the runtime lets
+  // through only while the User holds control, is never stopped.
+  const GUARD_MS = 5000;
+  let guard = null; // {until, caught}
+  function guardEvent(ev) {
+    if (!guard) return;
+    if (performance.now() > guard.until) { guard = null; return; }
+    const t = ev.composedPath()[0];
+    if (!(t instanceof Element)) return;
+    const c = collector();
+    switch (ev.type) {
+      case "keydown": keyMarks(t, ev.key, c); break;
+      case "beforeinput": interactionOf(t, c); break;
+      case "submit":
+        if (t instanceof HTMLFormElement) submissionOf(t, c, ev.submitter || t);
+        break;
+      default: clickMarks(t, c); // click, auxclick, dblclick
+    }
+    if (!c.list.length) return;
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+    c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
+    guard.caught ??= { event: ev.type, marks: c.list };
+  }
+  for (const type of ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit"]) {
+    addEventListener(type, guardEvent, { capture: true });
+  }
+  function disarm() {
+    const caught = guard && guard.caught;
+    guard = null;
+    return { caught: caught || null };
+  }
+
   function check(a) {
+    guard = null;
+    const out = checkNow(a);
+    if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) guard = { until: performance.now() + GUARD_MS, caught: null };
+    return out;
+  }
+  function checkNow(a) {
     const el = a.id ? lookup(a.id) : deepActive();
     if (a.id && !el) return { stale: true, marks: [] };
     const c = collector();
@@ -406,5 +452,5 @@ globalThis.poppyMarks ??= (() => {
     return el ? idFor(el) : 0;
   }
 
-  return Object.freeze({ scan, check, focus, selectValues, scrollBy, ref });
+  return Object.freeze({ scan, check, disarm, focus, selectValues, scrollBy, ref });
 })();
