@@ -108,6 +108,7 @@ func (s *Site) airlineMux() http.Handler {
 	mux.HandleFunc("GET /fixtures/check-in-unmarked", s.page("check-in-unmarked", "Check in (no marks)"))
 	mux.HandleFunc("GET /fixtures/popup", s.page("popup", "Popup"))
 	mux.HandleFunc("GET /fixtures/poppy-tamper", s.page("tamper", "Tamper"))
+	s.markFixtures(mux)
 	mux.HandleFunc("GET /fixtures/redirect-offsite", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://"+PartnerHost+"/landing", http.StatusFound)
 	})
@@ -128,6 +129,7 @@ func (s *Site) partnerMux() http.Handler {
 	s.common(mux)
 	mux.HandleFunc("GET /frame", s.page("frame", "Partner offers"))
 	mux.HandleFunc("GET /landing", s.page("landing", "Partner landing"))
+	s.markFixtures(mux)
 	return mux
 }
 
