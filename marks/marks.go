@@ -156,6 +156,7 @@ const (
 	callSelect = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
 	callScroll = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
 	callRef    = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
+	callMarks  = `function() { return globalThis.poppyMarks.marks(); }`
 )
 
 // helperResult is what the helpers return: an error message from the page
@@ -282,4 +283,23 @@ func IDOf(ctx context.Context, f browser.Frame, selector string) (int, error) {
 		return 0, fmt.Errorf("finding element: %w", err)
 	}
 	return id, nil
+}
+
+// Marked is one element bearing a mark, as [Read] lists it.
+type Marked struct {
+	// Path locates the element: CSS child steps from the root, with " >>> "
+	// entering an open shadow root.
+	Path  string        `json:"path"`
+	Value string        `json:"value"` // the attribute's value as written
+	Kind  spec.MarkKind `json:"kind"`  // what the value counts as on this element
+}
+
+// Read lists every element of the frame's document that bears a mark, in
+// document order, open shadow trees included. It changes nothing.
+func Read(ctx context.Context, f browser.Frame) ([]Marked, error) {
+	var m []Marked
+	if err := f.Call(ctx, World, callMarks, &m); err != nil {
+		return nil, fmt.Errorf("reading marks: %w", err)
+	}
+	return m, nil
 }

@@ -102,6 +102,7 @@ type result struct {
 	} `json:"offer"`
 	Controller    string `json:"controller"`
 	MustReobserve bool   `json:"must_reobserve"`
+	CaughtBy      string `json:"caught_by"`
 }
 
 type element struct {

@@ -96,6 +96,7 @@ globalThis.poppyMarks ??= (() => {
   const WIDGETS = ROLES.map((r) => `[role~=${r}]`).join(",");
   const INTERACTIVE = "a[href],area[href],button,input:not([type=hidden]),select,textarea,summary,iframe," + WIDGETS;
   const ACTIVATABLE = INTERACTIVE + ",label,option,[contenteditable]:not([contenteditable=false])";
+  const HTML_ACTIVATION = "a[href],area[href],button,input:not([type=hidden]),select,textarea,summary,label,option";
   const CONTENT = "h1,h2,h3,h4,h5,h6,p,li,label,td,th,legend,caption,dt,dd,figcaption,dialog,[role~=status],[role~=alert],[role~=heading]";
   const FIELD_ROLES = /^(textbox|searchbox|combobox|listbox|slider|spinbutton)$/;
   const BLOCKING = /^(text|search|url|tel|email|password|date|month|week|time|datetime-local|number)$/;
@@ -151,9 +152,16 @@ globalThis.poppyMarks ??= (() => {
       }
     }
   }
+  // clickMarks: a click on el touches el and every covered ancestor
+  // (interactionOf), el itself as a widget, and the activation target: the
+  // nearest inclusive ancestor with activation behaviour (a span inside a
+  // button activates the button; a click inside a label, not on interactive
+  // content, activates the label's control).
   function clickMarks(el, c) {
     interactionOf(el, c);
-    activate(closest(el, ACTIVATABLE) || el, c);
+    if (el.matches(ACTIVATABLE)) activate(el, c);
+    const target = closest(el, HTML_ACTIVATION);
+    if (target && target !== el) activate(target, c);
   }
 
   // implicitSubmission: Enter in a field submits its form owner when the form
@@ -447,10 +455,34 @@ globalThis.poppyMarks ??= (() => {
     }
     (el || window).scrollBy({ left: dx, top: dy, behavior: "instant" });
   }
+  // marksNow lists every element bearing a mark, with its value, in
+  // document order (open shadow trees included), for conformance reports
+  // and tests.
+  function marksNow() {
+    const out = [];
+    const walk = (root, path) => {
+      for (const el of rootQuery(root, "*")) {
+        const v = attr(el, ATTR);
+        if (v !== null) out.push({ path: path + pathOf(el), value: v, kind: kindOf(el) });
+        if (el.shadowRoot) walk(el.shadowRoot, path + pathOf(el) + " >>> ");
+      }
+    };
+    walk(document, "");
+    return out;
+  }
+  function pathOf(el) {
+    const parts = [];
+    for (let n = el; n instanceof Element; n = n.parentNode) {
+      let i = 1;
+      for (let s = n.previousElementSibling; s; s = s.previousElementSibling) i++;
+      parts.unshift(n.localName + ":nth-child(" + i + ")");
+    }
+    return parts.join(" > ");
+  }
   function ref(selector) {
     const el = rootQuery(document, selector)[0];
     return el ? idFor(el) : 0;
   }
 
-  return Object.freeze({ scan, check, disarm, focus, selectValues, scrollBy, ref });
+  return Object.freeze({ scan, check, disarm, focus, selectValues, scrollBy, ref, marks: marksNow });
 })();
