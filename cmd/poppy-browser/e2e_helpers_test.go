@@ -37,10 +37,11 @@ func TestMain(m *testing.M) {
 // demo is one running runtime joined to the demo airline, with an MCP
 // client acting as the model.
 type demo struct {
-	t    testing.TB
-	site *testsite.Site
-	rt   *runtimeParts
-	mcp  *mcp.ClientSession
+	t     testing.TB
+	site  *testsite.Site
+	rt    *runtimeParts
+	mcp   *mcp.ClientSession
+	audit string // the audit log's path
 }
 
 func startDemo(t testing.TB, ctx context.Context) *demo {
@@ -75,7 +76,7 @@ func startDemo(t testing.TB, ctx context.Context) *demo {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &demo{t: t, site: site, rt: rt, mcp: cs}
+	return &demo{t: t, site: site, rt: rt, mcp: cs, audit: cfg.auditLog}
 }
 
 // result mirrors the action result of CONTRACT.md.
