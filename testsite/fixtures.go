@@ -21,7 +21,9 @@ func MarkFixtures() []string {
 }
 
 // MarkFixtureURL is the URL of a mark fixture on the Company's host.
-func MarkFixtureURL(name string) string { return "https://" + CompanyDomain + "/fixtures/marks/" + name }
+func MarkFixtureURL(name string) string {
+	return "https://" + CompanyDomain + "/fixtures/marks/" + name
+}
 
 // Sizes of the generated benchmark pages.
 const (
