@@ -149,14 +149,16 @@ type actionJSON struct {
 
 // Calls into the scanner; every value is an argument, never source text.
 const (
-	callScan   = `function() { return globalThis.poppyMarks.scan(); }`
-	callCheck  = `function(a) { return globalThis.poppyMarks.check(a); }`
-	callDisarm = `function() { return globalThis.poppyMarks.disarm(); }`
-	callFocus  = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
-	callSelect = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
-	callScroll = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
-	callRef    = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
-	callMarks  = `function() { return globalThis.poppyMarks.marks(); }`
+	callScan    = `function() { return globalThis.poppyMarks.scan(); }`
+	callCheck   = `function(a) { return globalThis.poppyMarks.check(a); }`
+	callDisarm  = `function() { return globalThis.poppyMarks.disarm(); }`
+	callFocus   = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
+	callSelect  = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
+	callScroll  = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
+	callRef     = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
+	callMarks   = `function() { return globalThis.poppyMarks.marks(); }`
+	callPending = `function() { return globalThis.poppyMarks.pendingHosts(); }`
+	callAdopt   = `function(host, root) { globalThis.poppyMarks.adopt(host, root); }`
 )
 
 // helperResult is what the helpers return: an error message from the page
@@ -181,12 +183,34 @@ func (r helperResult) err(op string) error {
 // ScanFrame reads the frame's document in one round trip. It assigns local
 // ids to what it returns and never includes the value of a field covered by
 // an interaction mark.
+//
+// Closed shadow roots are out of the scanner's reach from JavaScript: when a
+// scan meets custom elements it has not yet looked into, ScanFrame has the
+// browser hand their closed roots to the scanner over CDP and scans again.
+// Closed roots on built-in elements (a div with attachShadow) are not seen.
 func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
-	var s Scan
+	var s scanJSON
 	if err := f.Call(ctx, World, callScan, &s); err != nil {
 		return Scan{}, fmt.Errorf("scanning frame: %w", err)
 	}
-	return s, nil
+	if s.PendingHosts > 0 {
+		n, err := f.AdoptClosedShadowRoots(ctx, World, callPending, callAdopt)
+		if err != nil {
+			return Scan{}, fmt.Errorf("scanning frame: reading closed shadow roots: %w", err)
+		}
+		if n > 0 {
+			if err := f.Call(ctx, World, callScan, &s); err != nil {
+				return Scan{}, fmt.Errorf("scanning frame: %w", err)
+			}
+		}
+	}
+	return s.Scan, nil
+}
+
+// scanJSON is the scanner's scan result.
+type scanJSON struct {
+	Scan
+	PendingHosts int `json:"pendingHosts"` // custom elements whose closed root, if any, is not yet adopted
 }
 
 // Check reads, in one round trip, what action a would touch in the frame and

@@ -156,6 +156,11 @@ var markCases = []markCase{
 	{name: "fill a submission form in a shadow tree", spec: sSubmissionFill + " (in a shadow tree)", page: "shadow.html", action: typeIn(box("Shadow field"), "x"), want: "done", events: "input:form-host"},
 	{name: "submit a submission form in a shadow tree", spec: sSubmissionSubmit + " (in a shadow tree)", page: "shadow.html", action: click(btn("Shadow submit")), want: "denied", reason: "user_step", kind: "submission", marked: form("shadow form")},
 
+	{name: "click in a closed shadow tree", spec: sSection5 + " (allowed in a closed shadow tree)", page: "shadow.html", action: click(btn("Closed shadow plain")), want: "done", events: "click:closed-host"},
+	{name: "click a marked button in a closed shadow tree", spec: sInteractionControl + " (in a closed shadow tree)", page: "shadow.html", action: click(btn("Closed shadow marked")), want: "denied", reason: "user_step", kind: "interaction", noEvents: []string{"click:closed-host"}},
+	{name: "click in the closed tree of a marked host", spec: sInteractionControl + " (a mark on a closed shadow host covers its tree)", page: "shadow.html", action: click(btn("Closed host plain")), want: "denied", reason: "user_step", kind: "interaction", marked: div("Marked closed host")},
+	{name: "Space on a focused marked button in a closed tree", spec: sSection5 + " (key press, focus inside a closed shadow tree)", page: "shadow.html", setup: []step{press(btn("Closed shadow plain"), "Tab")}, action: pressFocused(" "), want: "denied", reason: "user_step", kind: "interaction", marked: &sel{"button", "Closed shadow marked"}, noEvents: []string{"click:closed-host"}},
+
 	// Frames (frames.html: a same-origin iframe and an out-of-process one).
 	{name: "click a marked button in a same-origin frame", spec: sInteractionControl + " (same-origin iframe)", page: "frames.html", action: click(btn("Same-origin marked button")), want: "denied", reason: "user_step", kind: "interaction"},
 	{name: "click a plain button in a same-origin frame", spec: sSection5 + " (allowed in a frame)", page: "frames.html", action: click(btn("Same-origin plain button")), want: "done", events: "click:f-plain"},

@@ -43,6 +43,23 @@ globalThis.poppyMarks ??= (() => {
     return el && el.isConnected ? el : null;
   }
 
+  // Shadow roots: open ones, and closed ones the Go side adopted over CDP
+  // (closed roots are out of this world's reach otherwise). Custom elements
+  // without a root seen by a scan are pending until Go has described them.
+  const closedRoots = new WeakMap();
+  const described = new WeakSet();
+  let pending = [];
+  const rootOf = (el) => el.shadowRoot || closedRoots.get(el) || null;
+  function pendingHosts() {
+    const hosts = pending.filter((el) => el.isConnected && !described.has(el));
+    pending = [];
+    for (const el of hosts) described.add(el);
+    return hosts;
+  }
+  function adopt(host, root) {
+    if (host instanceof Element && root instanceof ShadowRoot && root.host === host) closedRoots.set(host, root);
+  }
+
   // The parent element, crossing from a shadow root to its host.
   function parentOf(n) {
     const p = n.parentNode;
@@ -59,7 +76,7 @@ globalThis.poppyMarks ??= (() => {
   }
   function deepActive() {
     let a = docActive.call(document);
-    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    for (let r = a && rootOf(a); r && r.activeElement; r = rootOf(a)) a = r.activeElement;
     return a;
   }
 
@@ -190,6 +207,17 @@ globalThis.poppyMarks ??= (() => {
     for (const o of el.querySelectorAll("[" + ATTR + "]")) c.add(kindOf(o), o, el); // marked options it may (de)select
   }
 
+  // deepFromPoint descends from hit into open and adopted closed shadow
+  // trees to the element at (x, y).
+  function deepFromPoint(hit, x, y) {
+    for (let r = hit && rootOf(hit); r; r = rootOf(hit)) {
+      const inner = rootFromPoint.call(r, x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
   // hitTest scrolls el into view and finds what a click at its centre lands on.
   function hitTest(el, out) {
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
@@ -201,12 +229,7 @@ globalThis.poppyMarks ??= (() => {
     if (x1 <= x0 || y1 <= y0) return null;
     const x = (x0 + x1) / 2, y = (y0 + y1) / 2;
     out.point = { x, y, width: 0, height: 0 };
-    let hit = docFromPoint.call(document, x, y);
-    while (hit && hit.shadowRoot) {
-      const inner = rootFromPoint.call(hit.shadowRoot, x, y);
-      if (!inner || inner === hit) break;
-      hit = inner;
-    }
+    const hit = deepFromPoint(docFromPoint.call(document, x, y), x, y);
     const reaches = hit && (within(el, hit) ||
       el instanceof HTMLLabelElement && el.control && within(el.control, hit) ||
       Array.from(el.labels || []).some((l) => within(l, hit)));
@@ -228,8 +251,11 @@ globalThis.poppyMarks ??= (() => {
   function guardEvent(ev) {
     if (!guard) return;
     if (performance.now() > guard.until) { guard = null; return; }
-    const t = ev.composedPath()[0];
+    let t = ev.composedPath()[0];
     if (!(t instanceof Element)) return;
+    if (closedRoots.has(t)) { // the event comes from inside a closed tree
+      t = ev instanceof MouseEvent ? deepFromPoint(t, ev.clientX, ev.clientY) : ev.type === "submit" ? t : deepActive() || t;
+    }
     const c = collector();
     switch (ev.type) {
       case "keydown": keyMarks(t, ev.key, c); break;
@@ -415,12 +441,15 @@ globalThis.poppyMarks ??= (() => {
       let show = marked || box !== null;
       if (show && content && !marked && !textOf(el, true).trim()) show = false;
       if (show) out.push(entry(el, depth, interactive, box || (el.checkVisibility() ? el.getBoundingClientRect() : NO_BOX)));
-      const kids = el.shadowRoot ? el.shadowRoot.children : el instanceof HTMLSlotElement ? el.assignedElements() : el.children;
+      const root = rootOf(el);
+      if (!root && el.localName.includes("-") && !described.has(el)) pending.push(el);
+      const kids = root ? root.children : el instanceof HTMLSlotElement ? el.assignedElements() : el.children;
       const slotKids = el instanceof HTMLSlotElement && kids.length === 0 ? el.children : kids;
       for (const k of Array.from(slotKids)) walk(k, show ? depth + 1 : depth, hidden, inEditable || editableRoot);
     };
+    pending = [];
     walk(docElement.call(document), 0, false, false);
-    return { url: location.href, title: docTitle.call(document), elements: out };
+    return { url: location.href, title: docTitle.call(document), elements: out, pendingHosts: pending.length };
   }
 
   // ---- helpers the gate calls after an allowed check ----
@@ -464,7 +493,8 @@ globalThis.poppyMarks ??= (() => {
       for (const el of rootQuery(root, "*")) {
         const v = attr(el, ATTR);
         if (v !== null) out.push({ path: path + pathOf(el), value: v, kind: kindOf(el) });
-        if (el.shadowRoot) walk(el.shadowRoot, path + pathOf(el) + " >>> ");
+        const r = rootOf(el);
+        if (r) walk(r, path + pathOf(el) + " >>> ");
       }
     };
     walk(document, "");
@@ -484,5 +514,5 @@ globalThis.poppyMarks ??= (() => {
     return el ? idFor(el) : 0;
   }
 
-  return Object.freeze({ scan, check, disarm, focus, selectValues, scrollBy, ref, marks: marksNow });
+  return Object.freeze({ scan, check, disarm, focus, selectValues, scrollBy, ref, marks: marksNow, pendingHosts, adopt });
 })();
