@@ -3,6 +3,7 @@ package marks
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -149,7 +150,7 @@ type actionJSON struct {
 
 // Calls into the scanner; every value is an argument, never source text.
 const (
-	callScan    = `function() { return globalThis.poppyMarks.scan(); }`
+	callScan    = `function() { return JSON.stringify(globalThis.poppyMarks.scan()); }`
 	callCheck   = `function(a) { return globalThis.poppyMarks.check(a); }`
 	callDisarm  = `function() { return globalThis.poppyMarks.disarm(); }`
 	callFocus   = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
@@ -189,9 +190,9 @@ func (r helperResult) err(op string) error {
 // browser hand their closed roots to the scanner over CDP and scans again.
 // Closed roots on built-in elements (a div with attachShadow) are not seen.
 func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
-	var s scanJSON
-	if err := f.Call(ctx, World, callScan, &s); err != nil {
-		return Scan{}, fmt.Errorf("scanning frame: %w", err)
+	s, err := scanOnce(ctx, f)
+	if err != nil {
+		return Scan{}, err
 	}
 	if s.PendingHosts > 0 {
 		n, err := f.AdoptClosedShadowRoots(ctx, World, callPending, callAdopt)
@@ -199,12 +200,27 @@ func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
 			return Scan{}, fmt.Errorf("scanning frame: reading closed shadow roots: %w", err)
 		}
 		if n > 0 {
-			if err := f.Call(ctx, World, callScan, &s); err != nil {
-				return Scan{}, fmt.Errorf("scanning frame: %w", err)
+			if s, err = scanOnce(ctx, f); err != nil {
+				return Scan{}, err
 			}
 		}
 	}
 	return s.Scan, nil
+}
+
+// scanOnce runs the scanner once. The scan comes back as one JSON string:
+// CDP's own by-value serialization of thousands of small objects costs
+// many times more.
+func scanOnce(ctx context.Context, f browser.Frame) (scanJSON, error) {
+	var raw string
+	var s scanJSON
+	if err := f.Call(ctx, World, callScan, &raw); err != nil {
+		return s, fmt.Errorf("scanning frame: %w", err)
+	}
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return s, fmt.Errorf("scanning frame: decoding the scan: %w", err)
+	}
+	return s, nil
 }
 
 // scanJSON is the scanner's scan result.

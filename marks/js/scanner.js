@@ -443,9 +443,14 @@ globalThis.poppyMarks ??= (() => {
       if (show) out.push(entry(el, depth, interactive, box || (el.checkVisibility() ? el.getBoundingClientRect() : NO_BOX)));
       const root = rootOf(el);
       if (!root && el.localName.includes("-") && !described.has(el)) pending.push(el);
-      const kids = root ? root.children : el instanceof HTMLSlotElement ? el.assignedElements() : el.children;
-      const slotKids = el instanceof HTMLSlotElement && kids.length === 0 ? el.children : kids;
-      for (const k of Array.from(slotKids)) walk(k, show ? depth + 1 : depth, hidden, inEditable || editableRoot);
+      const d = show ? depth + 1 : depth, ed = inEditable || editableRoot;
+      const assigned = el instanceof HTMLSlotElement ? el.assignedElements() : null;
+      if (assigned && assigned.length) {
+        for (const k of assigned) walk(k, d, hidden, ed);
+      } else {
+        // Sibling links, not children collections: no wrapper per element.
+        for (let k = (root || el).firstElementChild; k; k = k.nextElementSibling) walk(k, d, hidden, ed);
+      }
     };
     pending = [];
     walk(docElement.call(document), 0, false, false);
