@@ -225,4 +225,3 @@ func BenchmarkClick(b *testing.B) {
 		})
 	}
 }
-

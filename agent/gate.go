@@ -202,6 +202,9 @@ type run struct {
 	ref          string // the ref the action named, for the audit line
 	epochAtStart uint64
 	armed        []string // frames whose in-page guard the last check armed
+	// title is the top document's title read by the last disarm, valid
+	// while the top document is titleDoc.
+	title, titleDoc string
 }
 
 // start finds the page, syncs the epoch and applies the action.
@@ -238,7 +241,11 @@ func (r *run) sync(ctx context.Context) control.Status {
 // a navigation the action caused shows.
 func (r *run) page(ctx context.Context) PageState {
 	r.sync(ctx)
-	return PageState{URL: r.s.url(), Title: r.s.title(ctx), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
+	title := r.title
+	if r.titleDoc == "" || r.titleDoc != r.g.doc {
+		title = r.s.title(ctx)
+	}
+	return PageState{URL: r.s.url(), Title: title, Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
 }
 
 // done, denied and failed build results with the page state.
@@ -387,14 +394,20 @@ func (r *run) disarm(ctx context.Context) (*marks.Caught, string) {
 	r.armed = nil
 	var first *marks.Caught
 	var frame string
+	frames := r.s.frames()
 	for _, f := range armed {
-		c, err := r.s.disarm(ctx, f)
+		d, err := r.s.disarm(ctx, f)
 		if err != nil {
 			r.g.log.Debug("disarming the guard failed", "err", err)
 			continue
 		}
-		if c != nil && first == nil {
-			first, frame = c, f
+		if len(frames) > 0 && frames[0].ID == f {
+			if doc, err := r.s.document(ctx); err == nil {
+				r.title, r.titleDoc = d.Title, doc
+			}
+		}
+		if d.Caught != nil && first == nil {
+			first, frame = d.Caught, f
 		}
 	}
 	return first, frame

@@ -255,16 +255,20 @@ type Caught struct {
 	Marks []Mark `json:"marks"`
 }
 
+// Disarmed is what [Disarm] found.
+type Disarmed struct {
+	Caught *Caught `json:"caught"` // what the guard stopped, or nil
+	Title  string  `json:"title"`  // the frame's document title, read in the same call
+}
+
 // Disarm disarms the frame's guard (see [Action.Arm]) and returns what it
-// stopped while armed, or nil. A frame whose document is gone returns nil.
-func Disarm(ctx context.Context, f browser.Frame) (*Caught, error) {
-	var r struct {
-		Caught *Caught `json:"caught"`
+// stopped while armed, with the document's title.
+func Disarm(ctx context.Context, f browser.Frame) (Disarmed, error) {
+	var d Disarmed
+	if err := f.Call(ctx, World, callDisarm, &d); err != nil {
+		return Disarmed{}, fmt.Errorf("disarming the guard: %w", err)
 	}
-	if err := f.Call(ctx, World, callDisarm, &r); err != nil {
-		return nil, fmt.Errorf("disarming the guard: %w", err)
-	}
-	return r.Caught, nil
+	return d, nil
 }
 
 // Focus focuses the element; it fails with [ErrStale] for a gone element and

@@ -277,7 +277,7 @@ globalThis.poppyMarks ??= (() => {
   function disarm() {
     const caught = guard && guard.caught;
     guard = null;
-    return { caught: caught || null };
+    return { caught: caught || null, title: docTitle.call(document) };
   }
 
   function check(a) {
