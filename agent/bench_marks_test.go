@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -53,13 +54,18 @@ func startBench(b *testing.B, path string) *benchBrowser {
 	go srv.Serve(l)
 	b.Cleanup(func() { srv.Close() })
 
+	dir, err := os.MkdirTemp("", "poppy-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
 	args := []string{"--headless", "--disable-gpu", "--hide-scrollbars", "--remote-debugging-port=0",
-		"--user-data-dir=" + b.TempDir(), "--no-first-run", "--site-per-process", "--window-size=1280,800",
+		"--user-data-dir=" + dir, "--no-first-run", "--site-per-process", "--window-size=1280,800",
 		"--host-resolver-rules=MAP *.test " + l.Addr().String(), "about:blank"}
 	if os.Geteuid() == 0 {
 		args = append(args, "--no-sandbox")
 	}
 	cmd := exec.Command(exe, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -67,7 +73,12 @@ func startBench(b *testing.B, path string) *benchBrowser {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	b.Cleanup(func() {
+		// The whole process group: renderers too, before the profile goes.
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+		os.RemoveAll(dir)
+	})
 	ws := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -135,6 +146,14 @@ var benchPages = []struct{ name, path, allowed, covered, selector string }{
 	{"buttons2400", "buttons-2400.html", "Button 1225", "Button 1200", "#b1225"},
 }
 
+// snapshotPages are benchPages and the same pages in bare markup.
+var snapshotPages = []struct{ name, path string }{
+	{"elements5000", "elements-5000.html"},
+	{"buttons2400", "buttons-2400.html"},
+	{"elements5000-plain", "elements-5000.html?markup=plain"},
+	{"buttons2400-plain", "buttons-2400.html?markup=plain"},
+}
+
 // BenchmarkMarksCheck is the gate's decision for one click, alone: one
 // round trip to the page (marks.Check), on a covered button.
 func BenchmarkMarksCheck(b *testing.B) {
@@ -173,21 +192,22 @@ func BenchmarkGateDenied(b *testing.B) {
 // BenchmarkSnapshot is one snapshot through Gate.Do; it reports the size of
 // the snapshot's text and of the page's HTML.
 func BenchmarkSnapshot(b *testing.B) {
-	for _, pg := range benchPages {
+	for _, pg := range snapshotPages {
 		b.Run(pg.name, func(b *testing.B) {
 			bb := startBench(b, pg.path)
-			var text int
+			var text, elems int
 			for b.Loop() {
 				r := bb.gate.Do(b.Context(), Snapshot{})
 				if r.Outcome != spec.OutcomeDone {
 					b.Fatalf("snapshot: %+v", r)
 				}
-				text = len(r.Text)
+				text, elems = len(r.Text), len(r.Elements)
 			}
 			html, err := chromedp.Run(bb.cdp, chromedp.OuterHTML(chromedp.CSS("html")))
 			if err != nil {
 				b.Fatal(err)
 			}
+			b.ReportMetric(float64(elems), "refs")
 			b.ReportMetric(float64(text), "text-bytes")
 			b.ReportMetric(float64(len(html)), "html-bytes")
 			b.ReportMetric(float64(len(html))/float64(text), "html/text")
