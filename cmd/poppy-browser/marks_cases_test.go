@@ -3,22 +3,22 @@ package main
 // The fixture table of issue 3: action x element -> outcome and mark, over
 // MCP in real Chromium, on the pages of testsite under /fixtures/marks/.
 
-// Sentences of browser-control v1 (spec/browser-control-v1.md) and of the
-// HTML form-owner rules the cases check.
+// Sentences of browser-control v1 (spec/browser-control-v1.md) the cases
+// check, each opening with its ID in spec.Requirements.
 const (
-	sInteractionControl = "4: interaction on a control: Can read it. Leaves changing or activating it to the User."
-	sInteractionForm    = "4: interaction on a form: Can read it. Leaves its controls, and submitting it, to the User."
-	sSubmissionFill     = "4: submission on a form: Can fill in its controls, unless other marks say not to."
-	sSubmissionSubmit   = "4: submission on a form: Leaves submitting it to the User."
-	sOwned              = "4: A form's controls are the ones it owns in HTML, including controls outside it that name it in their form attribute."
-	sAddUp              = "4: Marks add up. A control inside a submission form can also be marked interaction."
-	sNoSpread           = "4: A marked control doesn't mark the rest of its form."
-	sOtherValue         = "4: A value other than interaction or submission ... counts as interaction."
-	sSubmissionElse     = "4: ... or submission on anything but a form, counts as interaction."
-	sSection5           = "5: SHOULD NOT take a marked step: change or activate a control that a mark covers, or submit a form that a mark covers, whether with a click, a key press, ..."
-	sSection5Script     = "5: ... whether with a click, a key press, an accessibility action, a script, or a WebMCP tool."
-	sRead               = "4: Can read it (scrolling and reading are allowed everywhere)."
-	sFresh              = "5: marks are read at the moment of the action (issue 3: a mark added after the snapshot still stops the action)."
+	sInteractionControl = "BC-4-interaction-control: interaction on a control: Can read it. Leaves changing or activating it to the User."
+	sInteractionForm    = "BC-4-interaction-form: interaction on a form: Can read it. Leaves its controls, and submitting it, to the User."
+	sSubmissionFill     = "BC-4-submission-form: submission on a form: Can fill in its controls, unless other marks say not to."
+	sSubmissionSubmit   = "BC-4-submission-form: submission on a form: Leaves submitting it to the User."
+	sOwned              = "BC-4-form-owner: A form's controls are the ones it owns in HTML, including controls outside it that name it in their form attribute."
+	sAddUp              = "BC-4-marks-add-up: Marks add up. A control inside a submission form can also be marked interaction."
+	sNoSpread           = "BC-4-marks-add-up: A marked control doesn't mark the rest of its form."
+	sOtherValue         = "BC-4-values: A value other than interaction or submission ... counts as interaction."
+	sSubmissionElse     = "BC-4-values: ... or submission on anything but a form, counts as interaction."
+	sSection5           = "BC-5-no-marked-step: SHOULD NOT take a marked step: change or activate a control that a mark covers, or submit a form that a mark covers, whether with a click, a key press, ..."
+	sSection5Script     = "BC-5-no-marked-step: ... whether with a click, a key press, an accessibility action, a script, or a WebMCP tool."
+	sRead               = "BC-4-interaction-control: Can read it (scrolling and reading are allowed everywhere)."
+	sFresh              = "BC-5-no-marked-step: marks are read at the moment of the action (issue 3: a mark added after the snapshot still stops the action)."
 )
 
 // sel names an element of a snapshot: its role and part of its name.
@@ -173,8 +173,8 @@ var markCases = []markCase{
 
 	// Pages that change (dynamic.html).
 	{name: "a mark added after the snapshot", spec: sFresh, page: "dynamic.html", setup: []step{click(btn("Mark the pay later button"))}, action: click(btn("Pay later")), want: "denied", reason: "user_step", kind: "interaction", noEvents: []string{"click:later"}},
-	{name: "an element replaced since the snapshot", spec: "issue 3: an element replaced since the snapshot is a stale ref", page: "dynamic.html", setup: []step{click(btn("Replace the offer button"))}, action: click(btn("Accept offer")), want: "denied", reason: "stale_ref"},
-	{name: "an overlay over the target", spec: "issue 3: an element covering the target fails the action with reason obscured", page: "dynamic.html", setup: []step{click(btn("Show overlay"))}, action: click(btn("Behind the overlay")), want: "failed", reason: "obscured", noEvents: []string{"click:behind"}},
+	{name: "an element replaced since the snapshot", spec: "BC-5-no-marked-step: (issue 3) an element replaced since the snapshot is a stale ref", page: "dynamic.html", setup: []step{click(btn("Replace the offer button"))}, action: click(btn("Accept offer")), want: "denied", reason: "stale_ref"},
+	{name: "an overlay over the target", spec: "BC-5-no-marked-step: (issue 3) an element covering the target fails the action with reason obscured", page: "dynamic.html", setup: []step{click(btn("Show overlay"))}, action: click(btn("Behind the overlay")), want: "failed", reason: "obscured", noEvents: []string{"click:behind"}},
 	{name: "a marked button moved under the pointer", spec: sSection5 + " (the in-page guard: a click that reaches a covered element)", page: "dynamic.html", action: click(btn("Swap on hover")), want: "denied", reason: "user_step", kind: "interaction", guard: true, anyBearer: true, noEvents: []string{"click:swapped"}},
 	{name: "the page's script submits a marked form", spec: sSection5Script + " (the in-page guard: a submit)", page: "dynamic.html", action: click(btn("Quick pay")), want: "denied", reason: "user_step", kind: "submission", guard: true, marked: form("quick pay form"), events: "click:quick", noEvents: []string{"submit:"}},
 	{name: "the page moves focus to a marked field", spec: sSection5 + " (the in-page guard: typing that reaches a covered field)", page: "dynamic.html", action: press(box("Promo code"), "x"), want: "denied", reason: "user_step", kind: "interaction", guard: true, marked: &sel{"textbox", "PIN"}, noEvents: []string{"input:pin"}},

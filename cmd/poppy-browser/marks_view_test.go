@@ -14,7 +14,8 @@ import (
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
-// TestMarksUnchangedAfterAgentRun: no tool can change marks. The model tries
+// TestMarksUnchangedAfterAgentRun (BC-5-no-mark-tampering): no tool can
+// change marks. The model tries
 // every tool on every element of every fixture page; the marks in every
 // frame are the same afterwards. There is no tool that evaluates script.
 // dynamic.html is left out: its own script adds marks by design.
@@ -92,7 +93,8 @@ func (d *demo) readMarks(ctx context.Context) map[string][]marks.Marked {
 	return out
 }
 
-// TestAgentViewOfMarks: what the model sees of marked steps. Covered
+// TestAgentViewOfMarks (BC-5-offer, BC-5-untrusted): what the model sees of
+// marked steps. Covered
 // elements carry marked {kind, marked} and a line saying whose step it is;
 // the values of the User's fields never reach a snapshot, a tool result or
 // the audit log; page text is labelled as content, not instructions.
