@@ -61,15 +61,15 @@ func (a Type) apply(ctx context.Context, r *run) Result {
 		if err := r.s.focus(ctx, t.frame, t.id); err != nil {
 			return err
 		}
-		return r.s.insertText(ctx, a.Text)
+		if err := r.s.insertText(ctx, a.Text); err != nil || !a.Submit {
+			return err
+		}
+		return r.s.press(ctx, "Enter")
 	}); res != nil {
 		return *res
 	}
 	msg := fmt.Sprintf("Typed %d characters into %s.", len([]rune(a.Text)), t.ref)
 	if a.Submit {
-		if res := r.input(ctx, func() error { return r.s.press(ctx, "Enter") }); res != nil {
-			return *res
-		}
 		msg = fmt.Sprintf("Typed %d characters into %s and pressed Enter.", len([]rune(a.Text)), t.ref)
 	}
 	r.s.settle(ctx)
@@ -129,15 +129,18 @@ func (a PressKey) apply(ctx context.Context, r *run) Result {
 	// The key goes to whatever has focus, in whichever frame: ask every
 	// frame what it would touch there.
 	for _, f := range r.s.frames() {
-		v, err := r.s.check(ctx, f.ID, marks.Action{Kind: "key", Key: a.Key})
+		v, err := r.s.check(ctx, f.ID, marks.Action{Kind: "key", Key: a.Key, Arm: true})
 		if errors.Is(err, browser.ErrFrameGone) {
 			continue
 		}
 		if err != nil {
+			r.disarm(ctx)
 			return r.failed(ctx, FailPage, "Could not read the page to check this key: "+err.Error())
 		}
+		r.armed = append(r.armed, f.ID)
 		v.Stale = false
 		if res := r.verdict(ctx, f.ID, "", v); res != nil {
+			r.disarm(ctx)
 			return *res
 		}
 	}

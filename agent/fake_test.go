@@ -68,6 +68,9 @@ func (f *fakePage) check(_ context.Context, frame string, a marks.Action) (marks
 	f.mu.Unlock()
 	return f.verdict(frame, a), nil
 }
+func (f *fakePage) disarm(context.Context, string) (marks.Disarmed, error) {
+	return marks.Disarmed{}, nil
+}
 func (f *fakePage) focus(_ context.Context, frame string, id int) error {
 	f.record(fmt.Sprintf("focus %s/%d", frame, id))
 	return nil

@@ -134,6 +134,13 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 
 	r := &run{g: g}
 	res := r.start(ctx, a)
+	if len(r.armed) > 0 {
+		// An action that stopped between its check and its input: disarm
+		// now, so the guard can never meet the User's input later.
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		r.disarm(dctx)
+		cancel()
+	}
 	seen := res.Page
 	g.seen.Store(&seen)
 	g.record(a, r.ref, res)
@@ -194,6 +201,10 @@ type run struct {
 	s            surface
 	ref          string // the ref the action named, for the audit line
 	epochAtStart uint64
+	armed        []string // frames whose in-page guard the last check armed
+	// title is the top document's title read by the last disarm, valid
+	// while the top document is titleDoc.
+	title, titleDoc string
 }
 
 // start finds the page, syncs the epoch and applies the action.
@@ -230,7 +241,11 @@ func (r *run) sync(ctx context.Context) control.Status {
 // a navigation the action caused shows.
 func (r *run) page(ctx context.Context) PageState {
 	r.sync(ctx)
-	return PageState{URL: r.s.url(), Title: r.s.title(ctx), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
+	title := r.title
+	if r.titleDoc == "" || r.titleDoc != r.g.doc {
+		title = r.s.title(ctx)
+	}
+	return PageState{URL: r.s.url(), Title: title, Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
 }
 
 // done, denied and failed build results with the page state.
@@ -280,7 +295,11 @@ func staleMessage(ref string) string {
 // check asks the page what the action touches and which marks cover it, in
 // one round trip, and turns a refusal into a denial.
 func (r *run) check(ctx context.Context, t *target, a marks.Action) (marks.Verdict, *Result) {
+	a.Arm = a.Kind != "scroll" && a.Kind != "focus"
 	v, err := r.s.check(ctx, t.frame, a)
+	if a.Arm && err == nil {
+		r.armed = append(r.armed, t.frame)
+	}
 	if err != nil {
 		if errors.Is(err, browser.ErrFrameGone) {
 			res := r.denied(ctx, spec.ReasonStaleRef, staleMessage(t.ref))
@@ -307,7 +326,7 @@ func (r *run) verdict(ctx context.Context, frame, ref string, v marks.Verdict) *
 		res.Mark = m
 		return &res
 	case v.Obscured:
-		res := r.denied(ctx, spec.ReasonObscured, fmt.Sprintf("Element %s is covered by another element; scroll, or close what covers it, then take a new snapshot.", ref))
+		res := r.failed(ctx, spec.ReasonObscured, fmt.Sprintf("Another element covers %s where a click would land, so nothing was clicked; close or scroll away what covers it, then take a new snapshot.", ref))
 		return &res
 	}
 	return nil
@@ -334,8 +353,12 @@ func userStepMessage(m *MarkRefs) string {
 	if m.Kind == spec.Submission {
 		what = "submit form " + m.Marked
 	}
-	return fmt.Sprintf("The Company leaves this step to the User (%s mark on %s): they want the User to %s. Do not try another way; call browser_request_user_control with ref %s and a short reason, then continue other work or poll browser_wait_for_control.",
-		m.Kind, m.Marked, what, m.Touches)
+	return fmt.Sprintf("The Company leaves this step to the User (%s mark on %s): they want the User to %s. %s",
+		m.Kind, m.Marked, what, userStepAdvice(m))
+}
+
+func userStepAdvice(m *MarkRefs) string {
+	return fmt.Sprintf("Do not try another way; call browser_request_user_control with ref %s and a short reason, then continue other work or poll browser_wait_for_control.", m.Touches)
 }
 
 // input dispatches real input, after one last look at who holds control.
@@ -343,7 +366,16 @@ func (r *run) input(ctx context.Context, fn func() error) *Result {
 	if res := r.stillAgent(); res != nil {
 		return res
 	}
-	if err := fn(); err != nil {
+	err := fn()
+	caught, frame := r.disarm(ctx)
+	if caught != nil && len(caught.Marks) > 0 {
+		m := r.markRefs(frame, caught.Marks[0])
+		res := r.denied(ctx, spec.ReasonUserStep, fmt.Sprintf("The in-page guard stopped this action's %s before the page saw it, because it reached a step the Company leaves to the User (%s mark on %s); the page changed under the action. %s",
+			caught.Event, m.Kind, m.Marked, userStepAdvice(m)))
+		res.Mark, res.CaughtBy = m, CaughtByGuard
+		return &res
+	}
+	if err != nil {
 		if errors.Is(err, marks.ErrStale) || errors.Is(err, browser.ErrFrameGone) {
 			res := r.denied(ctx, spec.ReasonStaleRef, staleMessage(r.ref))
 			return &res
@@ -352,6 +384,33 @@ func (r *run) input(ctx context.Context, fn func() error) *Result {
 		return &res
 	}
 	return nil
+}
+
+// disarm disarms the guard in every frame the run armed and returns the
+// first thing it caught, with its frame. A frame gone since (a navigation
+// the input started) caught nothing that took effect.
+func (r *run) disarm(ctx context.Context) (*marks.Caught, string) {
+	armed := r.armed
+	r.armed = nil
+	var first *marks.Caught
+	var frame string
+	frames := r.s.frames()
+	for _, f := range armed {
+		d, err := r.s.disarm(ctx, f)
+		if err != nil {
+			r.g.log.Debug("disarming the guard failed", "err", err)
+			continue
+		}
+		if len(frames) > 0 && frames[0].ID == f {
+			if doc, err := r.s.document(ctx); err == nil {
+				r.title, r.titleDoc = d.Title, doc
+			}
+		}
+		if d.Caught != nil && first == nil {
+			first, frame = d.Caught, f
+		}
+	}
+	return first, frame
 }
 
 // stillAgent returns a denial if the User took control during the run.

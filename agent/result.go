@@ -16,6 +16,9 @@ const (
 	FailNoHistory   spec.Reason = "no_history" // nothing to go back to
 )
 
+// CaughtByGuard is [Result.CaughtBy] when the in-page guard stopped input.
+const CaughtByGuard = "guard"
+
 // Result is the gate's answer to one action, the structured content of every
 // action tool (CONTRACT.md). A denial and a failure are results, not errors.
 type Result struct {
@@ -28,6 +31,9 @@ type Result struct {
 	// Text and Elements are set by a snapshot.
 	Text     string        `json:"text,omitempty" jsonschema:"the page for the model, one element a line (snapshot only)"`
 	Elements []ElementInfo `json:"elements,omitempty" jsonschema:"the page's actionable elements with their refs (snapshot only)"`
+	// CaughtBy is "guard" when the in-page guard stopped the action's input
+	// at a covered element after the gate's check had allowed it.
+	CaughtBy string `json:"caught_by,omitempty" jsonschema:"guard when the in-page guard stopped the input at a step left to the User (reason user_step)"`
 	// Selected lists the values a select left selected.
 	Selected []string `json:"selected,omitempty" jsonschema:"the values now selected (select only)"`
 }

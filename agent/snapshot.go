@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/poppy-browser/poppy-browser/marks"
-	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // frameScan is one frame's scan for a snapshot, or why it failed.
@@ -48,6 +47,12 @@ func renderSnapshot(scans []frameScan, refs *refTable, company func(host string)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Page %s at %s (epoch %d, controller %s)\n", quote(page.Title), page.URL, page.Epoch, page.Controller)
 	elems := []ElementInfo{}
+	for _, fs := range scans {
+		if hasMark(fs.scan) {
+			b.WriteString(legend)
+			break
+		}
+	}
 	for i, fs := range scans {
 		host := hostOf(fs.frame.URL)
 		where := "Page"
@@ -148,23 +153,31 @@ func renderElement(e marks.Element, byID map[int]marks.Element, f frameInfo, ref
 	return line.String(), info, true
 }
 
-// markNote explains a mark in a snapshot line.
-func markNote(e marks.Element, m *marks.ElementMark, marked string, byID map[int]marks.Element) string {
-	what := "the Company asks the User to change or activate it"
-	if m.Kind == spec.Submission {
-		what = "the Company asks the User to submit it"
-		if m.Marked != e.ID {
-			what = "the Company asks the User to submit the form"
+// legend opens a snapshot that shows a mark: it says once what the short
+// notes on marked lines mean.
+const legend = "User steps: the Company leaves each line noted \"user step\" to the User (interaction: the User changes or activates it; submission: the User submits the form). Do not take these steps; offer the User control with browser_request_user_control.\n"
+
+// hasMark reports whether a scan shows any mark.
+func hasMark(s marks.Scan) bool {
+	for _, e := range s.Elements {
+		if e.Marked != nil {
+			return true
 		}
 	}
+	return false
+}
+
+// markNote says whose step a marked line is, and which mark makes it so:
+// "(user step: submission form e5)". The legend explains the kinds.
+func markNote(e marks.Element, m *marks.ElementMark, marked string, byID map[int]marks.Element) string {
 	if m.Marked == e.ID {
-		return fmt.Sprintf("(user step: %s — %s)", m.Kind, what)
+		return fmt.Sprintf("(user step: %s)", m.Kind)
 	}
 	bearer := ""
 	if be, ok := byID[m.Marked]; ok {
 		bearer = strings.ToLower(be.Tag) + " "
 	}
-	return fmt.Sprintf("(user step: %s %s%s — %s)", m.Kind, bearer, marked, what)
+	return fmt.Sprintf("(user step: %s %s%s)", m.Kind, bearer, marked)
 }
 
 // hostOf is the host of a URL, or the URL when it has none (about:blank).

@@ -32,6 +32,7 @@ type surface interface {
 
 	scan(ctx context.Context, frame string) (marks.Scan, error)
 	check(ctx context.Context, frame string, a marks.Action) (marks.Verdict, error)
+	disarm(ctx context.Context, frame string) (marks.Disarmed, error)
 	focus(ctx context.Context, frame string, id int) error
 	selectValues(ctx context.Context, frame string, id int, values []string) ([]string, error)
 	scrollBy(ctx context.Context, frame string, id int, dx, dy float64) error
@@ -55,7 +56,11 @@ type pageSurface struct {
 }
 
 func (s *pageSurface) document(ctx context.Context) (string, error) {
-	// A read: the main frame's loader changes with every new document.
+	// The main frame's loader changes with every new document; the browser
+	// tracks it from events, so this costs no round trip.
+	if d := s.p.Document(); d != "" {
+		return d, nil
+	}
 	tree, err := cdp.Call(ctx, s.p.Session(), page.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		return "", fmt.Errorf("reading the frame tree: %w", err)
@@ -103,6 +108,14 @@ func (s *pageSurface) check(ctx context.Context, frame string, a marks.Action) (
 		return marks.Verdict{}, err
 	}
 	return marks.Check(ctx, f, a)
+}
+
+func (s *pageSurface) disarm(ctx context.Context, frame string) (marks.Disarmed, error) {
+	f, err := s.frame(frame)
+	if err != nil {
+		return marks.Disarmed{}, err
+	}
+	return marks.Disarm(ctx, f)
 }
 
 func (s *pageSurface) focus(ctx context.Context, frame string, id int) error {

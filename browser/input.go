@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -40,7 +41,9 @@ func (p *Page) Mouse(ctx context.Context, ev MouseEvent) error {
 	case "move":
 		params.Type = input.DispatchMouseEventTypeMouseMoved
 	case "wheel":
-		params.Type, params.DeltaX, params.DeltaY = input.DispatchMouseEventTypeMouseWheel, ev.DeltaX, ev.DeltaY
+		// cdproto omits zero deltas, which Chromium requires for a wheel.
+		wheel := map[string]any{"type": input.DispatchMouseEventTypeMouseWheel, "x": ev.X, "y": ev.Y, "deltaX": ev.DeltaX, "deltaY": ev.DeltaY}
+		return p.t.s.Call(ctx, input.CommandDispatchMouseEvent, wheel, nil)
 	default:
 		return fmt.Errorf("mouse event: unknown type %q", ev.Type)
 	}
@@ -58,8 +61,13 @@ func (p *Page) Click(ctx context.Context, x, y float64) error {
 }
 
 // Key dispatches a key down or up. key is a name as in Playwright ("Enter",
-// "Tab", "ArrowDown", " ", "a").
+// "Tab", "ArrowDown", " ", "a"), with modifiers before it joined by "+"
+// ("Shift+Tab", "Control+a"): they are held for this key only.
 func (p *Page) Key(ctx context.Context, key string, down bool) error {
+	mods, key, err := splitModifiers(key)
+	if err != nil {
+		return err
+	}
 	k, err := lookupKey(key)
 	if err != nil {
 		return err
@@ -69,10 +77,11 @@ func (p *Page) Key(ctx context.Context, key string, down bool) error {
 		Code:                  k.Code,
 		WindowsVirtualKeyCode: k.Windows,
 		NativeVirtualKeyCode:  k.Native,
+		Modifiers:             mods,
 	}
 	if down {
 		params.Type = input.DispatchKeyEventTypeKeyDown
-		if k.Text != "" {
+		if k.Text != "" && mods&^modShift == 0 {
 			params.Text, params.UnmodifiedText = k.Text, k.Unmodified
 		} else {
 			params.Type = input.DispatchKeyEventTypeRawKeyDown
@@ -111,6 +120,39 @@ var keysByName = sync.OnceValue(func() map[string]*kb.Key {
 	}
 	return m
 })
+
+// Modifier bits of Input.dispatchKeyEvent.
+const (
+	modAlt   = 1
+	modCtrl  = 2
+	modMeta  = 4
+	modShift = 8
+)
+
+// splitModifiers reads "Shift+Control+Tab" as modifiers and a key; a lone
+// "+" is the plus key.
+func splitModifiers(name string) (int64, string, error) {
+	var mods int64
+	for {
+		i := strings.Index(name, "+")
+		if i <= 0 || i == len(name)-1 {
+			return mods, name, nil
+		}
+		switch name[:i] {
+		case "Shift":
+			mods |= modShift
+		case "Control", "Ctrl":
+			mods |= modCtrl
+		case "Alt":
+			mods |= modAlt
+		case "Meta":
+			mods |= modMeta
+		default:
+			return 0, "", fmt.Errorf("unknown modifier %q", name[:i])
+		}
+		name = name[i+1:]
+	}
+}
 
 func lookupKey(name string) (*kb.Key, error) {
 	if k, ok := keysByName()[name]; ok {

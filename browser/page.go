@@ -60,6 +60,19 @@ func (p *Page) MainFrame() Frame {
 // URL is the top frame's current URL.
 func (p *Page) URL() string { return p.MainFrame().URL }
 
+// Document identifies the top frame's current document, as the browser last
+// reported it (its loader id; a same-document navigation keeps it). It
+// makes no CDP call.
+func (p *Page) Document() string {
+	t := p.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if fi := t.frames[t.mainID]; fi != nil {
+		return string(fi.loader)
+	}
+	return ""
+}
+
 // Frames lists every frame of the page, parents before children, each once,
 // owned by the target that renders it.
 func (p *Page) Frames() []Frame {

@@ -18,12 +18,35 @@
 // shadow tree), or on its form owner (the browser's own: el.form, so the
 // form= attribute counts; a form around a control that names another form
 // does not cover it; a form-associated custom element is found in its
-// form's elements). A click touches the element, the nearest activatable
-// ancestor, the control of a label, the form a submit button submits and
-// the controls a reset button resets; Enter in a field touches the form
-// implicit submission would submit; any key but Tab on a covered element is
-// covered. Scrolling and reading are always allowed. Marks add up, and a
-// refused control in a submission form reports both marks.
+// form's elements). A click touches the element, the point it lands on (hit
+// tested: another element there makes the verdict Obscured), the element as
+// a widget, and its activation target: the nearest inclusive ancestor with
+// activation behaviour (a span inside a button activates the button; a
+// click inside a label, not on interactive content, activates the label's
+// control), the form a submit button submits (formaction too; a button
+// without type submits) and the controls a reset button resets. Enter in a
+// field touches the form implicit submission would submit; Enter and Space
+// on a focused button, link or ARIA widget activate it; any key but Tab on
+// a covered element is covered. A select touches its marked options. A
+// covered contenteditable or ARIA widget covers clicks on its descendants.
+// Scrolling and reading are always allowed. Marks add up, and a refused
+// control in a submission form reports both marks.
+//
+// Closed shadow roots are out of JavaScript's reach: [ScanFrame] has the
+// browser hand the closed roots of custom elements to the scanner over CDP
+// ([browser.Frame.AdoptClosedShadowRoots]); from then on the scan, the hit
+// test, the focus and the guard look into them.
+//
+// # The guard
+//
+// [Check] with [Action.Arm] arms the frame's in-page guard when it allows
+// the action; [Disarm] disarms it and reports what it caught. While armed,
+// a capturing listener of the isolated world stops (preventDefault and
+// stopImmediatePropagation, before any page listener) a click, key press,
+// text input or submit that reaches a covered element: the page moved a
+// marked element under the pointer, moved focus, or its script submitted a
+// marked form. The gate arms it only between its check and the end of the
+// agent's input, so the User's own input never meets it.
 //
 // # Conformance watcher
 //
@@ -38,7 +61,8 @@
 // [ScanFrame] returns a [Scan]: [Element] entries with local ids (per
 // frame document, kept by the scanner while the element lives). [Check]
 // takes an [Action] and returns a [Verdict]: Stale, the covering [Mark]s,
-// and for clicks the hit-tested point.
+// and for clicks the hit-tested point. [Read] lists every mark of a
+// document, for tests and conformance reports.
 //
 // # Concurrency
 //

@@ -3,6 +3,7 @@ package marks
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -105,6 +106,11 @@ type Action struct {
 	// Key is the Playwright key name for "key" ("Enter", " ", "Tab",
 	// "Shift+Tab" ...); for "type" it is "Enter" when the text is submitted.
 	Key string
+	// Arm arms the frame's in-page guard when the verdict allows the
+	// action: until [Disarm], a click, key press, text input or submit that
+	// reaches a covered element in the frame is stopped before the page
+	// sees it. The gate arms it just before it dispatches agent input.
+	Arm bool
 }
 
 // Verdict is what an action would touch and which marks cover it, read
@@ -139,16 +145,21 @@ type actionJSON struct {
 	Kind string `json:"kind"`
 	ID   int    `json:"id"`
 	Key  string `json:"key"`
+	Arm  bool   `json:"arm"`
 }
 
 // Calls into the scanner; every value is an argument, never source text.
 const (
-	callScan   = `function() { return globalThis.poppyMarks.scan(); }`
-	callCheck  = `function(a) { return globalThis.poppyMarks.check(a); }`
-	callFocus  = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
-	callSelect = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
-	callScroll = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
-	callRef    = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
+	callScan    = `function() { return JSON.stringify(globalThis.poppyMarks.scan()); }`
+	callCheck   = `function(a) { return globalThis.poppyMarks.check(a); }`
+	callDisarm  = `function() { return globalThis.poppyMarks.disarm(); }`
+	callFocus   = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
+	callSelect  = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
+	callScroll  = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
+	callRef     = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
+	callMarks   = `function() { return globalThis.poppyMarks.marks(); }`
+	callPending = `function() { return globalThis.poppyMarks.pendingHosts(); }`
+	callAdopt   = `function(host, root) { globalThis.poppyMarks.adopt(host, root); }`
 )
 
 // helperResult is what the helpers return: an error message from the page
@@ -173,12 +184,49 @@ func (r helperResult) err(op string) error {
 // ScanFrame reads the frame's document in one round trip. It assigns local
 // ids to what it returns and never includes the value of a field covered by
 // an interaction mark.
+//
+// Closed shadow roots are out of the scanner's reach from JavaScript: when a
+// scan meets custom elements it has not yet looked into, ScanFrame has the
+// browser hand their closed roots to the scanner over CDP and scans again.
+// Closed roots on built-in elements (a div with attachShadow) are not seen.
 func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
-	var s Scan
-	if err := f.Call(ctx, World, callScan, &s); err != nil {
-		return Scan{}, fmt.Errorf("scanning frame: %w", err)
+	s, err := scanOnce(ctx, f)
+	if err != nil {
+		return Scan{}, err
+	}
+	if s.PendingHosts > 0 {
+		n, err := f.AdoptClosedShadowRoots(ctx, World, callPending, callAdopt)
+		if err != nil {
+			return Scan{}, fmt.Errorf("scanning frame: reading closed shadow roots: %w", err)
+		}
+		if n > 0 {
+			if s, err = scanOnce(ctx, f); err != nil {
+				return Scan{}, err
+			}
+		}
+	}
+	return s.Scan, nil
+}
+
+// scanOnce runs the scanner once. The scan comes back as one JSON string:
+// CDP's own by-value serialization of thousands of small objects costs
+// many times more.
+func scanOnce(ctx context.Context, f browser.Frame) (scanJSON, error) {
+	var raw string
+	var s scanJSON
+	if err := f.Call(ctx, World, callScan, &raw); err != nil {
+		return s, fmt.Errorf("scanning frame: %w", err)
+	}
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return s, fmt.Errorf("scanning frame: decoding the scan: %w", err)
 	}
 	return s, nil
+}
+
+// scanJSON is the scanner's scan result.
+type scanJSON struct {
+	Scan
+	PendingHosts int `json:"pendingHosts"` // custom elements whose closed root, if any, is not yet adopted
 }
 
 // Check reads, in one round trip, what action a would touch in the frame and
@@ -196,6 +244,31 @@ func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 		return Verdict{}, fmt.Errorf("checking action: %w", err)
 	}
 	return Verdict(v), nil
+}
+
+// Caught is what the in-page guard stopped: an event of an agent action
+// that reached an element a mark covers.
+type Caught struct {
+	Event string `json:"event"` // "click", "keydown", "beforeinput", "submit" ...
+	// Marks cover what the event would have changed, activated or
+	// submitted, interaction marks first.
+	Marks []Mark `json:"marks"`
+}
+
+// Disarmed is what [Disarm] found.
+type Disarmed struct {
+	Caught *Caught `json:"caught"` // what the guard stopped, or nil
+	Title  string  `json:"title"`  // the frame's document title, read in the same call
+}
+
+// Disarm disarms the frame's guard (see [Action.Arm]) and returns what it
+// stopped while armed, with the document's title.
+func Disarm(ctx context.Context, f browser.Frame) (Disarmed, error) {
+	var d Disarmed
+	if err := f.Call(ctx, World, callDisarm, &d); err != nil {
+		return Disarmed{}, fmt.Errorf("disarming the guard: %w", err)
+	}
+	return d, nil
 }
 
 // Focus focuses the element; it fails with [ErrStale] for a gone element and
@@ -254,4 +327,23 @@ func IDOf(ctx context.Context, f browser.Frame, selector string) (int, error) {
 		return 0, fmt.Errorf("finding element: %w", err)
 	}
 	return id, nil
+}
+
+// Marked is one element bearing a mark, as [Read] lists it.
+type Marked struct {
+	// Path locates the element: CSS child steps from the root, with " >>> "
+	// entering an open shadow root.
+	Path  string        `json:"path"`
+	Value string        `json:"value"` // the attribute's value as written
+	Kind  spec.MarkKind `json:"kind"`  // what the value counts as on this element
+}
+
+// Read lists every element of the frame's document that bears a mark, in
+// document order, open shadow trees included. It changes nothing.
+func Read(ctx context.Context, f browser.Frame) ([]Marked, error) {
+	var m []Marked
+	if err := f.Call(ctx, World, callMarks, &m); err != nil {
+		return nil, fmt.Errorf("reading marks: %w", err)
+	}
+	return m, nil
 }

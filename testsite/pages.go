@@ -111,6 +111,7 @@ func (s *Site) airlineMux() http.Handler {
 	mux.HandleFunc("GET /fixtures/poppy-tamper", s.page("tamper", "Tamper"))
 	s.serveCheckFixtures(mux)
 	mux.HandleFunc("GET /fixtures/user-turn", s.page("user-turn", "The User's turn"))
+	s.markFixtures(mux)
 	mux.HandleFunc("GET /fixtures/redirect-offsite", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://"+PartnerHost+"/landing", http.StatusFound)
 	})
@@ -131,6 +132,7 @@ func (s *Site) partnerMux() http.Handler {
 	s.common(mux)
 	mux.HandleFunc("GET /frame", s.page("frame", "Partner offers"))
 	mux.HandleFunc("GET /landing", s.page("landing", "Partner landing"))
+	s.markFixtures(mux)
 	return mux
 }
 

@@ -71,7 +71,7 @@ func TestCheckCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 		var rep struct {
-			Schema string `json:"schema"`
+			Schema string              `json:"schema"`
 			Counts struct{ Error int } `json:"counts"`
 		}
 		if err := json.Unmarshal(raw, &rep); err != nil || rep.Schema != "poppy-browser/check-report/v1" || rep.Counts.Error != 1 {

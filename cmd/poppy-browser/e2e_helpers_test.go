@@ -37,12 +37,13 @@ func TestMain(m *testing.M) {
 // demo is one running runtime joined to the demo airline, with an MCP
 // client acting as the model.
 type demo struct {
-	t    testing.TB
-	site *testsite.Site
-	rt   *runtimeParts
-	mcp  *mcp.ClientSession
-	srv  *mcp.Server
-	cfg  *config
+	t     testing.TB
+	site  *testsite.Site
+	rt    *runtimeParts
+	mcp   *mcp.ClientSession
+	srv   *mcp.Server
+	cfg   *config
+	audit string // the audit log's path
 }
 
 func startDemo(t testing.TB, ctx context.Context) *demo {
@@ -86,7 +87,7 @@ func startDemoWith(t testing.TB, ctx context.Context, edit func(*config)) *demo 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &demo{t: t, site: site, rt: rt, mcp: cs, srv: srv, cfg: cfg}
+	return &demo{t: t, site: site, rt: rt, mcp: cs, srv: srv, cfg: cfg, audit: cfg.auditLog}
 }
 
 // result mirrors the action result of CONTRACT.md.
@@ -113,6 +114,7 @@ type result struct {
 	} `json:"offer"`
 	Controller    string `json:"controller"`
 	MustReobserve bool   `json:"must_reobserve"`
+	CaughtBy      string `json:"caught_by"`
 }
 
 type element struct {

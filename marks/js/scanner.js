@@ -43,6 +43,23 @@ globalThis.poppyMarks ??= (() => {
     return el && el.isConnected ? el : null;
   }
 
+  // Shadow roots: open ones, and closed ones the Go side adopted over CDP
+  // (closed roots are out of this world's reach otherwise). Custom elements
+  // without a root seen by a scan are pending until Go has described them.
+  const closedRoots = new WeakMap();
+  const described = new WeakSet();
+  let pending = [];
+  const rootOf = (el) => el.shadowRoot || closedRoots.get(el) || null;
+  function pendingHosts() {
+    const hosts = pending.filter((el) => el.isConnected && !described.has(el));
+    pending = [];
+    for (const el of hosts) described.add(el);
+    return hosts;
+  }
+  function adopt(host, root) {
+    if (host instanceof Element && root instanceof ShadowRoot && root.host === host) closedRoots.set(host, root);
+  }
+
   // The parent element, crossing from a shadow root to its host.
   function parentOf(n) {
     const p = n.parentNode;
@@ -59,7 +76,7 @@ globalThis.poppyMarks ??= (() => {
   }
   function deepActive() {
     let a = docActive.call(document);
-    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    for (let r = a && rootOf(a); r && r.activeElement; r = rootOf(a)) a = r.activeElement;
     return a;
   }
 
@@ -96,6 +113,7 @@ globalThis.poppyMarks ??= (() => {
   const WIDGETS = ROLES.map((r) => `[role~=${r}]`).join(",");
   const INTERACTIVE = "a[href],area[href],button,input:not([type=hidden]),select,textarea,summary,iframe," + WIDGETS;
   const ACTIVATABLE = INTERACTIVE + ",label,option,[contenteditable]:not([contenteditable=false])";
+  const HTML_ACTIVATION = "a[href],area[href],button,input:not([type=hidden]),select,textarea,summary,label,option";
   const CONTENT = "h1,h2,h3,h4,h5,h6,p,li,label,td,th,legend,caption,dt,dd,figcaption,dialog,[role~=status],[role~=alert],[role~=heading]";
   const FIELD_ROLES = /^(textbox|searchbox|combobox|listbox|slider|spinbutton)$/;
   const BLOCKING = /^(text|search|url|tel|email|password|date|month|week|time|datetime-local|number)$/;
@@ -151,9 +169,16 @@ globalThis.poppyMarks ??= (() => {
       }
     }
   }
+  // clickMarks: a click on el touches el and every covered ancestor
+  // (interactionOf), el itself as a widget, and the activation target: the
+  // nearest inclusive ancestor with activation behaviour (a span inside a
+  // button activates the button; a click inside a label, not on interactive
+  // content, activates the label's control).
   function clickMarks(el, c) {
     interactionOf(el, c);
-    activate(closest(el, ACTIVATABLE) || el, c);
+    if (el.matches(ACTIVATABLE)) activate(el, c);
+    const target = closest(el, HTML_ACTIVATION);
+    if (target && target !== el) activate(target, c);
   }
 
   // implicitSubmission: Enter in a field submits its form owner when the form
@@ -182,6 +207,17 @@ globalThis.poppyMarks ??= (() => {
     for (const o of el.querySelectorAll("[" + ATTR + "]")) c.add(kindOf(o), o, el); // marked options it may (de)select
   }
 
+  // deepFromPoint descends from hit into open and adopted closed shadow
+  // trees to the element at (x, y).
+  function deepFromPoint(hit, x, y) {
+    for (let r = hit && rootOf(hit); r; r = rootOf(hit)) {
+      const inner = rootFromPoint.call(r, x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
   // hitTest scrolls el into view and finds what a click at its centre lands on.
   function hitTest(el, out) {
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
@@ -193,12 +229,7 @@ globalThis.poppyMarks ??= (() => {
     if (x1 <= x0 || y1 <= y0) return null;
     const x = (x0 + x1) / 2, y = (y0 + y1) / 2;
     out.point = { x, y, width: 0, height: 0 };
-    let hit = docFromPoint.call(document, x, y);
-    while (hit && hit.shadowRoot) {
-      const inner = rootFromPoint.call(hit.shadowRoot, x, y);
-      if (!inner || inner === hit) break;
-      hit = inner;
-    }
+    const hit = deepFromPoint(docFromPoint.call(document, x, y), x, y);
     const reaches = hit && (within(el, hit) ||
       el instanceof HTMLLabelElement && el.control && within(el.control, hit) ||
       Array.from(el.labels || []).some((l) => within(l, hit)));
@@ -206,7 +237,56 @@ globalThis.poppyMarks ??= (() => {
     return hit;
   }
 
+  // ---- the guard: a second line behind check ----
+  // While the gate dispatches an allowed agent action, the guard is armed
+  // in the frames it checked: a click, key press, text input or submit that
+  // reaches a covered element (because the page changed under the pointer,
+  // moved focus, or its script submits a covered form) is stopped before
+  // any page listener sees it, and remembered for disarm. It is armed only
+  // between an allowed check and its disarm (at most GUARD_MS), when the
+  // agent holds control: the User's own input, which the runtime lets
+  // through only while the User holds control, is never stopped.
+  const GUARD_MS = 5000;
+  let guard = null; // {until, caught}
+  function guardEvent(ev) {
+    if (!guard) return;
+    if (performance.now() > guard.until) { guard = null; return; }
+    let t = ev.composedPath()[0];
+    if (!(t instanceof Element)) return;
+    if (closedRoots.has(t)) { // the event comes from inside a closed tree
+      t = ev instanceof MouseEvent ? deepFromPoint(t, ev.clientX, ev.clientY) : ev.type === "submit" ? t : deepActive() || t;
+    }
+    const c = collector();
+    switch (ev.type) {
+      case "keydown": keyMarks(t, ev.key, c); break;
+      case "beforeinput": interactionOf(t, c); break;
+      case "submit":
+        if (t instanceof HTMLFormElement) submissionOf(t, c, ev.submitter || t);
+        break;
+      default: clickMarks(t, c); // click, auxclick, dblclick
+    }
+    if (!c.list.length) return;
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+    c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
+    guard.caught ??= { event: ev.type, marks: c.list };
+  }
+  for (const type of ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit"]) {
+    addEventListener(type, guardEvent, { capture: true });
+  }
+  function disarm() {
+    const caught = guard && guard.caught;
+    guard = null;
+    return { caught: caught || null, title: docTitle.call(document) };
+  }
+
   function check(a) {
+    guard = null;
+    const out = checkNow(a);
+    if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) guard = { until: performance.now() + GUARD_MS, caught: null };
+    return out;
+  }
+  function checkNow(a) {
     const el = a.id ? lookup(a.id) : deepActive();
     if (a.id && !el) return { stale: true, marks: [] };
     const c = collector();
@@ -361,12 +441,20 @@ globalThis.poppyMarks ??= (() => {
       let show = marked || box !== null;
       if (show && content && !marked && !textOf(el, true).trim()) show = false;
       if (show) out.push(entry(el, depth, interactive, box || (el.checkVisibility() ? el.getBoundingClientRect() : NO_BOX)));
-      const kids = el.shadowRoot ? el.shadowRoot.children : el instanceof HTMLSlotElement ? el.assignedElements() : el.children;
-      const slotKids = el instanceof HTMLSlotElement && kids.length === 0 ? el.children : kids;
-      for (const k of Array.from(slotKids)) walk(k, show ? depth + 1 : depth, hidden, inEditable || editableRoot);
+      const root = rootOf(el);
+      if (!root && el.localName.includes("-") && !described.has(el)) pending.push(el);
+      const d = show ? depth + 1 : depth, ed = inEditable || editableRoot;
+      const assigned = el instanceof HTMLSlotElement ? el.assignedElements() : null;
+      if (assigned && assigned.length) {
+        for (const k of assigned) walk(k, d, hidden, ed);
+      } else {
+        // Sibling links, not children collections: no wrapper per element.
+        for (let k = (root || el).firstElementChild; k; k = k.nextElementSibling) walk(k, d, hidden, ed);
+      }
     };
+    pending = [];
     walk(docElement.call(document), 0, false, false);
-    return { url: location.href, title: docTitle.call(document), elements: out };
+    return { url: location.href, title: docTitle.call(document), elements: out, pendingHosts: pending.length };
   }
 
   // ---- helpers the gate calls after an allowed check ----
@@ -401,11 +489,36 @@ globalThis.poppyMarks ??= (() => {
     }
     (el || window).scrollBy({ left: dx, top: dy, behavior: "instant" });
   }
+  // marksNow lists every element bearing a mark, with its value, in
+  // document order (open shadow trees included), for conformance reports
+  // and tests.
+  function marksNow() {
+    const out = [];
+    const walk = (root, path) => {
+      for (const el of rootQuery(root, "*")) {
+        const v = attr(el, ATTR);
+        if (v !== null) out.push({ path: path + pathOf(el), value: v, kind: kindOf(el) });
+        const r = rootOf(el);
+        if (r) walk(r, path + pathOf(el) + " >>> ");
+      }
+    };
+    walk(document, "");
+    return out;
+  }
+  function pathOf(el) {
+    const parts = [];
+    for (let n = el; n instanceof Element; n = n.parentNode) {
+      let i = 1;
+      for (let s = n.previousElementSibling; s; s = s.previousElementSibling) i++;
+      parts.unshift(n.localName + ":nth-child(" + i + ")");
+    }
+    return parts.join(" > ");
+  }
   function ref(selector) {
     const el = rootQuery(document, selector)[0];
     return el ? idFor(el) : 0;
   }
 
   // idOf gives other scripts of this world (js/watch.js) the local id of an element.
-  return Object.freeze({ scan, check, focus, selectValues, scrollBy, ref, idOf: idFor });
+  return Object.freeze({ scan, check, disarm, focus, selectValues, scrollBy, ref, marks: marksNow, pendingHosts, adopt, idOf: idFor });
 })();
