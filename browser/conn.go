@@ -160,6 +160,51 @@ func (c *conn) call(ctx context.Context, sessionID target.SessionID, method stri
 	}
 }
 
+// callBatch sends commands of one method in order without waiting between
+// them, then waits for every reply: Chromium runs a session's commands in
+// the order they arrive, so the sequence is kept without a round trip each.
+func (c *conn) callBatch(ctx context.Context, sessionID target.SessionID, method string, params []any) error {
+	chans := make([]chan *cdproto.Message, len(params))
+	for i, p := range params {
+		buf, err := jsonv2.Marshal(p, chromedp.DefaultMarshalOptions)
+		if err != nil {
+			return fmt.Errorf("%s: encoding params: %w", method, err)
+		}
+		id := c.next.Add(1)
+		ch := make(chan *cdproto.Message, 1)
+		c.mu.Lock()
+		if c.err != nil {
+			err := c.err
+			c.mu.Unlock()
+			return err
+		}
+		c.pending[id] = ch
+		c.mu.Unlock()
+		chans[i] = ch
+		if err := c.tr.Write(ctx, &cdproto.Message{ID: id, SessionID: sessionID, Method: cdproto.MethodType(method), Params: buf}); err != nil {
+			c.mu.Lock()
+			delete(c.pending, id)
+			c.mu.Unlock()
+			return fmt.Errorf("%s: %w", method, err)
+		}
+	}
+	var first error
+	for _, ch := range chans {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case reply, ok := <-ch:
+			switch {
+			case !ok:
+				return c.closedErr()
+			case reply.Error != nil && first == nil:
+				first = fmt.Errorf("%s: %w", method, reply.Error)
+			}
+		}
+	}
+	return first
+}
+
 func (c *conn) closedErr() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -50,12 +50,19 @@ func (p *Page) Mouse(ctx context.Context, ev MouseEvent) error {
 	return p.dispatch(ctx, func() error { return p.t.s.Call(ctx, input.CommandDispatchMouseEvent, params, nil) })
 }
 
-// Click presses and releases the left button at (x, y).
+// Click moves the pointer to (x, y), then presses and releases the left
+// button there. The three events go out in order in one round trip.
 func (p *Page) Click(ctx context.Context, x, y float64) error {
-	for _, typ := range []string{"move", "down", "up"} {
-		if err := p.Mouse(ctx, MouseEvent{Type: typ, X: x, Y: y}); err != nil {
-			return fmt.Errorf("clicking: %w", err)
-		}
+	events := []any{
+		input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y},
+		input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMousePressed, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1},
+		input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1},
+	}
+	err := p.dispatch(ctx, func() error {
+		return p.t.s.c.callBatch(ctx, p.t.s.id, input.CommandDispatchMouseEvent, events)
+	})
+	if err != nil {
+		return fmt.Errorf("clicking: %w", err)
 	}
 	return nil
 }
