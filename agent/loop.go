@@ -302,7 +302,7 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 			}
 			o := t.offer(handOverReason(obs.Page, res.Mark), ref)
 			res.Offer = &o
-			step.Notes = append(step.Notes, "the step is the User's: they have been offered control; continue other work or wait for them to hand back")
+			res.Message = userStepLoopMessage(res.Mark)
 		}
 		step.Result = res
 		if res.Offer != nil {
@@ -332,6 +332,15 @@ func handOverReason(p PageState, m *MarkRefs) string {
 		return fmt.Sprintf("%s asks you to submit this form yourself: take control, complete it, then hand back.", who)
 	}
 	return fmt.Sprintf("%s asks you to take this step yourself: take control, complete it, then hand back.", who)
+}
+
+// userStepLoopMessage replaces the gate's user_step message (written for
+// MCP clients) once the loop has offered control itself.
+func userStepLoopMessage(m *MarkRefs) string {
+	if m == nil {
+		return "The Company leaves this step to the User; they have been offered control. Do not try another way: continue other work, or wait for them to hand back."
+	}
+	return fmt.Sprintf("The Company leaves this step to the User (%s mark on %s); they have been offered control. Do not try another way: continue other work, or wait for them to hand back.", m.Kind, m.Marked)
 }
 
 // await runs fn and returns its value, or ctx's error as soon as ctx ends

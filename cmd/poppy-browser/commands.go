@@ -101,35 +101,6 @@ func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return nil
 }
 
-func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("demo", "demo [--headful] [--http ADDR]", stderr)
-	var cfg config
-	cfg.register(fs)
-	httpAddr := fs.String("http", "127.0.0.1:8931", "serve the agent's MCP tools over Streamable HTTP here")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	site, signer, err := startDemoSite()
-	if err != nil {
-		return err
-	}
-	defer site.Close()
-	cfg.company = testsite.CompanyDomain
-	cfg.credentials = signer
-	cfg.httpClient = site.Client()
-	cfg.browserArgs = append(cfg.browserArgs, site.BrowserArgs()...)
-	cfg.returnTo = testsite.BookingURL()
-	cfg.userMessages = stdout
-	rt, err := startRuntime(ctx, &cfg)
-	if err != nil {
-		return err
-	}
-	defer rt.close()
-	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, rt.page.URL())
-	srv := agent.NewServer(rt.gate, nil)
-	return serveMCPHTTP(ctx, srv, *httpAddr, stdout)
-}
-
 // startDemoSite serves the demo airline on loopback, trusting a fresh demo
 // signing key, and returns the Personal Agent's signer for it.
 func startDemoSite() (*testsite.Site, *session.KeySigner, error) {
