@@ -19,6 +19,12 @@ import (
 const demoTask = "Check me in for booking BKG4RT9 tomorrow, aisle seat"
 
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	return demoWith(ctx, args, stdin, stdout, stderr, nil)
+}
+
+// demoWith runs the demo; onSite, when set, is given the demo airline (tests
+// read what it recorded).
+func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, onSite func(*testsite.Site)) error {
 	fs := newFlagSet("demo", "demo [--auto-user] [--headful] [--model scripted|openai] [--http ADDR]", stderr)
 	var cfg config
 	cfg.register(fs)
@@ -35,6 +41,9 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer site.Close()
+	if onSite != nil {
+		onSite(site)
+	}
 	cfg.company = testsite.CompanyDomain
 	cfg.credentials = signer
 	cfg.httpClient = site.Client()
