@@ -336,7 +336,7 @@ func TestPrompt(t *testing.T) {
 		history: []Step{{N: 1, Evaluation: "start", Memory: "booking BKG4RT9", NextGoal: "check in", Action: ActClick, Input: []byte(`{"ref":"e4"}`),
 			Result: ActionResult{Outcome: spec.OutcomeDenied, Reason: spec.ReasonUserStep, Message: "The Company leaves this step to the User."},
 			Notes:  []string{"repaired: " + RepairToolName}}},
-		page: "Page \"Check in\" at https://airline.test/check-in (epoch 1, controller agent)\n- button \"Check in\" [e4]\n",
+		page:    "Page \"Check in\" at https://airline.test/check-in (epoch 1, controller agent)\n- button \"Check in\" [e4]\n",
 		maxPage: 1000, maxHistory: 10,
 	})
 	golden(t, "prompt_user.txt", []byte(msg))

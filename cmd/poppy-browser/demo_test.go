@@ -168,3 +168,40 @@ func TestDemoOpenAIModel(t *testing.T) {
 		t.Error("the key reached the output or the audit log")
 	}
 }
+
+// TestRunCommand: `run` prints the story and fails when the task ends
+// without success (here the step limit, before the User's step).
+func TestRunCommand(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	site, _, err := startDemoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	args := []string{"run", "--company", testsite.CompanyDomain, "--no-join", "--start", testsite.BookingURL(),
+		"--task", demoTask, "--max-steps", "3", "--audit-log", t.TempDir() + "/audit.jsonl"}
+	for _, a := range site.BrowserArgs() {
+		args = append(args, "--browser-arg", a)
+	}
+	var stdout, stderr syncBuffer
+	err = run(ctx, args, strings.NewReader(""), &stdout, &stderr)
+	out := stdout.String()
+	t.Logf("run output:\n%s\n%s", out, stderr.String())
+	if err == nil || !strings.Contains(err.Error(), "without success (step_limit)") {
+		t.Fatalf("run: err = %v, want the step limit", err)
+	}
+	for _, want := range []string{"step 1: open the check-in page: click", "step 2: choose the aisle seat", "step 3: check in", "denied (user_step)", "agent: offers the User control", "agent: the task ended after 3 steps (step_limit)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the story lacks %q", want)
+		}
+	}
+	if n := len(site.CheckIns()); n != 0 {
+		t.Errorf("the airline recorded %d check-ins", n)
+	}
+	for _, bad := range [][]string{{"run"}, {"run", "--company", "airline.test"}, {"run", "--company", "x", "--task", "t", "--model", "gpt"}, {"run", "--company", "x", "--task", "t", "--max-steps", "0"}} {
+		if err := run(ctx, bad, strings.NewReader(""), io.Discard, io.Discard); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: err = %v, want one line", bad, err)
+		}
+	}
+}
