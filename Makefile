@@ -18,6 +18,9 @@ chromium:
 build:
 	$(GO) build -o bin/poppy-browser ./cmd/poppy-browser
 
+# DEMO_FLAGS= (empty) lets you play the User yourself in the live view.
+DEMO_FLAGS ?= --auto-user
+
 demo: chromium build
 	./bin/poppy-browser demo $(DEMO_FLAGS)
 

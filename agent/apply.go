@@ -16,6 +16,11 @@ import (
 // settleTimeout bounds the wait for a navigation that input may start.
 const settleTimeout = 3 * time.Second
 
+// frameScanTimeout bounds the scan of one frame in a snapshot: a frame
+// whose document is still coming (an out-of-process iframe right after
+// its parent loaded) is left out rather than holding the snapshot.
+const frameScanTimeout = 5 * time.Second
+
 func (a Click) apply(ctx context.Context, r *run) Result {
 	t, res := r.resolve(ctx, a.Ref)
 	if res != nil {
@@ -281,7 +286,13 @@ func (Snapshot) apply(ctx context.Context, r *run) Result {
 	st := r.g.ctl.Status()
 	var scans []frameScan
 	for _, f := range r.s.frames() {
-		sc, err := r.s.scan(ctx, f.ID)
+		if f.URL == "" {
+			scans = append(scans, frameScan{frame: f, err: errors.New("the frame has no document yet")})
+			continue
+		}
+		fctx, cancel := context.WithTimeout(ctx, frameScanTimeout)
+		sc, err := r.s.scan(fctx, f.ID)
+		cancel()
 		scans = append(scans, frameScan{frame: f, scan: sc, err: err})
 	}
 	if res := r.stillAgent(); res != nil {

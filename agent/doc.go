@@ -1,5 +1,6 @@
 // Package agent is what the agent's model sees of the browser and does with
-// it: snapshots, element refs, the gate, and the MCP server.
+// it: snapshots, element refs, the gate, the MCP server, and the built-in
+// agent loop with its scripted model.
 //
 // # The one invariant
 //
@@ -61,6 +62,45 @@
 // The control tools (browser_request_user_control, browser_control_status,
 // browser_wait_for_control) read and offer through package control; none
 // changes the holder, which only the User does.
+//
+// # The built-in loop
+//
+// [Loop.Run] runs one task (a second one meanwhile gets [ErrBusy]). Each
+// step it observes (a fresh [Snapshot] through the gate), thinks (one
+// [Model] call), acts (one action through the same gate) and records the
+// step. The model is offered exactly one tool, AgentOutput
+// ([ToolName]): evaluation_previous_goal, memory and next_goal (optional
+// strings) and action, one of the [Registry]'s actions with its input. The
+// request is two messages: the system prompt, and one user message with
+// the task, the step counter, a "Current time:" line, who holds the
+// browser, the history (goals, results, refusals, repairs) and the page.
+//
+// The built-in actions ([DefaultActions]) are the gated browser actions
+// (click, type, select, press_key, scroll, navigate, back), wait,
+// ask_user, request_user_control and done. An embedding program adds,
+// overrides or removes actions with [Registry.Set] and [Registry.Remove];
+// each action's input is validated against its JSON schema, and an action
+// reaches the page only through [Env.Gate].
+//
+// The reply parser is tolerant: JSON in the message content instead of a
+// tool call, an action name used as the tool name, arguments encoded
+// twice, a missing action (the step waits) and a bare value for a
+// one-field input are repaired and noted in the history; anything else is
+// a failed step whose reason the model reads next step.
+//
+// When the gate refuses an action as user_step, the loop offers control
+// to the User itself (control.Control.RequestUser, with the reason and the
+// step), tells its observer, and goes on: the model may do other work or
+// wait. While the User holds the browser the loop waits for the hand back
+// (control.Control.WaitForAgent, under the task's context) without calling
+// the model; after it, and whenever control changed hands while the model
+// was deciding, the page is read again before any action.
+//
+// A task ends with the model's done, at the step limit (default 40), after
+// too many failed model calls in a row, or when its context ends, even
+// while an action ignores the context. [Scripted] is a deterministic model
+// that needs no key; package agent/chat speaks to any OpenAI-compatible
+// endpoint.
 //
 // # What it must not do
 //

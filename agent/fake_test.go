@@ -53,9 +53,11 @@ func (f *fakePage) document(context.Context) (string, error) {
 	return f.doc, nil
 }
 func (f *fakePage) url() string                  { f.mu.Lock(); defer f.mu.Unlock(); return f.urlv }
-func (f *fakePage) title(context.Context) string { return f.titlev }
+func (f *fakePage) title(context.Context) string { f.mu.Lock(); defer f.mu.Unlock(); return f.titlev }
 func (f *fakePage) frames() []frameInfo          { f.mu.Lock(); defer f.mu.Unlock(); return f.framesv }
 func (f *fakePage) scan(_ context.Context, frame string) (marks.Scan, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	sc, ok := f.scans[frame]
 	if !ok {
 		return marks.Scan{}, fmt.Errorf("scanning frame: no scanner")

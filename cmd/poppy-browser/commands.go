@@ -108,44 +108,6 @@ func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return nil
 }
 
-func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("demo", "demo [--headful] [--http ADDR]", stderr)
-	var cfg config
-	cfg.register(fs)
-	httpAddr := fs.String("http", "127.0.0.1:8931", "serve the agent's MCP tools over Streamable HTTP here")
-	tui := fs.Bool("tui", true, "show the User's terminal UI on the controlling terminal (/dev/tty); quitting it ends the demo")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	site, signer, err := startDemoSite()
-	if err != nil {
-		return err
-	}
-	defer site.Close()
-	cfg.company = testsite.CompanyDomain
-	cfg.credentials = signer
-	cfg.httpClient = site.Client()
-	cfg.browserArgs = append(cfg.browserArgs, site.BrowserArgs()...)
-	cfg.returnTo = testsite.BookingURL()
-	cfg.userMessages = stdout
-	cfg.session = "joined as a guest"
-	rt, err := startRuntime(ctx, &cfg)
-	if err != nil {
-		return err
-	}
-	defer rt.close()
-	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, rt.page.URL())
-	srv := agent.NewServer(rt.gate, nil)
-	l, err := net.Listen("tcp", *httpAddr)
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	fmt.Fprintf(stdout, "MCP (Streamable HTTP) at http://%s/\n", l.Addr())
-	ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tui, true, stdout)
-	defer stop()
-	return serveMCPListener(ctx, srv, l, io.Discard)
-}
-
 // startDemoSite serves the demo airline on loopback, trusting a fresh demo
 // signing key, and returns the Personal Agent's signer for it.
 func startDemoSite() (*testsite.Site, *session.KeySigner, error) {

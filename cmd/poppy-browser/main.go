@@ -33,7 +33,8 @@ func main() {
 const usage = `usage: poppy-browser <command> [flags]
 
 commands:
-  demo      the demo airline, the browser and the User's live view in one process
+  demo      the demo airline, the browser, the built-in agent and the User in one process
+  run       the built-in agent on a Company's website: run --company URL --task TEXT
   mcp       an MCP server whose browser belongs to a Company's Session
   testsite  serve the demo airline and its fixture pages
   check     conformance report for Company pages (exit 0 clean, 1 findings, 2 could not check)
@@ -53,7 +54,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "testsite":
 		return runTestsite(ctx, args[1:], stdout, stderr)
 	case "demo":
-		return runDemo(ctx, args[1:], stdout, stderr)
+		return runDemo(ctx, args[1:], stdin, stdout, stderr)
+	case "run":
+		return runAgent(ctx, args[1:], stdin, stdout, stderr)
 	case "check":
 		return runCheck(ctx, args[1:], stdout, stderr)
 	case "audit":

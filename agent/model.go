@@ -1,0 +1,52 @@
+package agent
+
+import "context"
+
+// ToolName is the one tool the loop offers the model each step.
+const ToolName = "AgentOutput"
+
+// Model is what the loop asks for its next step: one call, one answer. A
+// Model sees only the [ModelRequest]; it never reaches the browser.
+type Model interface {
+	// Complete answers one request. It must honour ctx.
+	Complete(ctx context.Context, req *ModelRequest) (*ModelReply, error)
+}
+
+// ModelFunc adapts a function to [Model].
+type ModelFunc func(ctx context.Context, req *ModelRequest) (*ModelReply, error)
+
+// Complete calls f.
+func (f ModelFunc) Complete(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
+	return f(ctx, req)
+}
+
+// ModelRequest is one step's request: a system prompt, one user message
+// (task, step counter, current time, history, page), and the one tool the
+// model must call, [ToolName], whose parameters are a JSON schema.
+type ModelRequest struct {
+	System string
+	User   string
+	Tool   ToolSpec
+}
+
+// ToolSpec is a function tool offered to the model.
+type ToolSpec struct {
+	Name        string
+	Description string
+	// Parameters is the JSON schema of the tool's arguments, as a JSON
+	// object.
+	Parameters map[string]any
+}
+
+// ModelReply is what the model answered, before the tolerant parser reads
+// it: the message content and the tool calls, arguments as sent.
+type ModelReply struct {
+	Content   string
+	ToolCalls []ToolCall
+}
+
+// ToolCall is one tool call of a reply.
+type ToolCall struct {
+	Name      string
+	Arguments string
+}

@@ -1,0 +1,319 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Scripted is a deterministic model that needs no key. Each request it
+// reads the page and its own history from the prompt, walks its
+// [Script]'s intents in order, and answers the first unsatisfied one with
+// a valid AgentOutput call on a ref of the current page. Intents name
+// elements by role and accessible name, never by position. It reports
+// success only when the page shows the script's evidence.
+//
+// A Scripted is safe for concurrent use: it keeps no state between
+// requests.
+type Scripted struct{ s Script }
+
+// Script is what a [Scripted] model does.
+type Script struct {
+	// Intents are done in order; each is skipped once satisfied.
+	Intents []Intent
+	// Success is the evidence that the task is complete: text on the page.
+	Success string
+	// Summary is what done tells the User, from the page that shows
+	// Success. Nil means Success itself.
+	Summary func(p *SeenPage) string
+	// Memory is what the model keeps in memory each step.
+	Memory string
+	// MaxWaits bounds the waits for an element that is not on the page
+	// yet, per intent. 0 means 5.
+	MaxWaits int
+	// MaxUserWaits bounds the waits for Success once every intent is
+	// satisfied (the User's step). 0 means 30.
+	MaxUserWaits int
+}
+
+// Intent is one thing to do, against meaning: the element's role and
+// (part of) its accessible name.
+type Intent struct {
+	Goal string // the next_goal; the model finds its own steps by it
+	Role string // role of the element to act on: link, button, combobox, ...
+	Name string // part of its accessible name, any case
+	// Action is ActClick, or ActSelect with Value.
+	Action string
+	Value  string
+	// Until is satisfied once the page has an element with this role and
+	// name (zero: never by the page).
+	Until Match
+	// ForUser marks a step the Company leaves to the User: the intent is
+	// satisfied once the loop reports it refused as user_step.
+	ForUser bool
+}
+
+// Match names an element by role and part of its name or text; an empty
+// Role matches any.
+type Match struct{ Role, Name string }
+
+// NewScripted returns a scripted model.
+func NewScripted(s Script) *Scripted {
+	if s.MaxWaits <= 0 {
+		s.MaxWaits = 5
+	}
+	if s.MaxUserWaits <= 0 {
+		s.MaxUserWaits = 30
+	}
+	return &Scripted{s: s}
+}
+
+var (
+	seatWord    = regexp.MustCompile(`(?i)\b(aisle|window|middle)\b`)
+	bookingWord = regexp.MustCompile(`(?i)\b(bkg[_-]?[a-z0-9]+)\b`)
+)
+
+// CheckInScript is the demo's script: open check-in from the booking,
+// choose the seat the task names, leave Check in to the User, and report
+// the boarding pass once the page shows it.
+func CheckInScript(task string) Script {
+	seat := strings.ToLower(seatWord.FindString(task))
+	booking := bookingWord.FindString(task)
+	s := Script{
+		Success: "Your boarding pass is ready",
+		Memory:  fmt.Sprintf("Task: check in (booking %s, seat %s).", orNone(booking), orNone(seat)),
+		Intents: []Intent{{
+			Goal: "open the check-in page", Role: "link", Name: "Check in", Action: ActClick,
+			Until: Match{Role: "combobox", Name: "Seat"},
+		}},
+		Summary: func(p *SeenPage) string {
+			got := p.After("Seat")
+			if got == "" {
+				return "Your boarding pass is ready."
+			}
+			return fmt.Sprintf("You are checked in: your boarding pass is ready, seat %s.", got)
+		},
+	}
+	if seat != "" {
+		s.Intents = append(s.Intents, Intent{Goal: "choose the " + seat + " seat", Role: "combobox", Name: "Seat", Action: ActSelect, Value: seat})
+	}
+	s.Intents = append(s.Intents, Intent{Goal: "check in (a step the airline leaves to the User)", Role: "button", Name: "Check in", Action: ActClick, ForUser: true})
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "not given"
+	}
+	return s
+}
+
+// Complete reads the prompt and answers with one AgentOutput call.
+func (m *Scripted) Complete(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	page := ParsePage(section(req.User, "page"))
+	hist := parseHistory(section(req.User, "history"))
+	out := m.decide(page, hist)
+	out.Memory = m.s.Memory
+	if len(hist) > 0 {
+		last := hist[len(hist)-1]
+		out.Evaluation = fmt.Sprintf("The last step (%s) ended %s.", last.goal, last.result)
+	}
+	args, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("scripted model: %w", err)
+	}
+	return &ModelReply{ToolCalls: []ToolCall{{Name: ToolName, Arguments: string(args)}}}, nil
+}
+
+type agentOutput struct {
+	Evaluation string                    `json:"evaluation_previous_goal,omitempty"`
+	Memory     string                    `json:"memory,omitempty"`
+	NextGoal   string                    `json:"next_goal,omitempty"`
+	Action     map[string]map[string]any `json:"action"`
+}
+
+func act(goal, name string, in map[string]any) agentOutput {
+	if in == nil {
+		in = map[string]any{}
+	}
+	return agentOutput{NextGoal: goal, Action: map[string]map[string]any{name: in}}
+}
+
+func (m *Scripted) decide(p *SeenPage, hist []seenStep) agentOutput {
+	if m.s.Success != "" && p.Has(Match{Name: m.s.Success}) {
+		text := m.s.Success
+		if m.s.Summary != nil {
+			text = m.s.Summary(p)
+		}
+		return act("tell the User the task is done", ActDone, map[string]any{"success": true, "text": text})
+	}
+	for _, in := range m.s.Intents {
+		if m.satisfied(in, p, hist) {
+			continue
+		}
+		e := p.Find(Match{Role: in.Role, Name: in.Name})
+		if e == nil {
+			if waits(hist, in.Goal) < m.s.MaxWaits {
+				return act(in.Goal, ActWait, map[string]any{"seconds": 1})
+			}
+			return act(in.Goal, ActDone, map[string]any{"success": false,
+				"text": fmt.Sprintf("I could not %s: the page has no %s named %q.", in.Goal, in.Role, in.Name)})
+		}
+		switch in.Action {
+		case ActSelect:
+			return act(in.Goal, ActSelect, map[string]any{"ref": e.Ref, "values": []string{in.Value}})
+		default:
+			return act(in.Goal, ActClick, map[string]any{"ref": e.Ref})
+		}
+	}
+	const goal = "wait for the User to finish their step"
+	if waits(hist, goal) < m.s.MaxUserWaits {
+		return act(goal, ActWait, map[string]any{"seconds": 10})
+	}
+	return act(goal, ActDone, map[string]any{"success": false,
+		"text": fmt.Sprintf("The page never showed %q, so the task is not done.", m.s.Success)})
+}
+
+func (m *Scripted) satisfied(in Intent, p *SeenPage, hist []seenStep) bool {
+	if in.ForUser {
+		for _, h := range hist {
+			if h.goal == in.Goal && strings.Contains(h.result, "(user_step)") {
+				return true
+			}
+		}
+		return false
+	}
+	if in.Until != (Match{}) && p.Has(in.Until) {
+		return true
+	}
+	if in.Action == ActSelect {
+		if e := p.Find(Match{Role: in.Role, Name: in.Name}); e != nil && strings.EqualFold(e.Value, in.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+func waits(hist []seenStep, goal string) int {
+	n := 0
+	for _, h := range hist {
+		if h.goal == goal && h.action == ActWait {
+			n++
+		}
+	}
+	return n
+}
+
+// section returns the lines between <name> and </name> in a prompt; the
+// last such section wins, since page text comes last.
+func section(s, name string) string {
+	open, end := "\n<"+name+">\n", "\n</"+name+">"
+	i := strings.LastIndex("\n"+s, open)
+	if i < 0 {
+		return ""
+	}
+	rest := ("\n" + s)[i+len(open):]
+	if j := strings.LastIndex(rest, end); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+// SeenPage is a page as a model reads it from the prompt.
+type SeenPage struct{ Elements []SeenElement }
+
+// SeenElement is one line of the page: an element with a ref, or content
+// (Ref empty).
+type SeenElement struct {
+	Role, Name, Ref, Value string
+}
+
+var (
+	lineRE  = regexp.MustCompile(`^\s*- (\S+)(?: ("(?:[^"\\]|\\.)*"))?(?: \[(e\d+)\])?(.*)$`)
+	valueRE = regexp.MustCompile(`^ value=("(?:[^"\\]|\\.)*")`)
+)
+
+// ParsePage reads the page text of a prompt (the snapshot's lines).
+func ParsePage(text string) *SeenPage {
+	p := &SeenPage{}
+	for _, line := range strings.Split(text, "\n") {
+		m := lineRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		e := SeenElement{Role: m[1], Ref: m[3]}
+		if m[2] != "" {
+			e.Name, _ = strconv.Unquote(m[2])
+		}
+		if v := valueRE.FindStringSubmatch(m[4]); v != nil {
+			e.Value, _ = strconv.Unquote(v[1])
+		}
+		p.Elements = append(p.Elements, e)
+	}
+	return p
+}
+
+func (m Match) matches(e SeenElement) bool {
+	return (m.Role == "" || e.Role == m.Role) && strings.Contains(strings.ToLower(e.Name), strings.ToLower(m.Name))
+}
+
+// Has reports whether any line matches.
+func (p *SeenPage) Has(m Match) bool {
+	for _, e := range p.Elements {
+		if m.matches(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// Find returns the first element with a ref that matches, or nil.
+func (p *SeenPage) Find(m Match) *SeenElement {
+	for i, e := range p.Elements {
+		if e.Ref != "" && m.matches(e) {
+			return &p.Elements[i]
+		}
+	}
+	return nil
+}
+
+// After returns the text of the line after the one named exactly label
+// (a term and its definition), or "".
+func (p *SeenPage) After(label string) string {
+	for i, e := range p.Elements {
+		if strings.EqualFold(e.Name, label) && e.Ref == "" && i+1 < len(p.Elements) {
+			return p.Elements[i+1].Name
+		}
+	}
+	return ""
+}
+
+// seenStep is one step of the history as the prompt shows it.
+type seenStep struct {
+	goal, action, result string
+}
+
+func parseHistory(text string) []seenStep {
+	var out []seenStep
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "Step "):
+			out = append(out, seenStep{})
+		case len(out) == 0:
+		case strings.HasPrefix(line, "  next_goal: "):
+			out[len(out)-1].goal = strings.TrimPrefix(line, "  next_goal: ")
+		case strings.HasPrefix(line, "  action: "):
+			name, _, _ := strings.Cut(strings.TrimPrefix(line, "  action: "), " ")
+			out[len(out)-1].action = name
+		case strings.HasPrefix(line, "  result: "):
+			out[len(out)-1].result = strings.TrimPrefix(line, "  result: ")
+		}
+	}
+	return out
+}
