@@ -114,11 +114,43 @@ func (c *conn) removeSession(id target.SessionID) {
 }
 
 func (c *conn) call(ctx context.Context, sessionID target.SessionID, method string, params, res any) error {
+	id, ch, err := c.send(ctx, sessionID, method, params)
+	if err != nil {
+		return err
+	}
+	return c.wait(ctx, id, ch, method, res)
+}
+
+// callBatch sends commands of one method in order without waiting between
+// them, then waits for every reply: Chromium runs a session's commands in
+// the order they arrive, so the sequence is kept without a round trip each.
+func (c *conn) callBatch(ctx context.Context, sessionID target.SessionID, method string, params []any) error {
+	type sent struct {
+		id int64
+		ch chan *cdproto.Message
+	}
+	all := make([]sent, 0, len(params))
+	for _, p := range params {
+		id, ch, err := c.send(ctx, sessionID, method, p)
+		if err != nil {
+			return err
+		}
+		all = append(all, sent{id, ch})
+	}
+	var errs []error
+	for _, s := range all {
+		errs = append(errs, c.wait(ctx, s.id, s.ch, method, nil))
+	}
+	return errors.Join(errs...)
+}
+
+// send writes one command and returns the channel its reply will arrive on.
+func (c *conn) send(ctx context.Context, sessionID target.SessionID, method string, params any) (int64, chan *cdproto.Message, error) {
 	var buf []byte
 	if params != nil {
 		var err error
 		if buf, err = jsonv2.Marshal(params, chromedp.DefaultMarshalOptions); err != nil {
-			return fmt.Errorf("%s: encoding params: %w", method, err)
+			return 0, nil, fmt.Errorf("%s: encoding params: %w", method, err)
 		}
 	}
 	id := c.next.Add(1)
@@ -127,22 +159,23 @@ func (c *conn) call(ctx context.Context, sessionID target.SessionID, method stri
 	if c.err != nil {
 		err := c.err
 		c.mu.Unlock()
-		return err
+		return 0, nil, err
 	}
 	c.pending[id] = ch
 	c.mu.Unlock()
 	msg := &cdproto.Message{ID: id, SessionID: sessionID, Method: cdproto.MethodType(method), Params: buf}
 	if err := c.tr.Write(ctx, msg); err != nil {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-		return fmt.Errorf("%s: %w", method, err)
+		c.forget(id)
+		return 0, nil, fmt.Errorf("%s: %w", method, err)
 	}
+	return id, ch, nil
+}
+
+// wait takes the reply of command id and decodes its result into res.
+func (c *conn) wait(ctx context.Context, id int64, ch chan *cdproto.Message, method string, res any) error {
 	select {
 	case <-ctx.Done():
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
+		c.forget(id)
 		return ctx.Err()
 	case reply, ok := <-ch:
 		if !ok {
@@ -160,49 +193,10 @@ func (c *conn) call(ctx context.Context, sessionID target.SessionID, method stri
 	}
 }
 
-// callBatch sends commands of one method in order without waiting between
-// them, then waits for every reply: Chromium runs a session's commands in
-// the order they arrive, so the sequence is kept without a round trip each.
-func (c *conn) callBatch(ctx context.Context, sessionID target.SessionID, method string, params []any) error {
-	chans := make([]chan *cdproto.Message, len(params))
-	for i, p := range params {
-		buf, err := jsonv2.Marshal(p, chromedp.DefaultMarshalOptions)
-		if err != nil {
-			return fmt.Errorf("%s: encoding params: %w", method, err)
-		}
-		id := c.next.Add(1)
-		ch := make(chan *cdproto.Message, 1)
-		c.mu.Lock()
-		if c.err != nil {
-			err := c.err
-			c.mu.Unlock()
-			return err
-		}
-		c.pending[id] = ch
-		c.mu.Unlock()
-		chans[i] = ch
-		if err := c.tr.Write(ctx, &cdproto.Message{ID: id, SessionID: sessionID, Method: cdproto.MethodType(method), Params: buf}); err != nil {
-			c.mu.Lock()
-			delete(c.pending, id)
-			c.mu.Unlock()
-			return fmt.Errorf("%s: %w", method, err)
-		}
-	}
-	var first error
-	for _, ch := range chans {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case reply, ok := <-ch:
-			switch {
-			case !ok:
-				return c.closedErr()
-			case reply.Error != nil && first == nil:
-				first = fmt.Errorf("%s: %w", method, reply.Error)
-			}
-		}
-	}
-	return first
+func (c *conn) forget(id int64) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
 }
 
 func (c *conn) closedErr() error {
