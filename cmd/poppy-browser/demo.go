@@ -51,7 +51,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.httpClient = site.Client()
 	cfg.browserArgs = append(cfg.browserArgs, site.BrowserArgs()...)
 	cfg.returnTo = testsite.BookingURL()
-	cfg.userMessages = stdout
+	cfg.userMessages = stderr // the live view URL holds its token: stderr, as CONTRACT.md says
 	cfg.session = "joined as a guest"
 	rt, err := startRuntime(ctx, &cfg)
 	if err != nil {
@@ -65,7 +65,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
-		ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tuiFlag, true, stdout)
+		ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tuiFlag, true, stderr)
 		defer stop()
 		return serveMCPListener(ctx, srv, l, stdout)
 	}
@@ -84,7 +84,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		storyOut = io.Discard
 		go func() {
 			if err := runTUI(tctx, rt, &cfg); err != nil {
-				fmt.Fprintf(stdout, "no terminal UI (%v); use the live view: %s\n", err, rt.live.URL())
+				fmt.Fprintf(stderr, "no terminal UI (%v); use the live view: %s\n", err, rt.live.URL())
 				return
 			}
 			close(tuiQuit)
