@@ -184,7 +184,7 @@ func TestRunCommand(t *testing.T) {
 	}
 	defer site.Close()
 	args := []string{"run", "--company", testsite.CompanyDomain, "--no-join", "--start", testsite.BookingURL(),
-		"--task", demoTask, "--max-steps", "3", "--audit-log", t.TempDir() + "/audit.jsonl"}
+		"--task", demoTask, "--max-steps", "5", "--audit-log", t.TempDir() + "/audit.jsonl"}
 	for _, a := range site.BrowserArgs() {
 		args = append(args, "--browser-arg", a)
 	}
@@ -195,7 +195,9 @@ func TestRunCommand(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "without success (step_limit)") {
 		t.Fatalf("run: err = %v, want the step limit", err)
 	}
-	for _, want := range []string{"step 1: open the check-in page: click", "step 2: choose the aisle seat", "step 3: check in", "denied (user_step)", "agent: offers the User control", "agent: the task ended after 3 steps (step_limit)"} {
+	// The scripted model may wait a step while the check-in page loads, so
+	// the story is checked for its events, not their step numbers.
+	for _, want := range []string{"step 1: open the check-in page: click", ": choose the aisle seat: select", ": check in (a step the airline leaves to the User): click", "denied (user_step)", "agent: offers the User control", "agent: the task ended after 5 steps (step_limit)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the story lacks %q", want)
 		}
