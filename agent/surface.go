@@ -177,5 +177,5 @@ func (s *pageSurface) back(ctx context.Context) error {
 func (s *pageSurface) settle(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, settleTimeout)
 	defer cancel()
-	_, _ = s.p.WaitLoaded(ctx, func(string) bool { return true })
+	_ = s.p.Settle(ctx)
 }

@@ -42,6 +42,11 @@ func serveHosts(t *testing.T) *hosts {
 		h.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html")
 		switch {
+		case r.URL.Path == "/link":
+			fmt.Fprint(w, `<a id="go" href="/slow-landing" style="position:fixed;left:0;top:0;width:200px;height:100px;display:block">go</a>`)
+		case r.URL.Path == "/slow-landing":
+			time.Sleep(300 * time.Millisecond) // the server, not the test, is slow
+			fmt.Fprint(w, `<title>landed</title>`)
 		case r.URL.Path == "/redirect-off":
 			http.Redirect(w, r, "http://other.test/landing", http.StatusFound)
 		case r.URL.Path == "/redirect-on":
@@ -174,6 +179,34 @@ func TestScriptsRunInEveryFrameBeforeThePage(t *testing.T) {
 	}
 	if !slices.ContainsFunc(frames, func(f browser.Frame) bool { return f.Remote }) {
 		t.Error("the company.test iframe is not out of process: site isolation is off")
+	}
+}
+
+// TestSettleWaitsForTheNavigationAClickStarts: after a click on a link, the
+// next look at the page must see where it led (agent actions settle with it).
+func TestSettleWaitsForTheNavigationAClickStarts(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	h := serveHosts(t)
+	b := launch(t, ctx, h)
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Navigate(ctx, "http://company.test/link"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Click(ctx, 100, 50); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.URL(); got != "http://company.test/slow-landing" {
+		t.Fatalf("after Settle the page is at %s, want the link's target", got)
+	}
+	if title := p.Title(ctx); title != "landed" {
+		t.Fatalf("title %q: the new document has not loaded", title)
 	}
 }
 

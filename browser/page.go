@@ -316,6 +316,35 @@ func (p *Page) WaitLoaded(ctx context.Context, ok func(url string) bool) (NavRes
 	}
 }
 
+// Settle waits until no navigation of the top frame is pending and its
+// document has loaded: after a click on a link or a submit button, the next
+// look at the page sees where it led, not the page it left.
+func (p *Page) Settle(ctx context.Context) error {
+	t := p.t
+	// A click queues its navigation as a task of the page; once a task
+	// queued after it has run, the page has told us of the navigation
+	// (events and replies of a session keep their order). A page that is
+	// already navigating away answers with an error, which is fine here.
+	_ = p.MainFrame().Call(ctx, UtilityWorld, "function(){ return new Promise(function(done){ const c = new MessageChannel(); c.port1.onmessage = function(){ done() }; c.port2.postMessage(0) }) }", nil)
+	for {
+		t.mu.Lock()
+		pending := t.navigating
+		ch := t.changed
+		t.mu.Unlock()
+		_, _, loaded := p.state()
+		if !pending && loaded {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the page to settle: %w", ctx.Err())
+		case <-t.s.Done():
+			return fmt.Errorf("%w: page closed", ErrFrameGone)
+		case <-ch:
+		}
+	}
+}
+
 // state reads the top frame and whether its document finished loading.
 func (p *Page) state() (NavResult, <-chan struct{}, bool) {
 	t := p.t

@@ -23,14 +23,15 @@ type tgt struct {
 	info   *target.Info
 	page   *Page // the top-level page this target belongs to
 
-	mu       sync.Mutex
-	frames   map[cdp.FrameID]*frameInfo
-	mainID   cdp.FrameID
-	contexts map[cdp.FrameID]map[string]execContext // frame -> world ("" main) -> context
-	scriptID map[string]page.ScriptIdentifier       // by key
-	docs     map[cdp.LoaderID]int64                 // status of document responses by loader
-	loaded   map[cdp.LoaderID]bool                  // documents whose load event fired
-	changed  chan struct{}                          // closed and replaced on every frame or context change
+	mu         sync.Mutex
+	frames     map[cdp.FrameID]*frameInfo
+	mainID     cdp.FrameID
+	contexts   map[cdp.FrameID]map[string]execContext // frame -> world ("" main) -> context
+	scriptID   map[string]page.ScriptIdentifier       // by key
+	docs       map[cdp.LoaderID]int64                 // status of document responses by loader
+	loaded     map[cdp.LoaderID]bool                  // documents whose load event fired
+	navigating bool                                   // the top frame has a navigation requested that has neither committed nor stopped
+	changed    chan struct{}                          // closed and replaced on every frame or context change
 }
 
 type execContext struct {
@@ -79,6 +80,9 @@ func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
 			return
 		}
 		t.mu.Lock()
+		if ev.Frame.ID == t.mainID {
+			t.navigating = false
+		}
 		t.removeChildrenLocked(ev.Frame.ID)
 		t.setFrameLocked(ev.Frame)
 		t.notifyLocked()
@@ -108,6 +112,31 @@ func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
 		}
 		t.notifyLocked()
 		t.mu.Unlock()
+	})
+	// A navigation the page requests (a link, a form) is known before the
+	// input that caused it is acknowledged, so Settle can wait for it.
+	markNav := func(frame cdp.FrameID, on bool) {
+		t.mu.Lock()
+		if frame == t.mainID && t.navigating != on {
+			t.navigating = on
+			t.notifyLocked()
+		}
+		t.mu.Unlock()
+	}
+	s.on(page.FrameRequestedNavigation.Method, func(raw jsonv2.Value) {
+		if ev, ok := decode[page.EventFrameRequestedNavigation](raw); ok {
+			markNav(ev.FrameID, true)
+		}
+	})
+	s.on(page.FrameStartedNavigating.Method, func(raw jsonv2.Value) {
+		if ev, ok := decode[page.EventFrameStartedNavigating](raw); ok {
+			markNav(ev.FrameID, true)
+		}
+	})
+	s.on(page.FrameStoppedLoading.Method, func(raw jsonv2.Value) {
+		if ev, ok := decode[page.EventFrameStoppedLoading](raw); ok {
+			markNav(ev.FrameID, false)
+		}
 	})
 	s.on(page.LifecycleEvent.Method, func(raw jsonv2.Value) {
 		ev, ok := decode[page.EventLifecycleEvent](raw)
