@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,10 +73,22 @@ func serveMCPHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.W
 	return serveMCPListener(ctx, srv, l, stderr)
 }
 
+// serveMCPListener serves MCP over Streamable HTTP on l. Every request must
+// carry the run's bearer token (POPPY_MCP_TOKEN, or a random one shown once
+// on stderr) and no foreign Origin: a page in any browser on this machine
+// must not drive the agent's browser. The go-sdk also refuses a non-loopback
+// Host on a loopback listener (DNS rebinding).
 func serveMCPListener(ctx context.Context, srv *mcp.Server, l net.Listener, stderr io.Writer) error {
+	token := os.Getenv("POPPY_MCP_TOKEN")
+	if token == "" {
+		var err error
+		if token, err = randomToken(); err != nil {
+			return fmt.Errorf("mcp: %w", err)
+		}
+	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "MCP (Streamable HTTP) at http://%s/\n", l.Addr())
+	hs := &http.Server{Handler: requireBearer(token, http.NewCrossOriginProtection().Handler(h)), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), token)
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
@@ -83,6 +99,27 @@ func serveMCPListener(ctx context.Context, srv *mcp.Server, l net.Listener, stde
 		return fmt.Errorf("mcp: %w", err)
 	}
 	return nil
+}
+
+// requireBearer lets through only requests that carry the token.
+func requireBearer(token string, next http.Handler) http.Handler {
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func randomToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
 func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
