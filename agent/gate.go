@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"sync/atomic"
 	"time"
 
@@ -102,9 +103,22 @@ func pageSurfaces(page func() *browser.Page) func() surface {
 	}
 }
 
+// Controls is what the agent's code may do with control: read who holds
+// the browser, offer it to the User, wait for it to come back. Taking,
+// handing back and cancelling are the User's alone, so they are not here.
+type Controls interface {
+	Holder() spec.Controller
+	Status() control.Status
+	RequestUser(reason string, step *control.Step) control.Offer
+	WaitForAgent(ctx context.Context) (control.Status, error)
+	Subscribe() (<-chan control.Event, func())
+	ObservedAt(epoch uint64) bool
+}
+
 // Control returns the control the gate reads, for the tools that offer
-// control to the User and report it. It is not a way around the gate.
-func (g *Gate) Control() *control.Control { return g.ctl }
+// control to the User and report it. It is not a way around the gate, and
+// it gives no way to act for the User.
+func (g *Gate) Control() Controls { return g.ctl }
 
 // Do runs one action: it refuses at once while the User holds control,
 // refuses refs of an older epoch, asks the page what the action touches and
@@ -172,7 +186,7 @@ func (g *Gate) userHasControl() Result {
 // record writes one audit line for a decision. It never holds typed text:
 // only tool, ref, reason, mark, epoch and the page URL.
 func (g *Gate) record(a Action, ref string, res Result) {
-	e := control.AuditEntry{Tool: a.Tool(), Ref: ref, URL: res.Page.URL, Epoch: res.Page.Epoch}
+	e := control.AuditEntry{Tool: a.Tool(), Ref: ref, URL: withoutQuery(res.Page.URL), Epoch: res.Page.Epoch}
 	switch res.Outcome {
 	case spec.OutcomeDone:
 		e.Event = control.EventAction
@@ -363,10 +377,16 @@ func userStepAdvice(m *MarkRefs) string {
 
 // input dispatches real input, after one last look at who holds control.
 func (r *run) input(ctx context.Context, fn func() error) *Result {
-	if res := r.stillAgent(); res != nil {
-		return res
+	// The lease keeps a take from switching any frame to "user" while this
+	// input is dispatched, and refuses the input if the User took control.
+	end, ok := r.g.ctl.BeginAgentAction()
+	if !ok {
+		res := r.g.userHasControl()
+		res.Page.URL, res.Page.Epoch = r.s.url(), r.g.refs.epoch
+		return &res
 	}
 	err := fn()
+	end()
 	caught, frame := r.disarm(ctx)
 	if caught != nil && len(caught.Marks) > 0 {
 		m := r.markRefs(frame, caught.Marks[0])
@@ -441,4 +461,15 @@ func (g *Gate) stepFor(ref string) *control.Step {
 	default:
 	}
 	return st
+}
+
+// withoutQuery drops a URL's query and fragment for the audit log: a form
+// the User sent with GET puts what they typed there.
+func withoutQuery(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	u.RawQuery, u.Fragment, u.User = "", "", nil
+	return u.String()
 }

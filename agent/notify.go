@@ -33,7 +33,7 @@ type ControlNotice struct {
 // "notice", data a [ControlNotice]). A client receives them once it has set
 // a logging level (logging/setLevel "notice" or lower), as MCP logging
 // requires. It blocks; run it in a goroutine owned by the caller.
-func NotifyControl(ctx context.Context, srv *mcp.Server, ctl *control.Control) {
+func NotifyControl(ctx context.Context, srv *mcp.Server, ctl Controls) {
 	events, stop := ctl.Subscribe()
 	defer stop()
 	for {

@@ -224,7 +224,7 @@ func NewServer(g *Gate, opts *ServerOptions) *mcp.Server {
 
 // waitForControl waits up to seconds (bounded by MaxWaitForControl) for the
 // agent to hold control.
-func waitForControl(ctx context.Context, ctl *control.Control, seconds float64) ControlStatus {
+func waitForControl(ctx context.Context, ctl Controls, seconds float64) ControlStatus {
 	d := min(time.Duration(seconds*float64(time.Second)), MaxWaitForControl)
 	wctx, cancel := context.WithTimeout(ctx, max(d, 0))
 	defer cancel()

@@ -31,6 +31,7 @@ type tgt struct {
 	docs       map[cdp.LoaderID]int64                 // status of document responses by loader
 	loaded     map[cdp.LoaderID]bool                  // documents whose load event fired
 	navigating bool                                   // the top frame has a navigation requested that has neither committed nor stopped
+	installMu  sync.Mutex                             // one script install at a time (see installScript)
 	changed    chan struct{}                          // closed and replaced on every frame or context change
 }
 
@@ -299,12 +300,27 @@ func (t *tgt) configure(ctx context.Context) error {
 	return s.Call(ctx, runtime.CommandRunIfWaitingForDebugger, nil, nil)
 }
 
-func (t *tgt) installScript(ctx context.Context, key string, sc Script) error {
+// installScript installs the browser's current script under key. Installs
+// on one target are serialized and always take the newest script, so a
+// target that attaches while a script is being replaced ends with the new
+// one. Only isolated-world scripts also run at once in loaded documents:
+// running a main-world script after the page's own scripts would hand its
+// arguments to whatever the page has patched (Function.prototype and the
+// like), so main-world scripts run at document start only.
+func (t *tgt) installScript(ctx context.Context, key string, _ Script) error {
+	t.installMu.Lock()
+	defer t.installMu.Unlock()
+	t.b.mu.Lock()
+	sc, ok := t.b.scripts[key]
+	t.b.mu.Unlock()
+	if !ok {
+		return nil
+	}
 	t.mu.Lock()
 	old, had := t.scriptID[key]
 	t.mu.Unlock()
 	res, err := cdp.Call(ctx, t.s, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(true),
+		Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != ""),
 	})
 	if err != nil {
 		return fmt.Errorf("installing script %s: %w", key, err)

@@ -120,6 +120,14 @@ type Control struct {
 	// for it honours ctx). Apply runs while it is held; mu is not.
 	trans chan struct{}
 
+	// agentTurn keeps agent input and a take apart: each agent action holds
+	// the read side from its holder check to the end of its input (see
+	// [Control.BeginAgentAction]); a take holds the write side while every
+	// frame is switched to "user", so no agent input lands once the change
+	// has begun, and none waits on the User (the User waits for at most the
+	// one action in flight).
+	agentTurn sync.RWMutex
+
 	mu       sync.Mutex // guards the fields below; never held during Apply
 	st       Status
 	offers   uint64        // offers raised, for IDs
@@ -263,8 +271,19 @@ func (u *User) Take(ctx context.Context) error {
 	if c.Holder() == spec.ControllerUser {
 		return nil
 	}
+	if err := c.lockAgentTurn(ctx); err != nil {
+		return fmt.Errorf("taking control: %w", err)
+	}
+	defer c.agentTurn.Unlock()
 	if err := c.applyHolder(ctx, spec.ControllerUser); err != nil {
 		c.recordError("taking control", err)
+		// Some frames may read "user" already: put them back, so that what
+		// the page reads matches who holds the browser.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if rerr := c.applyHolder(rctx, spec.ControllerAgent); rerr != nil {
+			c.recordError("restoring the agent after a failed take", rerr)
+		}
 		return fmt.Errorf("taking control: %w", err)
 	}
 	c.mu.Lock()
@@ -278,6 +297,38 @@ func (u *User) Take(ctx context.Context) error {
 	})
 	c.logger.Info("control changed", "holder", "user", "epoch", c.st.Epoch)
 	return nil
+}
+
+// BeginAgentAction starts an agent action: ok is false when the User holds
+// control (or is taking it). While it runs, until end is called, a take
+// waits, so the action's input cannot land after any frame reads "user".
+// Call end as soon as the action's input is done.
+func (c *Control) BeginAgentAction() (end func(), ok bool) {
+	c.agentTurn.RLock()
+	if c.Holder() == spec.ControllerUser {
+		c.agentTurn.RUnlock()
+		return nil, false
+	}
+	return c.agentTurn.RUnlock, true
+}
+
+// lockAgentTurn takes the write side of agentTurn, or gives up with ctx.
+func (c *Control) lockAgentTurn(ctx context.Context) error {
+	got := make(chan struct{})
+	go func() {
+		c.agentTurn.Lock()
+		close(got)
+	}()
+	select {
+	case <-got:
+		return nil
+	case <-ctx.Done():
+		go func() {
+			<-got
+			c.agentTurn.Unlock()
+		}()
+		return ctx.Err()
+	}
 }
 
 // HandBack returns control to the agent: the epoch goes up, MustReobserve is

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -70,13 +71,19 @@ func (in *Injector) Install(ctx context.Context) error {
 
 // install registers the script with c as the initial value of new documents.
 // An init script takes no call arguments, so the values are JSON-encoded into
-// the call expression, never spliced in as code.
+// a direct call, never spliced in as code. The call is direct (not .apply or
+// .call) and the script runs at document start only (see browser.SetScript),
+// so no page-patched function ever sees the arguments.
 func (in *Injector) install(ctx context.Context, c spec.Controller) error {
-	args, err := json.Marshal([]string{in.domain, string(c), in.secret})
-	if err != nil {
-		return err
+	var args []string
+	for _, v := range []string{in.domain, string(c), in.secret} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		args = append(args, string(b))
 	}
-	src := poppyJS + ".apply(undefined, " + string(args) + ");"
+	src := poppyJS + "(" + strings.Join(args, ", ") + ");"
 	if err := in.b.SetScript(ctx, scriptKey, browser.Script{Source: src}); err != nil {
 		return fmt.Errorf("installing navigator.poppy: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,5 +134,47 @@ func TestNoTraceOffSite(t *testing.T) {
 	}
 	if probe.Poppy != "undefined" || probe.In || len(probe.Keys) != 0 {
 		t.Fatalf("partner.test sees %+v", probe)
+	}
+}
+
+// TestNothingLeaksToPatchedPages: a page that patches the functions a script
+// could call learns nothing when control changes, on a third-party host or
+// on the Company's (section 6: other websites cannot tell; read-only).
+func TestNothingLeaksToPatchedPages(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	_, p, in := setup(t, ctx)
+	const patch = `function(){
+		window.captured = [];
+		for (const name of ["apply", "call", "bind"]) {
+			const orig = Function.prototype[name];
+			Function.prototype[name] = function(...args) { window.captured.push(JSON.stringify(args)); return orig.apply(this, args) };
+		}
+		const define = Object.defineProperty;
+		Object.defineProperty = function(...args) { window.captured.push("defineProperty " + String(args[1])); return define(...args) };
+		const U = URL;
+		window.URL = function(...args) { window.captured.push("URL " + args[0]); return new U(...args) };
+	}`
+	for _, u := range []string{"https://partner.test/landing", testsite.CheckInURL()} {
+		if _, err := p.Navigate(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.MainFrame().Call(ctx, "", patch, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []spec.Controller{spec.ControllerUser, spec.ControllerAgent} {
+			if err := in.Set(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var captured []string
+		if err := p.MainFrame().Call(ctx, "", `function(){ return window.captured }`, &captured); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range captured {
+			if strings.Contains(c, testsite.CompanyDomain) || len(c) > 60 {
+				t.Errorf("%s: the page saw %q", u, c)
+			}
+		}
 	}
 }
