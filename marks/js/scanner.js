@@ -200,6 +200,10 @@ globalThis.poppyMarks ??= (() => {
     const enter = k === "Enter";
     if ((enter || k === " " || k === "Space") && !isTextField(el) && el.matches(ACTIVATABLE)) activate(el, c);
     else interactionOf(el, c); // typing into it, or a key its widget handles
+    // Arrows and type-ahead change a select's option or a radio group's
+    // checked radio: the option or radio they reach may be the marked one.
+    if (!enter && el instanceof HTMLSelectElement) selectMarks(el, c);
+    if (!enter && el instanceof HTMLInputElement && el.type === "radio") activate(el, c);
     if (enter && (el instanceof HTMLInputElement || el instanceof HTMLSelectElement)) implicitSubmission(el, c);
   }
   function selectMarks(el, c) {
