@@ -1,6 +1,6 @@
 # poppy-browser: make demo, make test.
 GO ?= go
-CHROMIUM_CANDIDATES := chromium chromium-browser google-chrome
+CHROMIUM_CANDIDATES := chromium chromium-browser google-chrome google-chrome-stable
 
 .PHONY: demo test chromium build bench fuzz
 

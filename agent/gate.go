@@ -385,8 +385,10 @@ func (r *run) input(ctx context.Context, fn func() error) *Result {
 		res.Page.URL, res.Page.Epoch = r.s.url(), r.g.refs.epoch
 		return &res
 	}
-	err := fn()
-	end()
+	err := func() error {
+		defer end()
+		return fn()
+	}()
 	caught, frame := r.disarm(ctx)
 	if caught != nil && len(caught.Marks) > 0 {
 		m := r.markRefs(frame, caught.Marks[0])

@@ -23,7 +23,7 @@ const CaughtByGuard = "guard"
 // action tool (CONTRACT.md). A denial and a failure are results, not errors.
 type Result struct {
 	Outcome spec.Outcome `json:"outcome" jsonschema:"done, denied or failed"`
-	Reason  spec.Reason  `json:"reason,omitempty" jsonschema:"why it was denied (user_step, user_has_control, stale_ref, no_such_ref, off_site, obscured) or a short failure code"`
+	Reason  spec.Reason  `json:"reason,omitempty" jsonschema:"why it was denied (user_step, user_has_control, stale_ref, no_such_ref, off_site), or a short failure code (obscured, timeout, navigation, ...)"`
 	Message string       `json:"message" jsonschema:"one sentence on what happened and what to do next"`
 	Mark    *MarkRefs    `json:"mark,omitempty" jsonschema:"when reason is user_step: the mark that leaves this step to the User"`
 	Page    PageState    `json:"page" jsonschema:"the page after the action"`

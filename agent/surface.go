@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
-
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
 )
@@ -58,17 +55,8 @@ type pageSurface struct {
 func (s *pageSurface) document(ctx context.Context) (string, error) {
 	// The main frame's loader changes with every new document; the browser
 	// tracks it from events, so this costs no round trip.
-	if d := s.p.Document(); d != "" {
-		return d, nil
-	}
-	tree, err := cdp.Call(ctx, s.p.Session(), page.GetFrameTree, cdp.Empty{})
-	if err != nil {
-		return "", fmt.Errorf("reading the frame tree: %w", err)
-	}
-	if tree.FrameTree == nil || tree.FrameTree.Frame == nil {
-		return "", fmt.Errorf("reading the frame tree: no main frame")
-	}
-	return string(tree.FrameTree.Frame.LoaderID), nil
+	// Before the first document commits it is "", an identity like any.
+	return s.p.Document(), nil
 }
 
 func (s *pageSurface) url() string { return s.p.URL() }

@@ -11,8 +11,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/cdproto/target"
@@ -395,8 +393,3 @@ func isGone(err error) bool {
 	}
 	return false
 }
-
-var (
-	_ = network.CommandEnable
-	_ = page.CommandEnable
-)

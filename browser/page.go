@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"sort"
@@ -13,6 +14,16 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+)
+
+// The browser's own small scripts, run in [UtilityWorld].
+var (
+	//go:embed js/settle.js
+	settleJS string
+	//go:embed js/title.js
+	titleJS string
+	//go:embed js/locate.js
+	locateJS string
 )
 
 // ErrFrameGone means the frame navigated away or was removed.
@@ -325,7 +336,7 @@ func (p *Page) Settle(ctx context.Context) error {
 	// queued after it has run, the page has told us of the navigation
 	// (events and replies of a session keep their order). A page that is
 	// already navigating away answers with an error, which is fine here.
-	_ = p.MainFrame().Call(ctx, UtilityWorld, "function(){ return new Promise(function(done){ const c = new MessageChannel(); c.port1.onmessage = function(){ done() }; c.port2.postMessage(0) }) }", nil)
+	_ = p.MainFrame().Call(ctx, UtilityWorld, settleJS, nil)
 	for {
 		t.mu.Lock()
 		pending := t.navigating
@@ -380,7 +391,7 @@ func waitLoad(ctx context.Context, events <-chan jsonv2.Value, frame cdp.FrameID
 // Title is the top document's title.
 func (p *Page) Title(ctx context.Context) string {
 	var title string
-	_ = p.MainFrame().Call(ctx, UtilityWorld, "function(){ return document.title }", &title)
+	_ = p.MainFrame().Call(ctx, UtilityWorld, titleJS, &title)
 	return title
 }
 
@@ -393,13 +404,7 @@ type Rect struct {
 // and returns its box, for scripted users of the live view.
 func (p *Page) Locate(ctx context.Context, selector string) (Rect, error) {
 	var r *Rect
-	err := p.MainFrame().Call(ctx, UtilityWorld, `function(sel){
-		const el = document.querySelector(sel);
-		if (!el) return null;
-		el.scrollIntoView({block: "center", inline: "center"});
-		const b = el.getBoundingClientRect();
-		return {X: b.x, Y: b.y, Width: b.width, Height: b.height};
-	}`, &r, selector)
+	err := p.MainFrame().Call(ctx, UtilityWorld, locateJS, &r, selector)
 	if err != nil {
 		return Rect{}, fmt.Errorf("locating %q: %w", selector, err)
 	}

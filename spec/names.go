@@ -67,7 +67,9 @@ const (
 	ReasonStaleRef       Reason = "stale_ref"
 	ReasonNoSuchRef      Reason = "no_such_ref"
 	ReasonOffSite        Reason = "off_site"
-	ReasonObscured       Reason = "obscured"
+	// ReasonObscured is a failure code, not a denial: another element
+	// covers the click point, so nothing was clicked (outcome "failed").
+	ReasonObscured Reason = "obscured"
 )
 
 // MCP tool names (CONTRACT.md).

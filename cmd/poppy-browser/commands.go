@@ -23,10 +23,14 @@ import (
 
 func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// The flag package would print a parse error and main prints it again:
+	// keep its own output quiet; --help still prints the usage.
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: poppy-browser %s\n\nflags:\n", synopsis)
+		fs.SetOutput(stderr)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 	return fs
 }
@@ -39,7 +43,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.BoolVar(&cfg.noJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
 	assertionCmd := fs.String("assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
 	fs.StringVar(&cfg.returnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
-	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP on this address instead of stdio")
+	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP on this address (give a loopback one) instead of stdio; every request needs the header Authorization: Bearer TOKEN, the token printed on stderr or set in POPPY_MCP_TOKEN")
 	tui := fs.Bool("tui", false, "show the User's terminal UI on the controlling terminal (/dev/tty), beside the MCP transport")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -124,7 +128,7 @@ func randomToken() (string, error) {
 
 func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("testsite", "testsite [--addr ADDR]", stderr)
-	addr := fs.String("addr", "127.0.0.1:8443", "listen address (loopback)")
+	addr := fs.String("addr", "127.0.0.1:8443", "listen address (keep it on loopback)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

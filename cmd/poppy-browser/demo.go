@@ -38,6 +38,11 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	// A bad --model or a missing key fails before anything starts.
+	model, err := mf.build(*task, os.Getenv)
+	if err != nil {
+		return err
+	}
 	site, signer, err := startDemoSite()
 	if err != nil {
 		return err
@@ -67,11 +72,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tuiFlag, true, stderr)
 		defer stop()
-		return serveMCPListener(ctx, srv, l, stdout)
-	}
-	model, err := mf.build(*task, os.Getenv)
-	if err != nil {
-		return err
+		return serveMCPListener(ctx, srv, l, stderr) // the token goes where the live view's does
 	}
 	auto := *autoFlag || !isTerminal(stdin)
 	storyOut := stdout
