@@ -304,6 +304,9 @@ func (Snapshot) apply(ctx context.Context, r *run) Result {
 	}
 	page := r.page(ctx)
 	text, elems := renderSnapshot(scans, r.g.refs, r.g.company, page)
+	if elems == nil {
+		elems = []ElementInfo{} // a snapshot always has elements, even none
+	}
 	r.g.ctl.ObservedAt(st.Epoch)
 	return Result{Outcome: spec.OutcomeDone, Message: fmt.Sprintf("Snapshot of %d elements; refs are valid in epoch %d.", len(elems), page.Epoch),
 		Page: page, Text: text, Elements: elems}

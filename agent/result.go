@@ -30,7 +30,7 @@ type Result struct {
 
 	// Text and Elements are set by a snapshot.
 	Text     string        `json:"text,omitempty" jsonschema:"the page for the model, one element a line (snapshot only)"`
-	Elements []ElementInfo `json:"elements,omitempty" jsonschema:"the page's actionable elements with their refs (snapshot only)"`
+	Elements []ElementInfo `json:"elements,omitzero" jsonschema:"the page's actionable elements with their refs (snapshot only)"`
 	// CaughtBy is "guard" when the in-page guard stopped the action's input
 	// at a covered element after the gate's check had allowed it.
 	CaughtBy string `json:"caught_by,omitempty" jsonschema:"guard when the in-page guard stopped the input at a step left to the User (reason user_step)"`

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -45,17 +46,22 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	junitOut := fs.String("junit", "", "write a JUnit XML report (one test case per page and requirement) to this file")
 	htmlOut := fs.String("html", "", "write a self-contained HTML report with screenshots to this file")
 	settle := fs.Duration("settle", 5*time.Second, "longest wait for a page to become quiet after it loads")
+	// Misuse exits 2, "could not check": 1 means findings, and a CI job
+	// must not read a typo as a failing page.
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &exitError{code: check.ExitCouldNotCheck, msg: "check: " + err.Error()}
 	}
 	sev, err := check.ParseSeverity(*failOn)
 	if err != nil {
-		return fmt.Errorf("check: --fail-on: %w", err)
+		return &exitError{code: check.ExitCouldNotCheck, msg: "check: --fail-on: " + err.Error()}
 	}
 	urls := fs.Args()
 	if len(urls) == 0 {
 		fs.Usage()
-		return errors.New("check: give at least one URL")
+		return &exitError{code: check.ExitCouldNotCheck, msg: "check: give at least one URL"}
 	}
 	opts := &check.Options{
 		Browser:     &browser.Options{ExecPath: bf.chromium, CDPURL: bf.cdpURL, Headful: bf.headful, Args: bf.browserArgs},

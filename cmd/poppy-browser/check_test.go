@@ -84,12 +84,21 @@ func TestCheckCommand(t *testing.T) {
 		}
 	})
 	t.Run("usage", func(t *testing.T) {
-		var stdout, stderr bytes.Buffer
-		if err := run(t.Context(), []string{"check"}, nil, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "give at least one URL") {
-			t.Errorf("check without URLs: %v", err)
-		}
-		if err := run(t.Context(), []string{"check", "--fail-on", "fatal", "https://x.test/"}, nil, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "--fail-on") {
-			t.Errorf("bad --fail-on: %v", err)
+		// Misuse is "could not check" (2), never "findings" (1).
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"check"}, "give at least one URL"},
+			{[]string{"check", "--fail-on", "fatal", "https://x.test/"}, "--fail-on"},
+			{[]string{"check", "--no-such-flag", "https://x.test/"}, "no-such-flag"},
+		} {
+			var stdout, stderr bytes.Buffer
+			err := run(t.Context(), c.args, nil, &stdout, &stderr)
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%v: %v, want exit 2 mentioning %q", c.args, err, c.want)
+			}
 		}
 	})
 }
