@@ -61,7 +61,8 @@ func deliver(t *testing.T, tui *TUI, msg tea.Msg) tea.Cmd {
 		if _, ok := m.(tea.QuitMsg); ok {
 			return tea.Quit
 		}
-	case <-time.After(100 * time.Millisecond):
+	case <-time.After(5 * time.Second):
+		// Not an operation: a tick or the feed, which wait by design.
 	}
 	return cmd
 }
