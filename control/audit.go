@@ -40,8 +40,12 @@ type AuditEntry struct {
 	Offer   string    `json:"offer,omitempty"` // offer ID, for offer and control events
 	URL     string    `json:"url,omitempty"`
 	Message string    `json:"message,omitempty"`
-	Epoch   uint64    `json:"epoch,omitempty"`
-	Mark    any       `json:"mark,omitempty"`
+	// Epoch is the agent's page epoch (the refs' epoch) on the gate's
+	// lines; ControlEpoch counts the User's returns of control on control
+	// lines. They are different clocks, so they have different names.
+	Epoch        uint64 `json:"epoch,omitempty"`
+	ControlEpoch uint64 `json:"control_epoch,omitempty"`
+	Mark         any    `json:"mark,omitempty"`
 }
 
 // AuditLog writes [AuditEntry] values as JSON lines. It is safe for

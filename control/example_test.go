@@ -48,7 +48,7 @@ func Example() {
 	// {"time":"2026-03-01T09:30:00Z","event":"control","ref":"e12","from":"agent","to":"user","how":"take","by":"user","offer":"offer-1"}
 	// holder user
 	// frames now read agent
-	// {"time":"2026-03-01T09:30:00Z","event":"control","ref":"e12","from":"user","to":"agent","how":"handed_back","by":"user","offer":"offer-1","epoch":1}
+	// {"time":"2026-03-01T09:30:00Z","event":"control","ref":"e12","from":"user","to":"agent","how":"handed_back","by":"user","offer":"offer-1","control_epoch":1}
 	// holder agent epoch 1 must reobserve true last handed_back
 	// must reobserve false
 }

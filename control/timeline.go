@@ -81,9 +81,9 @@ func Describe(e AuditEntry) (who, what string) {
 			}
 			return byOr(e.By, ByUser), s
 		case HowHandedBack:
-			return byOr(e.By, ByUser), fmt.Sprintf("handed control back to the agent; epoch %d, the agent must look again", e.Epoch)
+			return byOr(e.By, ByUser), fmt.Sprintf("handed control back to the agent (return %d); the agent must look again", e.ControlEpoch)
 		case HowCancelled:
-			return byOr(e.By, ByUser), fmt.Sprintf("cancelled; control is back with the agent, epoch %d", e.Epoch)
+			return byOr(e.By, ByUser), fmt.Sprintf("cancelled; control is back with the agent (return %d)", e.ControlEpoch)
 		}
 		return byOr(e.By, "-"), fmt.Sprintf("control %s -> %s (%s)", orDash(e.From), orDash(e.To), orDash(e.How))
 	case EventError:
