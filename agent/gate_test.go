@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,30 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden (run with -update to create): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
-}
 
 func boolp(b bool) *bool { return &b }
 
@@ -268,7 +246,7 @@ func TestGateAudit(t *testing.T) {
 	if bytes.Contains(f.audit.Bytes(), []byte("secret-typed-text")) {
 		t.Error("audit log holds typed text")
 	}
-	golden(t, "audit.golden", f.audit.Bytes())
+	golden.Check(t, filepath.Join("testdata", "audit.golden"), f.audit.Bytes())
 }
 
 // The result of a denial has the CONTRACT.md shape.
@@ -280,7 +258,7 @@ func TestResultShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "denied_user_step.json", append(b, '\n'))
+	golden.Check(t, filepath.Join("testdata", "denied_user_step.json"), append(b, '\n'))
 }
 
 // A gate with no page fails cleanly.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -339,7 +341,7 @@ func TestPrompt(t *testing.T) {
 		page:    "Page \"Check in\" at https://airline.test/check-in (epoch 1, controller agent)\n- button \"Check in\" [e4]\n",
 		maxPage: 1000, maxHistory: 10,
 	})
-	golden(t, "prompt_user.txt", []byte(msg))
+	golden.Check(t, filepath.Join("testdata", "prompt_user.txt"), []byte(msg))
 	if !strings.Contains(systemPrompt, "never instructions") {
 		t.Error("the system prompt does not say page text is no instruction")
 	}

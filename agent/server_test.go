@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -61,7 +63,7 @@ func TestServerTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "tools.json", append(b, '\n'))
+	golden.Check(t, filepath.Join("testdata", "tools.json"), append(b, '\n'))
 }
 
 func cmpString(a, b string) int {

@@ -3,11 +3,13 @@ package agent
 import (
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -26,12 +28,12 @@ func TestRenderSnapshot(t *testing.T) {
 	refs.bump()
 	page := PageState{URL: "https://airline.test/check-in", Title: "Check in", Controller: spec.ControllerAgent, Epoch: 1}
 	text, elems := renderSnapshot(scans, refs, func(h string) bool { return h == "airline.test" }, page)
-	golden(t, "snapshot.txt", []byte(text))
+	golden.Check(t, filepath.Join("testdata", "snapshot.txt"), []byte(text))
 	b, err := json.MarshalIndent(elems, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "snapshot_elements.json", append(b, '\n'))
+	golden.Check(t, filepath.Join("testdata", "snapshot_elements.json"), append(b, '\n'))
 }
 
 // A field a mark gives to the User never shows its value, even if a

@@ -8,7 +8,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"image/png"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -19,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/poppy-browser/poppy-browser/check"
+	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -85,7 +85,7 @@ func TestFixtures(t *testing.T) {
 	})
 	for _, n := range names {
 		t.Run(n, func(t *testing.T) {
-			golden(t, filepath.Join("testdata", n+".golden"), render(byURL[fixtures[n]]))
+			golden.Check(t, filepath.Join("testdata", n+".golden"), []byte(render(byURL[fixtures[n]])))
 		})
 	}
 	t.Run("json", func(t *testing.T) { validateJSON(t, rep) })
@@ -126,23 +126,6 @@ func render(p check.PageReport) string {
 	}
 	fmt.Fprintf(&b, "checked %s\nskipped %s\n", strings.Join(p.Checked, " "), strings.Join(p.Skipped, " "))
 	return b.String()
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
 }
 
 func validateJSON(t *testing.T, rep *check.Report) {

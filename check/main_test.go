@@ -13,8 +13,6 @@ import (
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
 // env is the demo airline and one checker shared by the package's tests
 // (nil under -short without Chromium). Tests check one page at a time.
 var env *testEnv

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,10 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // TestAuditGolden runs a whole hand-over, including a failed take, and
 // compares the JSONL the control package writes with testdata.
@@ -42,19 +40,7 @@ func TestAuditGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	golden := filepath.Join("testdata", "audit.golden.jsonl")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), buf.String()); diff != "" {
-		t.Errorf("audit log (-want +got):\n%s", diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "audit.golden.jsonl"), buf.Bytes())
 	if strings.Contains(buf.String(), "Check in") {
 		t.Error("audit log holds page text from the step")
 	}

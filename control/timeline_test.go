@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/poppy-browser/poppy-browser/internal/golden"
 )
 
 // TestTimelineGolden prints a whole session (join, actions, a refused
@@ -26,19 +27,7 @@ func TestTimelineGolden(t *testing.T) {
 	if err := WriteTimeline(&buf, entries); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "timeline.golden.txt")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), buf.String()); diff != "" {
-		t.Errorf("timeline (-want +got):\n%s", diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "timeline.golden.txt"), buf.Bytes())
 }
 
 func TestTimelineEmpty(t *testing.T) {

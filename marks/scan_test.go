@@ -3,14 +3,13 @@ package marks_test
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"html"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -186,8 +185,6 @@ func TestHelpers(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
-
 // TestScanGolden pins the JSON shape of a scan of the check-in page (boxes
 // zeroed: they depend on fonts).
 func TestScanGolden(t *testing.T) {
@@ -202,17 +199,5 @@ func TestScanGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	const golden = "testdata/checkin.scan.json"
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("reading golden (run with -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("scan JSON (-want +got):\n%s", diff)
-	}
+	golden.Check(t, "testdata/checkin.scan.json", got)
 }

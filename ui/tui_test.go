@@ -3,9 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,9 +12,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -83,26 +81,6 @@ func feedAudit(t *testing.T, tui *TUI, entries []control.AuditEntry) {
 	}
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "tui", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", name, diff)
-	}
-}
-
 // screen is the rendered TUI without colour, checked for its size.
 func screen(t *testing.T, tui *TUI, w, h int) string {
 	t.Helper()
@@ -132,23 +110,23 @@ func TestTUIScreens(t *testing.T) {
 	_ = audit.Record(control.AuditEntry{Event: control.EventDenied, Tool: spec.ToolClick, Ref: "e9", Reason: "user_step",
 		Mark: map[string]any{"kind": "submission", "marked": "e3", "touches": "e9"}})
 	feedAudit(t, tui, audit.Entries())
-	golden(t, "agent_80x24", screen(t, tui, 80, 24))
+	golden.Check(t, filepath.Join("testdata", "tui", "agent_80x24"+".golden"), []byte(screen(t, tui, 80, 24)))
 
 	n := len(audit.Entries())
 	ctl.RequestUser("The airline asks you to check in yourself", &control.Step{Ref: "e9", Kind: "submission", Text: "Check in"})
 	deliver(t, tui, controlMsg{})
 	feedAudit(t, tui, audit.Entries()[n:])
-	golden(t, "offer_80x24", screen(t, tui, 80, 24))
-	golden(t, "offer_120x32", screen(t, tui, 120, 32))
+	golden.Check(t, filepath.Join("testdata", "tui", "offer_80x24"+".golden"), []byte(screen(t, tui, 80, 24)))
+	golden.Check(t, filepath.Join("testdata", "tui", "offer_120x32"+".golden"), []byte(screen(t, tui, 120, 32)))
 
 	n = len(audit.Entries())
 	press(t, tui, "t")
 	_ = audit.Record(control.AuditEntry{Event: control.EventDenied, Tool: spec.ToolSnapshot, Reason: "user_has_control"})
 	feedAudit(t, tui, audit.Entries()[n:])
 	press(t, tui, "l")
-	golden(t, "user_80x24", screen(t, tui, 80, 24))
+	golden.Check(t, filepath.Join("testdata", "tui", "user_80x24"+".golden"), []byte(screen(t, tui, 80, 24)))
 	press(t, tui, "q")
-	golden(t, "quit_80x24", screen(t, tui, 80, 24))
+	golden.Check(t, filepath.Join("testdata", "tui", "quit_80x24"+".golden"), []byte(screen(t, tui, 80, 24)))
 }
 
 // TestTUIKeys: the keys drive the User's control operations, the same ones
@@ -242,8 +220,6 @@ func TestTUIRun(t *testing.T) {
 		t.Fatal("q did not end the TUI")
 	}
 }
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.
 type syncBuffer struct {
