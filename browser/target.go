@@ -55,111 +55,74 @@ func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
 		loaded:   map[cdp.LoaderID]bool{},
 		changed:  make(chan struct{}),
 	}
-	s.on(runtime.ExecutionContextCreated.Method, t.contextCreated)
-	s.on(runtime.ExecutionContextDestroyed.Method, t.contextDestroyed)
-	s.on(runtime.ExecutionContextsCleared.Method, func(jsonv2.Value) {
-		t.mu.Lock()
+	track(t, runtime.ExecutionContextCreated, t.contextCreatedLocked)
+	track(t, runtime.ExecutionContextDestroyed, t.contextDestroyedLocked)
+	track(t, runtime.ExecutionContextsCleared, func(runtime.EventExecutionContextsCleared) {
 		t.contexts = map[cdp.FrameID]map[string]execContext{}
-		t.notifyLocked()
-		t.mu.Unlock()
 	})
-	s.on(page.FrameAttached.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[page.EventFrameAttached](raw)
-		if !ok {
-			return
-		}
-		t.mu.Lock()
+	track(t, page.FrameAttached, func(ev page.EventFrameAttached) {
 		if t.frames[ev.FrameID] == nil {
 			t.frames[ev.FrameID] = &frameInfo{id: ev.FrameID, parent: ev.ParentFrameID}
 		}
-		t.notifyLocked()
-		t.mu.Unlock()
 	})
-	s.on(page.FrameNavigated.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[page.EventFrameNavigated](raw)
-		if !ok || ev.Frame == nil {
+	track(t, page.FrameNavigated, func(ev page.EventFrameNavigated) {
+		if ev.Frame == nil {
 			return
 		}
-		t.mu.Lock()
 		if ev.Frame.ID == t.mainID {
 			t.navigating = false
 		}
 		t.removeChildrenLocked(ev.Frame.ID)
 		t.setFrameLocked(ev.Frame)
-		t.notifyLocked()
-		t.mu.Unlock()
 	})
-	s.on(page.NavigatedWithinDocument.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[page.EventNavigatedWithinDocument](raw)
-		if !ok {
-			return
-		}
-		t.mu.Lock()
+	track(t, page.NavigatedWithinDocument, func(ev page.EventNavigatedWithinDocument) {
 		if f := t.frames[ev.FrameID]; f != nil {
 			f.url = ev.URL
 		}
-		t.notifyLocked()
-		t.mu.Unlock()
 	})
-	s.on(page.FrameDetached.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[page.EventFrameDetached](raw)
-		if !ok {
-			return
-		}
-		t.mu.Lock()
+	track(t, page.FrameDetached, func(ev page.EventFrameDetached) {
 		if ev.Reason != page.FrameDetachedReasonSwap {
 			delete(t.frames, ev.FrameID)
 			delete(t.contexts, ev.FrameID)
 		}
-		t.notifyLocked()
-		t.mu.Unlock()
 	})
 	// A navigation the page requests (a link, a form) is known before the
 	// input that caused it is acknowledged, so Settle can wait for it.
 	markNav := func(frame cdp.FrameID, on bool) {
-		t.mu.Lock()
-		if frame == t.mainID && t.navigating != on {
+		if frame == t.mainID {
 			t.navigating = on
-			t.notifyLocked()
 		}
-		t.mu.Unlock()
 	}
-	s.on(page.FrameRequestedNavigation.Method, func(raw jsonv2.Value) {
-		if ev, ok := decode[page.EventFrameRequestedNavigation](raw); ok {
-			markNav(ev.FrameID, true)
+	track(t, page.FrameRequestedNavigation, func(ev page.EventFrameRequestedNavigation) { markNav(ev.FrameID, true) })
+	track(t, page.FrameStartedNavigating, func(ev page.EventFrameStartedNavigating) { markNav(ev.FrameID, true) })
+	track(t, page.FrameStoppedLoading, func(ev page.EventFrameStoppedLoading) { markNav(ev.FrameID, false) })
+	track(t, page.LifecycleEvent, func(ev page.EventLifecycleEvent) {
+		if ev.Name == "load" {
+			t.loaded[ev.LoaderID] = true
 		}
 	})
-	s.on(page.FrameStartedNavigating.Method, func(raw jsonv2.Value) {
-		if ev, ok := decode[page.EventFrameStartedNavigating](raw); ok {
-			markNav(ev.FrameID, true)
+	track(t, network.ResponseReceived, func(ev network.EventResponseReceived) {
+		if ev.Type == network.ResourceTypeDocument && ev.Response != nil {
+			t.docs[ev.LoaderID] = ev.Response.Status
 		}
-	})
-	s.on(page.FrameStoppedLoading.Method, func(raw jsonv2.Value) {
-		if ev, ok := decode[page.EventFrameStoppedLoading](raw); ok {
-			markNav(ev.FrameID, false)
-		}
-	})
-	s.on(page.LifecycleEvent.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[page.EventLifecycleEvent](raw)
-		if !ok || ev.Name != "load" {
-			return
-		}
-		t.mu.Lock()
-		t.loaded[ev.LoaderID] = true
-		t.notifyLocked()
-		t.mu.Unlock()
-	})
-	s.on("Network.responseReceived", func(raw jsonv2.Value) {
-		ev, ok := decode[network.EventResponseReceived](raw)
-		if !ok || ev.Type != network.ResourceTypeDocument || ev.Response == nil {
-			return
-		}
-		t.mu.Lock()
-		t.docs[ev.LoaderID] = ev.Response.Status
-		t.notifyLocked()
-		t.mu.Unlock()
 	})
 	return t
+}
+
+// track runs apply for every event e of the target's session, under the
+// target's lock, then wakes everything waiting on a change (see context,
+// WaitLoaded, Settle). apply runs on the read loop: it must not block.
+func track[E any](t *tgt, e cdp.Event[E], apply func(E)) {
+	t.s.on(e.Method, func(raw jsonv2.Value) {
+		ev, ok := decode[E](raw)
+		if !ok {
+			return
+		}
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		apply(ev)
+		t.notifyLocked()
+	})
 }
 
 func (t *tgt) notifyLocked() {
@@ -199,9 +162,8 @@ type auxData struct {
 	Type      string      `json:"type"`
 }
 
-func (t *tgt) contextCreated(raw jsonv2.Value) {
-	ev, ok := decode[runtime.EventExecutionContextCreated](raw)
-	if !ok || ev.Context == nil {
+func (t *tgt) contextCreatedLocked(ev runtime.EventExecutionContextCreated) {
+	if ev.Context == nil {
 		return
 	}
 	aux, ok := decode[auxData](ev.Context.AuxData)
@@ -215,21 +177,13 @@ func (t *tgt) contextCreated(raw jsonv2.Value) {
 		}
 		world = ev.Context.Name
 	}
-	t.mu.Lock()
 	if t.contexts[aux.FrameID] == nil {
 		t.contexts[aux.FrameID] = map[string]execContext{}
 	}
 	t.contexts[aux.FrameID][world] = execContext{id: ev.Context.ID, unique: ev.Context.UniqueID}
-	t.notifyLocked()
-	t.mu.Unlock()
 }
 
-func (t *tgt) contextDestroyed(raw jsonv2.Value) {
-	ev, ok := decode[runtime.EventExecutionContextDestroyed](raw)
-	if !ok {
-		return
-	}
-	t.mu.Lock()
+func (t *tgt) contextDestroyedLocked(ev runtime.EventExecutionContextDestroyed) {
 	for f, worlds := range t.contexts {
 		for w, c := range worlds {
 			if c.unique == ev.ExecutionContextUniqueID {
@@ -240,8 +194,6 @@ func (t *tgt) contextDestroyed(raw jsonv2.Value) {
 			delete(t.contexts, f)
 		}
 	}
-	t.notifyLocked()
-	t.mu.Unlock()
 }
 
 // configure runs while the target waits for the debugger: every script and
