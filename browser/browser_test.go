@@ -84,15 +84,20 @@ func launch(t *testing.T, ctx context.Context, h *hosts) *browser.Browser {
 	return b
 }
 
-func TestCompanyHeaderOnlyOnCompanyRequests(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	h := serveHosts(t)
-	b := launch(t, ctx, h)
+func newPage(t *testing.T, ctx context.Context, b *browser.Browser) *browser.Page {
+	t.Helper()
 	p, err := b.NewPage(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p
+}
+
+func TestCompanyHeaderOnlyOnCompanyRequests(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	h := serveHosts(t)
+	p := newPage(t, ctx, launch(t, ctx, h))
 	const want = `"browser-control";v="1"`
 	for _, u := range []string{"http://company.test/", "http://other.test/", "http://company.test/redirect-off", "http://company.test/redirect-on"} {
 		if _, err := p.Navigate(ctx, u); err != nil {
@@ -147,10 +152,7 @@ func TestScriptsRunInEveryFrameBeforeThePage(t *testing.T) {
 	if err := b.SetScript(ctx, "probe", browser.Script{World: "probe", Source: `globalThis.probeHost = location.hostname`}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := b.NewPage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPage(t, ctx, b)
 	if _, err := p.Navigate(ctx, "http://other.test/"); err != nil {
 		t.Fatal(err)
 	}
@@ -188,11 +190,7 @@ func TestSettleWaitsForTheNavigationAClickStarts(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	h := serveHosts(t)
-	b := launch(t, ctx, h)
-	p, err := b.NewPage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPage(t, ctx, launch(t, ctx, h))
 	if _, err := p.Navigate(ctx, "http://company.test/link"); err != nil {
 		t.Fatal(err)
 	}
