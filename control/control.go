@@ -120,20 +120,18 @@ type Control struct {
 	// for it honours ctx). Apply runs while it is held; mu is not.
 	trans chan struct{}
 
-	// agentTurn keeps agent input and a take apart: each agent action holds
-	// the read side from its holder check to the end of its input (see
-	// [Control.BeginAgentAction]); a take holds the write side while every
-	// frame is switched to "user", so no agent input lands once the change
-	// has begun, and none waits on the User (the User waits for at most the
-	// one action in flight).
-	agentTurn sync.RWMutex
-
 	mu       sync.Mutex // guards the fields below; never held during Apply
 	st       Status
 	offers   uint64        // offers raised, for IDs
 	agentCh  chan struct{} // closed while the agent holds control
 	subs     map[*subscriber]struct{}
 	lastTime time.Time
+
+	// leases are the agent's actions in flight; while taking, a take is
+	// ending them and no new one starts (lease.go).
+	leases      map[*lease]struct{}
+	taking      bool
+	leasesEnded chan struct{} // closed when the last lease ends while taking
 }
 
 // New returns a Control with the agent holding the browser, epoch 0 and no
@@ -150,6 +148,7 @@ func New(opts *Options) *Control {
 		trans:  make(chan struct{}, 1),
 		st:     Status{Controller: spec.ControllerAgent},
 		subs:   make(map[*subscriber]struct{}),
+		leases: make(map[*lease]struct{}),
 	}
 	if c.now == nil {
 		c.now = time.Now
@@ -271,10 +270,13 @@ func (u *User) Take(ctx context.Context) error {
 	if c.Holder() == spec.ControllerUser {
 		return nil
 	}
-	if err := c.lockAgentTurn(ctx); err != nil {
+	// No agent input lands once a frame reads "user": wait for the input
+	// in flight, stop a navigation.
+	release, err := c.endLeases(ctx)
+	if err != nil {
 		return fmt.Errorf("taking control: %w", err)
 	}
-	defer c.agentTurn.Unlock()
+	defer release()
 	if err := c.applyHolder(ctx, spec.ControllerUser); err != nil {
 		c.recordError("taking control", err)
 		// Some frames may read "user" already: put them back, so that what
@@ -297,38 +299,6 @@ func (u *User) Take(ctx context.Context) error {
 	})
 	c.logger.Info("control changed", "holder", "user", "epoch", c.st.Epoch)
 	return nil
-}
-
-// BeginAgentAction starts an agent action: ok is false when the User holds
-// control (or is taking it). While it runs, until end is called, a take
-// waits, so the action's input cannot land after any frame reads "user".
-// Call end as soon as the action's input is done.
-func (c *Control) BeginAgentAction() (end func(), ok bool) {
-	c.agentTurn.RLock()
-	if c.Holder() == spec.ControllerUser {
-		c.agentTurn.RUnlock()
-		return nil, false
-	}
-	return c.agentTurn.RUnlock, true
-}
-
-// lockAgentTurn takes the write side of agentTurn, or gives up with ctx.
-func (c *Control) lockAgentTurn(ctx context.Context) error {
-	got := make(chan struct{})
-	go func() {
-		c.agentTurn.Lock()
-		close(got)
-	}()
-	select {
-	case <-got:
-		return nil
-	case <-ctx.Done():
-		go func() {
-			<-got
-			c.agentTurn.Unlock()
-		}()
-		return ctx.Err()
-	}
 }
 
 // HandBack returns control to the agent: the epoch goes up, MustReobserve is

@@ -1,22 +1,65 @@
-package agent
+package gate
 
 import (
 	"context"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // Action is one thing the agent's model asks of the browser. The set is
 // closed: only the values of this package implement it, and only
-// [Gate.Do] runs them.
+// [Gate.Do] runs them. An action does not run any step itself: it returns
+// a plan, and Gate.Do runs the same sequence for every plan.
 type Action interface {
 	// Tool is the MCP tool the action answers to (spec.Tool*), as the
 	// audit log names it.
 	Tool() string
-	// apply runs the action's checks and input inside a gate run.
-	apply(ctx context.Context, r *run) Result
+	// plan says what the action targets, what it would touch, how to
+	// dispatch it, whether to settle and how to describe success.
+	plan() plan
 }
+
+// plan is what an action asks of the gate. Gate.Do reads it in order:
+// ref, touch (marks), lease, dispatch, settle, done.
+type plan struct {
+	// bad is set when the action's own arguments are wrong: nothing runs.
+	bad *failure
+	// ref is the element the action names; "" for none.
+	ref string
+	// touch is asked of the page's marks, in one round trip, before
+	// anything runs (its ID is the ref's element). Nil: the action touches
+	// no element and nothing is checked.
+	touch *marks.Action
+	// focused sends touch to whatever has focus, in whichever frame: every
+	// frame is asked, and a page not observed since control came back
+	// refuses it (stale_ref).
+	focused bool
+	// lease is how the action holds the input lease while it dispatches.
+	lease lease
+	// dispatch does the action (input, a navigation, a read). It returns a
+	// *failure for a result of its own, errUserHasControl, or an error
+	// the gate turns into stale_ref or page_error.
+	dispatch func(ctx context.Context, st *step) error
+	// settle waits, briefly, for a navigation the input may have started.
+	settle bool
+	// done describes success.
+	done func(ctx context.Context, st *step) Result
+}
+
+// lease is how an action holds control's input lease while it dispatches.
+type lease int
+
+const (
+	// noLease: the action only reads the page (snapshot, wait).
+	noLease lease = iota
+	// inputLease: real input; a take by the User waits the milliseconds
+	// it takes.
+	inputLease
+	// navigationLease: a page load; a take by the User stops it.
+	navigationLease
+)
 
 // Click clicks the element at its visible centre, with real mouse input.
 type Click struct{ Ref string }

@@ -1,4 +1,4 @@
-package agent
+package gate
 
 import (
 	"bufio"
@@ -111,7 +111,7 @@ func startBench(b *testing.B, path string) *benchBrowser {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := NewGate(&GateOptions{Page: func() *browser.Page { return p }, Control: control.New(nil),
+	g := New(&Options{Page: func() *browser.Page { return p }, Control: control.New(nil),
 		CompanyHost: func(h string) bool { return h == testsite.CompanyDomain }})
 	url := "http://" + testsite.CompanyDomain + "/fixtures/marks/" + path
 	if r := g.Do(ctx, Navigate{URL: url}); r.Outcome != spec.OutcomeDone {

@@ -1,4 +1,4 @@
-package agent
+package gate
 
 import (
 	"context"
@@ -130,7 +130,7 @@ func chromiumGate(t *testing.T) (*Gate, *control.Control, context.Context) {
 		t.Fatal(err)
 	}
 	ctl := control.New(nil)
-	g := NewGate(&GateOptions{Page: func() *browser.Page { return p }, Control: ctl,
+	g := New(&Options{Page: func() *browser.Page { return p }, Control: ctl,
 		CompanyHost: func(h string) bool { return h == "airline.test" }})
 	return g, ctl, ctx
 }

@@ -1,4 +1,4 @@
-package agent
+package gate
 
 import (
 	"bytes"
@@ -70,8 +70,8 @@ func newFixture(t testing.TB) *fixture {
 	var buf bytes.Buffer
 	audit := control.NewAuditLog(&buf, func() time.Time { return clock })
 	ctl := control.New(&control.Options{Now: func() time.Time { return clock }})
-	g := newGate(&GateOptions{Control: ctl, Audit: audit, CompanyHost: func(h string) bool { return h == "airline.test" }},
-		func() surface { return fp })
+	g := New(&Options{Control: ctl, Audit: audit, CompanyHost: func(h string) bool { return h == "airline.test" },
+		Surface: func() Surface { return fp }})
 	return &fixture{page: fp, ctl: ctl, gate: g, audit: &buf}
 }
 
@@ -148,7 +148,7 @@ func TestGate(t *testing.T) {
 		{name: "frame navigated makes its refs stale", action: Click{Ref: "e6"},
 			before: func(t *testing.T, f *fixture) {
 				f.page.mu.Lock()
-				f.page.framesv = []frameInfo{{ID: "main", URL: "https://airline.test/other"}}
+				f.page.framesv = []Frame{{ID: "main", URL: "https://airline.test/other"}}
 				f.page.mu.Unlock()
 			},
 			want: brief{Outcome: spec.OutcomeDenied, Reason: spec.ReasonStaleRef, Epoch: 1, Ctl: agentCtl}},
@@ -263,7 +263,7 @@ func TestResultShape(t *testing.T) {
 
 // A gate with no page fails cleanly.
 func TestGateNoPage(t *testing.T) {
-	g := newGate(&GateOptions{Control: control.New(nil)}, func() surface { return nil })
+	g := New(&Options{Control: control.New(nil), Surface: func() Surface { return nil }})
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 	if got := g.Do(ctx, Click{Ref: "e1"}); got.Outcome != spec.OutcomeFailed || got.Reason != FailNoPage {

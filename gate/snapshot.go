@@ -1,17 +1,69 @@
-package agent
+package gate
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
 )
+
+// frameScanTimeout bounds the scan of one frame in a snapshot: a frame
+// whose document is still coming (an out-of-process iframe right after
+// its parent loaded) is left out rather than holding the snapshot.
+const frameScanTimeout = 5 * time.Second
+
+func (Snapshot) plan() plan {
+	var (
+		scans []frameScan
+		epoch uint64 // control's epoch when the scan began
+	)
+	return plan{
+		dispatch: func(ctx context.Context, st *step) error {
+			r := st.r
+			epoch = r.g.ctl.Status().Epoch
+			for _, f := range r.frames() {
+				if f.URL == "" {
+					scans = append(scans, frameScan{frame: f, err: errors.New("the frame has no document yet")})
+					continue
+				}
+				fctx, cancel := context.WithTimeout(ctx, frameScanTimeout)
+				sc, err := r.s.Scan(fctx, f)
+				cancel()
+				scans = append(scans, frameScan{frame: f, scan: sc, err: err})
+			}
+			if r.g.ctl.Holder() == spec.ControllerUser {
+				return errUserHasControl
+			}
+			// A new document or a hand back during the scan makes its ids
+			// useless.
+			if r.sync(ctx) != epoch || r.g.refs.epoch != r.epochAtStart {
+				return fail(FailNavigation, "The page changed while it was read; take the snapshot again.")
+			}
+			return nil
+		},
+		done: func(ctx context.Context, st *step) Result {
+			r := st.r
+			page := r.page(ctx)
+			text, elems := renderSnapshot(scans, r.g.refs, r.g.company, page)
+			if elems == nil {
+				elems = []ElementInfo{} // a snapshot always has elements, even none
+			}
+			r.g.ctl.ObservedAt(epoch)
+			return Result{Outcome: spec.OutcomeDone, Message: fmt.Sprintf("Snapshot of %d elements; refs are valid in epoch %d.", len(elems), page.Epoch),
+				Page: page, Text: text, Elements: elems}
+		},
+	}
+}
 
 // frameScan is one frame's scan for a snapshot, or why it failed.
 type frameScan struct {
-	frame frameInfo
+	frame Frame
 	scan  marks.Scan
 	err   error
 }
@@ -89,7 +141,7 @@ func renderSnapshot(scans []frameScan, refs *refTable, company func(host string)
 }
 
 // renderElement renders one line; info is nil for content.
-func renderElement(e marks.Element, byID map[int]marks.Element, f frameInfo, refs *refTable) (string, *ElementInfo, bool) {
+func renderElement(e marks.Element, byID map[int]marks.Element, f Frame, refs *refTable) (string, *ElementInfo, bool) {
 	name := e.Name
 	if !actionable(e) {
 		text := e.Text

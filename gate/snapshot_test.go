@@ -1,4 +1,4 @@
-package agent
+package gate
 
 import (
 	"encoding/json"
@@ -20,9 +20,9 @@ func TestRenderSnapshot(t *testing.T) {
 		{ID: 2, Role: "link", Tag: "a", Name: "Book a hotel"},
 	}}
 	scans := []frameScan{
-		{frame: frameInfo{ID: "main", URL: "https://airline.test/check-in"}, scan: checkInScan()},
-		{frame: frameInfo{ID: "ad", ParentID: "main", URL: "https://partner.test/ad"}, scan: partner},
-		{frame: frameInfo{ID: "broken", ParentID: "main", URL: "https://partner.test/x"}, err: errors.New("scanning frame: frame is gone")},
+		{frame: Frame{ID: "main", URL: "https://airline.test/check-in"}, scan: checkInScan()},
+		{frame: Frame{ID: "ad", ParentID: "main", URL: "https://partner.test/ad"}, scan: partner},
+		{frame: Frame{ID: "broken", ParentID: "main", URL: "https://partner.test/x"}, err: errors.New("scanning frame: frame is gone")},
 	}
 	refs := newRefTable()
 	refs.bump()
@@ -45,7 +45,7 @@ func TestRenderSnapshotHidesUserFields(t *testing.T) {
 	}}
 	refs := newRefTable()
 	refs.bump()
-	text, elems := renderSnapshot([]frameScan{{frame: frameInfo{ID: "m", URL: "https://airline.test/"}, scan: scan}}, refs,
+	text, elems := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/"}, scan: scan}}, refs,
 		func(string) bool { return true }, PageState{})
 	if strings.Contains(text, "P1234567") || elems[0].Value != "" || elems[0].Checked != nil {
 		t.Errorf("User's value shown:\n%s\n%+v", text, elems[0])

@@ -1,47 +1,60 @@
-package agent
+package gate
 
 import (
 	"context"
-	"fmt"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
 )
 
-// frameInfo is one frame of the page as the gate sees it.
-type frameInfo struct {
+// settleTimeout bounds the wait for a navigation that input may start.
+const settleTimeout = 3 * time.Second
+
+// Frame is one frame of the page as one gate run sees it: the frame list
+// is read once per run and its values are passed along, so nothing turns
+// an id back into a frame by searching the list again.
+type Frame struct {
 	ID       string
-	ParentID string
+	ParentID string // "" for the top frame
 	URL      string
+	handle   browser.Frame // zero on a [Surface] other than a browser page
 }
 
-// surface is everything the gate may do to a page. Only the gate holds one;
-// its implementation over a real browser is [pageSurface]. It is a seam for
-// the gate's unit tests, not an extension point: the MCP server and the
-// built-in loop reach the page only through [Gate.Do].
-type surface interface {
-	// document identifies the top frame's current document (changes on
-	// every new document, even at the same URL).
-	document(ctx context.Context) (string, error)
-	url() string
-	title(ctx context.Context) string
-	frames() []frameInfo
+// Surface is everything the gate may do to a page. The gate's own
+// implementation drives a [browser.Page] through the marks scanner and
+// real input. It is a seam for tests of the gate and of its users (a fake
+// page, as package gatetest has), not an extension point: the MCP server
+// and the built-in loop reach the page only through [Gate.Do].
+type Surface interface {
+	// Document identifies the top frame's current document (it changes
+	// on every new document, even at the same URL).
+	Document(ctx context.Context) (string, error)
+	URL() string
+	Title(ctx context.Context) string
+	// Frames lists the page's frames, parents first, the top frame first.
+	Frames() []Frame
 
-	scan(ctx context.Context, frame string) (marks.Scan, error)
-	check(ctx context.Context, frame string, a marks.Action) (marks.Verdict, error)
-	disarm(ctx context.Context, frame string) (marks.Disarmed, error)
-	focus(ctx context.Context, frame string, id int) error
-	selectValues(ctx context.Context, frame string, id int, values []string) ([]string, error)
-	scrollBy(ctx context.Context, frame string, id int, dx, dy float64) error
-	offset(ctx context.Context, frame string) (x, y float64, err error)
+	Scan(ctx context.Context, f Frame) (marks.Scan, error)
+	Check(ctx context.Context, f Frame, a marks.Action) (marks.Verdict, error)
+	Disarm(ctx context.Context, f Frame) (marks.Disarmed, error)
+	Focus(ctx context.Context, f Frame, id int) error
+	SelectValues(ctx context.Context, f Frame, id int, values []string) ([]string, error)
+	ScrollBy(ctx context.Context, f Frame, id int, dx, dy float64) error
+	// Offset is where the frame's viewport sits in the top frame's.
+	Offset(ctx context.Context, f Frame) (x, y float64, err error)
 
-	click(ctx context.Context, x, y float64) error
-	wheel(ctx context.Context, dx, dy float64) error
-	press(ctx context.Context, key string) error
-	insertText(ctx context.Context, text string) error
-	navigate(ctx context.Context, url string) error
-	back(ctx context.Context) error
-	settle(ctx context.Context)
+	Click(ctx context.Context, x, y float64) error
+	Wheel(ctx context.Context, dx, dy float64) error
+	Press(ctx context.Context, key string) error
+	InsertText(ctx context.Context, text string) error
+	Navigate(ctx context.Context, url string) error
+	Back(ctx context.Context) error
+	// StopLoading stops a navigation in flight, as the browser's stop
+	// button does.
+	StopLoading(ctx context.Context) error
+	// Settle waits, briefly, for a navigation input may have started.
+	Settle(ctx context.Context)
 }
 
 // pageSurface is the real surface: a browser page, read through the marks
@@ -52,117 +65,79 @@ type pageSurface struct {
 	height float64
 }
 
-func (s *pageSurface) document(ctx context.Context) (string, error) {
+func (s *pageSurface) Document(ctx context.Context) (string, error) {
 	// The main frame's loader changes with every new document; the browser
 	// tracks it from events, so this costs no round trip.
 	// Before the first document commits it is "", an identity like any.
 	return s.p.Document(), nil
 }
 
-func (s *pageSurface) url() string { return s.p.URL() }
+func (s *pageSurface) URL() string { return s.p.URL() }
 
-func (s *pageSurface) title(ctx context.Context) string { return s.p.Title(ctx) }
+func (s *pageSurface) Title(ctx context.Context) string { return s.p.Title(ctx) }
 
-func (s *pageSurface) frames() []frameInfo {
+func (s *pageSurface) Frames() []Frame {
 	fs := s.p.Frames()
-	out := make([]frameInfo, len(fs))
+	out := make([]Frame, len(fs))
 	for i, f := range fs {
-		out[i] = frameInfo{ID: string(f.ID), ParentID: string(f.ParentID), URL: f.URL}
+		out[i] = Frame{ID: string(f.ID), ParentID: string(f.ParentID), URL: f.URL, handle: f}
 	}
 	return out
 }
 
-// frame finds a live frame by id.
-func (s *pageSurface) frame(id string) (browser.Frame, error) {
-	for _, f := range s.p.Frames() {
-		if string(f.ID) == id {
-			return f, nil
-		}
-	}
-	return browser.Frame{}, fmt.Errorf("%w: %s", browser.ErrFrameGone, id)
+func (s *pageSurface) Scan(ctx context.Context, f Frame) (marks.Scan, error) {
+	return marks.ScanFrame(ctx, f.handle)
 }
 
-func (s *pageSurface) scan(ctx context.Context, frame string) (marks.Scan, error) {
-	f, err := s.frame(frame)
-	if err != nil {
-		return marks.Scan{}, err
-	}
-	return marks.ScanFrame(ctx, f)
+func (s *pageSurface) Check(ctx context.Context, f Frame, a marks.Action) (marks.Verdict, error) {
+	return marks.Check(ctx, f.handle, a)
 }
 
-func (s *pageSurface) check(ctx context.Context, frame string, a marks.Action) (marks.Verdict, error) {
-	f, err := s.frame(frame)
-	if err != nil {
-		return marks.Verdict{}, err
-	}
-	return marks.Check(ctx, f, a)
+func (s *pageSurface) Disarm(ctx context.Context, f Frame) (marks.Disarmed, error) {
+	return marks.Disarm(ctx, f.handle)
 }
 
-func (s *pageSurface) disarm(ctx context.Context, frame string) (marks.Disarmed, error) {
-	f, err := s.frame(frame)
-	if err != nil {
-		return marks.Disarmed{}, err
-	}
-	return marks.Disarm(ctx, f)
+func (s *pageSurface) Focus(ctx context.Context, f Frame, id int) error {
+	return marks.Focus(ctx, f.handle, id)
 }
 
-func (s *pageSurface) focus(ctx context.Context, frame string, id int) error {
-	f, err := s.frame(frame)
-	if err != nil {
-		return err
-	}
-	return marks.Focus(ctx, f, id)
+func (s *pageSurface) SelectValues(ctx context.Context, f Frame, id int, values []string) ([]string, error) {
+	return marks.SelectValues(ctx, f.handle, id, values)
 }
 
-func (s *pageSurface) selectValues(ctx context.Context, frame string, id int, values []string) ([]string, error) {
-	f, err := s.frame(frame)
-	if err != nil {
-		return nil, err
-	}
-	return marks.SelectValues(ctx, f, id, values)
+func (s *pageSurface) ScrollBy(ctx context.Context, f Frame, id int, dx, dy float64) error {
+	return marks.ScrollBy(ctx, f.handle, id, dx, dy)
 }
 
-func (s *pageSurface) scrollBy(ctx context.Context, frame string, id int, dx, dy float64) error {
-	f, err := s.frame(frame)
-	if err != nil {
-		return err
-	}
-	return marks.ScrollBy(ctx, f, id, dx, dy)
+func (s *pageSurface) Offset(ctx context.Context, f Frame) (float64, float64, error) {
+	return f.handle.Offset(ctx, s.p)
 }
 
-func (s *pageSurface) offset(ctx context.Context, frame string) (float64, float64, error) {
-	f, err := s.frame(frame)
-	if err != nil {
-		return 0, 0, err
-	}
-	return f.Offset(ctx, s.p)
-}
+func (s *pageSurface) Click(ctx context.Context, x, y float64) error { return s.p.Click(ctx, x, y) }
 
-func (s *pageSurface) click(ctx context.Context, x, y float64) error { return s.p.Click(ctx, x, y) }
-
-func (s *pageSurface) wheel(ctx context.Context, dx, dy float64) error {
+func (s *pageSurface) Wheel(ctx context.Context, dx, dy float64) error {
 	return s.p.Mouse(ctx, browser.MouseEvent{Type: "wheel", X: s.width / 2, Y: s.height / 2, DeltaX: dx, DeltaY: dy})
 }
 
-func (s *pageSurface) press(ctx context.Context, key string) error { return s.p.Press(ctx, key) }
+func (s *pageSurface) Press(ctx context.Context, key string) error { return s.p.Press(ctx, key) }
 
-func (s *pageSurface) insertText(ctx context.Context, text string) error {
+func (s *pageSurface) InsertText(ctx context.Context, text string) error {
 	return s.p.InsertText(ctx, text)
 }
 
-func (s *pageSurface) navigate(ctx context.Context, url string) error {
+func (s *pageSurface) Navigate(ctx context.Context, url string) error {
 	_, err := s.p.Navigate(ctx, url)
 	return err
 }
 
-func (s *pageSurface) back(ctx context.Context) error {
+func (s *pageSurface) Back(ctx context.Context) error {
 	_, err := s.p.Back(ctx)
 	return err
 }
 
-// settle waits briefly for the top document to finish loading after input
-// that may have started a navigation.
-func (s *pageSurface) settle(ctx context.Context) {
+func (s *pageSurface) StopLoading(ctx context.Context) error { return s.p.StopLoading(ctx) }
+
+func (s *pageSurface) Settle(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, settleTimeout)
 	defer cancel()
 	_ = s.p.Settle(ctx)

@@ -99,7 +99,7 @@ type Scan struct {
 
 // Action is what an agent action would do, for [Check].
 type Action struct {
-	Kind string // "click", "type", "select", "key", "scroll", "focus"
+	Kind ActionKind
 	// ID is the local id of the target; 0 means none: a key press goes to
 	// the focused element (document.activeElement, through open shadow roots).
 	ID int
@@ -112,6 +112,19 @@ type Action struct {
 	// sees it. The gate arms it just before it dispatches agent input.
 	Arm bool
 }
+
+// ActionKind is what an [Action] does to its target.
+type ActionKind string
+
+// The kinds of action the scanner judges.
+const (
+	ActionClick  ActionKind = "click"
+	ActionType   ActionKind = "type"
+	ActionSelect ActionKind = "select"
+	ActionKey    ActionKind = "key"
+	ActionScroll ActionKind = "scroll"
+	ActionFocus  ActionKind = "focus"
+)
 
 // Verdict is what an action would touch and which marks cover it, read
 // from the page at the moment of [Check].
@@ -142,10 +155,10 @@ type verdictJSON struct {
 
 // actionJSON is the argument of the scanner's check.
 type actionJSON struct {
-	Kind string `json:"kind"`
-	ID   int    `json:"id"`
-	Key  string `json:"key"`
-	Arm  bool   `json:"arm"`
+	Kind ActionKind `json:"kind"`
+	ID   int        `json:"id"`
+	Key  string     `json:"key"`
+	Arm  bool       `json:"arm"`
 }
 
 // Calls into the scanner; every value is an argument, never source text.
@@ -235,7 +248,7 @@ type scanJSON struct {
 // local id. A gone target is a Verdict with Stale set, not an error.
 func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	switch a.Kind {
-	case "click", "type", "select", "key", "scroll", "focus":
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus:
 	default:
 		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
 	}
