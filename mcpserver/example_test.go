@@ -1,4 +1,4 @@
-package agent_test
+package mcpserver_test
 
 import (
 	"context"
@@ -7,17 +7,18 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 )
 
 // A model asks for the User over MCP: the offer answers at once, and while
 // the User holds control every browser tool is refused.
-func ExampleNewServer() {
+func ExampleNew() {
 	ctx := context.Background()
 	ctl := control.New(nil)
-	gate := agent.NewGate(&agent.GateOptions{Control: ctl}) // no page yet
-	srv := agent.NewServer(gate, nil)
+	g := gate.New(&gate.Options{Control: ctl}) // no page yet
+	srv := mcpserver.New(g, nil)
 
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, st, nil); err != nil {

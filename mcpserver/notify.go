@@ -1,4 +1,4 @@
-package agent
+package mcpserver
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -33,7 +34,7 @@ type ControlNotice struct {
 // "notice", data a [ControlNotice]). A client receives them once it has set
 // a logging level (logging/setLevel "notice" or lower), as MCP logging
 // requires. It blocks; run it in a goroutine owned by the caller.
-func NotifyControl(ctx context.Context, srv *mcp.Server, ctl Controls) {
+func NotifyControl(ctx context.Context, srv *mcp.Server, ctl gate.Controls) {
 	events, stop := ctl.Subscribe()
 	defer stop()
 	for {

@@ -1,4 +1,4 @@
-package agent
+package mcpserver
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/gate/gatetest"
 	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -36,8 +38,8 @@ func connect(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 // TestServerTools lists every tool with its schemas (golden) and checks
 // that the names are exactly CONTRACT.md's.
 func TestServerTools(t *testing.T) {
-	f := newFixture(t)
-	cs := connect(t, NewServer(f.gate, nil))
+	f := gatetest.New(t)
+	cs := connect(t, New(f.Gate, nil))
 	res, err := cs.ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -100,16 +102,16 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any,
 // the offer answers at once, every tool is refused while the User holds
 // control, and control comes back with must_reobserve until a snapshot.
 func TestServerHandOver(t *testing.T) {
-	f := newFixture(t)
-	cs := connect(t, NewServer(f.gate, nil))
+	f := gatetest.New(t)
+	cs := connect(t, New(f.Gate, nil))
 	ctx := t.Context()
 
-	var snap Result
+	var snap gate.Result
 	res := call(t, cs, spec.ToolSnapshot, nil, &snap)
 	if text := res.Content[0].(*mcp.TextContent).Text; text != snap.Text || snap.Text == "" {
 		t.Errorf("snapshot content is not the snapshot text: %q", text)
 	}
-	var denied Result
+	var denied gate.Result
 	call(t, cs, spec.ToolClick, map[string]any{"ref": "e4"}, &denied)
 	if denied.Outcome != spec.OutcomeDenied || denied.Reason != spec.ReasonUserStep || denied.Mark == nil || denied.Mark.Touches != "e4" {
 		t.Fatalf("click on the marked submit: %+v", denied)
@@ -120,7 +122,7 @@ func TestServerHandOver(t *testing.T) {
 		t.Fatalf("offer: %+v", offer)
 	}
 
-	if err := f.ctl.User().Take(ctx); err != nil {
+	if err := f.Control.User().Take(ctx); err != nil {
 		t.Fatal(err)
 	}
 	calls := map[string]map[string]any{
@@ -129,7 +131,7 @@ func TestServerHandOver(t *testing.T) {
 		spec.ToolPressKey: {"key": "Tab"}, spec.ToolScroll: {"direction": "down"}, spec.ToolWait: {"seconds": 1},
 	}
 	for name, args := range calls {
-		var r Result
+		var r gate.Result
 		call(t, cs, name, args, &r)
 		if r.Outcome != spec.OutcomeDenied || r.Reason != spec.ReasonUserHasControl || r.Page.Controller != spec.ControllerUser {
 			t.Errorf("%s while the User holds control: %+v", name, r)
@@ -152,7 +154,7 @@ func TestServerHandOver(t *testing.T) {
 		}
 		done <- st
 	}()
-	if err := f.ctl.User().HandBack(ctx); err != nil {
+	if err := f.Control.User().HandBack(ctx); err != nil {
 		t.Fatal(err)
 	}
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -165,7 +167,7 @@ func TestServerHandOver(t *testing.T) {
 	if st.Controller != spec.ControllerAgent || !st.MustReobserve || st.TimedOut || st.LastReturn == nil || st.LastReturn.How != "handed_back" {
 		t.Errorf("after hand back: %+v", st)
 	}
-	var stale Result
+	var stale gate.Result
 	call(t, cs, spec.ToolClick, map[string]any{"ref": "e6"}, &stale)
 	if stale.Reason != spec.ReasonStaleRef {
 		t.Errorf("old ref after hand back: %+v", stale)

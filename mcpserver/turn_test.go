@@ -1,4 +1,4 @@
-package agent
+package mcpserver
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/gate/gatetest"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -38,8 +40,8 @@ func callStatus(t *testing.T, ctx context.Context, cs *mcp.ClientSession, tool s
 // of them changes nothing) or as soon as control is back.
 func TestWaitNeverOnTheUser(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newFixture(t)
-		cs := connect(t, NewServer(f.gate, nil))
+		f := gatetest.New(t)
+		cs := connect(t, New(f.Gate, nil))
 		ctx := t.Context()
 
 		start := time.Now()
@@ -50,7 +52,7 @@ func TestWaitNeverOnTheUser(t *testing.T) {
 		if d := time.Since(start); d != 0 {
 			t.Errorf("browser_request_user_control took %v of fake time, want none", d)
 		}
-		if err := f.ctl.User().Take(ctx); err != nil {
+		if err := f.Control.User().Take(ctx); err != nil {
 			t.Fatal(err)
 		}
 		for range 24 * 60 {
@@ -69,7 +71,7 @@ func TestWaitNeverOnTheUser(t *testing.T) {
 		// Control comes back after 7 s: the wait returns then.
 		go func() {
 			time.Sleep(7 * time.Second)
-			if err := f.ctl.User().HandBack(context.Background()); err != nil {
+			if err := f.Control.User().HandBack(context.Background()); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -89,11 +91,11 @@ func TestWaitNeverOnTheUser(t *testing.T) {
 func TestNotifyControl(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	f := newFixture(t)
-	srv := NewServer(f.gate, nil)
+	f := gatetest.New(t)
+	srv := New(f.Gate, nil)
 	var wg sync.WaitGroup
 	nctx, stop := context.WithCancel(ctx)
-	wg.Go(func() { NotifyControl(nctx, srv, f.ctl) })
+	wg.Go(func() { NotifyControl(nctx, srv, f.Control) })
 	defer func() { stop(); wg.Wait() }()
 
 	got := make(chan ControlNotice, 16)
@@ -125,11 +127,11 @@ func TestNotifyControl(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	u := f.ctl.User()
-	f.ctl.RequestUser("check in yourself", &control.Step{Ref: "e3"})
+	u := f.Control.User()
+	f.Control.RequestUser("check in yourself", &control.Step{Ref: "e3"})
 	noErr(t, u.Take(ctx))
 	noErr(t, u.HandBack(ctx))
-	f.ctl.RequestUser("choose a meal", nil)
+	f.Control.RequestUser("choose a meal", nil)
 	noErr(t, u.Cancel(ctx))
 	noErr(t, u.Take(ctx))
 	noErr(t, u.Cancel(ctx))
@@ -196,15 +198,15 @@ var refusedCalls = []mcp.CallToolParams{
 //     (the in-memory transport carries one message at a time, so a burst of
 //     1,000 in flight would measure the queue, not the answer).
 func BenchmarkRefusedWhileUserHolds(b *testing.B) {
-	actions := []Action{
-		Navigate{URL: "https://airline.test/elsewhere"}, Back{}, Snapshot{}, Click{Ref: "e1"},
-		Type{Ref: "e1", Text: "x", Submit: true}, Select{Ref: "e1", Values: []string{"aisle"}},
-		PressKey{Key: "Enter"}, Scroll{Direction: "down"}, Wait{Seconds: 1},
+	actions := []gate.Action{
+		gate.Navigate{URL: "https://airline.test/elsewhere"}, gate.Back{}, gate.Snapshot{}, gate.Click{Ref: "e1"},
+		gate.Type{Ref: "e1", Text: "x", Submit: true}, gate.Select{Ref: "e1", Values: []string{"aisle"}},
+		gate.PressKey{Key: "Enter"}, gate.Scroll{Direction: "down"}, gate.Wait{Seconds: 1},
 	}
 	b.Run("gate", func(b *testing.B) {
 		f := userHolds(b)
 		burst(b, f, 1000, 1000, func(ctx context.Context, i int) error {
-			if r := f.gate.Do(ctx, actions[i%len(actions)]); r.Outcome != spec.OutcomeDenied || r.Reason != spec.ReasonUserHasControl {
+			if r := f.Gate.Do(ctx, actions[i%len(actions)]); r.Outcome != spec.OutcomeDenied || r.Reason != spec.ReasonUserHasControl {
 				return fmt.Errorf("%T: %+v", actions[i%len(actions)], r)
 			}
 			return nil
@@ -212,14 +214,14 @@ func BenchmarkRefusedWhileUserHolds(b *testing.B) {
 	})
 	b.Run("mcp", func(b *testing.B) {
 		f := userHolds(b)
-		cs := connect(b, NewServer(f.gate, nil))
+		cs := connect(b, New(f.Gate, nil))
 		burst(b, f, 1000, 16, func(ctx context.Context, i int) error {
 			p := refusedCalls[i%len(refusedCalls)]
 			res, err := cs.CallTool(ctx, &p)
 			if err != nil {
 				return err
 			}
-			var r Result
+			var r gate.Result
 			raw, _ := json.Marshal(res.StructuredContent)
 			if err := json.Unmarshal(raw, &r); err != nil || r.Outcome != spec.OutcomeDenied || r.Reason != spec.ReasonUserHasControl {
 				return fmt.Errorf("%s: %s", p.Name, raw)
@@ -231,12 +233,12 @@ func BenchmarkRefusedWhileUserHolds(b *testing.B) {
 
 // userHolds is a fixture whose agent took a snapshot, then the User took
 // control.
-func userHolds(b *testing.B) *fixture {
-	f := newFixture(b)
-	if r := f.gate.Do(b.Context(), Snapshot{}); r.Outcome != spec.OutcomeDone {
+func userHolds(b *testing.B) *gatetest.Fixture {
+	f := gatetest.New(b)
+	if r := f.Gate.Do(b.Context(), gate.Snapshot{}); r.Outcome != spec.OutcomeDone {
 		b.Fatalf("snapshot before the take: %+v", r)
 	}
-	if err := f.ctl.User().Take(b.Context()); err != nil {
+	if err := f.Control.User().Take(b.Context()); err != nil {
 		b.Fatal(err)
 	}
 	return f
@@ -244,10 +246,10 @@ func userHolds(b *testing.B) *fixture {
 
 // burst runs n calls per iteration, at most limit at a time, times each
 // and checks that the page got no input.
-func burst(b *testing.B, f *fixture, n, limit int, call func(ctx context.Context, i int) error) {
+func burst(b *testing.B, f *gatetest.Fixture, n, limit int, call func(ctx context.Context, i int) error) {
 	sem := make(chan struct{}, limit)
 	ctx := b.Context()
-	before, checks := len(f.page.got()), f.page.checks
+	before, checks := len(f.Page.Inputs()), f.Page.Checks()
 	var worst time.Duration
 	calls := 0
 	for b.Loop() {
@@ -275,8 +277,8 @@ func burst(b *testing.B, f *fixture, n, limit int, call func(ctx context.Context
 		}
 		calls += n
 	}
-	if got := f.page.got(); len(got) != before || f.page.checks != checks {
-		b.Fatalf("the page was touched while the User held control: inputs %q, checks %d -> %d", got[before:], checks, f.page.checks)
+	if got := f.Page.Inputs(); len(got) != before || f.Page.Checks() != checks {
+		b.Fatalf("the page was touched while the User held control: inputs %q, checks %d -> %d", got[before:], checks, f.Page.Checks())
 	}
 	b.ReportMetric(float64(worst.Microseconds())/1000, "max-ms")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(calls, 1)), "ns/call")
