@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate/gatetest"
 	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -71,11 +72,11 @@ func testCtx(t *testing.T) context.Context {
 func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 	ctx := testCtx(t)
 	f := gatetest.New(t)
-	sc := checkInScan()
+	sc := gatetest.CheckInScan()
 	sc.Elements[2].Value = "aisle"
-	f.page.scans["main"] = sc
+	f.Page.SetScan("main", sc, "")
 	var ev events
-	loop := NewLoop(&LoopOptions{Gate: f.Gate, Model: NewScripted(CheckInScript(demoTaskText)), Observer: ev.add})
+	loop := NewLoop(&LoopOptions{Gate: f.Gate, Model: NewScripted(checkInScript(demoTaskText)), Observer: ev.add})
 
 	// The User: takes control once offered, checks in on the page, hands back.
 	changes, stop := f.Control.Subscribe()
@@ -94,10 +95,7 @@ func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 					return err
 				}
 				inputs := len(f.Page.Inputs())
-				f.page.mu.Lock()
-				f.page.scans["main"] = boardingPassScan()
-				f.page.doc = "boarding-pass"
-				f.page.mu.Unlock()
+				f.Page.SetScan("main", boardingPassScan(), "boarding-pass")
 				// The loop waits for the hand back; nothing of the agent's
 				// reaches the page while the User holds it.
 				for !slices.Contains(ev.kinds(), EventWaiting) {

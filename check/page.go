@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/injector"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
@@ -342,13 +342,13 @@ func (r *pageRun) controllerReads(ctx context.Context, frames []frameData) []str
 // through the agent's own gate (reading only).
 func (r *pageRun) snapshot(ctx context.Context) string {
 	ctl := control.New(&control.Options{Apply: r.inj.Set, Logger: r.c.log})
-	g := agent.NewGate(&agent.GateOptions{
+	g := gate.New(&gate.Options{
 		Page:        func() *browser.Page { return r.p },
 		Control:     ctl,
 		CompanyHost: r.co.IsCompanyHost,
 		Logger:      r.c.log,
 	})
-	res := g.Do(ctx, agent.Snapshot{})
+	res := g.Do(ctx, gate.Snapshot{})
 	if res.Outcome != spec.OutcomeDone {
 		return "(no snapshot: " + res.Message + ")"
 	}

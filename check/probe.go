@@ -212,12 +212,12 @@ func (r *pageRun) fillForm(ctx context.Context, fd frameData, form marks.Marking
 // radio. asUser skips the marks (the User may change everything); otherwise
 // a control a mark covers is left alone, as the gate would refuse it.
 func (r *pageRun) fillControl(ctx context.Context, fd frameData, o marks.Owned, asUser bool) (bool, error) {
-	kind := "type"
+	kind := marks.ActionType
 	switch {
 	case o.Tag == "select":
-		kind = "select"
+		kind = marks.ActionSelect
 	case o.Tag == "input" && (o.Type == "checkbox" || o.Type == "radio"):
-		kind = "click"
+		kind = marks.ActionClick
 	case o.Tag == "textarea", o.Tag == "input" && !slices.Contains([]string{"submit", "reset", "button", "image", "file", "hidden", "color", "range"}, o.Type):
 	default:
 		return false, nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
 )
 
 const testKey = "sk-test-0123456789abcdef"
@@ -157,7 +158,7 @@ func TestRunToDone(t *testing.T) {
 	)
 	m := newModel(t, e, nil)
 	var audit bytes.Buffer
-	gate := agent.NewGate(&agent.GateOptions{Control: control.New(nil), Audit: control.NewAuditLog(&audit, nil)})
+	gate := gate.New(&gate.Options{Control: control.New(nil), Audit: control.NewAuditLog(&audit, nil)})
 	rep, err := agent.NewLoop(&agent.LoopOptions{Gate: gate, Model: m}).Run(ctx, "check in")
 	if err != nil {
 		t.Fatal(err)

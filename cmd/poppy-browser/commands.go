@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
@@ -60,7 +60,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return err
 	}
 	defer rt.close()
-	srv := agent.NewServer(rt.gate, nil)
+	srv := mcpserver.New(rt.gate, nil)
 	ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tui, false, stderr)
 	defer stop()
 	if *httpAddr != "" {

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
@@ -65,7 +67,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer rt.close()
 	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, rt.page.URL())
 	if *httpAddr != "" {
-		srv := agent.NewServer(rt.gate, nil)
+		srv := mcpserver.New(rt.gate, nil)
 		l, err := net.Listen("tcp", *httpAddr)
 		if err != nil {
 			return fmt.Errorf("demo: %w", err)
@@ -203,7 +205,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer rt.close()
 	if *startURL != "" {
-		if r := rt.gate.Do(ctx, agent.Navigate{URL: *startURL}); r.Outcome != "done" {
+		if r := rt.gate.Do(ctx, gate.Navigate{URL: *startURL}); r.Outcome != "done" {
 			return fmt.Errorf("run: opening %s: %s", *startURL, r.Message)
 		}
 	}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
@@ -76,7 +76,7 @@ func startDemoWith(t testing.TB, ctx context.Context, edit func(*config)) *demo 
 		t.Fatalf("starting the runtime: %v", err)
 	}
 	t.Cleanup(rt.close)
-	srv := agent.NewServer(rt.gate, nil)
+	srv := mcpserver.New(rt.gate, nil)
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)

@@ -38,7 +38,7 @@ func (f *modelFlags) build(task string, getenv func(string) string) (agent.Model
 	}
 	switch f.name {
 	case "scripted":
-		return agent.NewScripted(agent.CheckInScript(task)), nil
+		return agent.NewScripted(checkInScript(task)), nil
 	case "openai":
 		opts := &chat.Options{BaseURL: f.baseURL, Model: f.model, MaxCalls: f.maxSteps}
 		if opts.BaseURL == "" {

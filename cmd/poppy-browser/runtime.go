@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/injector"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
@@ -68,7 +68,7 @@ type runtimeParts struct {
 	control  *control.Control
 	injector *injector.Injector
 	audit    *control.AuditLog
-	gate     *agent.Gate
+	gate     *gate.Gate
 	live     *ui.Live
 }
 
@@ -151,7 +151,7 @@ func startRuntime(ctx context.Context, cfg *config) (rt *runtimeParts, err error
 		}
 		_ = rt.audit.Record(control.AuditEntry{Event: control.EventJoin, URL: returnTo})
 	}
-	rt.gate = agent.NewGate(&agent.GateOptions{
+	rt.gate = gate.New(&gate.Options{
 		Page:        func() *browser.Page { return rt.page },
 		Control:     rt.control,
 		Audit:       rt.audit,

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/testsite"
 	"github.com/poppy-browser/poppy-browser/ui"
@@ -58,7 +58,7 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 	d := startDemo(t, ctx)
 	nctx, stopNotify := context.WithCancel(ctx)
 	notified := make(chan struct{})
-	go func() { defer close(notified); agent.NotifyControl(nctx, d.srv, d.rt.control) }()
+	go func() { defer close(notified); mcpserver.NotifyControl(nctx, d.srv, d.rt.control) }()
 	t.Cleanup(func() { stopNotify(); <-notified })
 
 	if r := d.call(ctx, spec.ToolNavigate, map[string]any{"url": userTurnURL}); r.Outcome != "done" {
@@ -191,11 +191,11 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 	})
 
 	t.Run("after cancel the agent is told cancelled", func(t *testing.T) {
-		notes := make(chan agent.ControlNotice, 16)
+		notes := make(chan mcpserver.ControlNotice, 16)
 		cs := connectClient(t, ctx, d.srv, &mcp.ClientOptions{
 			LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 				b, _ := json.Marshal(req.Params.Data)
-				var n agent.ControlNotice
+				var n mcpserver.ControlNotice
 				if json.Unmarshal(b, &n) == nil {
 					notes <- n
 				}

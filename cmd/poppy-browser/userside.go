@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
 
@@ -23,7 +23,7 @@ import (
 func startUserSide(ctx context.Context, rt *runtimeParts, srv *mcp.Server, cfg *config, tui, endOnQuit bool, msgs io.Writer) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { agent.NotifyControl(ctx, srv, rt.control) })
+	wg.Go(func() { mcpserver.NotifyControl(ctx, srv, rt.control) })
 	if tui {
 		wg.Go(func() {
 			err := runTUI(ctx, rt, cfg)
