@@ -54,7 +54,7 @@ func (f *fakePage) Document(context.Context) (string, error) {
 }
 func (f *fakePage) URL() string                  { f.mu.Lock(); defer f.mu.Unlock(); return f.urlv }
 func (f *fakePage) Title(context.Context) string { f.mu.Lock(); defer f.mu.Unlock(); return f.titlev }
-func (f *fakePage) Frames() []Frame          { f.mu.Lock(); defer f.mu.Unlock(); return f.framesv }
+func (f *fakePage) Frames() []Frame              { f.mu.Lock(); defer f.mu.Unlock(); return f.framesv }
 func (f *fakePage) Scan(_ context.Context, fr Frame) (marks.Scan, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
