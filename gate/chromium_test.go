@@ -68,7 +68,17 @@ type testSite struct {
 	srv  *http.Server
 	mu   sync.Mutex
 	seen []string
+	// slow hears of each request for /slow: the handler holds its
+	// response (at most slowHold) and closes gone when the browser drops
+	// the request.
+	slow chan slowRequest
 }
+
+// slowRequest is one request for /slow in progress.
+type slowRequest struct{ gone <-chan struct{} }
+
+// slowHold bounds how long /slow holds its response.
+const slowHold = 30 * time.Second
 
 const checkInPage = `<!doctype html><title>Check in</title>
 <h1>Check in for your flight</h1>
@@ -84,7 +94,7 @@ func startSite() (*testSite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting test site: %w", err)
 	}
-	s := &testSite{addr: l.Addr().String()}
+	s := &testSite{addr: l.Addr().String(), slow: make(chan slowRequest, 4)}
 	s.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		s.mu.Lock()
@@ -92,6 +102,16 @@ func startSite() (*testSite, error) {
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		switch r.URL.Path {
+		case "/slow":
+			gone := make(chan struct{})
+			s.slow <- slowRequest{gone: gone}
+			select {
+			case <-r.Context().Done():
+				close(gone)
+				return
+			case <-time.After(slowHold):
+			}
+			fmt.Fprint(w, `<!doctype html><title>Slow</title><p>finally loaded</p>`)
 		case "/check-in":
 			fmt.Fprint(w, checkInPage)
 		case "/help":
@@ -218,4 +238,58 @@ func TestChromiumCheckIn(t *testing.T) {
 		t.Errorf("after clicking Help: %+v, want a new epoch at /help", clicked.Page)
 	}
 	must(t, g.Do(ctx, Click{Ref: link.Ref}), spec.OutcomeDenied, spec.ReasonStaleRef)
+}
+
+// TestChromiumTakeStopsNavigation: the User takes control while the agent's
+// navigation waits for a slow page. The take does not wait for the page:
+// it stops the navigation, the navigate answers user_has_control at once,
+// the browser drops the request, and the page stays on the one it was on.
+func TestChromiumTakeStopsNavigation(t *testing.T) {
+	if suite == nil {
+		t.Skip("no Chromium (-short)")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	p, err := suite.b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctl := control.New(nil)
+	g := New(&Options{Page: func() *browser.Page { return p }, Control: ctl})
+	must(t, g.Do(ctx, Navigate{URL: "http://airline.test/check-in"}), spec.OutcomeDone, "")
+	doc := p.Document()
+
+	res := make(chan Result, 1)
+	go func() { res <- g.Do(ctx, Navigate{URL: "http://airline.test/slow"}) }()
+	var req slowRequest
+	select {
+	case req = <-suite.site.slow:
+	case <-ctx.Done():
+		t.Fatal("the agent's navigation never reached the slow page")
+	}
+	taken := time.Now()
+	if err := ctl.User().Take(ctx); err != nil {
+		t.Fatalf("take during the agent's navigation: %v", err)
+	}
+	// The take waited for the navigation to stop, not for the page.
+	if d := time.Since(taken); d > 10*time.Second {
+		t.Errorf("the take took %s", d)
+	}
+	select {
+	case r := <-res:
+		must(t, r, spec.OutcomeDenied, spec.ReasonUserHasControl)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the navigate did not answer within 10 s of the take")
+	}
+	select {
+	case <-req.gone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the browser still waits for the slow page 10 s after the take")
+	}
+	if got := p.URL(); got != "http://airline.test/check-in" || p.Document() != doc {
+		t.Errorf("after the take the page is %s (document changed: %v), want it to stay on the check-in page", got, p.Document() != doc)
+	}
+	if !suite.site.requested("GET /slow") {
+		t.Error("the slow page was never requested")
+	}
 }
