@@ -292,7 +292,7 @@ func runWait(ctx context.Context, env *Env, in gate.WaitInput) ActionResult {
 			if e.To == spec.ControllerUser {
 				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User took control of the browser."}
 			}
-			return ActionResult{Outcome: spec.OutcomeDone, Message: "The User gave control back (" + e.How + ")."}
+			return ActionResult{Outcome: spec.OutcomeDone, Message: "The User gave control back (" + string(e.How) + ")."}
 		}
 	}
 }

@@ -16,23 +16,33 @@ import (
 // a harmless double press.
 var ErrNotHeld = errors.New("user does not hold control")
 
-// How control changed, in [Event.How], [Return.How] and the audit log.
+// How is how control changed, in [Event.How], [Return.How] and the audit
+// log.
+type How string
+
+// How control changed.
 const (
-	HowTake       = "take"
-	HowHandedBack = "handed_back"
-	HowCancelled  = "cancelled"
+	HowTake       How = "take"
+	HowHandedBack How = "handed_back"
+	HowCancelled  How = "cancelled"
 )
+
+// Kind is what an [Event] is about.
+type Kind string
 
 // Event kinds, in [Event.Kind].
 const (
-	KindOffer   = "offer"
-	KindControl = "control"
+	KindOffer   Kind = "offer"
+	KindControl Kind = "control"
 )
 
-// Who caused a change, in [Event.By].
+// By is who caused a change, in [Event.By].
+type By string
+
+// Who caused a change.
 const (
-	ByUser  = "user"
-	ByAgent = "agent"
+	ByUser  By = "user"
+	ByAgent By = "agent"
 )
 
 // Options configures a [Control]. A nil *Options means all defaults.
@@ -71,7 +81,7 @@ type Offer struct {
 
 // Return records how the User last gave control back.
 type Return struct {
-	How string    `json:"how"` // HowHandedBack or HowCancelled
+	How How       `json:"how"` // HowHandedBack or HowCancelled
 	At  time.Time `json:"at"`
 }
 
@@ -95,16 +105,16 @@ type Status struct {
 // Event is one change, as delivered to subscribers.
 type Event struct {
 	Time time.Time
-	Kind string // KindOffer or KindControl
+	Kind Kind // KindOffer or KindControl
 	// From and To are the holder before and after; equal for an offer.
 	From, To spec.Controller
 	// How is HowTake, HowHandedBack or HowCancelled for a control event,
 	// empty for a new offer, HowCancelled when the User declines an offer.
-	How string
+	How How
 	// Offer is the offer raised, declined or taken (nil if none was open).
 	Offer *Offer
 	Epoch uint64
-	By    string // ByUser or ByAgent
+	By    By // ByUser or ByAgent
 }
 
 // Control holds the browser's controller. Create it with [New]; the zero
@@ -318,7 +328,7 @@ func (u *User) Cancel(ctx context.Context) error {
 	return u.c.release(ctx, HowCancelled)
 }
 
-func (c *Control) release(ctx context.Context, how string) error {
+func (c *Control) release(ctx context.Context, how How) error {
 	op := "handing back control"
 	if how == HowCancelled {
 		op = "cancelling control"

@@ -99,7 +99,7 @@ func (c *Control) publishLocked(e Event) {
 // auditEntryFor turns an event into its audit line. Offers record the
 // model's reason and the marked element's ref, never page text.
 func auditEntryFor(e Event) AuditEntry {
-	a := AuditEntry{Time: e.Time, Event: e.Kind, How: e.How, By: e.By, ControlEpoch: e.Epoch}
+	a := AuditEntry{Time: e.Time, Event: string(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch}
 	if e.Offer != nil {
 		a.Offer = e.Offer.ID
 		a.Reason = e.Offer.Reason

@@ -64,26 +64,26 @@ func Describe(e AuditEntry) (who, what string) {
 	case EventDenied:
 		return "agent", fmt.Sprintf("%s%s refused: %s%s", toolName(e), refPart(e.Ref), e.Reason, denialDetail(e))
 	case EventOffer:
-		if e.How == HowCancelled {
-			return byOr(e.By, ByUser), fmt.Sprintf("declined the offer of control (%s)", offerPart(e))
+		if How(e.How) == HowCancelled {
+			return byOr(e.By, string(ByUser)), fmt.Sprintf("declined the offer of control (%s)", offerPart(e))
 		}
 		s := "offered control to the User (" + offerPart(e) + ")"
 		if e.Reason != "" {
 			s += fmt.Sprintf(": %q", e.Reason)
 		}
-		return byOr(e.By, ByAgent), s
+		return byOr(e.By, string(ByAgent)), s
 	case EventControl:
-		switch e.How {
+		switch How(e.How) {
 		case HowTake:
 			s := "took control; the browser is the User's"
 			if e.Offer != "" {
 				s += " (" + e.Offer + ")"
 			}
-			return byOr(e.By, ByUser), s
+			return byOr(e.By, string(ByUser)), s
 		case HowHandedBack:
-			return byOr(e.By, ByUser), fmt.Sprintf("handed control back to the agent (return %d); the agent must look again", e.ControlEpoch)
+			return byOr(e.By, string(ByUser)), fmt.Sprintf("handed control back to the agent (return %d); the agent must look again", e.ControlEpoch)
 		case HowCancelled:
-			return byOr(e.By, ByUser), fmt.Sprintf("cancelled; control is back with the agent (return %d)", e.ControlEpoch)
+			return byOr(e.By, string(ByUser)), fmt.Sprintf("cancelled; control is back with the agent (return %d)", e.ControlEpoch)
 		}
 		return byOr(e.By, "-"), fmt.Sprintf("control %s -> %s (%s)", orDash(e.From), orDash(e.To), orDash(e.How))
 	case EventError:
@@ -165,18 +165,18 @@ type timelineSummary struct {
 func (s *timelineSummary) add(e AuditEntry) {
 	switch e.Event {
 	case EventOffer:
-		if e.How == HowCancelled {
+		if How(e.How) == HowCancelled {
 			s.declined++
 		} else {
 			s.offers++
 		}
 	case EventControl:
-		switch e.How {
+		switch How(e.How) {
 		case HowTake:
 			s.takes++
 			s.takenAt = e.Time
 		case HowHandedBack, HowCancelled:
-			if e.How == HowHandedBack {
+			if How(e.How) == HowHandedBack {
 				s.handBacks++
 			} else {
 				s.cancels++

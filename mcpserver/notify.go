@@ -22,7 +22,7 @@ const ControlLogger = "poppy-browser/control"
 type ControlNotice struct {
 	Event      string          `json:"event"` // "offer", "offer_declined", "control"
 	Controller spec.Controller `json:"controller"`
-	How        string          `json:"how,omitempty"` // take, handed_back, cancelled
+	How        control.How     `json:"how,omitempty"` // take, handed_back, cancelled
 	Offer      *control.Offer  `json:"offer,omitempty"`
 	Epoch      uint64          `json:"epoch"`
 	Message    string          `json:"message"`
@@ -55,7 +55,7 @@ func NotifyControl(ctx context.Context, srv *mcp.Server, ctl gate.Controls) {
 }
 
 func noticeFor(e control.Event) ControlNotice {
-	n := ControlNotice{Event: e.Kind, Controller: e.To, How: e.How, Offer: e.Offer, Epoch: e.Epoch}
+	n := ControlNotice{Event: string(e.Kind), Controller: e.To, How: e.How, Offer: e.Offer, Epoch: e.Epoch}
 	switch {
 	case e.Kind == control.KindOffer && e.How == control.HowCancelled:
 		n.Event = "offer_declined"

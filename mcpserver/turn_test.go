@@ -156,7 +156,7 @@ func TestNotifyControl(t *testing.T) {
 			if n.Message == "" {
 				t.Errorf("notice without a message: %+v", n)
 			}
-			have = append(have, brief{n.Event, string(n.Controller), n.How, n.Epoch})
+			have = append(have, brief{n.Event, string(n.Controller), string(n.How), n.Epoch})
 		case <-ctx.Done():
 			t.Fatalf("got %d notices, want %d: %+v", len(have), len(want), have)
 		}

@@ -281,7 +281,7 @@ func feedFromAudit(e control.AuditEntry) feedLine {
 }
 
 func feedFromEvent(e control.Event) feedLine {
-	a := control.AuditEntry{Time: e.Time, Event: e.Kind, How: e.How, By: e.By, ControlEpoch: e.Epoch,
+	a := control.AuditEntry{Time: e.Time, Event: string(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch,
 		From: string(e.From), To: string(e.To)}
 	if e.Offer != nil {
 		a.Offer, a.Reason = e.Offer.ID, e.Offer.Reason
