@@ -46,7 +46,7 @@
 //     carries "user". These are info findings with the section 8.2 reminder.
 //
 // The agent's-eye view is the text of the agent's browser_snapshot, taken
-// through [agent.Gate], and a screenshot with each marked element boxed.
+// through [gate.Gate], and a screenshot with each marked element boxed.
 //
 // # Probes
 //
