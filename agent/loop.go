@@ -29,11 +29,13 @@ const (
 	EndStopped   = "stopped"    // the context ended
 )
 
-// Failure codes of steps that ran no action.
+// Failure codes of steps that ran no action, and of the loop's own actions.
 const (
 	FailModel          spec.Reason = "model_error"     // the model call failed
 	FailReply          spec.Reason = "bad_reply"       // the reply could not be read as a step
 	FailControlChanged spec.Reason = "control_changed" // control changed hands while the model decided
+	FailNoUser         spec.Reason = "no_user"         // ask_user with no User to ask
+	FailNoAnswer       spec.Reason = "no_answer"       // the User did not answer ask_user
 )
 
 // LoopOptions configures a [Loop]. Gate and Model are required.

@@ -71,7 +71,7 @@ func testCtx(t *testing.T) context.Context {
 // reads the page again after the hand back, and reports the boarding pass.
 func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 	ctx := testCtx(t)
-	f := gatetest.New(t)
+	f := gatetest.New()
 	sc := gatetest.CheckInScan()
 	sc.Elements[2].Value = "aisle"
 	f.Page.SetScan("main", sc, "")
@@ -151,7 +151,7 @@ const demoTaskText = "Check me in for booking BKG4RT9 tomorrow, aisle seat"
 
 func TestLoopSecondTaskRefused(t *testing.T) {
 	ctx := testCtx(t)
-	f := gatetest.New(t)
+	f := gatetest.New()
 	entered, release := make(chan struct{}), make(chan struct{})
 	model := ModelFunc(func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
 		close(entered)
@@ -181,7 +181,7 @@ func TestLoopSecondTaskRefused(t *testing.T) {
 // even while an action ignores the context.
 func TestLoopStopMidAction(t *testing.T) {
 	ctx := testCtx(t)
-	f := gatetest.New(t)
+	f := gatetest.New()
 	reg := DefaultActions()
 	started, unblock := make(chan struct{}), make(chan struct{})
 	defer close(unblock)
@@ -222,7 +222,7 @@ func TestLoopStopMidAction(t *testing.T) {
 
 func TestLoopStepLimit(t *testing.T) {
 	ctx := testCtx(t)
-	f := gatetest.New(t)
+	f := gatetest.New()
 	model, seen := replies(`{"next_goal":"look around","action":{"back":{}}}`)
 	loop := NewLoop(&LoopOptions{Gate: f.Gate, Model: model, MaxSteps: 3})
 	rep, err := loop.Run(ctx, "never done")
@@ -240,7 +240,7 @@ func TestLoopStepLimit(t *testing.T) {
 
 func TestLoopEndsAfterFailures(t *testing.T) {
 	ctx := testCtx(t)
-	f := gatetest.New(t)
+	f := gatetest.New()
 	calls := 0
 	model := ModelFunc(func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
 		calls++
@@ -267,7 +267,7 @@ func TestLoopEndsAfterFailures(t *testing.T) {
 // means the page is read again before any action.
 func TestLoopControlChangedWhileThinking(t *testing.T) {
 	ctx := testCtx(t)
-	f := gatetest.New(t)
+	f := gatetest.New()
 	n := 0
 	model := ModelFunc(func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
 		n++

@@ -38,7 +38,7 @@ func connect(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 // TestServerTools lists every tool with its schemas (golden) and checks
 // that the names are exactly CONTRACT.md's.
 func TestServerTools(t *testing.T) {
-	f := gatetest.New(t)
+	f := gatetest.New()
 	cs := connect(t, New(f.Gate, nil))
 	res, err := cs.ListTools(t.Context(), nil)
 	if err != nil {
@@ -102,7 +102,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any,
 // the offer answers at once, every tool is refused while the User holds
 // control, and control comes back with must_reobserve until a snapshot.
 func TestServerHandOver(t *testing.T) {
-	f := gatetest.New(t)
+	f := gatetest.New()
 	cs := connect(t, New(f.Gate, nil))
 	ctx := t.Context()
 

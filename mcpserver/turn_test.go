@@ -40,7 +40,7 @@ func callStatus(t *testing.T, ctx context.Context, cs *mcp.ClientSession, tool s
 // of them changes nothing) or as soon as control is back.
 func TestWaitNeverOnTheUser(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := gatetest.New(t)
+		f := gatetest.New()
 		cs := connect(t, New(f.Gate, nil))
 		ctx := t.Context()
 
@@ -91,7 +91,7 @@ func TestWaitNeverOnTheUser(t *testing.T) {
 func TestNotifyControl(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	f := gatetest.New(t)
+	f := gatetest.New()
 	srv := New(f.Gate, nil)
 	var wg sync.WaitGroup
 	nctx, stop := context.WithCancel(ctx)
@@ -234,7 +234,7 @@ func BenchmarkRefusedWhileUserHolds(b *testing.B) {
 // userHolds is a fixture whose agent took a snapshot, then the User took
 // control.
 func userHolds(b *testing.B) *gatetest.Fixture {
-	f := gatetest.New(b)
+	f := gatetest.New()
 	if r := f.Gate.Do(b.Context(), gate.Snapshot{}); r.Outcome != spec.OutcomeDone {
 		b.Fatalf("snapshot before the take: %+v", r)
 	}

@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/control"
@@ -163,8 +162,7 @@ type Fixture struct {
 }
 
 // New returns a fixture over [NewPage]; airline.test is the Company.
-func New(t testing.TB) *Fixture {
-	t.Helper()
+func New() *Fixture {
 	p := NewPage()
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var buf bytes.Buffer
