@@ -120,15 +120,16 @@ type Controls interface {
 // it gives no way to act for the User.
 func (g *Gate) Control() Controls { return g.ctl }
 
-// Do runs one action through the one sequence every action passes (see
-// the package doc): control, ref and epoch, marks, lease, dispatch,
-// settle, record. It returns the decision; denials and failures are
-// results, never panics or errors.
+// Do runs one action through the one sequence every action passes:
+// control, ref and epoch, marks, lease and dispatch, settle, record. The
+// action's plan says what each step works on; no action can skip a step.
+// Denials and failures are results, never panics or errors.
 func (g *Gate) Do(ctx context.Context, a Action) Result {
 	if a == nil {
 		return Result{Outcome: spec.OutcomeFailed, Reason: FailBadArgument, Message: "No action."}
 	}
-	// Control first, without waiting for a running action.
+	// 1. Control: refuse at once while the User holds it, without waiting
+	// for a running action.
 	if g.ctl.Holder() == spec.ControllerUser {
 		res := g.userHasControl()
 		g.record(a, "", res)
@@ -147,7 +148,33 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	defer cancel()
 
 	r := &run{g: g}
-	res := r.sequence(ctx, a)
+	res := func() Result {
+		if res := r.open(ctx); res != nil {
+			return *res
+		}
+		p := a.plan()
+		if p.bad != nil {
+			return r.failed(ctx, p.bad.reason, p.bad.msg)
+		}
+		st := &step{r: r, s: r.s}
+		// 2. Ref and epoch: stale_ref, no_such_ref.
+		if res := r.target(ctx, &p, st); res != nil {
+			return *res
+		}
+		// 3. Marks: one round trip, user_step; arms the in-page guard.
+		if res := r.checkMarks(ctx, &p, st); res != nil {
+			return *res
+		}
+		// 4. Lease and dispatch, then what the guard caught.
+		if res := r.dispatch(ctx, &p, st); res != nil {
+			return *res
+		}
+		// 5. Settle.
+		if p.settle {
+			r.s.Settle(ctx)
+		}
+		return p.done(ctx, st)
+	}()
 	if len(r.armed) > 0 {
 		// An action that stopped between its check and its input: disarm
 		// now, so the guard can never meet the User's input later.
@@ -157,6 +184,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	}
 	seen := res.Page
 	g.seen.Store(&seen)
+	// 6. Record.
 	g.record(a, r.ref, res)
 	return res
 }

@@ -41,36 +41,16 @@ func (st *step) done(ctx context.Context, msg string) Result {
 	return Result{Outcome: spec.OutcomeDone, Message: msg, Page: st.r.page(ctx)}
 }
 
-// sequence is the one order every action passes, after the control check
-// in Do: page and epoch, the action's own arguments, ref, marks, lease and
-// dispatch, settle. A plan says what each step works on; it cannot skip
-// one.
-func (r *run) sequence(ctx context.Context, a Action) Result {
+// open finds the page and syncs the epoch, or reports that there is none.
+func (r *run) open(ctx context.Context) *Result {
 	r.s = r.g.current()
 	if r.s == nil {
-		return Result{Outcome: spec.OutcomeFailed, Reason: FailNoPage, Message: "There is no page open.",
+		return &Result{Outcome: spec.OutcomeFailed, Reason: FailNoPage, Message: "There is no page open.",
 			Page: PageState{Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
 	}
 	r.sync(ctx)
 	r.epochAtStart = r.g.refs.epoch
-	p := a.plan()
-	if p.bad != nil {
-		return r.failed(ctx, p.bad.reason, p.bad.msg)
-	}
-	st := &step{r: r, s: r.s}
-	if res := r.target(ctx, &p, st); res != nil {
-		return *res
-	}
-	if res := r.checkMarks(ctx, &p, st); res != nil {
-		return *res
-	}
-	if res := r.dispatch(ctx, &p, st); res != nil {
-		return *res
-	}
-	if p.settle {
-		r.s.Settle(ctx)
-	}
-	return p.done(ctx, st)
+	return nil
 }
 
 // target resolves the plan's ref in the current epoch, or refuses a key
