@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/marks"
@@ -23,7 +24,7 @@ type GateOptions struct {
 	// changes the holder.
 	Control *control.Control
 	// Audit receives one line per decision. Nil records nothing.
-	Audit *control.AuditLog
+	Audit *audit.Log
 	// CompanyHost reports whether a host is the Company's, to label page
 	// content in snapshots. Nil means no host is.
 	CompanyHost func(host string) bool
@@ -38,7 +39,7 @@ type GateOptions struct {
 // concurrent use and runs one action at a time.
 type Gate struct {
 	ctl     *control.Control
-	audit   *control.AuditLog
+	audit   *audit.Log
 	company func(host string) bool
 	timeout time.Duration
 	log     *slog.Logger
@@ -186,23 +187,23 @@ func (g *Gate) userHasControl() Result {
 // record writes one audit line for a decision. It never holds typed text:
 // only tool, ref, reason, mark, epoch and the page URL.
 func (g *Gate) record(a Action, ref string, res Result) {
-	e := control.AuditEntry{Tool: a.Tool(), Ref: ref, URL: withoutQuery(res.Page.URL), Epoch: res.Page.Epoch}
+	e := audit.Entry{Tool: a.Tool(), Ref: ref, URL: withoutQuery(res.Page.URL), Epoch: res.Page.Epoch}
 	switch res.Outcome {
 	case spec.OutcomeDone:
-		e.Event = control.EventAction
+		e.Event = audit.EventAction
 		if _, ok := a.(Navigate); ok {
-			e.Event = control.EventNavigate
+			e.Event = audit.EventNavigate
 		}
 		if _, ok := a.(Back); ok {
-			e.Event = control.EventNavigate
+			e.Event = audit.EventNavigate
 		}
 	case spec.OutcomeDenied:
-		e.Event, e.Reason = control.EventDenied, string(res.Reason)
+		e.Event, e.Reason = audit.EventDenied, string(res.Reason)
 	default:
-		e.Event, e.Reason = control.EventError, string(res.Reason)
+		e.Event, e.Reason = audit.EventError, string(res.Reason)
 	}
-	if res.Mark != nil {
-		e.Mark = *res.Mark
+	if m := res.Mark; m != nil {
+		e.Mark = &audit.Mark{Kind: m.Kind, Marked: m.Marked, Touches: m.Touches}
 	}
 	if err := g.audit.Record(e); err != nil {
 		g.log.Error("audit record failed", "tool", a.Tool(), "err", err)

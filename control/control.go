@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -17,22 +18,23 @@ import (
 var ErrNotHeld = errors.New("user does not hold control")
 
 // How control changed, in [Event.How], [Return.How] and the audit log.
+// They are the audit log's words.
 const (
-	HowTake       = "take"
-	HowHandedBack = "handed_back"
-	HowCancelled  = "cancelled"
+	HowTake       = audit.HowTake
+	HowHandedBack = audit.HowHandedBack
+	HowCancelled  = audit.HowCancelled
 )
 
 // Event kinds, in [Event.Kind].
 const (
-	KindOffer   = "offer"
-	KindControl = "control"
+	KindOffer   = audit.EventOffer
+	KindControl = audit.EventControl
 )
 
 // Who caused a change, in [Event.By].
 const (
-	ByUser  = "user"
-	ByAgent = "agent"
+	ByUser  = audit.ByUser
+	ByAgent = audit.ByAgent
 )
 
 // Options configures a [Control]. A nil *Options means all defaults.
@@ -47,7 +49,7 @@ type Options struct {
 	Apply func(ctx context.Context, c spec.Controller) error
 	// Audit receives one entry per offer and per change of holder. Nil means
 	// no audit.
-	Audit *AuditLog
+	Audit *audit.Log
 	// Now is the clock. Nil means time.Now.
 	Now func() time.Time
 	// Logger receives debug logs. Nil means discard.
@@ -111,7 +113,7 @@ type Event struct {
 // value is not usable. All methods are safe for concurrent use.
 type Control struct {
 	apply  func(ctx context.Context, c spec.Controller) error
-	audit  *AuditLog
+	audit  *audit.Log
 	now    func() time.Time
 	logger *slog.Logger
 	user   *User
@@ -446,10 +448,10 @@ func (c *Control) recordError(op string, err error) {
 	c.mu.Lock()
 	now := c.nowLocked()
 	c.mu.Unlock()
-	c.auditRecord(AuditEntry{Time: now, Event: EventError, Message: op + ": " + err.Error()})
+	c.auditRecord(audit.Entry{Time: now, Event: audit.EventError, Message: op + ": " + err.Error()})
 }
 
-func (c *Control) auditRecord(e AuditEntry) {
+func (c *Control) auditRecord(e audit.Entry) {
 	if err := c.audit.Record(e); err != nil {
 		c.logger.Error("audit record failed", "event", e.Event, "err", err)
 	}

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
-	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/audit"
 )
 
 // ErrNoTerminal is returned by [OpenTerminal] when the process has no
@@ -48,7 +48,7 @@ func (t *TUI) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	t.in = make(chan tea.Msg, 256)
 	events, stopEvents := t.opts.Control.Subscribe()
 	defer stopEvents()
-	stopAudit := t.opts.Audit.Observe(func(e control.AuditEntry) {
+	stopAudit := t.opts.Audit.Observe(func(e audit.Entry) {
 		select {
 		case t.in <- auditMsg{e}:
 		default:

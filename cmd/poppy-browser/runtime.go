@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/injector"
@@ -67,7 +68,7 @@ type runtimeParts struct {
 	page     *browser.Page
 	control  *control.Control
 	injector *injector.Injector
-	audit    *control.AuditLog
+	audit    *audit.Log
 	gate     *agent.Gate
 	live     *ui.Live
 }
@@ -104,11 +105,11 @@ func startRuntime(ctx context.Context, cfg *config) (rt *runtimeParts, err error
 		return nil, err
 	}
 	if cfg.auditLog != "" {
-		if rt.audit, err = control.OpenAuditLog(cfg.auditLog); err != nil {
+		if rt.audit, err = audit.Open(cfg.auditLog); err != nil {
 			return nil, err
 		}
 	} else {
-		rt.audit = control.NewAuditLog(io.Discard, nil)
+		rt.audit = audit.New(io.Discard, nil)
 	}
 	rt.browser, err = browser.Launch(ctx, &browser.Options{
 		ExecPath:       cfg.chromium,
@@ -149,7 +150,7 @@ func startRuntime(ctx context.Context, cfg *config) (rt *runtimeParts, err error
 		if err := session.Join(ctx, joinAdapter{rt.browser, rt.page}, rt.company, cfg.credentials, returnTo, &session.JoinOptions{Logger: log}); err != nil {
 			return nil, err
 		}
-		_ = rt.audit.Record(control.AuditEntry{Event: control.EventJoin, URL: returnTo})
+		_ = rt.audit.Record(audit.Entry{Event: audit.EventJoin, URL: returnTo})
 	}
 	rt.gate = agent.NewGate(&agent.GateOptions{
 		Page:        func() *browser.Page { return rt.page },

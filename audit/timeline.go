@@ -1,4 +1,4 @@
-package control
+package audit
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // the day changes, and a summary of the hand-overs and of the agent's
 // actions. Times are printed in UTC. It prints only what the entries hold,
 // so it shows no secret the log does not hold.
-func WriteTimeline(w io.Writer, entries []AuditEntry) error {
+func WriteTimeline(w io.Writer, entries []Entry) error {
 	tw := &timelineWriter{w: w}
 	if len(entries) == 0 {
 		tw.printf("The audit log is empty.\n")
@@ -53,7 +53,7 @@ func (tw *timelineWriter) printf(format string, args ...any) {
 
 // Describe returns who acted ("agent", "user", "runtime") and one sentence
 // on what happened, as the timeline and the terminal UI show an entry.
-func Describe(e AuditEntry) (who, what string) {
+func Describe(e Entry) (who, what string) {
 	switch e.Event {
 	case EventJoin:
 		return "runtime", "joined the Company's Session; the browser landed on " + orDash(e.URL)
@@ -102,7 +102,7 @@ func Describe(e AuditEntry) (who, what string) {
 	return byOr(e.By, "-"), fmt.Sprintf("%s %s", e.Event, e.Message)
 }
 
-func toolName(e AuditEntry) string {
+func toolName(e Entry) string {
 	if e.Tool == "" {
 		return "(no tool)"
 	}
@@ -116,7 +116,7 @@ func refPart(ref string) string {
 	return " " + ref
 }
 
-func offerPart(e AuditEntry) string {
+func offerPart(e Entry) string {
 	s := orDash(e.Offer)
 	if e.Ref != "" {
 		s += ", step " + e.Ref
@@ -125,17 +125,14 @@ func offerPart(e AuditEntry) string {
 }
 
 // denialDetail explains a denial's mark, when it has one.
-func denialDetail(e AuditEntry) string {
-	m, ok := e.Mark.(map[string]any)
-	if !ok {
+func denialDetail(e Entry) string {
+	m := e.Mark
+	if m == nil {
 		return ""
 	}
-	kind, _ := m["kind"].(string)
-	marked, _ := m["marked"].(string)
-	touches, _ := m["touches"].(string)
-	s := " (" + orDash(kind) + " mark on " + orDash(marked)
-	if touches != "" && touches != marked {
-		s += ", touches " + touches
+	s := " (" + orDash(string(m.Kind)) + " mark on " + orDash(m.Marked)
+	if m.Touches != "" && m.Touches != m.Marked {
+		s += ", touches " + m.Touches
 	}
 	return s + ")"
 }
@@ -162,7 +159,7 @@ type timelineSummary struct {
 	takenAt                                     time.Time
 }
 
-func (s *timelineSummary) add(e AuditEntry) {
+func (s *timelineSummary) add(e Entry) {
 	switch e.Event {
 	case EventOffer:
 		if e.How == HowCancelled {
