@@ -10,7 +10,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/check"
 )
 
@@ -33,10 +32,10 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // default client), for tests against the testsite's own CA.
 func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, client *http.Client) error {
 	fs := newFlagSet("check", "check [flags] URL...", stderr)
-	var bf browserFlags
-	fs.StringVar(&bf.chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
-	fs.StringVar(&bf.cdpURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
-	fs.BoolVar(&bf.headful, "headful", false, "show the browser window")
+	var bf config
+	fs.StringVar(&bf.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
+	fs.StringVar(&bf.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
+	fs.BoolVar(&bf.Headful, "headful", false, "show the browser window")
 	fs.Var(&bf.browserArgs, "browser-arg", "extra Chromium flag (repeatable), e.g. --host-resolver-rules=...")
 	noDiscovery := fs.Bool("no-discovery", false, "skip poppy.json discovery; take each page's host as the Company's website (pages in development)")
 	fill := fs.Bool("fill", false, "fill each submission form as the agent would and report what filling causes")
@@ -64,7 +63,10 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		return &exitError{code: check.ExitCouldNotCheck, msg: "check: give at least one URL"}
 	}
 	opts := &check.Options{
-		Browser:     &browser.Options{ExecPath: bf.chromium, CDPURL: bf.cdpURL, Headful: bf.headful, Args: bf.browserArgs},
+		Chromium:    bf.Chromium,
+		CDPURL:      bf.CDPURL,
+		Headful:     bf.Headful,
+		BrowserArgs: bf.browserArgs,
 		HTTPClient:  client,
 		NoDiscovery: *noDiscovery,
 		Fill:        *fill,

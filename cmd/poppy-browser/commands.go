@@ -39,29 +39,29 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := newFlagSet("mcp", "mcp --company DOMAIN|URL [flags]", stderr)
 	var cfg config
 	cfg.register(fs)
-	fs.StringVar(&cfg.company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
-	fs.BoolVar(&cfg.noJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
+	fs.StringVar(&cfg.Company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
+	fs.BoolVar(&cfg.NoJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
 	assertionCmd := fs.String("assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
-	fs.StringVar(&cfg.returnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
+	fs.StringVar(&cfg.ReturnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP on this address (give a loopback one) instead of stdio; every request needs the header Authorization: Bearer TOKEN, the token printed on stderr or set in POPPY_MCP_TOKEN")
 	tui := fs.Bool("tui", false, "show the User's terminal UI on the controlling terminal (/dev/tty), beside the MCP transport")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if cfg.company == "" {
+	if cfg.Company == "" {
 		return errors.New("mcp: --company is required")
 	}
 	if *assertionCmd != "" {
-		cfg.credentials = session.CommandSource{Command: *assertionCmd}
+		cfg.Credentials = session.CommandSource{Command: *assertionCmd}
 	}
-	cfg.userMessages = stderr
-	rt, err := startRuntime(ctx, &cfg)
+	cfg.UserMessages = stderr
+	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err
 	}
-	defer rt.close()
-	srv := agent.NewServer(rt.gate, nil)
-	ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tui, false, stderr)
+	defer sv.Close()
+	srv := agent.NewServer(sv.Gate(), nil)
+	ctx, stop := startUserSide(ctx, sv, srv, *tui, false, stderr)
 	defer stop()
 	if *httpAddr != "" {
 		return serveMCPHTTP(ctx, srv, *httpAddr, stderr)

@@ -51,26 +51,26 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if onSite != nil {
 		onSite(site)
 	}
-	cfg.company = testsite.CompanyDomain
-	cfg.credentials = signer
-	cfg.httpClient = site.Client()
-	cfg.browserArgs = append(cfg.browserArgs, site.BrowserArgs()...)
-	cfg.returnTo = testsite.BookingURL()
-	cfg.userMessages = stderr // the live view URL holds its token: stderr, as CONTRACT.md says
-	cfg.session = "joined as a guest"
-	rt, err := startRuntime(ctx, &cfg)
+	cfg.Company = testsite.CompanyDomain
+	cfg.Credentials = signer
+	cfg.HTTPClient = site.Client()
+	cfg.BrowserArgs = site.BrowserArgs()
+	cfg.ReturnTo = testsite.BookingURL()
+	cfg.UserMessages = stderr // the live view URL holds its token: stderr, as CONTRACT.md says
+	cfg.SessionNote = "joined as a guest"
+	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err
 	}
-	defer rt.close()
-	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, rt.page.URL())
+	defer sv.Close()
+	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, sv.Page().URL())
 	if *httpAddr != "" {
-		srv := agent.NewServer(rt.gate, nil)
+		srv := agent.NewServer(sv.Gate(), nil)
 		l, err := net.Listen("tcp", *httpAddr)
 		if err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
-		ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tuiFlag, true, stderr)
+		ctx, stop := startUserSide(ctx, sv, srv, *tuiFlag, true, stderr)
 		defer stop()
 		return serveMCPListener(ctx, srv, l, stderr) // the token goes where the live view's does
 	}
@@ -84,8 +84,8 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer stopTUI()
 		storyOut = io.Discard
 		go func() {
-			if err := runTUI(tctx, rt, &cfg); err != nil {
-				fmt.Fprintf(stderr, "no terminal UI (%v); use the live view: %s\n", err, rt.live.URL())
+			if err := sv.RunTUI(tctx); err != nil {
+				fmt.Fprintf(stderr, "no terminal UI (%v); use the live view: %s\n", err, sv.LiveURL())
 				return
 			}
 			close(tuiQuit)
@@ -95,7 +95,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if !auto {
 		st.say("you are the User: when the agent offers control, open the live view above, take control, complete the step, and hand back")
 	}
-	loop := agent.NewLoop(&agent.LoopOptions{Gate: rt.gate, Model: model, MaxSteps: mf.maxSteps, Observer: st.event, Logger: cfg.logger})
+	loop := agent.NewLoop(&agent.LoopOptions{Gate: sv.Gate(), Model: model, MaxSteps: mf.maxSteps, Observer: st.event, Logger: cfg.Logger})
 
 	lctx, stopLoop := context.WithCancelCause(ctx)
 	defer stopLoop(nil)
@@ -110,7 +110,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	uctx, stopUser := context.WithCancel(ctx)
 	defer stopUser()
 	if auto {
-		conn, err := dialUser(ctx, rt.live.URL())
+		conn, err := dialUser(ctx, sv.LiveURL())
 		if err != nil {
 			return err
 		}
@@ -173,17 +173,17 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.register(fs)
 	var mf modelFlags
 	mf.register(fs)
-	fs.StringVar(&cfg.company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
-	fs.BoolVar(&cfg.noJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
+	fs.StringVar(&cfg.Company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
+	fs.BoolVar(&cfg.NoJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
 	assertionCmd := fs.String("assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
-	fs.StringVar(&cfg.returnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
+	fs.StringVar(&cfg.ReturnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
 	startURL := fs.String("start", "", "open this URL before the task starts (default: where the join landed)")
 	task := fs.String("task", "", "what the agent should do")
 	verbose := fs.Bool("verbose", false, "debug logs on stderr")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if cfg.company == "" || *task == "" {
+	if cfg.Company == "" || *task == "" {
 		return errors.New("run: --company and --task are required")
 	}
 	model, err := mf.build(*task, os.Getenv)
@@ -191,24 +191,24 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	if *assertionCmd != "" {
-		cfg.credentials = session.CommandSource{Command: *assertionCmd}
+		cfg.Credentials = session.CommandSource{Command: *assertionCmd}
 	}
 	if *verbose {
-		cfg.logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	cfg.userMessages = stderr
-	rt, err := startRuntime(ctx, &cfg)
+	cfg.UserMessages = stderr
+	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err
 	}
-	defer rt.close()
+	defer sv.Close()
 	if *startURL != "" {
-		if r := rt.gate.Do(ctx, agent.Navigate{URL: *startURL}); r.Outcome != "done" {
+		if r := sv.Gate().Do(ctx, agent.Navigate{URL: *startURL}); r.Outcome != "done" {
 			return fmt.Errorf("run: opening %s: %s", *startURL, r.Message)
 		}
 	}
 	st := newStory(stdout)
-	opts := &agent.LoopOptions{Gate: rt.gate, Model: model, MaxSteps: mf.maxSteps, Observer: st.event, Logger: cfg.logger}
+	opts := &agent.LoopOptions{Gate: sv.Gate(), Model: model, MaxSteps: mf.maxSteps, Observer: st.event, Logger: cfg.Logger}
 	if isTerminal(stdin) {
 		in := bufio.NewReader(stdin)
 		opts.AskUser = func(ctx context.Context, q string) (string, error) {
