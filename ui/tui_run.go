@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -35,6 +37,29 @@ func OpenTerminal() (in, out *os.File, err error) {
 		return nil, nil, fmt.Errorf("opening the terminal: %w", ErrNoTerminal)
 	}
 	return in, out, nil
+}
+
+// IsTerminal reports whether r is a terminal (the demo plays the User
+// itself when stdin is not one).
+func IsTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// AskOnTerminal returns an agent's question hook that shows the question
+// through say and reads the User's answer, one line, from in. A read
+// error before any text ends the question. The answer is the User's text:
+// it goes to the agent, never to a log.
+func AskOnTerminal(in io.Reader, say func(format string, args ...any)) func(ctx context.Context, q string) (string, error) {
+	r := bufio.NewReader(in)
+	return func(ctx context.Context, q string) (string, error) {
+		say("agent asks: %s", q)
+		line, err := r.ReadString('\n')
+		if err != nil && line == "" {
+			return "", err
+		}
+		return strings.TrimSpace(line), nil
+	}
 }
 
 // Run shows the TUI on out, reading keys from in, until the User quits

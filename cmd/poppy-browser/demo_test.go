@@ -77,7 +77,7 @@ func runDemoTest(t *testing.T, ctx context.Context, flags ...string) (out string
 		t.Errorf("the audit log does not show the agent's press of Check in refused:\n%s", raw)
 	}
 	for what, s := range map[string]string{"output": out, "audit log": raw} {
-		if strings.Contains(s, demoPassport) {
+		if strings.Contains(s, testsite.DemoPassport) {
 			t.Errorf("the User's passport number reached the %s", what)
 		}
 	}

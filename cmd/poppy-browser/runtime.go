@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 
+	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 )
 
@@ -11,7 +12,8 @@ import (
 // subcommand (CONTRACT.md) fill them.
 type config struct {
 	supervisor.Options
-	browserArgs stringList
+	browserArgs  stringList
+	assertionCmd string
 }
 
 func (c *config) register(fs *flag.FlagSet) {
@@ -24,9 +26,20 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.LiveURLFile, "live-url-file", "", "write the live view URL with its token to this file (mode 0600)")
 }
 
+// registerCompany adds the flags that name the Company and the join.
+func (c *config) registerCompany(fs *flag.FlagSet) {
+	fs.StringVar(&c.Company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
+	fs.BoolVar(&c.NoJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
+	fs.StringVar(&c.assertionCmd, "assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
+	fs.StringVar(&c.ReturnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
+}
+
 // start starts the runtime the flags describe.
 func (c *config) start(ctx context.Context) (*supervisor.Supervisor, error) {
 	opts := c.Options
+	if c.assertionCmd != "" {
+		opts.Credentials = session.CommandSource{Command: c.assertionCmd}
+	}
 	opts.BrowserArgs = append(append([]string(nil), c.browserArgs...), opts.BrowserArgs...)
 	sv := supervisor.New(&opts)
 	if err := sv.Start(ctx); err != nil {
