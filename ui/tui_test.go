@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -245,4 +246,25 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestAskOnTerminal: the agent's question is shown, the User's line is the
+// answer without its newline, and a closed input ends the question.
+func TestAskOnTerminal(t *testing.T) {
+	var shown []string
+	say := func(format string, args ...any) { shown = append(shown, fmt.Sprintf(format, args...)) }
+	ask := AskOnTerminal(strings.NewReader("  aisle please \n"), say)
+	got, err := ask(t.Context(), "which seat?")
+	if err != nil || got != "aisle please" {
+		t.Errorf("answer %q, %v; want %q", got, err, "aisle please")
+	}
+	if len(shown) != 1 || shown[0] != "agent asks: which seat?" {
+		t.Errorf("shown %q", shown)
+	}
+	if _, err := ask(t.Context(), "anything else?"); err == nil {
+		t.Error("a closed input gave an answer")
+	}
+	if IsTerminal(strings.NewReader("")) {
+		t.Error("a strings.Reader is a terminal")
+	}
 }
