@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -27,7 +26,7 @@ const (
 // while a probe runs, and blocks them: nothing reaches the server.
 type recorder struct {
 	mu     sync.Mutex
-	frames map[cdp.FrameID]bool
+	frames map[string]bool
 	reqs   []browser.Request
 }
 
@@ -39,12 +38,12 @@ func (rec *recorder) requests() []browser.Request {
 
 // record starts a recorder over the page's current frames.
 func (r *pageRun) record(ctx context.Context) (*recorder, func(), error) {
-	rec := &recorder{frames: map[cdp.FrameID]bool{}}
+	rec := &recorder{frames: map[string]bool{}}
 	for _, f := range r.p.Frames() {
-		rec.frames[f.ID] = true
+		rec.frames[string(f.ID)] = true
 	}
-	stop, err := r.c.b.ObserveRequests(ctx, func(req browser.Request) bool {
-		if !rec.frames[req.FrameID] || (req.Method == "GET" && req.ResourceType != "Document") {
+	stop, err := r.sv.Browser().ObserveRequests(ctx, func(req browser.Request) bool {
+		if !rec.frames[string(req.FrameID)] || (req.Method == "GET" && req.ResourceType != "Document") {
 			return false
 		}
 		rec.mu.Lock()

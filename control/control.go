@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -17,14 +18,14 @@ import (
 var ErrNotHeld = errors.New("user does not hold control")
 
 // How is how control changed, in [Event.How], [Return.How] and the audit
-// log.
+// log (the audit log's words).
 type How string
 
 // How control changed.
 const (
-	HowTake       How = "take"
-	HowHandedBack How = "handed_back"
-	HowCancelled  How = "cancelled"
+	HowTake       How = audit.HowTake
+	HowHandedBack How = audit.HowHandedBack
+	HowCancelled  How = audit.HowCancelled
 )
 
 // Kind is what an [Event] is about.
@@ -32,8 +33,8 @@ type Kind string
 
 // Event kinds, in [Event.Kind].
 const (
-	KindOffer   Kind = "offer"
-	KindControl Kind = "control"
+	KindOffer   Kind = audit.EventOffer
+	KindControl Kind = audit.EventControl
 )
 
 // By is who caused a change, in [Event.By].
@@ -41,8 +42,8 @@ type By string
 
 // Who caused a change.
 const (
-	ByUser  By = "user"
-	ByAgent By = "agent"
+	ByUser  By = audit.ByUser
+	ByAgent By = audit.ByAgent
 )
 
 // Options configures a [Control]. A nil *Options means all defaults.
@@ -57,7 +58,7 @@ type Options struct {
 	Apply func(ctx context.Context, c spec.Controller) error
 	// Audit receives one entry per offer and per change of holder. Nil means
 	// no audit.
-	Audit *AuditLog
+	Audit *audit.Log
 	// Now is the clock. Nil means time.Now.
 	Now func() time.Time
 	// Logger receives debug logs. Nil means discard.
@@ -121,7 +122,7 @@ type Event struct {
 // value is not usable. All methods are safe for concurrent use.
 type Control struct {
 	apply  func(ctx context.Context, c spec.Controller) error
-	audit  *AuditLog
+	audit  *audit.Log
 	now    func() time.Time
 	logger *slog.Logger
 	user   *User
@@ -426,10 +427,10 @@ func (c *Control) recordError(op string, err error) {
 	c.mu.Lock()
 	now := c.nowLocked()
 	c.mu.Unlock()
-	c.auditRecord(AuditEntry{Time: now, Event: EventError, Message: op + ": " + err.Error()})
+	c.auditRecord(audit.Entry{Time: now, Event: audit.EventError, Message: op + ": " + err.Error()})
 }
 
-func (c *Control) auditRecord(e AuditEntry) {
+func (c *Control) auditRecord(e audit.Entry) {
 	if err := c.audit.Record(e); err != nil {
 		c.logger.Error("audit record failed", "event", e.Event, "err", err)
 	}

@@ -5,9 +5,10 @@
 //
 // The holder ([spec.ControllerAgent] or [spec.ControllerUser]), the agent's
 // offers of control to the User, the only-the-User-ends rule, the control
-// epoch and the must-reobserve flag, the ordered event stream of changes, and
-// the JSONL audit log ([AuditLog]), and the input lease that keeps the
-// agent's input and a take apart.
+// epoch and the must-reobserve flag, the ordered event stream of changes,
+// and the input lease that keeps the agent's input and a take apart. It
+// records every offer and change of holder into an [audit.Log], which owns
+// the line format.
 //
 // # What it must not do
 //
@@ -41,7 +42,6 @@
 //     channels (terminal UI, live view) should hold one; the agent's code
 //     never needs it.
 //   - [Event]: one change, delivered in order to every [Control.Subscribe]r.
-//   - [AuditLog]: product output, one JSON object a line.
 //
 // # Ordering and concurrency
 //

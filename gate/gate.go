@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"github.com/poppy-browser/poppy-browser/audit"
 	"log/slog"
 	"net/url"
 	"sync/atomic"
@@ -24,7 +25,7 @@ type Options struct {
 	// input lease; it never changes the holder.
 	Control *control.Control
 	// Audit receives one line per decision. Nil records nothing.
-	Audit *control.AuditLog
+	Audit *audit.Log
 	// CompanyHost reports whether a host is the Company's, to label page
 	// content in snapshots. Nil means no host is.
 	CompanyHost func(host string) bool
@@ -39,7 +40,7 @@ type Options struct {
 // concurrent use and runs one action at a time.
 type Gate struct {
 	ctl     *control.Control
-	audit   *control.AuditLog
+	audit   *audit.Log
 	company func(host string) bool
 	timeout time.Duration
 	log     *slog.Logger
@@ -214,21 +215,21 @@ func (g *Gate) userHasControl() Result {
 // record writes one audit line for a decision. It never holds typed text:
 // only tool, ref, reason, mark, epoch and the page URL.
 func (g *Gate) record(a Action, ref string, res Result) {
-	e := control.AuditEntry{Tool: a.Tool(), Ref: ref, URL: withoutQuery(res.Page.URL), Epoch: res.Page.Epoch}
+	e := audit.Entry{Tool: a.Tool(), Ref: ref, URL: withoutQuery(res.Page.URL), Epoch: res.Page.Epoch}
 	switch res.Outcome {
 	case spec.OutcomeDone:
-		e.Event = control.EventAction
+		e.Event = audit.EventAction
 		switch a.(type) {
 		case Navigate, Back:
-			e.Event = control.EventNavigate
+			e.Event = audit.EventNavigate
 		}
 	case spec.OutcomeDenied:
-		e.Event, e.Reason = control.EventDenied, string(res.Reason)
+		e.Event, e.Reason = audit.EventDenied, string(res.Reason)
 	default:
-		e.Event, e.Reason = control.EventError, string(res.Reason)
+		e.Event, e.Reason = audit.EventError, string(res.Reason)
 	}
-	if res.Mark != nil {
-		e.Mark = *res.Mark
+	if m := res.Mark; m != nil {
+		e.Mark = &audit.Mark{Kind: m.Kind, Marked: m.Marked, Touches: m.Touches}
 	}
 	if err := g.audit.Record(e); err != nil {
 		g.log.Error("audit record failed", "tool", a.Tool(), "err", err)

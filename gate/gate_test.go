@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/marks"
@@ -68,7 +69,7 @@ func newFixture(t testing.TB) *fixture {
 	fp.verdict = checkInVerdicts
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var buf bytes.Buffer
-	audit := control.NewAuditLog(&buf, func() time.Time { return clock })
+	audit := audit.New(&buf, func() time.Time { return clock })
 	ctl := control.New(&control.Options{Now: func() time.Time { return clock }})
 	g := New(&Options{Control: ctl, Audit: audit, CompanyHost: func(h string) bool { return h == "airline.test" },
 		Surface: func() Surface { return fp }})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/poppy-browser/poppy-browser/audit"
 	"sync"
 	"time"
 
@@ -162,7 +163,7 @@ func New() *Fixture {
 	p := NewPage()
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var buf bytes.Buffer
-	audit := control.NewAuditLog(&buf, func() time.Time { return clock })
+	audit := audit.New(&buf, func() time.Time { return clock })
 	ctl := control.New(&control.Options{Now: func() time.Time { return clock }})
 	g := gate.New(&gate.Options{Control: ctl, Audit: audit, CompanyHost: func(h string) bool { return h == "airline.test" },
 		Surface: func() gate.Surface { return p }})

@@ -1,4 +1,4 @@
-package control
+package audit
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ func TestTimelineGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	entries, err := ReadAudit(f)
+	entries, err := Read(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,17 +44,17 @@ func TestTimelineEmpty(t *testing.T) {
 // after they stop.
 func TestAuditObserve(t *testing.T) {
 	var buf bytes.Buffer
-	a := NewAuditLog(&buf, nil)
-	_ = a.Record(AuditEntry{Event: EventJoin})
+	a := New(&buf, nil)
+	_ = a.Record(Entry{Event: EventJoin})
 	var got []string
-	stop := a.Observe(func(e AuditEntry) { got = append(got, e.Event) })
-	_ = a.Record(AuditEntry{Event: EventAction, Tool: "browser_click"})
-	_ = a.Record(AuditEntry{Event: EventDenied, Tool: "browser_click"})
+	stop := a.Observe(func(e Entry) { got = append(got, e.Event) })
+	_ = a.Record(Entry{Event: EventAction, Tool: "browser_click"})
+	_ = a.Record(Entry{Event: EventDenied, Tool: "browser_click"})
 	stop()
-	_ = a.Record(AuditEntry{Event: EventError})
+	_ = a.Record(Entry{Event: EventError})
 	if diff := cmp.Diff([]string{EventAction, EventDenied}, got); diff != "" {
 		t.Errorf("observed (-want +got):\n%s", diff)
 	}
-	var nilLog *AuditLog
-	nilLog.Observe(func(AuditEntry) {})()
+	var nilLog *Log
+	nilLog.Observe(func(Entry) {})()
 }

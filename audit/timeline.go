@@ -1,4 +1,4 @@
-package control
+package audit
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // the day changes, and a summary of the hand-overs and of the agent's
 // actions. Times are printed in UTC. It prints only what the entries hold,
 // so it shows no secret the log does not hold.
-func WriteTimeline(w io.Writer, entries []AuditEntry) error {
+func WriteTimeline(w io.Writer, entries []Entry) error {
 	tw := &timelineWriter{w: w}
 	if len(entries) == 0 {
 		tw.printf("The audit log is empty.\n")
@@ -53,7 +53,7 @@ func (tw *timelineWriter) printf(format string, args ...any) {
 
 // Describe returns who acted ("agent", "user", "runtime") and one sentence
 // on what happened, as the timeline and the terminal UI show an entry.
-func Describe(e AuditEntry) (who, what string) {
+func Describe(e Entry) (who, what string) {
 	switch e.Event {
 	case EventJoin:
 		return "runtime", "joined the Company's Session; the browser landed on " + orDash(e.URL)
@@ -64,26 +64,26 @@ func Describe(e AuditEntry) (who, what string) {
 	case EventDenied:
 		return "agent", fmt.Sprintf("%s%s refused: %s%s", toolName(e), refPart(e.Ref), e.Reason, denialDetail(e))
 	case EventOffer:
-		if How(e.How) == HowCancelled {
-			return byOr(e.By, string(ByUser)), fmt.Sprintf("declined the offer of control (%s)", offerPart(e))
+		if e.How == HowCancelled {
+			return byOr(e.By, ByUser), fmt.Sprintf("declined the offer of control (%s)", offerPart(e))
 		}
 		s := "offered control to the User (" + offerPart(e) + ")"
 		if e.Reason != "" {
 			s += fmt.Sprintf(": %q", e.Reason)
 		}
-		return byOr(e.By, string(ByAgent)), s
+		return byOr(e.By, ByAgent), s
 	case EventControl:
-		switch How(e.How) {
+		switch e.How {
 		case HowTake:
 			s := "took control; the browser is the User's"
 			if e.Offer != "" {
 				s += " (" + e.Offer + ")"
 			}
-			return byOr(e.By, string(ByUser)), s
+			return byOr(e.By, ByUser), s
 		case HowHandedBack:
-			return byOr(e.By, string(ByUser)), fmt.Sprintf("handed control back to the agent (return %d); the agent must look again", e.ControlEpoch)
+			return byOr(e.By, ByUser), fmt.Sprintf("handed control back to the agent (return %d); the agent must look again", e.ControlEpoch)
 		case HowCancelled:
-			return byOr(e.By, string(ByUser)), fmt.Sprintf("cancelled; control is back with the agent (return %d)", e.ControlEpoch)
+			return byOr(e.By, ByUser), fmt.Sprintf("cancelled; control is back with the agent (return %d)", e.ControlEpoch)
 		}
 		return byOr(e.By, "-"), fmt.Sprintf("control %s -> %s (%s)", orDash(e.From), orDash(e.To), orDash(e.How))
 	case EventError:
@@ -102,7 +102,7 @@ func Describe(e AuditEntry) (who, what string) {
 	return byOr(e.By, "-"), fmt.Sprintf("%s %s", e.Event, e.Message)
 }
 
-func toolName(e AuditEntry) string {
+func toolName(e Entry) string {
 	if e.Tool == "" {
 		return "(no tool)"
 	}
@@ -116,7 +116,7 @@ func refPart(ref string) string {
 	return " " + ref
 }
 
-func offerPart(e AuditEntry) string {
+func offerPart(e Entry) string {
 	s := orDash(e.Offer)
 	if e.Ref != "" {
 		s += ", step " + e.Ref
@@ -125,17 +125,14 @@ func offerPart(e AuditEntry) string {
 }
 
 // denialDetail explains a denial's mark, when it has one.
-func denialDetail(e AuditEntry) string {
-	m, ok := e.Mark.(map[string]any)
-	if !ok {
+func denialDetail(e Entry) string {
+	m := e.Mark
+	if m == nil {
 		return ""
 	}
-	kind, _ := m["kind"].(string)
-	marked, _ := m["marked"].(string)
-	touches, _ := m["touches"].(string)
-	s := " (" + orDash(kind) + " mark on " + orDash(marked)
-	if touches != "" && touches != marked {
-		s += ", touches " + touches
+	s := " (" + orDash(string(m.Kind)) + " mark on " + orDash(m.Marked)
+	if m.Touches != "" && m.Touches != m.Marked {
+		s += ", touches " + m.Touches
 	}
 	return s + ")"
 }
@@ -162,21 +159,21 @@ type timelineSummary struct {
 	takenAt                                     time.Time
 }
 
-func (s *timelineSummary) add(e AuditEntry) {
+func (s *timelineSummary) add(e Entry) {
 	switch e.Event {
 	case EventOffer:
-		if How(e.How) == HowCancelled {
+		if e.How == HowCancelled {
 			s.declined++
 		} else {
 			s.offers++
 		}
 	case EventControl:
-		switch How(e.How) {
+		switch e.How {
 		case HowTake:
 			s.takes++
 			s.takenAt = e.Time
 		case HowHandedBack, HowCancelled:
-			if How(e.How) == HowHandedBack {
+			if e.How == HowHandedBack {
 				s.handBacks++
 			} else {
 				s.cancels++

@@ -1,4 +1,4 @@
-package main
+package testsite
 
 import (
 	"context"
@@ -9,25 +9,28 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-
-	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
-// demoPassport is the passport number the auto-user types. The agent
+// DemoPassport is the passport number the [AutoUser] types. The agent
 // never sees it: the field is the User's.
-const demoPassport = "X1234567"
+const DemoPassport = "X1234567"
 
-// autoUser plays the User's part of the demo on the live view's websocket,
-// as a person would with the live view page: it waits for the agent's
-// offer, takes control, types a passport number and presses Check in with
-// real input, waits for the airline's answer, and hands control back.
-type autoUser struct {
+// AutoUser plays the User's part of the demo on the runtime's live view
+// websocket (CONTRACT.md, "The User channel"), as a person would with the
+// live view page: it waits for the agent's offer, takes control, types a
+// passport number and presses Check in with real input, waits for the
+// airline's answer, and hands control back. It knows the demo airline's
+// check-in page, hence its home here.
+type AutoUser struct {
 	conn *websocket.Conn
-	site *testsite.Site
+	site *Site
 	say  func(format string, args ...any)
 }
 
-func dialUser(ctx context.Context, liveURL string) (*websocket.Conn, error) {
+// DialAutoUser connects to the live view at liveURL (with its token) for
+// the demo on site; say receives one line per step the User takes. Close
+// the returned AutoUser.
+func DialAutoUser(ctx context.Context, liveURL string, site *Site, say func(format string, args ...any)) (*AutoUser, error) {
 	u, err := url.Parse(liveURL)
 	if err != nil {
 		return nil, fmt.Errorf("auto-user: %w", err)
@@ -37,10 +40,30 @@ func dialUser(ctx context.Context, liveURL string) (*websocket.Conn, error) {
 	if err != nil {
 		return nil, errors.New("auto-user: cannot connect to the live view")
 	}
-	return conn, nil
+	return &AutoUser{conn: conn, site: site, say: say}, nil
 }
 
-func (u *autoUser) run(ctx context.Context) (err error) {
+// Close closes the websocket.
+func (u *AutoUser) Close() error { return u.conn.Close() }
+
+// Start runs [AutoUser.Run] in a goroutine. If Run fails while ctx is
+// live, fail gets its error (the demo stops the agent with it). wait waits
+// for Run and returns its error.
+func (u *AutoUser) Start(ctx context.Context, fail func(error)) (wait func() error) {
+	done := make(chan error, 1)
+	go func() {
+		err := u.Run(ctx)
+		if err != nil && ctx.Err() == nil {
+			fail(err)
+		}
+		done <- err
+	}()
+	return func() error { return <-done }
+}
+
+// Run plays the User's part once, until control is back with the agent or
+// ctx ends. On an error after taking control it cancels the User's turn.
+func (u *AutoUser) Run(ctx context.Context) (err error) {
 	stop := context.AfterFunc(ctx, func() { u.conn.Close() })
 	defer stop()
 	st, err := u.await(ctx, "state", func(m map[string]any) bool { return m["offer"] != nil })
@@ -64,8 +87,8 @@ func (u *autoUser) run(ctx context.Context) (err error) {
 			_ = u.send(map[string]any{"type": "cancel"})
 		}
 	}()
-	if _, err := u.site.WaitFrameReport(ctx, func(f testsite.FrameReport) bool {
-		return f.Host == testsite.CompanyDomain && f.Controller == "user"
+	if _, err := u.site.WaitFrameReport(ctx, func(f FrameReport) bool {
+		return f.Host == CompanyDomain && f.Controller == "user"
 	}); err != nil {
 		return fmt.Errorf("auto-user: the check-in page never read user: %w", err)
 	}
@@ -73,7 +96,7 @@ func (u *autoUser) run(ctx context.Context) (err error) {
 	if err := u.clickOn(ctx, `input[name="passport_number"]`); err != nil {
 		return err
 	}
-	if err := u.send(map[string]any{"type": "text", "text": demoPassport}); err != nil {
+	if err := u.send(map[string]any{"type": "text", "text": DemoPassport}); err != nil {
 		return err
 	}
 	u.say("user: types a passport number into the field only they may fill in")
@@ -94,7 +117,7 @@ func (u *autoUser) run(ctx context.Context) (err error) {
 	return nil
 }
 
-func (u *autoUser) send(msg map[string]any) error {
+func (u *AutoUser) send(msg map[string]any) error {
 	if err := u.conn.WriteJSON(msg); err != nil {
 		return fmt.Errorf("auto-user: sending %v: %w", msg["type"], err)
 	}
@@ -102,7 +125,7 @@ func (u *autoUser) send(msg map[string]any) error {
 }
 
 // await reads messages until one of type typ satisfies ok.
-func (u *autoUser) await(ctx context.Context, typ string, ok func(map[string]any) bool) (map[string]any, error) {
+func (u *AutoUser) await(ctx context.Context, typ string, ok func(map[string]any) bool) (map[string]any, error) {
 	for {
 		var m map[string]any
 		if err := u.conn.ReadJSON(&m); err != nil {
@@ -123,7 +146,7 @@ func (u *autoUser) await(ctx context.Context, typ string, ok func(map[string]any
 // clickOn clicks the centre of the element a selector finds, once it has
 // stopped moving (the check-in page changes its layout when control
 // changes), with a real mouse move, press and release.
-func (u *autoUser) clickOn(ctx context.Context, selector string) error {
+func (u *AutoUser) clickOn(ctx context.Context, selector string) error {
 	var last map[string]any
 	for range 50 {
 		if err := u.send(map[string]any{"type": "locate", "selector": selector}); err != nil {
