@@ -116,7 +116,7 @@ func TestDemoOpenAIModel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	const key = "sk-demo-test-5f9c2e"
-	scripted := agent.NewScripted(checkInScript(demoTask))
+	scripted := agent.NewScripted(testsite.CheckInScript(demoTask))
 	var mu sync.Mutex
 	var auth []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
