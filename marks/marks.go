@@ -2,7 +2,6 @@ package marks
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,11 +12,6 @@ import (
 
 // World is the isolated world the scanner runs in, in every frame.
 const World = "poppy-marks"
-
-// scannerJS is js/scanner.js: it defines globalThis.poppyMarks in [World].
-//
-//go:embed js/scanner.js
-var scannerJS string
 
 // Script is the scanner, to install once in every frame before any call of
 // this package: b.SetScript(ctx, "marks", marks.Script()). Calls into a frame

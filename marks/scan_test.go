@@ -201,3 +201,18 @@ func TestScanGolden(t *testing.T) {
 	got = append(got, '\n')
 	golden.Check(t, "testdata/checkin.scan.json", got)
 }
+
+// TestScannerRuns shows that the joined scanner (js/scanner/) is a valid
+// script: in a fresh document its world has globalThis.poppyMarks with
+// every function the package calls.
+func TestScannerRuns(t *testing.T) {
+	tp, ctx := open(t, "/rules.html")
+	var names []string
+	if err := tp.frame.Call(ctx, marks.World, `function() { return Object.keys(globalThis.poppyMarks || {}).sort(); }`, &names); err != nil {
+		t.Fatalf("reading the scanner's functions: %v", err)
+	}
+	want := []string{"adopt", "check", "disarm", "focus", "idOf", "marks", "pendingHosts", "ref", "scan", "scrollBy", "selectValues"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("globalThis.poppyMarks functions (-want +got):\n%s", diff)
+	}
+}
