@@ -52,7 +52,12 @@ type Element struct {
 	Role string `json:"role"` // explicit or implicit ARIA role
 	Name string `json:"name"` // accessible name, at most 100 characters
 	Tag  string `json:"tag"`  // lower-case local name
-	Type string `json:"type,omitempty"`
+	// Actionable says the agent may act on the element, so a snapshot
+	// gives it a ref: a control, a link, an ARIA widget, an editable root,
+	// or an element bearing a mark. The rest (content lines, iframes) is
+	// shown without one. The scanner decides; nothing else keeps a list.
+	Actionable bool   `json:"actionable,omitempty"`
+	Type       string `json:"type,omitempty"`
 	// Value is the current value of a field. It is never filled for a field
 	// covered by an interaction mark (UserField), nor for a password input.
 	Value string `json:"value,omitempty"`

@@ -75,8 +75,13 @@
   }
   // entry describes a shown element. Its mark is the strongest covering it
   // as a click would meet it (interaction beats submission), or its own.
+  // entry.actionable is the one notion of what the agent may act on (its
+  // snapshot gives it a ref): a control, link, widget (ROLES) or editable
+  // root, and every element bearing a mark. An iframe is shown but not
+  // actionable: the agent acts inside its frame.
   function entry(el, depth, interactive, r) {
     const e = { id: idFor(el), role: roleOf(el), name: "", tag: el.localName, box: { x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height) }, depth };
+    if (interactive && !(el instanceof HTMLIFrameElement) || kindOf(el)) e.actionable = true;
     const c = collector();
     interactionOf(el, c);
     const covered = c.list.length > 0;
