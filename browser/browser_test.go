@@ -218,8 +218,9 @@ func hostOf(u string) string {
 }
 
 func BenchmarkLaunch(b *testing.B) {
-	ctx := context.Background()
 	for b.Loop() {
+		ctx, cancel := context.WithTimeout(b.Context(), time.Minute) // launching and opening a page
+		defer cancel()
 		br, err := browser.Launch(ctx, nil)
 		if err != nil {
 			b.Fatal(err)

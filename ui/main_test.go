@@ -117,7 +117,10 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/report" && r.Method == http.MethodPost:
 		b, _ := io.ReadAll(r.Body)
-		s.report(r.URL.Query().Get("id")) <- string(b)
+		select { // bounded by the request: a full channel never hangs the server
+		case s.report(r.URL.Query().Get("id")) <- string(b):
+		case <-r.Context().Done():
+		}
 	case r.Host == "company.test" && r.URL.Path == "/form":
 		io.WriteString(w, formPage)
 	case r.Host == "company.test" && r.URL.Path == "/red":
@@ -244,12 +247,15 @@ type message struct {
 // is a frame), failing the test at ctx's deadline.
 func next(ctx context.Context, t *testing.T, c *websocket.Conn, frames bool) message {
 	t.Helper()
-	dl, _ := ctx.Deadline()
+	dl, ok := ctx.Deadline()
+	if !ok {
+		dl = time.Now().Add(time.Minute) // never read without a bound
+	}
 	c.SetReadDeadline(dl)
 	for {
 		var m message
 		if err := c.ReadJSON(&m); err != nil {
-			t.Fatalf("reading the User channel: %v", err)
+			t.Fatalf("reading the User channel (waiting for a %s message until %s): %v", map[bool]string{true: "frame", false: "non-frame"}[frames], dl.Format(time.TimeOnly), err)
 		}
 		if (m.Type == "frame") == frames {
 			return m
