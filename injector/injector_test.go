@@ -81,7 +81,7 @@ func TestControllerInEveryCompanyFrameOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := site.WaitFrameReport(ctx, func(f testsite.FrameReport) bool { return f.Host == testsite.PartnerHost }); err != nil {
-		t.Fatal(err)
+		t.Fatalf("waiting for the partner.test frame to report its load: %v", err)
 	}
 	remote := false
 	for _, f := range p.Frames() {
