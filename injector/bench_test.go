@@ -1,7 +1,9 @@
 package injector_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/testsite"
