@@ -71,26 +71,6 @@ type frameScan struct {
 // maxText bounds a name, value or text in a snapshot line, in runes.
 const maxText = 200
 
-// actionable reports whether an element gets a ref: controls, links,
-// forms and every element bearing a mark. The rest of a scan is content,
-// shown without one.
-func actionable(e marks.Element) bool {
-	if e.Marked != nil && e.Marked.Marked == e.ID {
-		return true
-	}
-	switch strings.ToLower(e.Tag) {
-	case "a", "button", "input", "select", "textarea", "form", "summary", "option":
-		return true
-	}
-	switch e.Role {
-	case "button", "link", "textbox", "searchbox", "combobox", "listbox", "option",
-		"checkbox", "radio", "switch", "slider", "spinbutton", "tab", "menuitem",
-		"menuitemcheckbox", "menuitemradio", "form", "treeitem":
-		return true
-	}
-	return false
-}
-
 // renderSnapshot turns frame scans into the text for the model and the
 // element list, assigning refs of the current epoch. Page text is labelled
 // as content from its website, never instructions. A field a mark gives to
@@ -143,7 +123,7 @@ func renderSnapshot(scans []frameScan, refs *refTable, company func(host string)
 // renderElement renders one line; info is nil for content.
 func renderElement(e marks.Element, byID map[int]marks.Element, f Frame, refs *refTable) (string, *ElementInfo, bool) {
 	name := e.Name
-	if !actionable(e) {
+	if !e.Actionable { // content: the scanner says what gets a ref
 		text := e.Text
 		if text == "" {
 			text = name

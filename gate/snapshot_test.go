@@ -17,7 +17,7 @@ import (
 func TestRenderSnapshot(t *testing.T) {
 	partner := marks.Scan{URL: "https://partner.test/ad", Elements: []marks.Element{
 		{ID: 1, Role: "paragraph", Tag: "p", Text: "Hotels near the airport"},
-		{ID: 2, Role: "link", Tag: "a", Name: "Book a hotel"},
+		{ID: 2, Actionable: true, Role: "link", Tag: "a", Name: "Book a hotel"},
 	}}
 	scans := []frameScan{
 		{frame: Frame{ID: "main", URL: "https://airline.test/check-in"}, scan: checkInScan()},
@@ -40,7 +40,7 @@ func TestRenderSnapshot(t *testing.T) {
 // scanner reported one.
 func TestRenderSnapshotHidesUserFields(t *testing.T) {
 	scan := marks.Scan{Elements: []marks.Element{
-		{ID: 1, Role: "textbox", Tag: "input", Name: "Passport", Value: "P1234567", UserField: true, Checked: boolp(true),
+		{ID: 1, Actionable: true, Role: "textbox", Tag: "input", Name: "Passport", Value: "P1234567", UserField: true, Checked: boolp(true),
 			Marked: &marks.ElementMark{Kind: spec.Interaction, Marked: 1}},
 	}}
 	refs := newRefTable()

@@ -2,7 +2,6 @@ package marks
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,11 +12,6 @@ import (
 
 // World is the isolated world the scanner runs in, in every frame.
 const World = "poppy-marks"
-
-// scannerJS is js/scanner.js: it defines globalThis.poppyMarks in [World].
-//
-//go:embed js/scanner.js
-var scannerJS string
 
 // Script is the scanner, to install once in every frame before any call of
 // this package: b.SetScript(ctx, "marks", marks.Script()). Calls into a frame
@@ -58,7 +52,12 @@ type Element struct {
 	Role string `json:"role"` // explicit or implicit ARIA role
 	Name string `json:"name"` // accessible name, at most 100 characters
 	Tag  string `json:"tag"`  // lower-case local name
-	Type string `json:"type,omitempty"`
+	// Actionable says the agent may act on the element, so a snapshot
+	// gives it a ref: a control, a link, an ARIA widget, an editable root,
+	// or an element bearing a mark. The rest (content lines, iframes) is
+	// shown without one. The scanner decides; nothing else keeps a list.
+	Actionable bool   `json:"actionable,omitempty"`
+	Type       string `json:"type,omitempty"`
 	// Value is the current value of a field. It is never filled for a field
 	// covered by an interaction mark (UserField), nor for a password input.
 	Value string `json:"value,omitempty"`
