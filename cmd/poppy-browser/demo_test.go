@@ -16,6 +16,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/testsite"
+	"github.com/poppy-browser/poppy-browser/testsite/demoscript"
 )
 
 // syncBuffer is an output the test reads after the command returns.
@@ -116,7 +117,7 @@ func TestDemoOpenAIModel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	const key = "sk-demo-test-5f9c2e"
-	scripted := agent.NewScripted(testsite.CheckInScript(demoTask))
+	scripted := agent.NewScripted(demoscript.CheckIn(demoTask))
 	var mu sync.Mutex
 	var auth []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -1,4 +1,4 @@
-package testsite
+package demoscript
 
 import (
 	"fmt"
@@ -13,11 +13,11 @@ var (
 	bookingWord = regexp.MustCompile(`(?i)\b(bkg[_-]?[a-z0-9]+)\b`)
 )
 
-// CheckInScript is the demo agent's script for agent.Scripted: open
+// CheckIn is the demo agent's script for agent.Scripted: open
 // check-in from the booking, choose the seat the task names, leave Check in
 // to the User, and report the boarding pass once the page shows it. It
 // lives with the demo airline because it knows the airline's pages.
-func CheckInScript(task string) agent.Script {
+func CheckIn(task string) agent.Script {
 	seat := strings.ToLower(seatWord.FindString(task))
 	booking := bookingWord.FindString(task)
 	s := agent.Script{
