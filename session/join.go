@@ -76,7 +76,7 @@ func join(ctx context.Context, b JoinBrowser, c *Company, src CredentialSource, 
 	if err != nil {
 		return fmt.Errorf("getting a credential: %w", err)
 	}
-	if cred == "" {
+	if cred.IsZero() {
 		return errors.New("getting a credential: the source returned an empty credential")
 	}
 
