@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/idna"
 
@@ -28,6 +29,25 @@ type Company struct {
 	// Extensions are what the browser declares in Poppy-Extensions on the
 	// Company's requests: browser-control v1.
 	Extensions []spec.Extension
+}
+
+// label names the Company in an error: "Demo Airline (airline.test)", or
+// the domain alone when there is no name.
+func (c *Company) label() string {
+	d := displayDomain(c.Domain)
+	n := strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, c.Name)
+	if n = strings.Join(strings.Fields(n), " "); n != "" {
+		if len(n) > 80 {
+			n = n[:80] + "…"
+		}
+		return fmt.Sprintf("%s (%s)", strings.ToValidUTF8(n, "?"), d)
+	}
+	return d
 }
 
 // IsCompanyHost reports whether host (with or without a port) is on the

@@ -40,8 +40,9 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var cfg config
 	cfg.register(fs)
 	fs.StringVar(&cfg.company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
-	fs.BoolVar(&cfg.noJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
+	fs.BoolVar(&cfg.noJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session; requests there still declare browser-control v1 (for Company developers; cleartext http only to localhost)")
 	assertionCmd := fs.String("assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
+	assertionTimeout := fs.Duration("assertion-timeout", session.DefaultCommandTimeout, "how long --assertion-cmd may run")
 	fs.StringVar(&cfg.returnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP on this address (give a loopback one) instead of stdio; every request needs the header Authorization: Bearer TOKEN, the token printed on stderr or set in POPPY_MCP_TOKEN")
 	tui := fs.Bool("tui", false, "show the User's terminal UI on the controlling terminal (/dev/tty), beside the MCP transport")
@@ -52,7 +53,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return errors.New("mcp: --company is required")
 	}
 	if *assertionCmd != "" {
-		cfg.credentials = session.CommandSource{Command: *assertionCmd}
+		cfg.credentials = session.CommandSource{Command: *assertionCmd, Timeout: *assertionTimeout}
 	}
 	cfg.userMessages = stderr
 	rt, err := startRuntime(ctx, &cfg)

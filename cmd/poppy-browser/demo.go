@@ -174,8 +174,9 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var mf modelFlags
 	mf.register(fs)
 	fs.StringVar(&cfg.company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
-	fs.BoolVar(&cfg.noJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
+	fs.BoolVar(&cfg.noJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session; requests there still declare browser-control v1 (for Company developers; cleartext http only to localhost)")
 	assertionCmd := fs.String("assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
+	assertionTimeout := fs.Duration("assertion-timeout", session.DefaultCommandTimeout, "how long --assertion-cmd may run")
 	fs.StringVar(&cfg.returnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
 	startURL := fs.String("start", "", "open this URL before the task starts (default: where the join landed)")
 	task := fs.String("task", "", "what the agent should do")
@@ -191,7 +192,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	if *assertionCmd != "" {
-		cfg.credentials = session.CommandSource{Command: *assertionCmd}
+		cfg.credentials = session.CommandSource{Command: *assertionCmd, Timeout: *assertionTimeout}
 	}
 	if *verbose {
 		cfg.logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -92,8 +92,16 @@ func startRuntime(ctx context.Context, cfg *config) (rt *runtimeParts, err error
 		if client == nil {
 			client = &http.Client{Timeout: 20 * time.Second}
 		}
-		if rt.company, _, err = session.Discover(ctx, client, cfg.company); err != nil {
+		var warnings []spec.Warning
+		if rt.company, warnings, err = session.Discover(ctx, client, cfg.company); err != nil {
 			return nil, err
+		}
+		for _, w := range warnings {
+			if cfg.userMessages != nil {
+				fmt.Fprintf(cfg.userMessages, "poppy-browser: warning: %s\n", w.Message)
+			} else {
+				log.Warn("poppy.json", "warning", w.Message)
+			}
 		}
 		if cfg.credentials == nil {
 			return nil, errors.New("joining: no credential source (use --assertion-cmd, or --no-join)")
@@ -214,6 +222,21 @@ func (j joinAdapter) Navigate(ctx context.Context, url string) (string, int, err
 }
 
 func (j joinAdapter) ClearCookies(ctx context.Context) error { return j.b.ClearCookies(ctx) }
+
+func (j joinAdapter) WatchRequests(ctx context.Context, check func(session.JoinRequest) bool) (func(), error) {
+	return j.b.ObserveRequests(ctx, func(r browser.Request) bool {
+		return !check(session.JoinRequest{Method: r.Method, URL: r.URL, Document: r.ResourceType == "Document"})
+	})
+}
+
+func (j joinAdapter) Cookies(ctx context.Context, url string) ([]session.Cookie, error) {
+	cs, err := j.p.Cookies(ctx, url)
+	out := make([]session.Cookie, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, session.Cookie{Name: c.Name, Value: session.NewSecret(c.Value)})
+	}
+	return out, err
+}
 
 // guardWindowInput blocks the browser window's own input now (the agent
 // holds control) and returns an Apply hook that lets it through only while
