@@ -61,6 +61,30 @@ func (c *Company) IsCompanyURL(raw string) bool {
 	return c != nil && spec.MatchesURL(c.Domain, raw)
 }
 
+// DeclaresTo reports whether a request to raw carries the Company's
+// Poppy-Extensions header: an https or wss URL on the Company's website,
+// or, for a Company on "localhost" or a subdomain of it (--no-join in
+// development), an http or ws one too. Declaring over cleartext would tell
+// every network on the way what the browser is, and let it strip or add the
+// header; loopback traffic does not cross a network.
+func (c *Company) DeclaresTo(raw string) bool {
+	if !c.IsCompanyURL(raw) {
+		return false
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	switch u.Scheme {
+	case "https", "wss":
+		return true
+	case "http", "ws":
+		h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+		return h == "localhost" || strings.HasSuffix(h, ".localhost")
+	}
+	return false
+}
+
 // NoJoin returns the Company for --no-join: domain (a domain or an https URL)
 // and its subdomains are the Company's website, the browser declares
 // browser-control v1 on its requests there (what a Company developer needs

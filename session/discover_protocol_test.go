@@ -101,3 +101,34 @@ func TestNoJoinNames(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclaresTo: the header goes over secure schemes only, except to a
+// Company on localhost.
+func TestDeclaresTo(t *testing.T) {
+	airline := &Company{Domain: "airline.test"}
+	local, err := NoJoin("localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		c    *Company
+		url  string
+		want bool
+	}{
+		{airline, "https://airline.test/", true},
+		{airline, "wss://live.airline.test/socket", true},
+		{airline, "https://AIRLINE.test.:8443/x", true},
+		{airline, "http://airline.test/", false},
+		{airline, "ws://airline.test/socket", false},
+		{airline, "https://partner.test/", false},
+		{airline, "ftp://airline.test/", false},
+		{local, "http://localhost:8080/", true},
+		{local, "ws://localhost:8080/", true},
+		{local, "https://dev.localhost/", true},
+		{local, "http://127.0.0.1:8080/", false},
+	} {
+		if got := tc.c.DeclaresTo(tc.url); got != tc.want {
+			t.Errorf("%s DeclaresTo(%q) = %v, want %v", tc.c.Domain, tc.url, got, tc.want)
+		}
+	}
+}

@@ -124,6 +124,7 @@ func startRuntime(ctx context.Context, cfg *config) (rt *runtimeParts, err error
 		Headful:        cfg.headful,
 		Args:           cfg.browserArgs,
 		CompanyHost:    rt.company.IsCompanyHost,
+		CompanyURL:     rt.company.DeclaresTo,
 		CompanyHeaders: map[string]string{spec.HeaderExtensions: header},
 		Logger:         log,
 	})
