@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
@@ -45,7 +46,15 @@ func normalizeHost(s string) (string, error) {
 		return "", fmt.Errorf("%w: has a port or colon", ErrBadDomain)
 	}
 	if needsIDNA(s) {
+		if !utf8.ValidString(s) { // IDNA would map the bad bytes to U+FFFD
+			return "", fmt.Errorf("%w: not valid UTF-8", ErrBadDomain)
+		}
 		a, err := idna.Lookup.ToASCII(s)
+		if err == nil {
+			// The result must read back: ToASCII checks some rules (bidi)
+			// before mapping, ToUnicode checks them on what is sent.
+			_, err = idna.Lookup.ToUnicode(a)
+		}
 		if err != nil {
 			return "", fmt.Errorf("%w: not a valid internationalized name: %s", ErrBadDomain, strings.TrimPrefix(err.Error(), "idna: "))
 		}
