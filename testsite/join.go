@@ -43,6 +43,37 @@ const (
 	ReasonReplayed         = "replayed"
 )
 
+// JoinAnswer is how the join endpoint answers a credential it accepts.
+// Anything but [JoinAnswerSeeOther] breaks the protocol on purpose, for
+// tests of a runtime facing a Company that no one here wrote.
+type JoinAnswer int
+
+// Join answers.
+const (
+	// JoinAnswerSeeOther sets the session cookie and answers 303 to
+	// return_to: the protocol, and the default.
+	JoinAnswerSeeOther JoinAnswer = iota
+	// JoinAnswerOK sets the session cookie and answers 200 with a page.
+	JoinAnswerOK
+	// JoinAnswerOffSite sets the session cookie and answers 303 to
+	// https://partner.test/landing.
+	JoinAnswerOffSite
+	// JoinAnswerTemporaryRedirect answers 307 to
+	// https://partner.test/collect, which makes a browser re-send the POST
+	// (and the credential) there.
+	JoinAnswerTemporaryRedirect
+	// JoinAnswerNoCookie answers 303 to return_to without a cookie.
+	JoinAnswerNoCookie
+)
+
+// SetJoinAnswer sets how the join endpoint answers an accepted credential
+// from now on.
+func (s *Site) SetJoinAnswer(a JoinAnswer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.joinAnswer = a
+}
+
 // browserClaims are the claims of a browser credential besides the
 // registered ones.
 type browserClaims struct {
@@ -95,15 +126,30 @@ func (s *Site) serveJoin(w http.ResponseWriter, r *http.Request) {
 		return reason
 	}()
 	if reason == "" {
-		cookie := s.newSession(subject)
-		http.SetCookie(w, &http.Cookie{
-			Name: SessionCookie, Value: cookie, Path: "/",
-			Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		})
+		s.mu.Lock()
+		answer := s.joinAnswer
+		s.mu.Unlock()
+		if answer != JoinAnswerNoCookie && answer != JoinAnswerTemporaryRedirect {
+			cookie := s.newSession(subject)
+			http.SetCookie(w, &http.Cookie{
+				Name: SessionCookie, Value: cookie, Path: "/",
+				Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode,
+			})
+		}
 		j.OK = true
 		s.rec.addJoin(j)
-		s.log.Debug("join", "ok", true)
-		http.Redirect(w, r, returnTo, http.StatusSeeOther)
+		s.log.Debug("join", "ok", true, "answer", int(answer))
+		switch answer {
+		case JoinAnswerOK:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte("<!doctype html><title>Welcome</title><p>Welcome back.</p>"))
+		case JoinAnswerOffSite:
+			http.Redirect(w, r, "https://"+PartnerHost+"/landing", http.StatusSeeOther)
+		case JoinAnswerTemporaryRedirect:
+			http.Redirect(w, r, "https://"+PartnerHost+"/collect", http.StatusTemporaryRedirect)
+		default:
+			http.Redirect(w, r, returnTo, http.StatusSeeOther)
+		}
 		return
 	}
 	j.Reason = reason

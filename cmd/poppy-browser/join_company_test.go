@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+// TestJoinBadCompanyAnswers: in real Chromium, a Company whose endpoint
+// accepts the credential but does not answer the 303 to return_to with a
+// session cookie gets no joined runtime: one line naming the Company and
+// its answer, no join in the audit log, and a 307 never re-sends the
+// credential to the other host.
+func TestJoinBadCompanyAnswers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	site, signer, err := startDemoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	const company = "joining Demo Airline (airline.test): "
+	cases := []struct {
+		name    string
+		answer  testsite.JoinAnswer
+		wantErr string
+	}{
+		{"200", testsite.JoinAnswerOK, company + "the browser-session endpoint answered HTTP 200, not a 303 redirect to return_to"},
+		{"303 off-site", testsite.JoinAnswerOffSite, company + "the browser-session endpoint redirected to partner.test, not to return_to"},
+		{"307 to another host", testsite.JoinAnswerTemporaryRedirect, company + "the browser-session endpoint answered a redirect that re-sends the credential (307 or 308) to partner.test; refused before it was sent"},
+		{"no cookie", testsite.JoinAnswerNoCookie, company + "the browser-session endpoint redirected to return_to but set no session cookie"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			site.Reset()
+			site.SetJoinAnswer(c.answer)
+			defer site.SetJoinAnswer(testsite.JoinAnswerSeeOther)
+			auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
+			cfg := &config{company: testsite.CompanyDomain, credentials: signer, httpClient: site.Client()}
+			cfg.auditLog = auditPath
+			cfg.live = "127.0.0.1:0"
+			cfg.browserArgs = site.BrowserArgs()
+			rt, err := startRuntime(ctx, cfg)
+			if err == nil {
+				rt.close()
+				t.Fatal("the join succeeded")
+			}
+			if err.Error() != c.wantErr {
+				t.Errorf("error = %q\nwant    %q", err, c.wantErr)
+			}
+			if joins := site.Joins(); len(joins) != 1 || !joins[0].OK {
+				t.Errorf("the airline saw joins %+v, want the one it accepted", joins)
+			}
+			for _, r := range site.Requests(testsite.PartnerHost) {
+				if r.Method != "GET" {
+					t.Errorf("partner.test got a %s %s: the credential left the Company", r.Method, r.Path)
+				}
+			}
+			if c.answer == testsite.JoinAnswerOffSite && len(site.Requests(testsite.PartnerHost)) != 0 {
+				t.Errorf("the browser went on to partner.test after the refusal")
+			}
+			log, _ := os.ReadFile(auditPath)
+			if strings.Contains(string(log), `"join"`) {
+				t.Errorf("the audit log records a join:\n%s", log)
+			}
+		})
+	}
+}
