@@ -71,3 +71,35 @@ func TestJoinBadCompanyAnswers(t *testing.T) {
 		})
 	}
 }
+
+// TestJoinShowsDiscoveryWarnings: what discovery warns about reaches the
+// user, and the join still goes ahead.
+func TestJoinShowsDiscoveryWarnings(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	site, signer, err := startDemoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	site.SetPoppyJSON([]byte(`{"protocol_version":"0.4","organization":{"name":"Demo Airline","domain":"airline.test"},` +
+		`"web":{"browser_session_endpoint":"https://airline.test/poppy/browser-session"},` +
+		`"extensions":{"browser-control":{"version":"1"},"operations":[{"version":2}]}}`))
+	var messages strings.Builder
+	cfg := &config{company: testsite.CompanyDomain, credentials: signer, httpClient: site.Client(), userMessages: &messages}
+	cfg.live = "127.0.0.1:0"
+	cfg.browserArgs = site.BrowserArgs()
+	rt, err := startRuntime(ctx, cfg)
+	if err != nil {
+		t.Fatalf("join: %v", err)
+	}
+	rt.close()
+	for _, want := range []string{
+		"poppy-browser: warning: extensions.browser-control is a single object (draft 0.1 shape)",
+		"poppy-browser: warning: extensions.operations entry 1: version must be a string, not a json number, so it is ignored",
+	} {
+		if !strings.Contains(messages.String(), want) {
+			t.Errorf("the user was not told %q; they saw:\n%s", want, messages.String())
+		}
+	}
+}
