@@ -28,5 +28,18 @@ test: chromium
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 30m ./...
 
+# fuzz runs each fuzz target for FUZZTIME, one after the other (not part of
+# make test). One line per target.
+FUZZTIME ?= 60s
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseExtensions$$' -fuzztime $(FUZZTIME) ./spec
+	$(GO) test -run '^$$' -fuzz '^FuzzParseDocument$$' -fuzztime $(FUZZTIME) ./spec
+	$(GO) test -run '^$$' -fuzz '^FuzzMatchesURL$$' -fuzztime $(FUZZTIME) ./spec
+	$(GO) test -run '^$$' -fuzz '^FuzzMatchesDomain$$' -fuzztime $(FUZZTIME) ./spec
+	$(GO) test -run '^$$' -fuzz '^FuzzNormalizeDomain$$' -fuzztime $(FUZZTIME) ./spec
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCompany$$' -fuzztime $(FUZZTIME) ./session
+	$(GO) test -run '^$$' -fuzz '^FuzzJoinCredential$$' -fuzztime $(FUZZTIME) ./testsite
+
 bench: chromium
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...

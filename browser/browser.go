@@ -32,6 +32,9 @@ type Options struct {
 	// does. nil means no host is the Company's.
 	CompanyHost    func(host string) bool
 	CompanyHeaders map[string]string
+	// CompanyURL, when set, decides instead of CompanyHost whether a
+	// request URL gets CompanyHeaders (the caller's policy on schemes).
+	CompanyURL func(url string) bool
 
 	Logger *slog.Logger // nil discards
 }

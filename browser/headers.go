@@ -15,7 +15,7 @@ import (
 // CompanyHeaders added, any other continues untouched. Chromium pauses each
 // redirect hop again, so a Company-to-elsewhere redirect loses the header.
 func (b *Browser) enableHeaders(ctx context.Context) error {
-	if b.opts.CompanyHost == nil || len(b.opts.CompanyHeaders) == 0 {
+	if b.opts.CompanyHost == nil && b.opts.CompanyURL == nil || len(b.opts.CompanyHeaders) == 0 {
 		return nil
 	}
 	return b.intercept(ctx)
@@ -63,6 +63,12 @@ func (b *Browser) continueRequest(ev fetch.EventRequestPaused) {
 }
 
 func (b *Browser) isCompanyURL(raw string) bool {
+	if b.opts.CompanyURL != nil {
+		return b.opts.CompanyURL(raw)
+	}
+	if b.opts.CompanyHost == nil {
+		return false
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return false
