@@ -11,6 +11,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -259,7 +260,8 @@ func (r *run) page(ctx context.Context) PageState {
 	if r.titleDoc == "" || r.titleDoc != r.g.doc {
 		title = r.s.title(ctx)
 	}
-	return PageState{URL: r.s.url(), Title: title, Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
+	// The title is the page's text: one safe line (see package pagetext).
+	return PageState{URL: r.s.url(), Title: pagetext.Line(title), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
 }
 
 // done, denied and failed build results with the page state.

@@ -109,7 +109,7 @@ func Role(role string) string {
 // "a blob: URL", "a javascript: URL", "a <scheme>: URL", or "an unreadable
 // URL".
 func URL(raw string) string {
-	if _, ok := webHost(raw); ok {
+	if _, ok := WebHost(raw); ok {
 		return Line(raw)
 	}
 	return summary(raw)
@@ -118,15 +118,15 @@ func URL(raw string) string {
 // Host returns the host of an http(s) or ws(s) URL, in lower case, and for
 // any other URL the summary [URL] gives.
 func Host(raw string) string {
-	if h, ok := webHost(raw); ok {
+	if h, ok := WebHost(raw); ok {
 		return h
 	}
 	return summary(raw)
 }
 
-// webHost is the host of an http(s) or ws(s) URL with a plain host name or
-// address.
-func webHost(raw string) (string, bool) {
+// WebHost returns the host of an http(s) or ws(s) URL with a plain host
+// name or address, in lower case; ok is false for any other URL.
+func WebHost(raw string) (host string, ok bool) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Opaque != "" {
 		return "", false
