@@ -95,6 +95,7 @@ func (a *AuditLog) Record(e AuditEntry) error {
 		e.Time = a.now()
 	}
 	e.Time = e.Time.UTC()
+	e = e.sanitized() // page strings reach terminals: see audit_sanitize.go
 	b, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("recording audit entry: %w", err)
