@@ -38,7 +38,9 @@ const hostilePage = `<!doctype html><title>Check in</title>
 
 // splitLines splits text at every line break a reader might honour.
 func splitLines(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029 })
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029
+	})
 }
 
 // TestSnapshotOfAHostilePage: the snapshot of a page that forges labels
