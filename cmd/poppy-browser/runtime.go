@@ -158,6 +158,7 @@ func startRuntime(ctx context.Context, cfg *config) (rt *runtimeParts, err error
 		CompanyHost: rt.company.IsCompanyHost,
 		Logger:      log,
 	})
+	warnIfExposed(cfg.userMessages, "--live", cfg.live)
 	rt.live, err = ui.NewLive(&ui.LiveOptions{Addr: cfg.live, Control: rt.control, Page: func() *browser.Page { return rt.page }, Logger: log})
 	if err != nil {
 		return nil, err
