@@ -43,3 +43,15 @@ fuzz:
 
 bench: chromium
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+
+# fuzz runs every fuzz target for 60 s each (not part of make test). One
+# line per target: add yours.
+FUZZTIME ?= 60s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME) ./internal/pagetext
+	$(GO) test -run '^$$' -fuzz '^FuzzURL$$' -fuzztime $(FUZZTIME) ./internal/pagetext
+	$(GO) test -run '^$$' -fuzz '^FuzzParseExtensions$$' -fuzztime $(FUZZTIME) ./spec
+	$(GO) test -run '^$$' -fuzz '^FuzzParseDocument$$' -fuzztime $(FUZZTIME) ./spec
+	$(GO) test -run '^$$' -fuzz '^FuzzMatchesURL$$' -fuzztime $(FUZZTIME) ./spec
+	$(GO) test -run '^$$' -fuzz '^FuzzNormalizeDomain$$' -fuzztime $(FUZZTIME) ./spec
+	$(GO) test -run '^$$' -fuzz '^FuzzParseReply$$' -fuzztime $(FUZZTIME) ./agent

@@ -73,7 +73,7 @@ type Browser struct {
 	conn *conn
 	proc *process // nil when attached
 
-	getterCalls atomic.Uint64 // numbers CallGetter's object groups
+	getterCalls atomic.Uint64 // numbers CallPrivate's object groups
 
 	ctx    context.Context // lives until Close; owns the read loop and event goroutines
 	cancel context.CancelFunc

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -412,78 +411,6 @@ func (p *Page) Locate(ctx context.Context, selector string) (Rect, error) {
 		return Rect{}, fmt.Errorf("locating %q: no such element", selector)
 	}
 	return *r, nil
-}
-
-// CallGetter finds the object that expr evaluates to in world of the frame,
-// takes the getter of its own accessor property prop, and calls that getter
-// directly with args, without touching any global the page could replace.
-// It is how a value kept in a closure of an injected script is updated.
-func (f Frame) CallGetter(ctx context.Context, world, expr, prop string, res any, args ...any) error {
-	if f.t == nil {
-		return fmt.Errorf("%w: no frame", ErrFrameGone)
-	}
-	id, err := f.t.context(ctx, f.ID, world)
-	if err != nil {
-		return err
-	}
-	s := f.t.s
-	// One object group per call: calls in other frames of this target run
-	// at the same time and release their own groups.
-	group := fmt.Sprintf("poppy-browser-getter-%d", f.t.b.getterCalls.Add(1))
-	defer func() {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-		defer cancel()
-		_ = s.Call(cctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}, nil)
-	}()
-	ev, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: id, ObjectGroup: group})
-	if err != nil {
-		return wrapGone(err)
-	}
-	if ev.ExceptionDetails != nil || ev.Result == nil || ev.Result.ObjectID == "" {
-		return fmt.Errorf("%w: %s is not an object here", ErrNoObject, expr)
-	}
-	props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: ev.Result.ObjectID, OwnProperties: ptr(true), AccessorPropertiesOnly: ptr(true)})
-	if err != nil {
-		return wrapGone(err)
-	}
-	var getter runtime.RemoteObjectID
-	for _, p := range props.Result {
-		if p.Name == prop && p.Get != nil {
-			getter = p.Get.ObjectID
-		}
-	}
-	if getter == "" {
-		return fmt.Errorf("%w: %s has no getter %s", ErrNoObject, expr, prop)
-	}
-	callArgs := make([]*runtime.CallArgument, len(args))
-	params := make([]string, len(args))
-	for i, a := range args {
-		raw, err := jsonv2.Marshal(a)
-		if err != nil {
-			return fmt.Errorf("encoding argument %d: %w", i, err)
-		}
-		callArgs[i] = &runtime.CallArgument{Value: raw}
-		params[i] = fmt.Sprintf("a%d", i)
-	}
-	list := strings.Join(params, ",")
-	out, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		// A direct call of the getter: no page global is on this path.
-		FunctionDeclaration: "function(" + list + "){ return this(" + list + ") }",
-		ObjectID:            getter,
-		Arguments:           callArgs,
-		ReturnByValue:       ptr(true),
-		ObjectGroup:         group,
-	})
-	if err != nil {
-		return wrapGone(err)
-	}
-	if out.ExceptionDetails != nil {
-		return fmt.Errorf("script error: %s", exceptionText(out.ExceptionDetails))
-	}
-	if res != nil && out.Result != nil && len(out.Result.Value) > 0 {
-		return jsonv2.Unmarshal(out.Result.Value, res)
-	}
-	return nil
 }
 
 // ErrNoObject means the object or property asked for is not in that frame.

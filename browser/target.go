@@ -38,6 +38,7 @@ type tgt struct {
 type execContext struct {
 	id     runtime.ExecutionContextID
 	unique string
+	origin string // the document's security origin as the browser reports it ("null" when opaque)
 }
 
 type frameInfo struct {
@@ -181,7 +182,7 @@ func (t *tgt) contextCreatedLocked(ev runtime.EventExecutionContextCreated) {
 	if t.contexts[aux.FrameID] == nil {
 		t.contexts[aux.FrameID] = map[string]execContext{}
 	}
-	t.contexts[aux.FrameID][world] = execContext{id: ev.Context.ID, unique: ev.Context.UniqueID}
+	t.contexts[aux.FrameID][world] = execContext{id: ev.Context.ID, unique: ev.Context.UniqueID, origin: ev.Context.Origin}
 }
 
 func (t *tgt) contextDestroyedLocked(ev runtime.EventExecutionContextDestroyed) {
@@ -292,6 +293,14 @@ func (t *tgt) installScript(ctx context.Context, key string, _ Script) error {
 // context returns the execution context of world in frame, waiting for it to
 // be created (a new document creates its worlds as it starts).
 func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (runtime.ExecutionContextID, error) {
+	c, err := t.contextOf(ctx, frame, world)
+	return c.id, err
+}
+
+// contextOf is context with the context's origin: both belong to one
+// document, so a call made with the id runs in a document of that origin or
+// fails.
+func (t *tgt) contextOf(ctx context.Context, frame cdp.FrameID, world string) (execContext, error) {
 	for {
 		t.mu.Lock()
 		c, ok := t.contexts[frame][world]
@@ -299,16 +308,16 @@ func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (run
 		ch := t.changed
 		t.mu.Unlock()
 		if ok {
-			return c.id, nil
+			return c, nil
 		}
 		if !frameKnown {
-			return 0, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
+			return execContext{}, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
 		}
 		select {
 		case <-ctx.Done():
-			return 0, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ctx.Err())
+			return execContext{}, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ctx.Err())
 		case <-t.s.Done():
-			return 0, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
+			return execContext{}, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
 		case <-ch:
 		}
 	}

@@ -44,6 +44,9 @@ func (c *config) start(ctx context.Context) (*supervisor.Supervisor, error) {
 		opts.Credentials = session.CommandSource{Command: c.assertionCmd, Timeout: c.assertionTimeout}
 	}
 	opts.BrowserArgs = append(append([]string(nil), c.browserArgs...), opts.BrowserArgs...)
+	if !opts.NoLiveView {
+		warnIfExposed(opts.UserMessages, "--live", opts.LiveAddr)
+	}
 	sv := supervisor.New(&opts)
 	if err := sv.Start(ctx); err != nil {
 		return nil, err

@@ -1,0 +1,11 @@
+package browser
+
+// ProcessID is the pid of the Chromium a Browser started (0 when attached).
+func ProcessID(b *Browser) int {
+	if b.proc == nil {
+		return 0
+	}
+	return b.proc.cmd.Process.Pid
+}
+
+var ChromiumEnv = chromiumEnv
