@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -20,6 +22,7 @@ import (
 // pageRun is one page being checked.
 type pageRun struct {
 	c   *Checker
+	rt  *runtime
 	sv  *supervisor.Supervisor
 	url string
 	co  *session.Company
@@ -39,7 +42,8 @@ type frameData struct {
 }
 
 // CheckPage checks one page. It never returns an error: a page that could
-// not be checked has Status [StatusFailed] and Error set.
+// not be checked has Status [StatusFailed] and Error set. It is safe to
+// call for several pages at once.
 func (c *Checker) CheckPage(ctx context.Context, raw string) PageReport {
 	rep := PageReport{URL: raw, Status: StatusChecked, Marks: []MarkRow{}, Findings: []Finding{}, Checked: []string{}, Skipped: []string{}}
 	fail := func(err error) PageReport {
@@ -52,11 +56,11 @@ func (c *Checker) CheckPage(ctx context.Context, raw string) PageReport {
 	}
 	rep.Discovery = d
 	rep.Findings = append(rep.Findings, discoveryFindings(d)...)
-	sv, err := c.use(ctx, co)
+	rt, err := c.use(ctx, co)
 	if err != nil {
 		return fail(err)
 	}
-	p, err := sv.Browser().NewPage(ctx)
+	p, err := rt.sv.Browser().NewPage(ctx)
 	if err != nil {
 		return fail(err)
 	}
@@ -65,7 +69,7 @@ func (c *Checker) CheckPage(ctx context.Context, raw string) PageReport {
 		defer cancel()
 		_ = p.Close(cctx)
 	}()
-	r := &pageRun{c: c, sv: sv, url: raw, co: co, inj: sv.Injector(), p: p, rep: &rep}
+	r := &pageRun{c: c, rt: rt, sv: rt.sv, url: raw, co: co, inj: rt.sv.Injector(), p: p, rep: &rep}
 	if err := r.run(ctx); err != nil {
 		return fail(err)
 	}
@@ -95,21 +99,47 @@ func (r *pageRun) requirements(discovered bool) {
 	}
 }
 
-func (r *pageRun) run(ctx context.Context) error {
-	if err := r.load(ctx, spec.ControllerAgent, r.c.opts.Settle); err != nil {
+// asAgent runs fn while every page of the runtime reads "agent" (shared
+// with the other pages of the Company).
+func (r *pageRun) asAgent(fn func() error) error {
+	r.rt.controller.RLock()
+	defer r.rt.controller.RUnlock()
+	return fn()
+}
+
+// asUser runs fn while navigator.poppy.controller reads "user", alone: the
+// injector sets the value in every tab of the browser.
+func (r *pageRun) asUser(ctx context.Context, fn func() error) error {
+	r.rt.controller.Lock()
+	defer r.rt.controller.Unlock()
+	if err := r.inj.Set(ctx, spec.ControllerUser); err != nil {
 		return err
 	}
-	r.rep.FinalURL = r.p.URL()
-	r.rep.Title = r.p.Title(ctx)
-	frames := r.readFrames(ctx)
-	if len(frames) == 0 {
-		return errors.New("reading the page: no frame could be read")
-	}
-	r.marksTable(frames)
-	r.lateMarks(ctx, frames)
-	reads := r.controllerReads(ctx, frames)
-	r.rep.Snapshot = r.snapshot(ctx)
-	agentView, err := r.view(ctx, spec.ControllerAgent, frames)
+	err := fn()
+	return errors.Join(err, r.inj.Set(context.WithoutCancel(ctx), spec.ControllerAgent))
+}
+
+func (r *pageRun) run(ctx context.Context) error {
+	var frames []frameData
+	var reads []string
+	var agentView View
+	err := r.asAgent(func() error {
+		if err := r.load(ctx, r.c.opts.Watch, 0); err != nil {
+			return err
+		}
+		r.rep.FinalURL = r.p.URL()
+		r.rep.Title = r.p.Title(ctx)
+		if frames = r.readFrames(ctx); len(frames) == 0 {
+			return errors.New("reading the page: no frame could be read")
+		}
+		r.marksTable(ctx, frames)
+		r.lateMarks(ctx, frames)
+		reads = r.controllerReads(ctx, frames)
+		r.rep.Snapshot = r.snapshot(ctx)
+		var err error
+		agentView, err = r.view(ctx, spec.ControllerAgent, frames)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -125,21 +155,19 @@ func (r *pageRun) run(ctx context.Context) error {
 		}
 	}
 	if !r.c.opts.NoProbe {
-		if err := r.submitPaths(ctx, frames); err != nil {
+		if err := r.escapeRoutes(ctx, frames); err != nil {
+			return err
+		}
+		if err := r.submissions(ctx, frames, reads); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// load loads the page afresh with controller and waits until it is quiet
-// (or settle passed).
-func (r *pageRun) load(ctx context.Context, controller spec.Controller, settle time.Duration) error {
-	if r.inj.Controller() != controller {
-		if err := r.inj.Set(ctx, controller); err != nil {
-			return err
-		}
-	}
+// load loads the page afresh and watches it (see watch). The caller holds
+// the controller it wants (asAgent, asUser).
+func (r *pageRun) load(ctx context.Context, window time.Duration, wantMarks int) error {
 	lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	res, err := r.p.Navigate(lctx, r.url)
@@ -149,34 +177,84 @@ func (r *pageRun) load(ctx context.Context, controller spec.Controller, settle t
 	if res.Status >= 400 {
 		return fmt.Errorf("loading the page: HTTP %d", res.Status)
 	}
-	r.settle(ctx, settle)
-	return nil
+	return r.watch(ctx, window, wantMarks)
 }
 
-// settle polls the watchers of every frame until none saw a DOM change for
-// the Quiet period, or until max passed.
-func (r *pageRun) settle(ctx context.Context, max time.Duration) {
-	ctx, cancel := context.WithTimeout(ctx, max)
+// watch observes the loaded page for window, then until its network and
+// DOM have been quiet for Quiet (at most Settle more): a mark added by a
+// timer, a fetch or a framework's hydration arrives within it. With
+// wantMarks > 0 (a probe's fresh load of a page whose marks are known) it
+// ends as soon as that many marks are there and the page is quiet, or after
+// Watch plus Settle. It adopts closed shadow roots as they appear.
+func (r *pageRun) watch(ctx context.Context, window time.Duration, wantMarks int) error {
+	start := time.Now()
+	limit := window + r.c.opts.Settle
+	if wantMarks > 0 {
+		limit = r.c.opts.Watch + r.c.opts.Settle
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	quiet := float64(r.c.opts.Quiet.Milliseconds())
-	for {
-		still := true
+	var lastReq atomic.Int64 // unix nanos of the page's last request
+	lastReq.Store(time.Now().UnixNano())
+	frameIDs := func() map[string]bool {
+		ids := map[string]bool{}
 		for _, f := range r.p.Frames() {
-			fctx, fcancel := context.WithTimeout(ctx, time.Second)
+			ids[string(f.ID)] = true
+		}
+		return ids
+	}
+	var ids atomic.Pointer[map[string]bool]
+	m := frameIDs()
+	ids.Store(&m)
+	stop, err := r.sv.Browser().ObserveRequests(ctx, func(q browser.Request) bool {
+		if (*ids.Load())[string(q.FrameID)] {
+			lastReq.Store(time.Now().UnixNano())
+		}
+		return false
+	})
+	if err != nil {
+		return err
+	}
+	defer stop()
+	tick := time.NewTicker(150 * time.Millisecond)
+	defer tick.Stop()
+	quiet := r.c.opts.Quiet
+	lastScan := time.Time{}
+	for {
+		m := frameIDs()
+		ids.Store(&m)
+		still, count := time.Since(time.Unix(0, lastReq.Load())) >= quiet, 0
+		for _, f := range r.p.Frames() {
+			fctx, fcancel := context.WithTimeout(ctx, 2*time.Second)
+			if time.Since(lastScan) > time.Second {
+				_, _ = marks.ScanFrame(fctx, f) // adopts closed shadow roots for the watcher
+			}
 			w, err := marks.WatchReport(fctx, f)
 			fcancel()
-			if err == nil && w.Now-w.LastChange < quiet {
+			if err != nil {
+				continue
+			}
+			count += len(w.Marked)
+			if w.Now-max(w.LastChange, w.LastNetwork) < float64(quiet.Milliseconds()) || w.Parsed == 0 {
 				still = false
 			}
 		}
-		if still {
-			return
+		if time.Since(lastScan) > time.Second {
+			lastScan = time.Now()
+		}
+		done := still && time.Since(start) >= window
+		if wantMarks > 0 {
+			done = still && count >= wantMarks
+		}
+		if done {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return
+			if err := context.Cause(ctx); !errors.Is(err, context.DeadlineExceeded) {
+				return err
+			}
+			return nil // the bound: read the page as it is
 		case <-tick.C:
 		}
 	}
@@ -252,13 +330,25 @@ func clip(s string) string {
 
 // marksTable lists every mark with its kind and what it covers, and warns
 // about values that count as something else (section 4 value rules).
-func (r *pageRun) marksTable(frames []frameData) {
+// A mark added after the document was parsed is late: its row says when.
+func (r *pageRun) marksTable(ctx context.Context, frames []frameData) {
 	for _, fd := range frames {
+		markedAt, parsed := map[int]float64{}, 0.0
+		if w, err := marks.WatchReport(ctx, fd.f); err == nil {
+			parsed = w.Parsed
+			for _, t := range w.Marked {
+				markedAt[t.ID] = t.At
+			}
+		}
 		for _, m := range fd.inv {
 			kind := spec.KindOf(m.Value, m.Form)
 			row := MarkRow{Frame: fd.f.URL, Element: fd.describe(m.ID), Value: m.Value, Kind: kind, Covers: []Covered{}}
+			if at, ok := markedAt[m.ID]; ok && parsed > 0 && at > parsed {
+				at = math.Round(at)
+				row.MarkedAtMS = &at
+			}
 			for _, o := range m.Controls {
-				row.Covers = append(row.Covers, Covered{Element: fd.describe(o.ID), Outside: o.Outside})
+				row.Covers = append(row.Covers, Covered{Element: fd.describe(o.ID), Outside: o.Outside, Form: o.FormAttr})
 			}
 			r.rep.Marks = append(r.rep.Marks, row)
 			add := func(sev Severity, id, msg string) {

@@ -38,6 +38,12 @@ type FormEvent struct {
 type Watch struct {
 	Now        float64 `json:"now"`
 	LastChange float64 `json:"lastChange"` // time of the last DOM change
+	// LastNetwork is when a resource of the document last finished loading
+	// (0: none yet).
+	LastNetwork float64 `json:"lastNetwork"`
+	// Parsed is when the document was parsed (DOMContentLoaded); 0 while
+	// it is being parsed.
+	Parsed float64 `json:"parsed"`
 	// Marked: when each element bearing a mark was first seen with it.
 	Marked []Timed `json:"marked"`
 	// Shown: the first animation frame at which each control was visible
@@ -55,6 +61,7 @@ type Owned struct {
 	Type         string   `json:"type"`
 	Name         string   `json:"name"` // the name attribute
 	Outside      bool     `json:"outside"`
+	FormAttr     string   `json:"formAttr,omitempty"` // the form= attribute of an Outside control
 	Options      []string `json:"options,omitempty"` // option values of a select
 	Required     bool     `json:"required,omitempty"`
 	Min          string   `json:"min,omitempty"`
