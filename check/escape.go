@@ -203,8 +203,6 @@ func (r *pageRun) escapeFinding(fd frameData, target marks.Element, rt route, fo
 	fix := "Mark the button, or make it a control of the form."
 	if rt == routeField {
 		fix = "Mark the field, or keep its key handler from submitting the marked form."
-	} else if rt.key != "" {
-		fix = "Mark the button, or keep its key handler from submitting the marked form."
 	}
 	f := finding(Error, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
 		"%s %s, which no mark covers, submits the %s %s%s: an agent following the extension may take the step. %s",

@@ -321,4 +321,3 @@ func plausible(o marks.Owned) string {
 	}
 	return v
 }
-

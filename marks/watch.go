@@ -25,6 +25,10 @@ func WatchScript() browser.Script { return browser.Script{World: World, Source: 
 type Timed struct {
 	ID int     `json:"id"`
 	At float64 `json:"at"`
+	// Closed: the element is in a closed shadow tree, watched only since
+	// [ScanFrame] adopted it, so At is when it was first seen, not when it
+	// appeared.
+	Closed bool `json:"closed,omitempty"`
 }
 
 // FormEvent is a submit or formdata event of a form.
@@ -62,7 +66,7 @@ type Owned struct {
 	Name         string   `json:"name"` // the name attribute
 	Outside      bool     `json:"outside"`
 	FormAttr     string   `json:"formAttr,omitempty"` // the form= attribute of an Outside control
-	Options      []string `json:"options,omitempty"` // option values of a select
+	Options      []string `json:"options,omitempty"`  // option values of a select
 	Required     bool     `json:"required,omitempty"`
 	Min          string   `json:"min,omitempty"`
 	MaxLength    int      `json:"maxLength,omitempty"`

@@ -93,26 +93,43 @@ globalThis.poppyWatch ??= (() => {
       }, { capture: true });
     }
   }
+  // A root is found by onFrame's walk, which notes its marks and controls
+  // at that frame's time: both were first seen then.
   function observeRoot(r) {
     if (roots.has(r)) return;
     roots.add(r);
     observer.observe(r, opts);
     listen(r);
-    changed();
+    lastChange = performance.now();
   }
   observer.observe(document, opts);
   listen(globalThis);
-  document.addEventListener("DOMContentLoaded", () => { parsed = performance.now(); }, { once: true });
+  // Chromium fires DOMContentLoaded before the parser's mutation records
+  // are delivered: note what the parser made first, so that it never
+  // counts as late.
+  document.addEventListener("DOMContentLoaded", () => {
+    const now = performance.now();
+    for (const el of deep(document, "[" + ATTR + "]")) if (!markedAt.has(el)) markedAt.set(el, now);
+    parsed = now;
+  }, { once: true });
   try {
     new PerformanceObserver(() => { lastNetwork = performance.now(); }).observe({ type: "resource", buffered: true });
   } catch (e) {
     // no resource timing in this document: network quiet is judged by Go
   }
 
+  // inClosed: el is in a closed shadow tree, seen only since the Go side
+  // adopted it, so when it appeared is unknown.
+  function inClosed(el) {
+    for (let r = el.getRootNode(); r instanceof ShadowRoot; r = r.host.getRootNode()) if (r.mode === "closed") return true;
+    return false;
+  }
+
   // report: what was watched, with scanner ids of elements still connected.
   function report() {
     onFrame(); // what is usable at the end counts too
-    const list = (m) => Array.from(m, ([el, at]) => el.isConnected ? { id: idOf(el), at } : null).filter(Boolean);
+    if (!parsed && document.readyState !== "loading") parsed = performance.now(); // parsed before the watcher could listen
+    const list = (m) => Array.from(m, ([el, at]) => el.isConnected ? { id: idOf(el), at, closed: inClosed(el) } : null).filter(Boolean);
     return {
       now: performance.now(), lastChange, lastNetwork, parsed,
       marked: list(markedAt), shown: list(shownAt), events: events.slice(),
