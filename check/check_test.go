@@ -97,6 +97,34 @@ func TestFixtures(t *testing.T) {
 			golden.Check(t, filepath.Join("testdata", n+".golden"), []byte(render(byURL[fixtures[n]])))
 		})
 	}
+	t.Run("late mark delay", func(t *testing.T) {
+		// The form marked two seconds after load is in the table with its delay.
+		for _, m := range byURL[fixtures["late-2s"]].Marks {
+			if m.MarkedAtMS == nil || *m.MarkedAtMS < 2000 {
+				t.Errorf("late-2s: %s marked at %v, want at least 2000 ms", m.Element, m.MarkedAtMS)
+			}
+		}
+		for _, u := range cleanPages() {
+			for _, m := range byURL[u].Marks {
+				if m.MarkedAtMS != nil {
+					t.Errorf("%s: %s is in the HTML but reported late (%v ms)", u, m.Element, *m.MarkedAtMS)
+				}
+			}
+		}
+	})
+	t.Run("routes", func(t *testing.T) {
+		for name, want := range map[string]string{"enter-escape": "Enter", "escape-submit": "click", "shadow-marks": "click", "closed-shadow": "click", "frame-marks": "click"} {
+			var got []string
+			for _, f := range byURL[fixtures[name]].Findings {
+				if f.Check == check.CheckSubmitPaths {
+					got = append(got, f.Route)
+				}
+			}
+			if len(got) != 1 || got[0] != want {
+				t.Errorf("%s: escape routes %q, want one %q", name, got, want)
+			}
+		}
+	})
 	t.Run("json", func(t *testing.T) { validateJSON(t, rep) })
 	t.Run("junit", func(t *testing.T) { validateJUnit(t, rep) })
 	t.Run("html", func(t *testing.T) { validateHTML(t, rep) })
@@ -224,6 +252,11 @@ func validateJUnit(t *testing.T, rep *check.Report) {
 		fx["escape-submit"] + " BC-4-mark-all",
 		fx["unknown-value"] + " BC-4-values",
 		fx["submission-div"] + " BC-4-values",
+		fx["shadow-marks"] + " BC-4-mark-all",
+		fx["closed-shadow"] + " BC-4-mark-all",
+		fx["frame-marks"] + " BC-4-mark-all",
+		fx["late-2s"] + " BC-4-mark-all",
+		fx["enter-escape"] + " BC-4-mark-all",
 	} {
 		if !failed[want] {
 			t.Errorf("junit: %s did not fail", want)

@@ -88,7 +88,9 @@ func escapeProbes(frames []frameData) []probe {
 }
 
 // escapeRoutes tries each route (at most MaxProbes) and reports those that
-// submit a marked form. The page is loaded afresh before the first probe
+// submit a marked form. A button whose click escapes is not pressed with
+// keys too: a native button's Enter and Space are its click, and the fix is
+// the same. The page is loaded afresh before the first probe
 // and after any probe that changed something.
 func (r *pageRun) escapeRoutes(ctx context.Context, first []frameData) error {
 	probes := escapeProbes(first)
@@ -97,7 +99,11 @@ func (r *pageRun) escapeRoutes(ctx context.Context, first []frameData) error {
 	}
 	var frames []frameData
 	dirty := true
+	escaped := map[int]bool{} // controls a route already escaped by (scanner id of the first load)
 	for _, pr := range probes {
+		if escaped[pr.el.ID] {
+			continue // a key on a button that a click already escapes by: one finding is enough
+		}
 		err := r.asAgent(func() error {
 			if dirty {
 				var err error
@@ -106,7 +112,9 @@ func (r *pageRun) escapeRoutes(ctx context.Context, first []frameData) error {
 				}
 			}
 			var err error
+			n := len(r.rep.Findings)
 			dirty, err = r.tryRoute(ctx, frames, first[pr.frame], pr)
+			escaped[pr.el.ID] = len(r.rep.Findings) > n
 			return err
 		})
 		if err != nil {

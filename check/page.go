@@ -44,6 +44,13 @@ type frameData struct {
 // not be checked has Status [StatusFailed] and Error set. It is safe to
 // call for several pages at once.
 func (c *Checker) CheckPage(ctx context.Context, raw string) PageReport {
+	start := time.Now()
+	rep := c.checkPage(ctx, raw)
+	rep.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
+	return rep
+}
+
+func (c *Checker) checkPage(ctx context.Context, raw string) PageReport {
 	rep := PageReport{URL: raw, Status: StatusChecked, Marks: []MarkRow{}, Findings: []Finding{}, Checked: []string{}, Skipped: []string{}}
 	fail := func(err error) PageReport {
 		rep.Status, rep.Error = StatusFailed, err.Error()

@@ -175,8 +175,10 @@ type PageReport struct {
 	Status    string     `json:"status"`
 	Error     string     `json:"error,omitempty"`
 	Discovery *Discovery `json:"discovery,omitempty"`
-	Marks     []MarkRow  `json:"marks"`
-	Findings  []Finding  `json:"findings"`
+	// Seconds is how long checking the page took (BENCHMARKS.md).
+	Seconds  float64   `json:"seconds"`
+	Marks    []MarkRow `json:"marks"`
+	Findings []Finding `json:"findings"`
 	// Checked lists the requirement IDs the checker tested on this page;
 	// Skipped those it did not (with --no-discovery, without --fill ...).
 	Checked    []string       `json:"checked"`
