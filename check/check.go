@@ -2,11 +2,14 @@ package check
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -246,7 +249,7 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 	d := &Discovery{Domain: host, URL: "https://" + host + spec.WellKnownPath}
 	co, warns, err := session.Discover(ctx, c.client, host)
 	if err != nil {
-		d.Error = err.Error()
+		d.Error = err.Error() + flagHint(err)
 		if co, err = session.NoJoin(host); err != nil {
 			return nil, nil, err
 		}
@@ -258,6 +261,21 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 	}
 	c.discovered[host], c.companies[host] = d, co
 	return co, d, nil
+}
+
+// flagHint names the flag that helps with a discovery error, if one does.
+func flagHint(err error) string {
+	var unknown x509.UnknownAuthorityError
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, spec.ErrBadDomain) && strings.Contains(err.Error(), "IP literal"), strings.Contains(err.Error(), "localhost"):
+		return " (a page in development: use --no-discovery)"
+	case errors.As(err, &unknown), strings.Contains(err.Error(), "x509:"):
+		return " (a staging server with a private CA: use --ca-file)"
+	case errors.As(err, &dns):
+		return " (a staging server not in DNS: use --resolve HOST=ADDR)"
+	}
+	return ""
 }
 
 // discoveryFindings turns a discovery outcome into findings.
@@ -278,7 +296,9 @@ func discoveryFindings(d *Discovery) []Finding {
 
 // use returns the runtime of co, starting it for the Company's first page:
 // the header goes to co's requests and navigator.poppy to its pages.
-func (c *Checker) use(ctx context.Context, co *session.Company) (*runtime, error) {
+// With CAFile, the host (and port) of the Company's first page is verified
+// too, besides the Company's domain at 443.
+func (c *Checker) use(ctx context.Context, co *session.Company, page string) (*runtime, error) {
 	c.mu.Lock()
 	rt := c.runtimes[co.Domain]
 	if rt == nil {
@@ -290,7 +310,12 @@ func (c *Checker) use(ctx context.Context, co *session.Company) (*runtime, error
 		// The browser outlives the page that starts it; its start is bounded.
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
 		defer cancel()
+		var trust []string
+		if u, err := url.Parse(page); err == nil && u.Scheme == "https" {
+			trust = []string{u.Host}
+		}
 		sv := supervisor.New(&supervisor.Options{
+			TrustHosts:  trust,
 			Company:     co.Domain,
 			NoJoin:      true,
 			NoLiveView:  true,

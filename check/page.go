@@ -62,7 +62,7 @@ func (c *Checker) checkPage(ctx context.Context, raw string) PageReport {
 	}
 	rep.Discovery = d
 	rep.Findings = append(rep.Findings, discoveryFindings(d)...)
-	rt, err := c.use(ctx, co)
+	rt, err := c.use(ctx, co, raw)
 	if err != nil {
 		return fail(err)
 	}

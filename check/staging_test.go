@@ -57,11 +57,13 @@ func TestStaging(t *testing.T) {
 		// Without the CA nothing trusts the server: discovery fails, and so
 		// does the page's load in the browser.
 		p := staging(t, "")
-		if p.Discovery == nil || p.Discovery.OK || !strings.Contains(p.Discovery.Error, "certificate") {
+		if p.Discovery == nil || p.Discovery.OK || !strings.Contains(p.Discovery.Error, "--ca-file") {
 			t.Errorf("discovery %+v, want a certificate error", p.Discovery)
 		}
 		if p.Status != check.StatusFailed {
 			t.Errorf("status %s, want failed: the browser must not trust the server without --ca-file", p.Status)
+		} else if !strings.Contains(p.Error, "--ca-file") {
+			t.Errorf("error %q does not name --ca-file", p.Error)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -18,7 +19,14 @@ func (r *pageRun) load(ctx context.Context, window time.Duration, wantMarks int)
 	defer cancel()
 	res, err := r.p.Navigate(lctx, r.url)
 	if err != nil {
-		return fmt.Errorf("loading the page: %w", err)
+		hint := ""
+		switch msg := err.Error(); {
+		case strings.Contains(msg, "ERR_CERT_"):
+			hint = " (a staging server with a private CA: use --ca-file)"
+		case strings.Contains(msg, "ERR_NAME_NOT_RESOLVED"):
+			hint = " (a staging server not in DNS: use --resolve HOST=ADDR)"
+		}
+		return fmt.Errorf("loading the page: %w%s", err, hint)
 	}
 	if res.Status >= 400 {
 		return fmt.Errorf("loading the page: HTTP %d", res.Status)

@@ -75,16 +75,20 @@ globalThis.poppyWatch ??= (() => {
       if (el.matches(CONTROLS) && !shownAt.has(el) && usable(el)) shownAt.set(el, now);
     }
   }
-  function changed() {
-    lastChange = performance.now();
-    noteMarks(lastChange);
+  // changed: a page that sets an attribute to the value it has (a timer
+  // that re-applies "hidden") changes nothing a User could see; only real
+  // changes make the page not quiet.
+  function changed(records) {
+    const now = performance.now();
+    if (!records || records.some((r) => r.type !== "attributes" || r.oldValue !== getAttr.call(r.target, r.attributeName))) lastChange = now;
+    noteMarks(now);
     if (!frameQueued) {
       frameQueued = true;
       requestAnimationFrame(onFrame);
     }
   }
   const observer = new MutationObserver(changed);
-  const opts = { subtree: true, childList: true, attributes: true };
+  const opts = { subtree: true, childList: true, attributes: true, attributeOldValue: true };
   // A submit event does not leave its shadow tree: listen on each root.
   function listen(target) {
     for (const type of ["submit", "formdata"]) {
