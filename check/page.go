@@ -123,11 +123,14 @@ func (r *pageRun) asAgent(fn func() error) error {
 func (r *pageRun) asUser(ctx context.Context, fn func() error) error {
 	r.rt.controller.Lock()
 	defer r.rt.controller.Unlock()
-	if err := r.inj.Set(ctx, spec.ControllerUser); err != nil {
-		return err
+	err := r.inj.Set(ctx, spec.ControllerUser)
+	if err == nil {
+		err = fn()
 	}
-	err := fn()
-	return errors.Join(err, r.inj.Set(context.WithoutCancel(ctx), spec.ControllerAgent))
+	// Back to "agent" whatever happened: the other pages load as the agent.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	return errors.Join(err, r.inj.Set(rctx, spec.ControllerAgent))
 }
 
 func (r *pageRun) run(ctx context.Context) error {
@@ -180,7 +183,13 @@ func (r *pageRun) run(ctx context.Context) error {
 // (gone, no document) are left out.
 func (r *pageRun) readFrames(ctx context.Context) []frameData {
 	var out []frameData
-	for _, f := range r.p.Frames() {
+	companyFrames := map[string]bool{} // by frame id
+	for _, f := range r.p.Frames() {   // parents first
+		company := r.co.IsCompanyURL(f.URL)
+		if strings.HasPrefix(f.URL, "about:") {
+			company = companyFrames[string(f.ParentID)] // about:blank and srcdoc frames have their parent's origin
+		}
+		companyFrames[string(f.ID)] = company
 		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		sc, err := marks.ScanFrame(fctx, f)
 		var inv []marks.Marking
@@ -192,7 +201,7 @@ func (r *pageRun) readFrames(ctx context.Context) []frameData {
 			r.c.log.Debug("reading frame", "url", f.URL, "err", err)
 			continue
 		}
-		fd := frameData{f: f, company: r.co.IsCompanyURL(f.URL), scan: sc, inv: inv, byID: map[int]marks.Element{}, owned: map[int]marks.Owned{}}
+		fd := frameData{f: f, company: company, scan: sc, inv: inv, byID: map[int]marks.Element{}, owned: map[int]marks.Owned{}}
 		for _, e := range sc.Elements {
 			fd.byID[e.ID] = e
 		}
