@@ -2,12 +2,16 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
 	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto"
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -18,8 +22,8 @@ import (
 // it renders, their execution contexts, and the scripts installed in it.
 type tgt struct {
 	b      *Browser
-	s      *Session
-	parent *Session
+	s      *session
+	parent *session
 	info   *target.Info
 	page   *Page // the top-level page this target belongs to
 
@@ -31,6 +35,7 @@ type tgt struct {
 	docs       map[cdp.LoaderID]int64                 // status of document responses by loader
 	loaded     map[cdp.LoaderID]bool                  // documents whose load event fired
 	navigating bool                                   // the top frame has a navigation requested that has neither committed nor stopped
+	crashed    bool                                   // its renderer crashed (a navigation of the page recovers it)
 	installMu  sync.Mutex                             // one script install at a time (see installScript)
 	changed    chan struct{}                          // closed and replaced on every frame or context change
 }
@@ -46,7 +51,7 @@ type frameInfo struct {
 	loader     cdp.LoaderID
 }
 
-func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
+func newTgt(b *Browser, s, parent *session, info *target.Info) *tgt {
 	t := &tgt{b: b, s: s, parent: parent, info: info,
 		frames:   map[cdp.FrameID]*frameInfo{},
 		contexts: map[cdp.FrameID]map[string]execContext{},
@@ -69,8 +74,9 @@ func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
 		if ev.Frame == nil {
 			return
 		}
-		if ev.Frame.ID == t.mainID {
+		if ev.Frame.ID == t.mainID || ev.Frame.ParentID == "" {
 			t.navigating = false
+			t.crashed = false
 		}
 		t.removeChildrenLocked(ev.Frame.ID)
 		t.setFrameLocked(ev.Frame)
@@ -101,6 +107,7 @@ func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
 			t.loaded[ev.LoaderID] = true
 		}
 	})
+	track(t, inspector.TargetCrashed, func(inspector.EventTargetCrashed) { t.crashedLocked() })
 	track(t, network.ResponseReceived, func(ev network.EventResponseReceived) {
 		if ev.Type == network.ResourceTypeDocument && ev.Response != nil {
 			t.docs[ev.LoaderID] = ev.Response.Status
@@ -198,58 +205,98 @@ func (t *tgt) contextDestroyedLocked(ev runtime.EventExecutionContextDestroyed) 
 
 // configure runs while the target waits for the debugger: every script and
 // the auto-attach of its children go in before its first document runs.
+// The commands are sent back to back, the last one resuming the target,
+// and only then are the replies awaited: a target in a fresh renderer may
+// not answer anything (Page.enable included) until it runs, so waiting for
+// a reply before resuming would leave it paused for good.
 func (t *tgt) configure(ctx context.Context) error {
 	s := t.s
-	steps := []struct {
-		method string
-		params any
-	}{
-		{page.CommandEnable, page.EnableParams{}},
-		{page.CommandSetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true}},
-		{network.CommandEnable, network.EnableParams{}},
-	}
-	for _, st := range steps {
-		if err := s.Call(ctx, st.method, st.params, nil); err != nil {
-			return err
-		}
-	}
+	s.on(target.AttachedToTarget.Method, func(raw jsonv2.Value) { t.b.attached(s, raw) })
+	s.on(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { t.b.detached(raw) })
+	t.installMu.Lock()
+	defer t.installMu.Unlock()
 	t.b.mu.Lock()
 	scripts := make(map[string]Script, len(t.b.scripts))
 	for k, v := range t.b.scripts {
 		scripts[k] = v
 	}
 	t.b.mu.Unlock()
+
+	type step struct {
+		method string
+		params any
+		res    any
+		key    string // the script this step installs
+	}
+	steps := []step{
+		{method: page.CommandEnable, params: page.EnableParams{}},
+		{method: page.CommandSetLifecycleEventsEnabled, params: page.SetLifecycleEventsEnabledParams{Enabled: true}},
+		{method: network.CommandEnable, params: network.EnableParams{}},
+	}
+	if t.info.Type == "page" {
+		steps = append(steps,
+			step{method: inspector.CommandEnable},
+			step{method: page.CommandSetInterceptFileChooserDialog, params: page.SetInterceptFileChooserDialogParams{Enabled: true}})
+	}
 	for key, sc := range scripts {
-		if err := t.installScript(ctx, key, sc); err != nil {
+		steps = append(steps, step{method: page.CommandAddScriptToEvaluateOnNewDocument, key: key,
+			params: page.AddScriptToEvaluateOnNewDocumentParams{Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != "")},
+			res:    new(page.AddScriptToEvaluateOnNewDocumentResult)})
+	}
+	tree := new(page.GetFrameTreeResult)
+	steps = append(steps,
+		step{method: target.CommandSetAutoAttach, params: target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true)}},
+		step{method: runtime.CommandEnable},
+		step{method: page.CommandGetFrameTree, res: tree},
+		step{method: runtime.CommandRunIfWaitingForDebugger})
+	type sent struct {
+		id int64
+		ch chan *cdproto.Message
+	}
+	all := make([]sent, 0, len(steps))
+	for _, st := range steps {
+		id, ch, err := s.c.send(ctx, s.id, st.method, st.params)
+		if err != nil {
+			for _, p := range all {
+				s.c.forget(p.id)
+			}
 			return err
 		}
+		all = append(all, sent{id, ch})
 	}
-	if err := s.Call(ctx, target.CommandSetAutoAttach, target.SetAutoAttachParams{
-		AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true),
-	}, nil); err != nil {
-		return err
+	var errs []error
+	for i, st := range steps {
+		if err := s.c.wait(ctx, all[i].id, all[i].ch, s.gone, st.method, st.res); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if st.key != "" {
+			t.mu.Lock()
+			t.scriptID[st.key] = st.res.(*page.AddScriptToEvaluateOnNewDocumentResult).Identifier
+			t.mu.Unlock()
+		}
 	}
-	s.on(target.AttachedToTarget.Method, func(raw jsonv2.Value) { t.b.attached(s, raw) })
-	s.on(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { t.b.detached(raw) })
-	if err := s.Call(ctx, runtime.CommandEnable, nil, nil); err != nil {
-		return err
-	}
-	tree, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
-	if err == nil && tree.FrameTree != nil {
+	if tree.FrameTree != nil {
 		t.mu.Lock()
+		// Events that came after the tree was taken are newer than it:
+		// the tree only fills in frames not heard of yet.
 		var walk func(ft *page.FrameTree)
 		walk = func(ft *page.FrameTree) {
-			t.setFrameLocked(ft.Frame)
+			if t.frames[ft.Frame.ID] == nil || t.frames[ft.Frame.ID].loader == "" {
+				t.setFrameLocked(ft.Frame)
+			}
 			for _, c := range ft.ChildFrames {
 				walk(c)
 			}
 		}
 		walk(tree.FrameTree)
-		t.mainID = tree.FrameTree.Frame.ID
+		if t.mainID == "" {
+			t.mainID = tree.FrameTree.Frame.ID
+		}
 		t.notifyLocked()
 		t.mu.Unlock()
 	}
-	return s.Call(ctx, runtime.CommandRunIfWaitingForDebugger, nil, nil)
+	return errors.Join(errs...)
 }
 
 // installScript installs the browser's current script under key. Installs
@@ -259,7 +306,12 @@ func (t *tgt) configure(ctx context.Context) error {
 // running a main-world script after the page's own scripts would hand its
 // arguments to whatever the page has patched (Function.prototype and the
 // like), so main-world scripts run at document start only.
-func (t *tgt) installScript(ctx context.Context, key string, _ Script) error {
+//
+// A target whose renderer does not answer (busy, or held by a dialog) fails
+// after Options.BusyTimeout rather than holding up the other targets.
+func (t *tgt) installScript(ctx context.Context, key string) error {
+	ctx, cancel := context.WithTimeout(ctx, t.b.busyTimeout())
+	defer cancel()
 	t.installMu.Lock()
 	defer t.installMu.Unlock()
 	t.b.mu.Lock()
@@ -271,7 +323,8 @@ func (t *tgt) installScript(ctx context.Context, key string, _ Script) error {
 	t.mu.Lock()
 	old, had := t.scriptID[key]
 	t.mu.Unlock()
-	res, err := cdp.Call(ctx, t.s, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+	s := guarded{t, browserSide}
+	res, err := cdp.Call(ctx, s, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 		Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != ""),
 	})
 	if err != nil {
@@ -281,7 +334,7 @@ func (t *tgt) installScript(ctx context.Context, key string, _ Script) error {
 	t.scriptID[key] = res.Identifier
 	t.mu.Unlock()
 	if had {
-		if err := t.s.Call(ctx, page.CommandRemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: old}, nil); err != nil {
+		if err := s.Call(ctx, page.CommandRemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: old}, nil); err != nil {
 			return fmt.Errorf("replacing script %s: %w", key, err)
 		}
 	}
@@ -291,30 +344,45 @@ func (t *tgt) installScript(ctx context.Context, key string, _ Script) error {
 // context returns the execution context of world in frame, waiting for it to
 // be created (a new document creates its worlds as it starts).
 func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (runtime.ExecutionContextID, error) {
+	var busy <-chan time.Time
 	for {
 		t.mu.Lock()
 		c, ok := t.contexts[frame][world]
 		_, frameKnown := t.frames[frame]
 		ch := t.changed
 		t.mu.Unlock()
+		if err := t.blocked(mainThread); err != nil {
+			return 0, err
+		}
 		if ok {
 			return c.id, nil
 		}
 		if !frameKnown {
 			return 0, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
 		}
+		if busy == nil {
+			timer := time.NewTimer(t.b.busyTimeout())
+			defer timer.Stop()
+			busy = timer.C
+		}
 		select {
 		case <-ctx.Done():
 			return 0, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ctx.Err())
+		case <-busy:
+			return 0, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ErrPageBusy)
 		case <-t.s.Done():
-			return 0, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
+			return 0, t.goneErr()
+		case <-t.interrupt():
 		case <-ch:
 		}
 	}
 }
 
-func (t *tgt) loadedLocked(loader cdp.LoaderID) bool { return t.loaded[loader] }
-
-func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+// crashedLocked forgets what the crashed renderer held: its script contexts
+// and the frames below the top one. The top frame stays, to be navigated.
+func (t *tgt) crashedLocked() {
+	t.crashed = true
+	t.contexts = map[cdp.FrameID]map[string]execContext{}
+	t.removeChildrenLocked(t.mainID)
+	t.navigating = false
 }

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -27,7 +26,7 @@ const (
 // while a probe runs, and blocks them: nothing reaches the server.
 type recorder struct {
 	mu     sync.Mutex
-	frames map[cdp.FrameID]bool
+	frames map[browser.FrameID]bool
 	reqs   []browser.Request
 }
 
@@ -39,7 +38,7 @@ func (rec *recorder) requests() []browser.Request {
 
 // record starts a recorder over the page's current frames.
 func (r *pageRun) record(ctx context.Context) (*recorder, func(), error) {
-	rec := &recorder{frames: map[cdp.FrameID]bool{}}
+	rec := &recorder{frames: map[browser.FrameID]bool{}}
 	for _, f := range r.p.Frames() {
 		rec.frames[f.ID] = true
 	}

@@ -321,11 +321,8 @@ func TestWindowInputOnlyForTheUser(t *testing.T) {
 
 	window := func() {
 		t.Helper()
-		for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
-			p := map[string]any{"type": typ, "x": x, "y": y, "button": "left", "clickCount": 1}
-			if err := d.rt.page.Session().Call(ctx, "Input.dispatchMouseEvent", p, nil); err != nil {
-				t.Fatal(err)
-			}
+		if err := d.rt.page.SimulateWindowClick(ctx, x, y); err != nil {
+			t.Fatal(err)
 		}
 	}
 	focused := func() bool {
