@@ -67,7 +67,13 @@ func (t *tgt) await(ctx context.Context, mode callMode, method string, id int64,
 		busy = timer.C
 	}
 	for {
+		// Take the channel before looking at the state: a change between
+		// the two closes this channel, so none is missed.
 		interrupt := t.interrupt()
+		if err := t.blocked(mode); err != nil {
+			t.s.c.forget(id)
+			return fmt.Errorf("%s: %w", method, err)
+		}
 		select {
 		case reply, ok := <-ch:
 			if !ok {
@@ -84,10 +90,6 @@ func (t *tgt) await(ctx context.Context, mode callMode, method string, id int64,
 			t.s.c.forget(id)
 			return fmt.Errorf("%s: %w", method, t.goneErr())
 		case <-interrupt:
-			if err := t.blocked(mode); err != nil {
-				t.s.c.forget(id)
-				return fmt.Errorf("%s: %w", method, err)
-			}
 		}
 	}
 }

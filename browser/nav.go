@@ -97,6 +97,7 @@ func (p *Page) waitChange(ctx context.Context) error {
 	t.mu.Lock()
 	ch := t.changed
 	t.mu.Unlock()
+	interrupt := t.interrupt() // before the state is read, so no change is missed
 	if err := t.blocked(navigation); err != nil {
 		return err
 	}
@@ -108,7 +109,7 @@ func (p *Page) waitChange(ctx context.Context) error {
 		return ctx.Err()
 	case <-t.s.Done():
 		return t.goneErr()
-	case <-t.interrupt():
+	case <-interrupt:
 	case <-ch:
 	}
 	return nil

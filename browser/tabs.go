@@ -122,9 +122,15 @@ func (ts *Tabs) Active() *Page {
 	return ts.active
 }
 
-// List describes the open tabs, by index. It makes no call to any page, so
-// a busy, crashed or dialog-held tab does not slow it down.
-func (ts *Tabs) List() []Tab {
+// List describes the open tabs, by index. It asks only the browser process
+// (for the titles), never a page, so a busy, crashed or dialog-held tab does
+// not slow it down.
+func (ts *Tabs) List(ctx context.Context) []Tab {
+	ts.b.refreshTitles(ctx)
+	return ts.describe()
+}
+
+func (ts *Tabs) describe() []Tab {
 	ts.mu.Lock()
 	list := append([]*Page(nil), ts.list...)
 	active := ts.active
@@ -163,7 +169,7 @@ func (ts *Tabs) Mark() uint64 {
 // tabs_opened).
 func (ts *Tabs) OpenedSince(mark uint64) []Tab {
 	var out []Tab
-	for _, t := range ts.List() {
+	for _, t := range ts.describe() {
 		if t.seq > mark {
 			out = append(out, t)
 		}
@@ -233,13 +239,14 @@ func (ts *Tabs) Close(ctx context.Context, i int) error {
 	cctx, cancel := context.WithTimeout(ctx, closeWait)
 	defer cancel()
 	for {
+		interrupt := p.t.interrupt()
+		if _, open := p.Dialog(); open {
+			return fmt.Errorf("closing tab %d: %w", i, ErrDialogOpen)
+		}
 		select {
 		case <-p.Done():
 			return nil
-		case <-p.t.interrupt():
-			if _, open := p.Dialog(); open {
-				return fmt.Errorf("closing tab %d: %w", i, ErrDialogOpen)
-			}
+		case <-interrupt:
 		case <-cctx.Done():
 			return fmt.Errorf("closing tab %d: it did not close in %s", i, closeWait)
 		}
@@ -282,4 +289,21 @@ func (ts *Tabs) New(ctx context.Context, url string) (*Page, NavResult, error) {
 	}
 	r, err := p.Navigate(ctx, url)
 	return p, r, err
+}
+
+// refreshTitles asks the browser for the titles of its tabs.
+func (b *Browser) refreshTitles(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, cleanupTimeout)
+	defer cancel()
+	res, err := cdp.Call(ctx, b.conn.root(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return
+	}
+	for _, info := range res.TargetInfos {
+		if p := b.pageByTarget(info.TargetID); p != nil {
+			p.mu.Lock()
+			p.title = info.Title
+			p.mu.Unlock()
+		}
+	}
 }

@@ -351,6 +351,7 @@ func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (run
 		_, frameKnown := t.frames[frame]
 		ch := t.changed
 		t.mu.Unlock()
+		interrupt := t.interrupt()
 		if err := t.blocked(mainThread); err != nil {
 			return 0, err
 		}
@@ -372,7 +373,7 @@ func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (run
 			return 0, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ErrPageBusy)
 		case <-t.s.Done():
 			return 0, t.goneErr()
-		case <-t.interrupt():
+		case <-interrupt:
 		case <-ch:
 		}
 	}
