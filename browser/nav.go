@@ -73,7 +73,7 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 			r.Loaded = true
 			return r, nil
 		}
-		if err := p.waitChange(nctx); err != nil {
+		if err := p.waitChange(nctx, true); err != nil {
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 				return p.result(res.LoaderID), nil
 			}
@@ -91,8 +91,9 @@ func (p *Page) stopLoading(ctx context.Context) {
 
 // waitChange waits for a change of the page's targets or state;
 // it fails when waiting is moot: a dialog opened, the tab
-// crashed or closed, the browser went away, or ctx ended.
-func (p *Page) waitChange(ctx context.Context) error {
+// crashed (unless the wait is for a navigation that recovers it) or closed,
+// the browser went away, or ctx ended.
+func (p *Page) waitChange(ctx context.Context, recovering bool) error {
 	t := p.t
 	t.mu.Lock()
 	ch := t.changed
@@ -101,7 +102,7 @@ func (p *Page) waitChange(ctx context.Context) error {
 	if err := t.blocked(navigation); err != nil {
 		return err
 	}
-	if p.Crashed() {
+	if p.Crashed() && !recovering {
 		return ErrCrashed
 	}
 	select {
@@ -161,7 +162,7 @@ func (p *Page) WaitLoaded(ctx context.Context, ok func(url string) bool) (NavRes
 			r.Loaded = true
 			return r, nil
 		}
-		if err := p.waitChange(ctx); err != nil {
+		if err := p.waitChange(ctx, false); err != nil {
 			return r, fmt.Errorf("waiting for the page to load: %w", err)
 		}
 	}
@@ -192,7 +193,7 @@ func (p *Page) Settle(ctx context.Context) error {
 		if !pending && loaded {
 			return nil
 		}
-		if err := p.waitChange(sctx); err != nil {
+		if err := p.waitChange(sctx, false); err != nil {
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 				if !pending {
 					return nil
