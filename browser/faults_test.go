@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ func faultSite(t *testing.T) *site {
 	s := newSite(t)
 	s.html("company.test/busy", `<title>busy</title><body style="margin:0"><button style="`+fixedBox+`;top:0" onclick="for (;;) {}">spin</button></body>`)
 	s.html("other.test/plain", `<title>plain</title>`)
+	s.html("company.test/plain", `<title>plain</title>`)
 	s.handle("company.test/never", func(w http.ResponseWriter, r *http.Request) {
 		select { // the server never answers
 		case <-s.stop:
@@ -106,7 +108,7 @@ func TestCrashedTab(t *testing.T) {
 	if _, err := p.Navigate(ctx, "http://other.test/plain"); err != nil {
 		t.Fatal(err)
 	}
-	first.CrashForTest()
+	_ = first.Goto(ctx, "chrome://crash") // the browser's own way to crash a renderer
 	poll(t, ctx, "the crash to be reported", first.Crashed)
 	if tab := first.Tabs().List(ctx)[0]; !tab.Crashed {
 		t.Errorf("the tab list does not say the tab crashed: %+v", tab)
@@ -126,14 +128,23 @@ func TestCrashedTab(t *testing.T) {
 		t.Errorf("EachFrame failures %+v, want the crashed tab only", fails)
 	}
 
-	if _, err := first.Navigate(ctx, "http://other.test/plain"); err != nil {
+	// A script changed while the tab is crashed: the change does not wait
+	// for the dead renderer, and the recovered tab runs the new version
+	// only.
+	start = time.Now()
+	changed := strings.Replace(companyScript, `"agent"`, `"user"`, 1)
+	if err := b.SetScript(ctx, "company", browser.Script{Source: changed}); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "changing a script with a crashed tab", start, 2*time.Second)
+	if _, err := first.Navigate(ctx, "http://company.test/plain"); err != nil {
 		t.Fatalf("navigating the crashed tab: %v", err)
 	}
 	if first.Crashed() {
 		t.Error("the tab still says crashed after a navigation")
 	}
-	if got := title(t, ctx, first); got != "plain" {
-		t.Errorf("title %q after recovering", got)
+	if got, err := evalIn(ctx, first.MainFrame(), `function(){ return document.title + " " + navigator.poppyTest }`); err != nil || got != "plain user" {
+		t.Errorf("after recovering: %q, %v; want the page with the new script", got, err)
 	}
 }
 

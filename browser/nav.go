@@ -50,6 +50,9 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 	bound := p.b.loadTimeout()
 	nctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
+	if p.Crashed() {
+		defer t.reinstall(nctx)()
+	}
 	res, err := cdp.Call(nctx, t.nav(), page.Navigate, page.NavigateParams{URL: url})
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
@@ -265,6 +268,9 @@ func (p *Page) Locate(ctx context.Context, selector string) (Rect, error) {
 func (p *Page) Goto(ctx context.Context, url string) error {
 	gctx, cancel := context.WithTimeout(ctx, p.b.loadTimeout())
 	defer cancel()
+	if p.Crashed() {
+		defer p.t.reinstall(gctx)()
+	}
 	res, err := cdp.Call(gctx, p.t.nav(), page.Navigate, page.NavigateParams{URL: url})
 	if err != nil {
 		return fmt.Errorf("navigating to %s: %w", url, err)

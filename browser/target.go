@@ -32,6 +32,7 @@ type tgt struct {
 	mainID     cdp.FrameID
 	contexts   map[cdp.FrameID]map[string]execContext // frame -> world ("" main) -> context
 	scriptID   map[string]page.ScriptIdentifier       // by key
+	stale      map[string]bool                        // scripts changed while the renderer was crashed (see reinstall)
 	docs       map[cdp.LoaderID]int64                 // status of document responses by loader
 	loaded     map[cdp.LoaderID]bool                  // documents whose load event fired
 	navigating bool                                   // the top frame has a navigation requested that has neither committed nor stopped
@@ -56,6 +57,7 @@ func newTgt(b *Browser, s, parent *session, info *target.Info) *tgt {
 		frames:   map[cdp.FrameID]*frameInfo{},
 		contexts: map[cdp.FrameID]map[string]execContext{},
 		scriptID: map[string]page.ScriptIdentifier{},
+		stale:    map[string]bool{},
 		docs:     map[cdp.LoaderID]int64{},
 		loaded:   map[cdp.LoaderID]bool{},
 		changed:  make(chan struct{}),
@@ -322,7 +324,16 @@ func (t *tgt) installScript(ctx context.Context, key string) error {
 	}
 	t.mu.Lock()
 	old, had := t.scriptID[key]
+	crashed := t.crashed
+	if crashed {
+		// A crashed renderer answers nothing: the script goes in with the
+		// navigation that recovers the tab (see reinstall).
+		t.stale[key] = true
+	}
 	t.mu.Unlock()
+	if crashed {
+		return nil
+	}
 	s := guarded{t, browserSide}
 	res, err := cdp.Call(ctx, s, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 		Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != ""),
@@ -386,4 +397,62 @@ func (t *tgt) crashedLocked() {
 	t.contexts = map[cdp.FrameID]map[string]execContext{}
 	t.removeChildrenLocked(t.mainID)
 	t.navigating = false
+}
+
+// reinstall sends the scripts that changed while the renderer was crashed,
+// each replacing its old version, without waiting: the session keeps them
+// in order for the renderer the next navigation starts, ahead of the
+// navigation itself. Call it just before that navigation; the returned
+// func waits for the replies (after the navigation is sent) and records the
+// new scripts.
+func (t *tgt) reinstall(ctx context.Context) (await func()) {
+	t.installMu.Lock()
+	t.b.mu.Lock()
+	t.mu.Lock()
+	type sent struct {
+		key string
+		id  int64
+		ch  chan *cdproto.Message
+	}
+	var adds []sent
+	var removes []int64
+	for key := range t.stale {
+		sc, ok := t.b.scripts[key]
+		if !ok {
+			continue
+		}
+		id, ch, err := t.s.c.send(ctx, t.s.id, page.CommandAddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != ""),
+		})
+		if err != nil {
+			continue
+		}
+		adds = append(adds, sent{key, id, ch})
+		if old, had := t.scriptID[key]; had {
+			if rid, _, err := t.s.c.send(ctx, t.s.id, page.CommandRemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: old}); err == nil {
+				removes = append(removes, rid)
+			}
+		}
+	}
+	t.stale = map[string]bool{}
+	t.mu.Unlock()
+	t.b.mu.Unlock()
+	return func() {
+		defer t.installMu.Unlock()
+		wctx, cancel := context.WithTimeout(ctx, t.b.loadTimeout())
+		defer cancel()
+		for _, a := range adds {
+			var res page.AddScriptToEvaluateOnNewDocumentResult
+			if err := t.s.c.wait(wctx, a.id, a.ch, t.s.gone, page.CommandAddScriptToEvaluateOnNewDocument, &res); err != nil {
+				t.b.log.Warn("reinstalling a script after a crash", "err", err)
+				continue
+			}
+			t.mu.Lock()
+			t.scriptID[a.key] = res.Identifier
+			t.mu.Unlock()
+		}
+		for _, id := range removes {
+			t.s.c.forget(id) // the old script is gone either way
+		}
+	}
 }

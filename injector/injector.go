@@ -109,8 +109,9 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 				var got string
 				err := f.CallGetter(ctx, "", "navigator.poppy", "controller", &got, in.secret, string(c))
 				switch {
-				case errors.Is(err, browser.ErrNoObject), errors.Is(err, browser.ErrFrameGone):
-					return // not a Company frame, or gone
+				case errors.Is(err, browser.ErrNoObject), errors.Is(err, browser.ErrFrameGone),
+					errors.Is(err, browser.ErrTabClosed), errors.Is(err, browser.ErrCrashed):
+					return // not a Company frame, or gone (a crashed tab's next document starts with c)
 				case err != nil:
 					mu.Lock()
 					errs = append(errs, err)
