@@ -46,6 +46,9 @@ type stateMsg struct {
 	Type       string          `json:"type"` // "state"
 	Controller spec.Controller `json:"controller"`
 	Offer      *control.Offer  `json:"offer,omitempty"`
+	// URL is the address of the tab the live view shows, so the User sees
+	// which site they would type into. It is the page's (a website's) text.
+	URL string `json:"url,omitempty"`
 }
 
 // frameMsg is one picture of the page; Width and Height are the viewport in
@@ -210,7 +213,22 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 
 func (l *Live) state() stateMsg {
 	st := l.ctl.Status()
-	return stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer}
+	m := stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer}
+	if p := l.page(); p != nil {
+		m.URL = p.URL()
+	}
+	return m
+}
+
+// broadcastState sends the state to every client (the shown tab or its
+// address changed).
+func (l *Live) broadcastState() {
+	st := l.state()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for c := range l.clients {
+		c.queue(st)
+	}
 }
 
 // handle runs one message from the User. Input is checked against the

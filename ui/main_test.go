@@ -263,6 +263,7 @@ type message struct {
 	Y          float64        `json:"y"`
 	Selector   string         `json:"selector"`
 	Message    string         `json:"message"`
+	URL        string         `json:"url"`
 }
 
 // next reads messages until one is not a frame (or, with frames, until one

@@ -35,6 +35,8 @@
     $("take").disabled = user;
     $("hand_back").disabled = !user;
     $("cancel").disabled = !user && !offer;
+    // The address of the tab shown: the User must see which site they type into.
+    $("address").textContent = msg.url || "";
     if (user) screen.focus();
   }
 
