@@ -91,7 +91,7 @@ func (l *Live) startCastLocked() {
 func (l *Live) runCast(ctx context.Context) {
 	tick := time.NewTicker(pagePoll)
 	defer tick.Stop()
-	shown := ""
+	shown := urlOf(l.page()) // clients got it with their first state
 	for ctx.Err() == nil {
 		p := l.page()
 		if u := urlOf(p); u != shown {
