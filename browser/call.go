@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/cdproto"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/runtime"
 )
 
 // callMode says what a command in a target needs, and so what may refuse
@@ -85,6 +86,9 @@ func (t *tgt) await(ctx context.Context, mode callMode, method string, id int64,
 			return ctx.Err()
 		case <-busy:
 			t.s.c.forget(id)
+			t.mu.Lock()
+			t.busy = true
+			t.mu.Unlock()
 			return fmt.Errorf("%s: %w (no answer in %s)", method, ErrPageBusy, t.b.busyTimeout())
 		case <-t.s.Done():
 			t.s.c.forget(id)
@@ -95,6 +99,9 @@ func (t *tgt) await(ctx context.Context, mode callMode, method string, id int64,
 }
 
 func (t *tgt) decodeReply(method string, reply *cdproto.Message, res any) error {
+	t.mu.Lock()
+	t.busy = false // it answers
+	t.mu.Unlock()
 	if reply.Error != nil {
 		if t.isClosed() {
 			return fmt.Errorf("%s: %w", method, t.goneErr())
@@ -196,4 +203,25 @@ func (t *tgt) batch(ctx context.Context, mode callMode, method string, params []
 		}
 	}
 	return nil
+}
+
+// stopScript ends the script that keeps a busy target's main thread, so
+// that a navigation can leave the page: a renderer running an endless
+// script would never let the next document of its site in. Only a target
+// that did not answer in time is touched (Runtime.terminateExecution on an
+// idle one would end the next script that runs).
+func (t *tgt) stopScript(ctx context.Context) {
+	t.mu.Lock()
+	busy := t.busy
+	t.mu.Unlock()
+	if !busy {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, cleanupTimeout)
+	defer cancel()
+	if err := t.s.Call(ctx, runtime.CommandTerminateExecution, nil, nil); err == nil {
+		t.mu.Lock()
+		t.busy = false
+		t.mu.Unlock()
+	}
 }

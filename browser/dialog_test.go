@@ -129,3 +129,34 @@ func TestDialogLoopDoesNotStall(t *testing.T) {
 		t.Fatalf("navigating after the loop: %v", err)
 	}
 }
+
+// TestBeforeUnload: leaving a page that asks first returns at once with
+// the beforeunload dialog; accepting it lets the navigation go on.
+func TestBeforeUnload(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s := dialogSite(t)
+	s.html("company.test/unsaved", `<title>unsaved</title><body style="margin:0"><input style="`+fixedBox+`;top:0">
+<script>addEventListener("beforeunload", e => { e.preventDefault(); e.returnValue = "" })</script></body>`)
+	b := launchSite(t, ctx, s, nil)
+	p := newPage(t, ctx, b)
+	if _, err := p.Navigate(ctx, "http://company.test/unsaved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Click(ctx, 100, 30); err != nil { // a user gesture: the page may now ask
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := p.Navigate(ctx, "http://company.test/alert")
+	within(t, "a navigation away from a page that asks first", start, 3*time.Second)
+	wantErr(t, "the navigation", err, browser.ErrDialogOpen)
+	if d, open := p.Dialog(); !open || d.Type != "beforeunload" {
+		t.Fatalf("dialog %+v open=%v, want beforeunload", d, open)
+	}
+	if err := p.HandleDialog(ctx, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.WaitLoaded(ctx, func(u string) bool { return u == "http://company.test/alert" }); err != nil {
+		t.Fatalf("the navigation did not go on after leaving was accepted: %v", err)
+	}
+}

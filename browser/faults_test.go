@@ -33,6 +33,7 @@ func faultSite(t *testing.T) *site {
 	s.html("company.test/files", `<body style="margin:0">
 <a href="/file.pdf" style="`+fixedBox+`;top:0">download</a>
 <input type="file" style="`+fixedBox+`;top:100px"></body>`)
+	s.html("company.test/tls-link", `<a href="https://company.test/files" style="`+fixedBox+`;top:0">tls</a>`)
 	s.handle("company.test/private", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="staff"`)
 		http.Error(w, "who are you", http.StatusUnauthorized)
@@ -59,11 +60,28 @@ func TestBusyPageFailsAtTheBound(t *testing.T) {
 	}
 	within(t, "a call on a busy page", start, 6*time.Second)
 	wantErr(t, "a call on a busy page", err, browser.ErrPageBusy)
-	if _, err := p.Navigate(ctx, "http://other.test/plain"); err != nil {
+
+	// What a switch of control does, with the busy tab open: change the
+	// script, reach every frame. Neither waits for the busy tab.
+	start = time.Now()
+	changed := strings.Replace(companyScript, `"agent"`, `"user"`, 1)
+	if err := b.SetScript(ctx, "company", browser.Script{Source: changed}); err != nil {
+		t.Fatal(err)
+	}
+	fails := b.EachFrame(ctx, time.Second, func(ctx context.Context, _ *browser.Page, f browser.Frame) error {
+		_, err := evalIn(ctx, f, `function(){ return "x" }`)
+		return err
+	})
+	within(t, "a script change and a call in every frame with a busy tab", start, 3*time.Second)
+	if len(fails) != 1 || fails[0].Page != p {
+		t.Errorf("EachFrame failures %+v, want the busy tab's frame only", fails)
+	}
+
+	if _, err := p.Navigate(ctx, "http://company.test/plain"); err != nil {
 		t.Fatalf("navigating away from the busy page: %v", err)
 	}
-	if got := title(t, ctx, p); got != "plain" {
-		t.Errorf("title %q after leaving the busy page", got)
+	if got, err := evalIn(ctx, p.MainFrame(), `function(){ return document.title + " " + navigator.poppyTest }`); err != nil || got != "plain user" {
+		t.Errorf("after leaving the busy page: %q, %v; want the page with the new script", got, err)
 	}
 }
 
@@ -241,10 +259,23 @@ func TestDownloadsFileChoosersAndAuth(t *testing.T) {
 		t.Errorf("auth challenges %+v", a)
 	}
 
-	// The site speaks plain HTTP: a TLS handshake with it fails.
+	// The site speaks plain HTTP: a TLS handshake with it fails, as a
+	// NavError from Navigate, and as an error page after a link.
 	_, err = p.Navigate(ctx, "https://company.test/files")
 	var nav *browser.NavError
 	if !errors.As(err, &nav) {
 		t.Errorf("a TLS failure: %v, want a NavError", err)
+	}
+	if _, err := p.Navigate(ctx, "http://company.test/tls-link"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Click(ctx, 100, 30); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if loc := p.Location(); loc.Unreachable != "https://company.test/files" {
+		t.Errorf("after a link to a TLS failure: %+v, want the unreachable URL", loc)
 	}
 }

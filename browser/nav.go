@@ -28,6 +28,18 @@ type NavResult struct {
 	// not fired within [Options.LoadTimeout] (a resource that never ends):
 	// the page is there and usable, still loading.
 	Loaded bool
+	// Unreachable is the URL the tab could not load when it shows the
+	// browser's error page instead (a TLS or connection failure after a
+	// click, a redirect, a form): the navigation failed.
+	Unreachable string
+}
+
+// Location is where the top frame is now, as the browser last reported it;
+// it makes no call to the page.
+func (p *Page) Location() NavResult {
+	r, _, loaded := p.state()
+	r.Loaded = loaded
+	return r
 }
 
 // NavError is a navigation the browser refused or could not complete: a
@@ -50,9 +62,7 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 	bound := p.b.loadTimeout()
 	nctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	if p.Crashed() {
-		defer t.reinstall(nctx)()
-	}
+	t.stopScript(nctx)
 	res, err := cdp.Call(nctx, t.nav(), page.Navigate, page.NavigateParams{URL: url})
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
@@ -125,7 +135,7 @@ func (p *Page) result(loader cdp.LoaderID) NavResult {
 	defer t.mu.Unlock()
 	r := NavResult{Status: int(t.docs[loader])}
 	if fi := t.frames[t.mainID]; fi != nil {
-		r.URL = fi.url
+		r.URL, r.Unreachable = fi.url, fi.failed
 		if loader == "" {
 			r.Status = int(t.docs[fi.loader])
 		}
@@ -143,6 +153,7 @@ func (p *Page) Back(ctx context.Context) (NavResult, error) {
 	if h.CurrentIndex <= 0 {
 		return NavResult{}, errors.New("going back: no earlier page")
 	}
+	p.t.stopScript(ctx)
 	if err := p.t.call(ctx, navigation, page.CommandNavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[h.CurrentIndex-1].ID}, nil); err != nil {
 		return NavResult{}, fmt.Errorf("going back: %w", err)
 	}
@@ -226,7 +237,7 @@ func (p *Page) state() (NavResult, <-chan struct{}, bool) {
 	var r NavResult
 	loaded := false
 	if fi := t.frames[t.mainID]; fi != nil {
-		r.URL = fi.url
+		r.URL, r.Unreachable = fi.url, fi.failed
 		r.Status = int(t.docs[fi.loader])
 		loaded = t.loaded[fi.loader]
 	}
@@ -268,9 +279,7 @@ func (p *Page) Locate(ctx context.Context, selector string) (Rect, error) {
 func (p *Page) Goto(ctx context.Context, url string) error {
 	gctx, cancel := context.WithTimeout(ctx, p.b.loadTimeout())
 	defer cancel()
-	if p.Crashed() {
-		defer p.t.reinstall(gctx)()
-	}
+	p.t.stopScript(gctx)
 	res, err := cdp.Call(gctx, p.t.nav(), page.Navigate, page.NavigateParams{URL: url})
 	if err != nil {
 		return fmt.Errorf("navigating to %s: %w", url, err)

@@ -31,13 +31,13 @@ type tgt struct {
 	frames     map[cdp.FrameID]*frameInfo
 	mainID     cdp.FrameID
 	contexts   map[cdp.FrameID]map[string]execContext // frame -> world ("" main) -> context
-	scriptID   map[string]page.ScriptIdentifier       // by key
-	stale      map[string]bool                        // scripts changed while the renderer was crashed (see reinstall)
+	scripts    map[string][]*scriptVersion            // by key: the installs not yet removed, newest last
 	docs       map[cdp.LoaderID]int64                 // status of document responses by loader
 	loaded     map[cdp.LoaderID]bool                  // documents whose load event fired
 	navigating bool                                   // the top frame has a navigation requested that has neither committed nor stopped
+	busy       bool                                   // a main-thread command got no answer in time; cleared by the next answer
 	crashed    bool                                   // its renderer crashed (a navigation of the page recovers it)
-	installMu  sync.Mutex                             // one script install at a time (see installScript)
+	installMu  sync.Mutex                             // orders the sending of script installs (see installScript)
 	changed    chan struct{}                          // closed and replaced on every frame or context change
 }
 
@@ -50,14 +50,14 @@ type frameInfo struct {
 	id, parent cdp.FrameID
 	url        string
 	loader     cdp.LoaderID
+	failed     string // the URL that could not be loaded, when the frame shows the browser's error page
 }
 
 func newTgt(b *Browser, s, parent *session, info *target.Info) *tgt {
 	t := &tgt{b: b, s: s, parent: parent, info: info,
 		frames:   map[cdp.FrameID]*frameInfo{},
 		contexts: map[cdp.FrameID]map[string]execContext{},
-		scriptID: map[string]page.ScriptIdentifier{},
-		stale:    map[string]bool{},
+		scripts:  map[string][]*scriptVersion{},
 		docs:     map[cdp.LoaderID]int64{},
 		loaded:   map[cdp.LoaderID]bool{},
 		changed:  make(chan struct{}),
@@ -160,6 +160,7 @@ func (t *tgt) setFrameLocked(f *cdp.Frame) {
 	fi.parent = f.ParentID
 	fi.url = f.URL + f.URLFragment
 	fi.loader = f.LoaderID
+	fi.failed = f.UnreachableURL
 	if f.ParentID == "" || cdp.FrameID(t.s.targetID) == f.ID {
 		t.mainID = f.ID
 	}
@@ -273,8 +274,10 @@ func (t *tgt) configure(ctx context.Context) error {
 			continue
 		}
 		if st.key != "" {
+			v := &scriptVersion{id: st.res.(*page.AddScriptToEvaluateOnNewDocumentResult).Identifier, known: make(chan struct{})}
+			close(v.known)
 			t.mu.Lock()
-			t.scriptID[st.key] = st.res.(*page.AddScriptToEvaluateOnNewDocumentResult).Identifier
+			t.scripts[st.key] = append(t.scripts[st.key], v)
 			t.mu.Unlock()
 		}
 	}
@@ -299,57 +302,6 @@ func (t *tgt) configure(ctx context.Context) error {
 		t.mu.Unlock()
 	}
 	return errors.Join(errs...)
-}
-
-// installScript installs the browser's current script under key. Installs
-// on one target are serialized and always take the newest script, so a
-// target that attaches while a script is being replaced ends with the new
-// one. Only isolated-world scripts also run at once in loaded documents:
-// running a main-world script after the page's own scripts would hand its
-// arguments to whatever the page has patched (Function.prototype and the
-// like), so main-world scripts run at document start only.
-//
-// A target whose renderer does not answer (busy, or held by a dialog) fails
-// after Options.BusyTimeout rather than holding up the other targets.
-func (t *tgt) installScript(ctx context.Context, key string) error {
-	ctx, cancel := context.WithTimeout(ctx, t.b.busyTimeout())
-	defer cancel()
-	t.installMu.Lock()
-	defer t.installMu.Unlock()
-	t.b.mu.Lock()
-	sc, ok := t.b.scripts[key]
-	t.b.mu.Unlock()
-	if !ok {
-		return nil
-	}
-	t.mu.Lock()
-	old, had := t.scriptID[key]
-	crashed := t.crashed
-	if crashed {
-		// A crashed renderer answers nothing: the script goes in with the
-		// navigation that recovers the tab (see reinstall).
-		t.stale[key] = true
-	}
-	t.mu.Unlock()
-	if crashed {
-		return nil
-	}
-	s := guarded{t, browserSide}
-	res, err := cdp.Call(ctx, s, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != ""),
-	})
-	if err != nil {
-		return fmt.Errorf("installing script %s: %w", key, err)
-	}
-	t.mu.Lock()
-	t.scriptID[key] = res.Identifier
-	t.mu.Unlock()
-	if had {
-		if err := s.Call(ctx, page.CommandRemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: old}, nil); err != nil {
-			return fmt.Errorf("replacing script %s: %w", key, err)
-		}
-	}
-	return nil
 }
 
 // context returns the execution context of world in frame, waiting for it to
@@ -381,6 +333,9 @@ func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (run
 		case <-ctx.Done():
 			return 0, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ctx.Err())
 		case <-busy:
+			t.mu.Lock()
+			t.busy = true
+			t.mu.Unlock()
 			return 0, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ErrPageBusy)
 		case <-t.s.Done():
 			return 0, t.goneErr()
@@ -397,62 +352,4 @@ func (t *tgt) crashedLocked() {
 	t.contexts = map[cdp.FrameID]map[string]execContext{}
 	t.removeChildrenLocked(t.mainID)
 	t.navigating = false
-}
-
-// reinstall sends the scripts that changed while the renderer was crashed,
-// each replacing its old version, without waiting: the session keeps them
-// in order for the renderer the next navigation starts, ahead of the
-// navigation itself. Call it just before that navigation; the returned
-// func waits for the replies (after the navigation is sent) and records the
-// new scripts.
-func (t *tgt) reinstall(ctx context.Context) (await func()) {
-	t.installMu.Lock()
-	t.b.mu.Lock()
-	t.mu.Lock()
-	type sent struct {
-		key string
-		id  int64
-		ch  chan *cdproto.Message
-	}
-	var adds []sent
-	var removes []int64
-	for key := range t.stale {
-		sc, ok := t.b.scripts[key]
-		if !ok {
-			continue
-		}
-		id, ch, err := t.s.c.send(ctx, t.s.id, page.CommandAddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-			Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != ""),
-		})
-		if err != nil {
-			continue
-		}
-		adds = append(adds, sent{key, id, ch})
-		if old, had := t.scriptID[key]; had {
-			if rid, _, err := t.s.c.send(ctx, t.s.id, page.CommandRemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: old}); err == nil {
-				removes = append(removes, rid)
-			}
-		}
-	}
-	t.stale = map[string]bool{}
-	t.mu.Unlock()
-	t.b.mu.Unlock()
-	return func() {
-		defer t.installMu.Unlock()
-		wctx, cancel := context.WithTimeout(ctx, t.b.loadTimeout())
-		defer cancel()
-		for _, a := range adds {
-			var res page.AddScriptToEvaluateOnNewDocumentResult
-			if err := t.s.c.wait(wctx, a.id, a.ch, t.s.gone, page.CommandAddScriptToEvaluateOnNewDocument, &res); err != nil {
-				t.b.log.Warn("reinstalling a script after a crash", "err", err)
-				continue
-			}
-			t.mu.Lock()
-			t.scriptID[a.key] = res.Identifier
-			t.mu.Unlock()
-		}
-		for _, id := range removes {
-			t.s.c.forget(id) // the old script is gone either way
-		}
-	}
 }
