@@ -91,11 +91,11 @@ func (l *Live) startCastLocked() {
 func (l *Live) runCast(ctx context.Context) {
 	tick := time.NewTicker(pagePoll)
 	defer tick.Stop()
-	shown := urlOf(l.page()) // clients got it with their first state
+	shown := l.shownKey() // clients got it with their first state
 	for ctx.Err() == nil {
 		p := l.page()
-		if u := urlOf(p); u != shown {
-			shown = u
+		if k := l.shownKey(); k != shown {
+			shown = k
 			l.broadcastState()
 		}
 		if p == nil {
@@ -126,8 +126,8 @@ func (l *Live) runCast(ctx context.Context) {
 					l.mu.Unlock()
 					break watch
 				}
-				if u := p.URL(); u != shown {
-					shown = u
+				if k := l.shownKey(); k != shown {
+					shown = k
 					l.broadcastState()
 				}
 			case <-ctx.Done():
@@ -165,9 +165,13 @@ func (l *Live) broadcast(f browser.ScreencastFrame) {
 	}
 }
 
-func urlOf(p *browser.Page) string {
-	if p == nil {
-		return ""
+// shownKey sums up what the state says of the shown tab (its address, its
+// dialog), to tell when clients need it again.
+func (l *Live) shownKey() string {
+	st := l.state()
+	k := st.URL
+	if st.Dialog != nil {
+		k += "\x00" + st.Dialog.Type + "\x00" + st.Dialog.Message
 	}
-	return p.URL()
+	return k
 }
