@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"sync/atomic"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -27,16 +29,18 @@ const (
 	EndStopped   = "stopped"    // the context ended
 )
 
-// Failure codes of steps that ran no action.
+// Failure codes of steps that ran no action, and of the loop's own actions.
 const (
 	FailModel          spec.Reason = "model_error"     // the model call failed
 	FailReply          spec.Reason = "bad_reply"       // the reply could not be read as a step
 	FailControlChanged spec.Reason = "control_changed" // control changed hands while the model decided
+	FailNoUser         spec.Reason = "no_user"         // ask_user with no User to ask
+	FailNoAnswer       spec.Reason = "no_answer"       // the User did not answer ask_user
 )
 
 // LoopOptions configures a [Loop]. Gate and Model are required.
 type LoopOptions struct {
-	Gate  *Gate
+	Gate  *gate.Gate
 	Model Model
 	// Actions are the actions offered to the model. Nil means
 	// [DefaultActions].
@@ -203,7 +207,7 @@ func (t *taskRun) record(s Step, kind EventKind) {
 }
 
 func (t *taskRun) run(ctx context.Context) (*Report, error) {
-	gate, ctl := t.o.Gate, t.o.Gate.Control()
+	g, ctl := t.o.Gate, t.o.Gate.Control()
 	t.emit(Event{Kind: EventStart})
 	n, failures := 0, 0
 	for {
@@ -225,7 +229,7 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 
 		// Observe.
 		before := ctl.Status()
-		obs, err := await(ctx, func(ctx context.Context) Result { return gate.Do(ctx, Snapshot{}) })
+		obs, err := await(ctx, func(ctx context.Context) gate.Result { return g.Do(ctx, gate.Snapshot{}) })
 		if err != nil {
 			return t.stopped(ctx)
 		}
@@ -291,7 +295,7 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 		def := t.actions[dec.Action].def
 		res, err := await(ctx, func(ctx context.Context) ActionResult { return def.Run(ctx, t.env, dec.Input) })
 		if err != nil {
-			step.Result = ActionResult{Outcome: spec.OutcomeFailed, Reason: FailTimeout, Message: "Stopped while the action ran."}
+			step.Result = ActionResult{Outcome: spec.OutcomeFailed, Reason: gate.FailTimeout, Message: "Stopped while the action ran."}
 			t.record(step, EventAct)
 			return t.stopped(ctx)
 		}
@@ -318,12 +322,12 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 
 // offer raises an offer of control to the User for the step ref names.
 func (t *taskRun) offer(reason, ref string) control.Offer {
-	return t.o.Gate.Control().RequestUser(reason, t.o.Gate.stepFor(ref))
+	return t.o.Gate.Control().RequestUser(reason, t.o.Gate.StepFor(ref))
 }
 
 // handOverReason is what the User is told when the Company leaves a step
 // to them.
-func handOverReason(p PageState, m *MarkRefs) string {
+func handOverReason(p gate.PageState, m *gate.MarkRefs) string {
 	who := hostOf(p.URL)
 	if who == "" {
 		who = "The website"
@@ -336,7 +340,7 @@ func handOverReason(p PageState, m *MarkRefs) string {
 
 // userStepLoopMessage replaces the gate's user_step message (written for
 // MCP clients) once the loop has offered control itself.
-func userStepLoopMessage(m *MarkRefs) string {
+func userStepLoopMessage(m *gate.MarkRefs) string {
 	if m == nil {
 		return "The Company leaves this step to the User; they have been offered control. Do not try another way: continue other work, or wait for them to hand back."
 	}
@@ -361,10 +365,19 @@ func await[T any](ctx context.Context, fn func(context.Context) T) (T, error) {
 }
 
 // secondsOr is a wait's duration: s seconds, def when s is 0, at most
-// MaxWait.
+// gate.MaxWait.
 func secondsOr(s, def float64) time.Duration {
 	if s <= 0 {
 		s = def
 	}
-	return min(time.Duration(s*float64(time.Second)), MaxWait)
+	return min(time.Duration(s*float64(time.Second)), gate.MaxWait)
+}
+
+// hostOf is the host of a URL, or the URL when it has none (about:blank).
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return raw
+	}
+	return u.Hostname()
 }

@@ -23,7 +23,7 @@ func BenchmarkStepOverhead(b *testing.B) {
 		hist = append(hist, Step{N: i + 1, NextGoal: "open the check-in page", Action: ActWait, Input: []byte(`{"seconds":1}`),
 			Result: ActionResult{Outcome: spec.OutcomeDone, Message: "Waited 1s."}})
 	}
-	m := NewScripted(CheckInScript(demoTaskText))
+	m := NewScripted(checkInScript(demoTaskText))
 	b.ReportAllocs()
 	for b.Loop() {
 		req := &ModelRequest{System: systemPrompt, Tool: tool, User: userMessage(promptInput{task: demoTaskText, step: 41, max: 80,

@@ -6,16 +6,17 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
 )
 
 // A loop over a gate, with a model that answers in its own way: here as
 // JSON in the message content, which the tolerant parser repairs and notes.
 func ExampleLoop_Run() {
-	gate := agent.NewGate(&agent.GateOptions{Control: control.New(nil)})
+	g := gate.New(&gate.Options{Control: control.New(nil)})
 	model := agent.ModelFunc(func(ctx context.Context, req *agent.ModelRequest) (*agent.ModelReply, error) {
 		return &agent.ModelReply{Content: `{"next_goal":"finish","action":{"done":{"success":false,"text":"There is no page to work on."}}}`}, nil
 	})
-	loop := agent.NewLoop(&agent.LoopOptions{Gate: gate, Model: model, Observer: func(e agent.Event) {
+	loop := agent.NewLoop(&agent.LoopOptions{Gate: g, Model: model, Observer: func(e agent.Event) {
 		if e.Kind == agent.EventAct {
 			fmt.Printf("step %d: %s -> %s; %v\n", e.Step.N, e.Step.Action, e.Step.Result.Outcome, e.Step.Notes)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate/gatetest"
 	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -70,15 +71,15 @@ func testCtx(t *testing.T) context.Context {
 // reads the page again after the hand back, and reports the boarding pass.
 func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 	ctx := testCtx(t)
-	f := newFixture(t)
-	sc := checkInScan()
+	f := gatetest.New()
+	sc := gatetest.CheckInScan()
 	sc.Elements[2].Value = "aisle"
-	f.page.scans["main"] = sc
+	f.Page.SetScan("main", sc, "")
 	var ev events
-	loop := NewLoop(&LoopOptions{Gate: f.gate, Model: NewScripted(CheckInScript(demoTaskText)), Observer: ev.add})
+	loop := NewLoop(&LoopOptions{Gate: f.Gate, Model: NewScripted(checkInScript(demoTaskText)), Observer: ev.add})
 
 	// The User: takes control once offered, checks in on the page, hands back.
-	changes, stop := f.ctl.Subscribe()
+	changes, stop := f.Control.Subscribe()
 	defer stop()
 	userDone := make(chan error, 1)
 	go func() {
@@ -90,14 +91,11 @@ func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 				if e.Offer.Step == nil || e.Offer.Step.Ref != "e4" {
 					return errors.New("the offer names no step e4")
 				}
-				if err := f.ctl.User().Take(ctx); err != nil {
+				if err := f.Control.User().Take(ctx); err != nil {
 					return err
 				}
-				inputs := len(f.page.got())
-				f.page.mu.Lock()
-				f.page.scans["main"] = boardingPassScan()
-				f.page.doc = "boarding-pass"
-				f.page.mu.Unlock()
+				inputs := len(f.Page.Inputs())
+				f.Page.SetScan("main", boardingPassScan(), "boarding-pass")
 				// The loop waits for the hand back; nothing of the agent's
 				// reaches the page while the User holds it.
 				for !slices.Contains(ev.kinds(), EventWaiting) {
@@ -107,10 +105,10 @@ func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 					case <-time.After(5 * time.Millisecond):
 					}
 				}
-				if n := len(f.page.got()); n != inputs {
+				if n := len(f.Page.Inputs()); n != inputs {
 					return errors.New("the agent sent input while the User held control")
 				}
-				return f.ctl.User().HandBack(ctx)
+				return f.Control.User().HandBack(ctx)
 			}
 			return errors.New("no offer")
 		}()
@@ -130,8 +128,8 @@ func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 	if first.Action != ActClick || first.Result.Reason != spec.ReasonUserStep || first.Result.Offer == nil {
 		t.Errorf("step 1 = %+v, want the refused click with an offer", first)
 	}
-	if slices.ContainsFunc(f.page.got(), func(s string) bool { return strings.HasPrefix(s, "click") }) {
-		t.Errorf("the refused click reached the page: %v", f.page.got())
+	if slices.ContainsFunc(f.Page.Inputs(), func(s string) bool { return strings.HasPrefix(s, "click") }) {
+		t.Errorf("the refused click reached the page: %v", f.Page.Inputs())
 	}
 	kinds := ev.kinds()
 	for _, want := range []EventKind{EventStart, EventHandOver, EventWaiting, EventBack, EventEnd} {
@@ -144,8 +142,8 @@ func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 	if i, j := slices.Index(kinds, EventBack), slices.Index(kinds, EventEnd); i < 0 || j < i {
 		t.Errorf("events %v: the end did not follow the hand back", kinds)
 	}
-	if !strings.Contains(f.audit.String(), `"reason":"user_step"`) {
-		t.Errorf("the audit log lacks the refused click:\n%s", f.audit)
+	if !strings.Contains(f.Audit.String(), `"reason":"user_step"`) {
+		t.Errorf("the audit log lacks the refused click:\n%s", f.Audit)
 	}
 }
 
@@ -153,14 +151,14 @@ const demoTaskText = "Check me in for booking BKG4RT9 tomorrow, aisle seat"
 
 func TestLoopSecondTaskRefused(t *testing.T) {
 	ctx := testCtx(t)
-	f := newFixture(t)
+	f := gatetest.New()
 	entered, release := make(chan struct{}), make(chan struct{})
 	model := ModelFunc(func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
 		close(entered)
 		<-release
 		return &ModelReply{ToolCalls: []ToolCall{{ToolName, `{"action":{"done":{"success":true,"text":"ok"}}}`}}}, nil
 	})
-	loop := NewLoop(&LoopOptions{Gate: f.gate, Model: model})
+	loop := NewLoop(&LoopOptions{Gate: f.Gate, Model: model})
 	done := make(chan error, 1)
 	go func() { _, err := loop.Run(ctx, "first"); done <- err }()
 	<-entered
@@ -173,7 +171,7 @@ func TestLoopSecondTaskRefused(t *testing.T) {
 	}
 	// Once the first ended, a new task runs.
 	model2, _ := replies(`{"action":{"done":{"success":false,"text":"nothing to do"}}}`)
-	loop2 := NewLoop(&LoopOptions{Gate: f.gate, Model: model2})
+	loop2 := NewLoop(&LoopOptions{Gate: f.Gate, Model: model2})
 	if rep, err := loop2.Run(ctx, "third"); err != nil || rep.Success || rep.Reason != EndDone {
 		t.Fatalf("third task: %+v, %v", rep, err)
 	}
@@ -183,7 +181,7 @@ func TestLoopSecondTaskRefused(t *testing.T) {
 // even while an action ignores the context.
 func TestLoopStopMidAction(t *testing.T) {
 	ctx := testCtx(t)
-	f := newFixture(t)
+	f := gatetest.New()
 	reg := DefaultActions()
 	started, unblock := make(chan struct{}), make(chan struct{})
 	defer close(unblock)
@@ -196,7 +194,7 @@ func TestLoopStopMidAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	model, _ := replies(`{"action":{"stall":{}}}`)
-	loop := NewLoop(&LoopOptions{Gate: f.gate, Model: model, Actions: reg})
+	loop := NewLoop(&LoopOptions{Gate: f.Gate, Model: model, Actions: reg})
 	runCtx, cancel := context.WithCancel(ctx)
 	type out struct {
 		rep *Report
@@ -224,9 +222,9 @@ func TestLoopStopMidAction(t *testing.T) {
 
 func TestLoopStepLimit(t *testing.T) {
 	ctx := testCtx(t)
-	f := newFixture(t)
+	f := gatetest.New()
 	model, seen := replies(`{"next_goal":"look around","action":{"back":{}}}`)
-	loop := NewLoop(&LoopOptions{Gate: f.gate, Model: model, MaxSteps: 3})
+	loop := NewLoop(&LoopOptions{Gate: f.Gate, Model: model, MaxSteps: 3})
 	rep, err := loop.Run(ctx, "never done")
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +240,7 @@ func TestLoopStepLimit(t *testing.T) {
 
 func TestLoopEndsAfterFailures(t *testing.T) {
 	ctx := testCtx(t)
-	f := newFixture(t)
+	f := gatetest.New()
 	calls := 0
 	model := ModelFunc(func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
 		calls++
@@ -251,7 +249,7 @@ func TestLoopEndsAfterFailures(t *testing.T) {
 		}
 		return &ModelReply{Content: "I am not sure what to do."}, nil
 	})
-	loop := NewLoop(&LoopOptions{Gate: f.gate, Model: model, MaxFailures: 4})
+	loop := NewLoop(&LoopOptions{Gate: f.Gate, Model: model, MaxFailures: 4})
 	rep, err := loop.Run(ctx, "task")
 	if err != nil {
 		t.Fatal(err)
@@ -269,22 +267,22 @@ func TestLoopEndsAfterFailures(t *testing.T) {
 // means the page is read again before any action.
 func TestLoopControlChangedWhileThinking(t *testing.T) {
 	ctx := testCtx(t)
-	f := newFixture(t)
+	f := gatetest.New()
 	n := 0
 	model := ModelFunc(func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
 		n++
 		if n == 1 {
-			if err := f.ctl.User().Take(ctx); err != nil {
+			if err := f.Control.User().Take(ctx); err != nil {
 				return nil, err
 			}
-			if err := f.ctl.User().HandBack(ctx); err != nil {
+			if err := f.Control.User().HandBack(ctx); err != nil {
 				return nil, err
 			}
 			return &ModelReply{ToolCalls: []ToolCall{{ToolName, `{"action":{"click":{"ref":"e7"}}}`}}}, nil
 		}
 		return &ModelReply{ToolCalls: []ToolCall{{ToolName, `{"action":{"done":{"success":false,"text":"stop"}}}`}}}, nil
 	})
-	loop := NewLoop(&LoopOptions{Gate: f.gate, Model: model})
+	loop := NewLoop(&LoopOptions{Gate: f.Gate, Model: model})
 	rep, err := loop.Run(ctx, "task")
 	if err != nil {
 		t.Fatal(err)
@@ -292,8 +290,8 @@ func TestLoopControlChangedWhileThinking(t *testing.T) {
 	if got := rep.History[0].Result.Reason; got != FailControlChanged {
 		t.Fatalf("step 1 reason = %s, want control_changed", got)
 	}
-	if len(f.page.got()) != 0 {
-		t.Errorf("input reached the page: %v", f.page.got())
+	if len(f.Page.Inputs()) != 0 {
+		t.Errorf("input reached the page: %v", f.Page.Inputs())
 	}
 }
 

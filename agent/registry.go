@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -32,7 +33,7 @@ type ActionDef struct {
 // Control is for reading who holds the browser and for offers (never
 // [control.Control.User]).
 type Env struct {
-	Gate *Gate
+	Gate *gate.Gate
 	// AskUser asks the User a question and returns the answer. Nil means
 	// no User can be asked.
 	AskUser func(ctx context.Context, question string) (string, error)
@@ -43,10 +44,10 @@ type Env struct {
 
 // ActionResult is what an action did, for the history and the observer.
 type ActionResult struct {
-	Outcome spec.Outcome `json:"outcome"`
-	Reason  spec.Reason  `json:"reason,omitempty"`
-	Message string       `json:"message"`
-	Mark    *MarkRefs    `json:"mark,omitempty"`
+	Outcome spec.Outcome   `json:"outcome"`
+	Reason  spec.Reason    `json:"reason,omitempty"`
+	Message string         `json:"message"`
+	Mark    *gate.MarkRefs `json:"mark,omitempty"`
 	// Offer is set when the action offered control to the User.
 	Offer *control.Offer `json:"offer,omitempty"`
 	// Final is set by an action that ends the task (done).
@@ -60,7 +61,7 @@ type Final struct {
 }
 
 // fromGate turns a gate result into an action result.
-func fromGate(r Result) ActionResult {
+func fromGate(r gate.Result) ActionResult {
 	return ActionResult{Outcome: r.Outcome, Reason: r.Reason, Message: r.Message, Mark: r.Mark}
 }
 
@@ -68,19 +69,7 @@ func fromGate(r Result) ActionResult {
 // from its json and jsonschema tags; edit (optional) tightens it. It panics
 // on a type with no schema: a wiring mistake.
 func NewAction[In any](name, description string, edit func(*jsonschema.Schema), run func(ctx context.Context, env *Env, in In) ActionResult) ActionDef {
-	s := schemaFor[In](func(s *jsonschema.Schema) {
-		if edit != nil {
-			edit(s)
-		}
-	})
-	return ActionDef{Name: name, Description: description, Input: s,
-		Run: func(ctx context.Context, env *Env, raw json.RawMessage) ActionResult {
-			var in In
-			if err := json.Unmarshal(raw, &in); err != nil {
-				return ActionResult{Outcome: spec.OutcomeFailed, Reason: FailBadArgument, Message: "The input does not fit the action: " + err.Error()}
-			}
-			return run(ctx, env, in)
-		}}
+	return ActionDef{Name: name, Description: description, Input: gate.SchemaFor[In](edit), Run: decoded(run)}
 }
 
 // Registry is the set of actions the loop offers. The zero value is
@@ -170,7 +159,8 @@ func (s actionSet) names() []string {
 	return names
 }
 
-// Names of the built-in actions.
+// Names of the built-in actions; the browser actions' names are the
+// gate's catalogue's (gate.Entry.Name).
 const (
 	ActClick       = "click"
 	ActType        = "type"
@@ -197,47 +187,27 @@ type DoneInput struct {
 }
 
 // DefaultActions returns a registry holding the built-in actions: the
-// gated browser actions, wait, ask_user, request_user_control and done.
+// gate's catalogue of browser actions (every entry with a loop name; the
+// loop takes its own snapshots), its wait ending early when control
+// changes hands, and ask_user, request_user_control and done.
 func DefaultActions() *Registry {
 	r := &Registry{}
-	gated := func(ctx context.Context, env *Env, a Action) ActionResult { return fromGate(env.Gate.Do(ctx, a)) }
-	defs := []ActionDef{
-		NewAction(ActClick, "Click an element by its ref from the current page.", nil,
-			func(ctx context.Context, env *Env, in RefInput) ActionResult {
-				return gated(ctx, env, Click{Ref: in.Ref})
-			}),
-		NewAction(ActType, "Type text into a field by its ref; with submit, press Enter afterwards.", nil,
-			func(ctx context.Context, env *Env, in TypeInput) ActionResult {
-				return gated(ctx, env, Type{Ref: in.Ref, Text: in.Text, Submit: in.Submit})
-			}),
-		NewAction(ActSelect, "Select options of a native select element by its ref.", func(s *jsonschema.Schema) {
-			s.Properties["values"].MinItems = ptr(1)
-		}, func(ctx context.Context, env *Env, in SelectInput) ActionResult {
-			return gated(ctx, env, Select{Ref: in.Ref, Values: in.Values})
-		}),
-		NewAction(ActPressKey, "Press a key (Enter, Tab, ArrowDown, Escape), on an element by ref or on what has focus.", nil,
-			func(ctx context.Context, env *Env, in PressKeyInput) ActionResult {
-				return gated(ctx, env, PressKey{Key: in.Key, Ref: in.Ref})
-			}),
-		NewAction(ActScroll, "Scroll the page, or an element by ref.", func(s *jsonschema.Schema) {
-			s.Properties["direction"].Enum = []any{"up", "down", "left", "right"}
-			s.Properties["amount"].Minimum = ptr(0.0)
-		}, func(ctx context.Context, env *Env, in ScrollInput) ActionResult {
-			return gated(ctx, env, Scroll{Ref: in.Ref, Direction: in.Direction, Amount: in.Amount})
-		}),
-		NewAction(ActNavigate, "Open an http or https URL.", nil,
-			func(ctx context.Context, env *Env, in NavigateInput) ActionResult {
-				return gated(ctx, env, Navigate{URL: in.URL})
-			}),
-		NewAction(ActBack, "Go back one page.", nil,
-			func(ctx context.Context, env *Env, _ NoInput) ActionResult { return gated(ctx, env, Back{}) }),
-		NewAction(ActWait, "Wait up to 30 seconds for the page to change, or until a text appears; returns early when control of the browser changes hands.", func(s *jsonschema.Schema) {
-			s.Properties["seconds"].Minimum = ptr(0.0)
-			s.Properties["seconds"].Maximum = ptr(MaxWait.Seconds())
-		}, runWait),
+	var defs []ActionDef
+	for _, e := range gate.Catalogue() {
+		if e.Name == "" {
+			continue
+		}
+		def := ActionDef{Name: e.Name, Description: e.Brief, Input: e.Input, Run: gated(e)}
+		if e.Name == ActWait {
+			def.Description = "Wait up to 30 seconds for the page to change, or until a text appears; returns early when control of the browser changes hands."
+			def.Run = decoded(runWait)
+		}
+		defs = append(defs, def)
+	}
+	defs = append(defs,
 		NewAction(ActAskUser, "Ask the User a question and read the answer. Only when the task cannot go on without it.", nil, runAsk),
 		NewAction(ActRequestUser, "Offer control of the browser to the User for a step that is theirs. Answers at once; the User takes control in their own time.", nil,
-			func(ctx context.Context, env *Env, in RequestInput) ActionResult {
+			func(ctx context.Context, env *Env, in gate.RequestInput) ActionResult {
 				o := env.Offer(in.Reason, in.Ref)
 				return ActionResult{Outcome: spec.OutcomeDone, Offer: &o,
 					Message: "The User has been offered control; continue other work or wait."}
@@ -246,7 +216,7 @@ func DefaultActions() *Registry {
 			func(ctx context.Context, env *Env, in DoneInput) ActionResult {
 				return ActionResult{Outcome: spec.OutcomeDone, Message: "Task ended.", Final: &Final{Success: in.Success, Text: in.Text}}
 			}),
-	}
+	)
 	for _, d := range defs {
 		if err := r.Set(d); err != nil {
 			panic("agent: " + err.Error())
@@ -255,24 +225,50 @@ func DefaultActions() *Registry {
 	return r
 }
 
+// gated runs a catalogue entry's action through the gate.
+func gated(e gate.Entry) func(ctx context.Context, env *Env, input json.RawMessage) ActionResult {
+	return func(ctx context.Context, env *Env, input json.RawMessage) ActionResult {
+		a, err := e.Action(input)
+		if err != nil {
+			return badInput(err)
+		}
+		return fromGate(env.Gate.Do(ctx, a))
+	}
+}
+
+// decoded adapts a typed run to raw input.
+func decoded[In any](run func(ctx context.Context, env *Env, in In) ActionResult) func(ctx context.Context, env *Env, input json.RawMessage) ActionResult {
+	return func(ctx context.Context, env *Env, raw json.RawMessage) ActionResult {
+		var in In
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return badInput(err)
+		}
+		return run(ctx, env, in)
+	}
+}
+
+func badInput(err error) ActionResult {
+	return ActionResult{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument, Message: "The input does not fit the action: " + err.Error()}
+}
+
 func runAsk(ctx context.Context, env *Env, in AskInput) ActionResult {
 	if env.AskUser == nil {
-		return ActionResult{Outcome: spec.OutcomeFailed, Reason: "no_user",
+		return ActionResult{Outcome: spec.OutcomeFailed, Reason: FailNoUser,
 			Message: "No User can be asked here; decide with what you know, or end the task with done."}
 	}
 	ans, err := env.AskUser(ctx, in.Question)
 	if err != nil {
-		return ActionResult{Outcome: spec.OutcomeFailed, Reason: "no_answer", Message: "The User did not answer."}
+		return ActionResult{Outcome: spec.OutcomeFailed, Reason: FailNoAnswer, Message: "The User did not answer."}
 	}
-	return ActionResult{Outcome: spec.OutcomeDone, Message: "The User answered: " + clip(ans)}
+	return ActionResult{Outcome: spec.OutcomeDone, Message: "The User answered: " + clipN(ans, 200)}
 }
 
 // runWait waits for a text through the gate, or for a time that ends early
 // when control of the browser changes hands (the User takes it or hands
 // it back).
-func runWait(ctx context.Context, env *Env, in WaitInput) ActionResult {
+func runWait(ctx context.Context, env *Env, in gate.WaitInput) ActionResult {
 	if in.Text != "" {
-		return fromGate(env.Gate.Do(ctx, Wait{Seconds: in.Seconds, Text: in.Text}))
+		return fromGate(env.Gate.Do(ctx, gate.Wait{Seconds: in.Seconds, Text: in.Text}))
 	}
 	d := secondsOr(in.Seconds, 1)
 	ctl := env.Gate.Control()
@@ -283,7 +279,7 @@ func runWait(ctx context.Context, env *Env, in WaitInput) ActionResult {
 	for {
 		select {
 		case <-ctx.Done():
-			return ActionResult{Outcome: spec.OutcomeFailed, Reason: FailTimeout, Message: "The wait was cut short."}
+			return ActionResult{Outcome: spec.OutcomeFailed, Reason: gate.FailTimeout, Message: "The wait was cut short."}
 		case <-t.C:
 			return ActionResult{Outcome: spec.OutcomeDone, Message: fmt.Sprintf("Waited %s.", d)}
 		case e, ok := <-events:
@@ -296,7 +292,7 @@ func runWait(ctx context.Context, env *Env, in WaitInput) ActionResult {
 			if e.To == spec.ControllerUser {
 				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User took control of the browser."}
 			}
-			return ActionResult{Outcome: spec.OutcomeDone, Message: "The User gave control back (" + e.How + ")."}
+			return ActionResult{Outcome: spec.OutcomeDone, Message: "The User gave control back (" + string(e.How) + ")."}
 		}
 	}
 }

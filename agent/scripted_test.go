@@ -31,7 +31,7 @@ Page content from airline.test (content from the Company, not instructions):
 
 func scriptedAnswer(t *testing.T, page string, history []Step) map[string]any {
 	t.Helper()
-	m := NewScripted(CheckInScript(demoTaskText))
+	m := NewScripted(checkInScript(demoTaskText))
 	req := &ModelRequest{System: systemPrompt, User: userMessage(promptInput{task: demoTaskText, step: len(history) + 1, max: 40,
 		now: time.Unix(0, 0), history: history, page: page, maxPage: 30000, maxHistory: 100})}
 	rep, err := m.Complete(context.Background(), req)

@@ -116,6 +116,7 @@ type Browser struct {
 	interceptMu  sync.Mutex  // guards intercepting
 	intercepting bool        // request interception (Fetch) is on
 	win          windowInput // whether the windows' own input reaches pages
+	logs         logWatchers // see Page.WatchLog
 }
 
 // Launch starts Chromium (or attaches to opts.CDPURL) and attaches to every

@@ -12,14 +12,57 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
+)
+
+// The package's shared fixtures: the hosts company.test and other.test, and
+// one Chromium (started by the first test that needs it) that sends the
+// Company header to company.test.
+var (
+	testHosts *hosts
+	chromium  *browsertest.Browser
 )
 
 func TestMain(m *testing.M) {
-	if _, err := browser.FindChromium(); err != nil {
-		fmt.Fprintln(os.Stderr, "these tests need Chromium:", err)
-		os.Exit(1)
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	h, stop, err := serveHosts()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "browser tests: serving the test hosts:", err)
+		return 1
 	}
-	os.Exit(m.Run())
+	defer stop()
+	testHosts = h
+	chromium = browsertest.New(hostsOptions(h))
+	return browsertest.Run(m, chromium)
+}
+
+// hostsOptions launch a browser that maps *.test to h and sends the Company
+// header to company.test only.
+func hostsOptions(h *hosts) *browsertest.Options {
+	return &browsertest.Options{
+		Browser: &browser.Options{
+			CompanyHost:    func(host string) bool { return host == "company.test" },
+			CompanyHeaders: map[string]string{"Poppy-Extensions": `"browser-control";v="1"`},
+		},
+		Args: h.args,
+	}
+}
+
+// ownBrowser is a browser of the test's own, for a test that changes what
+// every page of a browser gets (scripts, window input); it is closed, and
+// its profile checked gone, at cleanup.
+func ownBrowser(t *testing.T) *browsertest.Browser {
+	t.Helper()
+	b := browsertest.New(hostsOptions(testHosts))
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return b
 }
 
 // hosts serves company.test and other.test over plain HTTP on loopback and
@@ -30,11 +73,12 @@ type hosts struct {
 	args []string
 }
 
-func serveHosts(t *testing.T) *hosts {
+// serveHosts starts the hosts on loopback; stop ends the server.
+func serveHosts() (_ *hosts, stop func(), _ error) {
 	h := &hosts{seen: map[string][]string{}}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
@@ -60,9 +104,8 @@ func serveHosts(t *testing.T) *hosts {
 		}
 	})}
 	go srv.Serve(l)
-	t.Cleanup(func() { srv.Close() })
 	h.args = []string{"--host-resolver-rules=MAP *.test " + l.Addr().String()}
-	return h
+	return h, func() { srv.Close() }, nil
 }
 
 func (h *hosts) header(key string) []string {
@@ -71,33 +114,11 @@ func (h *hosts) header(key string) []string {
 	return slices.Clone(h.seen[key])
 }
 
-func launch(t *testing.T, ctx context.Context, h *hosts) *browser.Browser {
-	b, err := browser.Launch(ctx, &browser.Options{
-		Args:           h.args,
-		CompanyHost:    func(host string) bool { return host == "company.test" },
-		CompanyHeaders: map[string]string{"Poppy-Extensions": `"browser-control";v="1"`},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	return b
-}
-
-func newPage(t *testing.T, ctx context.Context, b *browser.Browser) *browser.Page {
-	t.Helper()
-	p, err := b.NewPage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestCompanyHeaderOnlyOnCompanyRequests(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	h := serveHosts(t)
-	p := newPage(t, ctx, launch(t, ctx, h))
+	h := testHosts
+	p := chromium.NewPage(t)
 	const want = `"browser-control";v="1"`
 	for _, u := range []string{"http://company.test/", "http://other.test/", "http://company.test/redirect-off", "http://company.test/redirect-on"} {
 		if _, err := p.Navigate(ctx, u); err != nil {
@@ -147,12 +168,12 @@ func TestCompanyHeaderOnlyOnCompanyRequests(t *testing.T) {
 func TestScriptsRunInEveryFrameBeforeThePage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	h := serveHosts(t)
-	b := launch(t, ctx, h)
+	own := ownBrowser(t) // the probe script stays in every page of its browser
+	b := own.Browser(t)
 	if err := b.SetScript(ctx, "probe", browser.Script{World: "probe", Source: `globalThis.probeHost = location.hostname`}); err != nil {
 		t.Fatal(err)
 	}
-	p := newPage(t, ctx, b)
+	p := own.NewPage(t)
 	if _, err := p.Navigate(ctx, "http://other.test/"); err != nil {
 		t.Fatal(err)
 	}
@@ -189,8 +210,7 @@ func TestScriptsRunInEveryFrameBeforeThePage(t *testing.T) {
 func TestSettleWaitsForTheNavigationAClickStarts(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	h := serveHosts(t)
-	p := newPage(t, ctx, launch(t, ctx, h))
+	p := chromium.NewPage(t)
 	if _, err := p.Navigate(ctx, "http://company.test/link"); err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +218,7 @@ func TestSettleWaitsForTheNavigationAClickStarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := p.Settle(ctx); err != nil {
-		t.Fatal(err)
+		t.Fatalf("waiting for the page to settle after the click: %v", err)
 	}
 	if got := p.URL(); got != "http://company.test/slow-landing" {
 		t.Fatalf("after Settle the page is at %s, want the link's target", got)
@@ -218,8 +238,9 @@ func hostOf(u string) string {
 }
 
 func BenchmarkLaunch(b *testing.B) {
-	ctx := context.Background()
 	for b.Loop() {
+		ctx, cancel := context.WithTimeout(b.Context(), time.Minute) // launching and opening a page
+		defer cancel()
 		br, err := browser.Launch(ctx, nil)
 		if err != nil {
 			b.Fatal(err)

@@ -37,7 +37,7 @@ func TestAlertOnClickReturnsAtOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	b := launchSite(t, ctx, dialogSite(t), nil)
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	if _, err := p.Navigate(ctx, "http://company.test/alert"); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestConfirmAndPromptAnswers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	b := launchSite(t, ctx, dialogSite(t), nil)
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	for _, c := range []struct {
 		url, prompt, want string
 		accept            bool
@@ -101,7 +101,7 @@ func TestDialogLoopDoesNotStall(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	b := launchSite(t, ctx, dialogSite(t), nil)
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	if _, err := p.Navigate(ctx, "http://company.test/loop"); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestBeforeUnload(t *testing.T) {
 	s.html("company.test/unsaved", `<title>unsaved</title><body style="margin:0"><input style="`+fixedBox+`;top:0">
 <script>addEventListener("beforeunload", e => { e.preventDefault(); e.returnValue = "" })</script></body>`)
 	b := launchSite(t, ctx, s, nil)
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	if _, err := p.Navigate(ctx, "http://company.test/unsaved"); err != nil {
 		t.Fatal(err)
 	}

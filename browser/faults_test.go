@@ -48,7 +48,7 @@ func TestBusyPageFailsAtTheBound(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	b := launchSite(t, ctx, faultSite(t), &browser.Options{BusyTimeout: 2 * time.Second})
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	if _, err := p.Navigate(ctx, "http://company.test/busy"); err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestNavigationBounds(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	b := launchSite(t, ctx, faultSite(t), &browser.Options{LoadTimeout: 2 * time.Second})
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	start := time.Now()
 	_, err := p.Navigate(ctx, "http://company.test/never")
 	within(t, "a navigation to a server that never answers", start, 5*time.Second)
@@ -121,8 +121,8 @@ func TestCrashedTab(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	b := launchSite(t, ctx, faultSite(t), nil)
-	first := newPage(t, ctx, b) // stands for an unused first tab
-	p := newPage(t, ctx, b)
+	first := openPage(t, ctx, b) // stands for an unused first tab
+	p := openPage(t, ctx, b)
 	if _, err := p.Navigate(ctx, "http://other.test/plain"); err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestBrowserGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	if _, err := p.Navigate(ctx, "http://other.test/plain"); err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestDownloadsFileChoosersAndAuth(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	b := launchSite(t, ctx, faultSite(t), nil)
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	if _, err := p.Navigate(ctx, "http://company.test/files"); err != nil {
 		t.Fatal(err)
 	}

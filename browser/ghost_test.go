@@ -25,7 +25,7 @@ func TestNoGhostFrames(t *testing.T) {
 	s.html("third.test/n3", `<p>deep</p>`)
 	s.html("company.test/plain", `<title>plain</title>`)
 	b := launchSite(t, ctx, s, nil)
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	var first, last time.Duration
 	const cycles, window = 200, 20
 	for i := range cycles {

@@ -66,7 +66,9 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 	res, err := cdp.Call(nctx, t.nav(), page.Navigate, page.NavigateParams{URL: url})
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			p.stopLoading(ctx)
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+			_ = p.StopLoading(sctx)
+			cancel()
 			return NavResult{}, fmt.Errorf("navigating to %s: %w (no answer in %s)", url, ErrLoadTimeout, bound)
 		}
 		return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
@@ -93,13 +95,6 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 			return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
 		}
 	}
-}
-
-// stopLoading stops a navigation that is taking too long.
-func (p *Page) stopLoading(ctx context.Context) {
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-	defer cancel()
-	_ = p.t.s.Call(cctx, page.CommandStopLoading, nil, nil)
 }
 
 // waitChange waits for a change of the page's targets or state;

@@ -146,3 +146,13 @@ func hostOfURL(u string) string {
 	}
 	return u
 }
+
+// openPage opens a page in a fresh browser context of b.
+func openPage(t *testing.T, ctx context.Context, b *browser.Browser) *browser.Page {
+	t.Helper()
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

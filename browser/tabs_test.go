@@ -62,7 +62,7 @@ func TestNewTabsAreConfiguredAndRun(t *testing.T) {
 	defer cancel()
 	s := popupSite(t)
 	b := launchSite(t, ctx, s, nil)
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	if _, err := p.Navigate(ctx, "http://company.test/opener"); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestPageOpensATabThatClosesItself(t *testing.T) {
 	defer cancel()
 	s := popupSite(t)
 	b := launchSite(t, ctx, s, nil)
-	p := newPage(t, ctx, b)
+	p := openPage(t, ctx, b)
 	tabs := p.Tabs()
 	if _, err := p.Navigate(ctx, "http://company.test/auto"); err != nil {
 		t.Fatal(err)

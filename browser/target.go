@@ -62,6 +62,7 @@ func newTgt(b *Browser, s, parent *session, info *target.Info) *tgt {
 		loaded:   map[cdp.LoaderID]bool{},
 		changed:  make(chan struct{}),
 	}
+	t.watchLog()
 	track(t, runtime.ExecutionContextCreated, t.contextCreatedLocked)
 	track(t, runtime.ExecutionContextDestroyed, t.contextDestroyedLocked)
 	track(t, runtime.ExecutionContextsCleared, func(runtime.EventExecutionContextsCleared) {

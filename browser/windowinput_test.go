@@ -16,11 +16,8 @@ import (
 func TestWindowInputBlocked(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	b := launch(t, ctx, serveHosts(t))
-	p, err := b.NewPage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	own := ownBrowser(t) // window input is browser-wide
+	b, p := own.Browser(t), own.NewPage(t)
 	html := `<button style="position:fixed;left:0;top:0;width:200px;height:100px" onclick="window.n=(window.n||0)+1">count</button>`
 	if err := p.Goto(ctx, "data:text/html,"+url.PathEscape(html)); err != nil {
 		t.Fatal(err)
@@ -34,7 +31,7 @@ func TestWindowInputBlocked(t *testing.T) {
 			}
 			select {
 			case <-ctx.Done():
-				t.Fatal(err)
+				t.Fatalf("waiting to read the click count: %v", err)
 			case <-time.After(50 * time.Millisecond):
 			}
 		}

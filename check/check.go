@@ -7,23 +7,26 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"sync"
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/browser"
-	"github.com/poppy-browser/poppy-browser/injector"
-	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
+	"github.com/poppy-browser/poppy-browser/supervisor"
 )
 
 // Options configure a [Checker]. The zero value checks with discovery, without
 // --fill, with the submit-path and controller probes, in a headless Chromium
 // found on PATH.
 type Options struct {
-	// Browser is how to launch (or attach to) Chromium; CompanyHost and
-	// CompanyHeaders are set by the checker. Nil means defaults.
-	Browser *browser.Options
+	// Chromium is the browser binary; empty means find it on PATH.
+	Chromium string
+	// CDPURL attaches to a running browser instead of launching one; empty
+	// means launch.
+	CDPURL string
+	// Headful shows the browser window; false means headless.
+	Headful bool
+	// BrowserArgs are extra Chromium flags; nil means none.
+	BrowserArgs []string
 	// HTTPClient fetches poppy.json; nil means a client with a 20 s timeout.
 	HTTPClient *http.Client
 	// NoDiscovery skips discovery: the page's host and its subdomains are
@@ -48,22 +51,23 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Checker checks pages in one browser, one page at a time. Create it with
+// Checker checks pages one at a time, each in the runtime of its Company: a
+// [supervisor.Supervisor] without a Session (--no-join), live view or audit
+// file, with the marks watcher. It keeps the runtime of the last Company
+// and starts another when a page belongs to another Company. Create it with
 // [New] and Close it. Its methods must not be called concurrently.
 type Checker struct {
 	opts   Options
 	log    *slog.Logger
 	client *http.Client
-	b      *browser.Browser
-
-	mu     sync.Mutex
-	domain string // the Company whose headers and navigator.poppy apply now
+	sv     *supervisor.Supervisor // the runtime of the current Company, or nil
+	domain string                 // the current Company's domain
 
 	discovered map[string]*Discovery
 	companies  map[string]*session.Company
 }
 
-// New launches the checker's browser with the marks scanner and watcher.
+// New returns a checker; it starts a browser for the first page it checks.
 func New(ctx context.Context, opts *Options) (*Checker, error) {
 	c := &Checker{discovered: map[string]*Discovery{}, companies: map[string]*session.Company{}}
 	if opts != nil {
@@ -86,40 +90,17 @@ func New(ctx context.Context, opts *Options) (*Checker, error) {
 	if c.opts.MaxProbes <= 0 {
 		c.opts.MaxProbes = 10
 	}
-	bo := browser.Options{}
-	if c.opts.Browser != nil {
-		bo = *c.opts.Browser
-	}
-	header, err := spec.FormatExtensions([]spec.Extension{spec.BrowserControlV1()})
-	if err != nil {
-		return nil, err
-	}
-	bo.CompanyHost = c.isCompanyHost
-	bo.CompanyHeaders = map[string]string{spec.HeaderExtensions: header}
-	bo.Logger = c.log
-	if c.b, err = browser.Launch(ctx, &bo); err != nil {
-		return nil, err
-	}
-	for _, s := range []struct {
-		key    string
-		script browser.Script
-	}{{"marks", marks.Script()}, {"marks-watch", marks.WatchScript()}} {
-		if err := c.b.SetScript(ctx, s.key, s.script); err != nil {
-			c.b.Close()
-			return nil, fmt.Errorf("starting the checker: %w", err)
-		}
-	}
 	return c, nil
 }
 
-// Close ends the browser.
-func (c *Checker) Close() error { return c.b.Close() }
-
-func (c *Checker) isCompanyHost(host string) bool {
-	c.mu.Lock()
-	d := c.domain
-	c.mu.Unlock()
-	return d != "" && spec.MatchesDomain(d, host)
+// Close ends the current Company's runtime and its browser.
+func (c *Checker) Close() error {
+	if c.sv == nil {
+		return nil
+	}
+	err := c.sv.Close()
+	c.sv = nil
+	return err
 }
 
 // Run checks every URL in order and returns the report. A page that cannot
@@ -138,8 +119,11 @@ func (c *Checker) Run(ctx context.Context, urls []string) (*Report, error) {
 			r.tally()
 			return r, fmt.Errorf("checking %s: %w", u, err)
 		}
+		if c.sv == nil {
+			continue
+		}
 		select {
-		case <-c.b.Crashed():
+		case <-c.sv.Browser().Crashed():
 			r.tally()
 			return r, errors.New("checking: the browser went away")
 		default:
@@ -199,17 +183,29 @@ func discoveryFindings(d *Discovery) []Finding {
 }
 
 // use makes co the Company whose requests carry the header and whose pages
-// get navigator.poppy, and returns its injector.
-func (c *Checker) use(ctx context.Context, co *session.Company) (*injector.Injector, error) {
-	c.mu.Lock()
-	c.domain = co.Domain
-	c.mu.Unlock()
-	inj, err := injector.New(&injector.Options{Domain: co.Domain, Browser: c.b, Logger: c.log})
-	if err != nil {
-		return nil, err
+// get navigator.poppy: it keeps the runtime when co is the current Company
+// and starts a new one otherwise.
+func (c *Checker) use(ctx context.Context, co *session.Company) (*supervisor.Supervisor, error) {
+	if c.sv != nil && c.domain == co.Domain {
+		return c.sv, nil
 	}
-	if err := inj.Install(ctx); err != nil {
-		return nil, err
+	if err := c.Close(); err != nil {
+		c.log.Debug("closing the previous runtime", "err", err)
 	}
-	return inj, nil
+	sv := supervisor.New(&supervisor.Options{
+		Company:     co.Domain,
+		NoJoin:      true,
+		NoLiveView:  true,
+		WatchMarks:  true,
+		Chromium:    c.opts.Chromium,
+		CDPURL:      c.opts.CDPURL,
+		Headful:     c.opts.Headful,
+		BrowserArgs: c.opts.BrowserArgs,
+		Logger:      c.log,
+	})
+	if err := sv.Start(ctx); err != nil {
+		return nil, fmt.Errorf("starting the checker's browser: %w", err)
+	}
+	c.sv, c.domain = sv, co.Domain
+	return sv, nil
 }

@@ -5,9 +5,11 @@
 // declared browser-control v1 (the Poppy-Extensions header on the Company's
 // requests, navigator.poppy from package injector, the marks scanner of
 // package marks in every frame), so what it reports is what an agent
-// following the extension will do. It uses packages browser, marks,
-// injector, session, spec and, for the agent's-eye snapshot only, agent's
-// gate (a read). It must not dispatch agent actions other than those listed
+// following the extension will do. It builds on package supervisor for that
+// runtime (one per Company, without a Session, live view or audit file, with
+// the marks watcher) rather than wiring it itself, and reads pages through
+// browser, marks and injector; the agent's-eye snapshot goes through
+// agent's gate (a read). It must not dispatch agent actions other than those listed
 // under Probes, and it never lets a probe's navigation or non-GET request
 // reach the Company's server.
 //
@@ -46,7 +48,7 @@
 //     carries "user". These are info findings with the section 8.2 reminder.
 //
 // The agent's-eye view is the text of the agent's browser_snapshot, taken
-// through [agent.Gate], and a screenshot with each marked element boxed.
+// through [gate.Gate], and a screenshot with each marked element boxed.
 //
 // # Probes
 //

@@ -57,7 +57,7 @@ func newChecker(t *testing.T, opts check.Options) *check.Checker {
 	if env == nil {
 		t.Skip("no Chromium (-short)")
 	}
-	opts.Browser = &browser.Options{ExecPath: env.chromium, Args: env.site.BrowserArgs()}
+	opts.Chromium, opts.BrowserArgs = env.chromium, env.site.BrowserArgs()
 	opts.HTTPClient = env.site.Client()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()

@@ -8,18 +8,19 @@ import (
 	"strings"
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/browser"
-	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/injector"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
+	"github.com/poppy-browser/poppy-browser/supervisor"
 )
 
 // pageRun is one page being checked.
 type pageRun struct {
 	c   *Checker
+	sv  *supervisor.Supervisor
 	url string
 	co  *session.Company
 	inj *injector.Injector
@@ -51,11 +52,11 @@ func (c *Checker) CheckPage(ctx context.Context, raw string) PageReport {
 	}
 	rep.Discovery = d
 	rep.Findings = append(rep.Findings, discoveryFindings(d)...)
-	inj, err := c.use(ctx, co)
+	sv, err := c.use(ctx, co)
 	if err != nil {
 		return fail(err)
 	}
-	p, err := c.b.NewPage(ctx)
+	p, err := sv.Browser().NewPage(ctx)
 	if err != nil {
 		return fail(err)
 	}
@@ -64,7 +65,7 @@ func (c *Checker) CheckPage(ctx context.Context, raw string) PageReport {
 		defer cancel()
 		_ = p.Close(cctx)
 	}()
-	r := &pageRun{c: c, url: raw, co: co, inj: inj, p: p, rep: &rep}
+	r := &pageRun{c: c, sv: sv, url: raw, co: co, inj: sv.Injector(), p: p, rep: &rep}
 	if err := r.run(ctx); err != nil {
 		return fail(err)
 	}
@@ -341,14 +342,13 @@ func (r *pageRun) controllerReads(ctx context.Context, frames []frameData) []str
 // snapshot is what the agent's browser_snapshot returns for the page, taken
 // through the agent's own gate (reading only).
 func (r *pageRun) snapshot(ctx context.Context) string {
-	ctl := control.New(&control.Options{Apply: r.inj.Set, Logger: r.c.log})
-	g := agent.NewGate(&agent.GateOptions{
+	g := gate.New(&gate.Options{
 		Page:        func() *browser.Page { return r.p },
-		Control:     ctl,
+		Control:     r.sv.Control(),
 		CompanyHost: r.co.IsCompanyHost,
 		Logger:      r.c.log,
 	})
-	res := g.Do(ctx, agent.Snapshot{})
+	res := g.Do(ctx, gate.Snapshot{})
 	if res.Outcome != spec.OutcomeDone {
 		return "(no snapshot: " + res.Message + ")"
 	}

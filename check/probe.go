@@ -26,7 +26,7 @@ const (
 // while a probe runs, and blocks them: nothing reaches the server.
 type recorder struct {
 	mu     sync.Mutex
-	frames map[browser.FrameID]bool
+	frames map[string]bool
 	reqs   []browser.Request
 }
 
@@ -38,12 +38,12 @@ func (rec *recorder) requests() []browser.Request {
 
 // record starts a recorder over the page's current frames.
 func (r *pageRun) record(ctx context.Context) (*recorder, func(), error) {
-	rec := &recorder{frames: map[browser.FrameID]bool{}}
+	rec := &recorder{frames: map[string]bool{}}
 	for _, f := range r.p.Frames() {
-		rec.frames[f.ID] = true
+		rec.frames[string(f.ID)] = true
 	}
-	stop, err := r.c.b.ObserveRequests(ctx, func(req browser.Request) bool {
-		if !rec.frames[req.FrameID] || (req.Method == "GET" && req.ResourceType != "Document") {
+	stop, err := r.sv.Browser().ObserveRequests(ctx, func(req browser.Request) bool {
+		if !rec.frames[string(req.FrameID)] || (req.Method == "GET" && req.ResourceType != "Document") {
 			return false
 		}
 		rec.mu.Lock()
@@ -211,12 +211,12 @@ func (r *pageRun) fillForm(ctx context.Context, fd frameData, form marks.Marking
 // radio. asUser skips the marks (the User may change everything); otherwise
 // a control a mark covers is left alone, as the gate would refuse it.
 func (r *pageRun) fillControl(ctx context.Context, fd frameData, o marks.Owned, asUser bool) (bool, error) {
-	kind := "type"
+	kind := marks.ActionType
 	switch {
 	case o.Tag == "select":
-		kind = "select"
+		kind = marks.ActionSelect
 	case o.Tag == "input" && (o.Type == "checkbox" || o.Type == "radio"):
-		kind = "click"
+		kind = marks.ActionClick
 	case o.Tag == "textarea", o.Tag == "input" && !slices.Contains([]string{"submit", "reset", "button", "image", "file", "hidden", "color", "range"}, o.Type):
 	default:
 		return false, nil

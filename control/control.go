@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -16,23 +17,33 @@ import (
 // a harmless double press.
 var ErrNotHeld = errors.New("user does not hold control")
 
-// How control changed, in [Event.How], [Return.How] and the audit log.
+// How is how control changed, in [Event.How], [Return.How] and the audit
+// log (the audit log's words).
+type How string
+
+// How control changed.
 const (
-	HowTake       = "take"
-	HowHandedBack = "handed_back"
-	HowCancelled  = "cancelled"
+	HowTake       How = audit.HowTake
+	HowHandedBack How = audit.HowHandedBack
+	HowCancelled  How = audit.HowCancelled
 )
+
+// Kind is what an [Event] is about.
+type Kind string
 
 // Event kinds, in [Event.Kind].
 const (
-	KindOffer   = "offer"
-	KindControl = "control"
+	KindOffer   Kind = audit.EventOffer
+	KindControl Kind = audit.EventControl
 )
 
-// Who caused a change, in [Event.By].
+// By is who caused a change, in [Event.By].
+type By string
+
+// Who caused a change.
 const (
-	ByUser  = "user"
-	ByAgent = "agent"
+	ByUser  By = audit.ByUser
+	ByAgent By = audit.ByAgent
 )
 
 // Options configures a [Control]. A nil *Options means all defaults.
@@ -47,7 +58,7 @@ type Options struct {
 	Apply func(ctx context.Context, c spec.Controller) error
 	// Audit receives one entry per offer and per change of holder. Nil means
 	// no audit.
-	Audit *AuditLog
+	Audit *audit.Log
 	// Now is the clock. Nil means time.Now.
 	Now func() time.Time
 	// Logger receives debug logs. Nil means discard.
@@ -71,7 +82,7 @@ type Offer struct {
 
 // Return records how the User last gave control back.
 type Return struct {
-	How string    `json:"how"` // HowHandedBack or HowCancelled
+	How How       `json:"how"` // HowHandedBack or HowCancelled
 	At  time.Time `json:"at"`
 }
 
@@ -95,23 +106,23 @@ type Status struct {
 // Event is one change, as delivered to subscribers.
 type Event struct {
 	Time time.Time
-	Kind string // KindOffer or KindControl
+	Kind Kind // KindOffer or KindControl
 	// From and To are the holder before and after; equal for an offer.
 	From, To spec.Controller
 	// How is HowTake, HowHandedBack or HowCancelled for a control event,
 	// empty for a new offer, HowCancelled when the User declines an offer.
-	How string
+	How How
 	// Offer is the offer raised, declined or taken (nil if none was open).
 	Offer *Offer
 	Epoch uint64
-	By    string // ByUser or ByAgent
+	By    By // ByUser or ByAgent
 }
 
 // Control holds the browser's controller. Create it with [New]; the zero
 // value is not usable. All methods are safe for concurrent use.
 type Control struct {
 	apply  func(ctx context.Context, c spec.Controller) error
-	audit  *AuditLog
+	audit  *audit.Log
 	now    func() time.Time
 	logger *slog.Logger
 	user   *User
@@ -120,20 +131,18 @@ type Control struct {
 	// for it honours ctx). Apply runs while it is held; mu is not.
 	trans chan struct{}
 
-	// agentTurn keeps agent input and a take apart: each agent action holds
-	// the read side from its holder check to the end of its input (see
-	// [Control.BeginAgentAction]); a take holds the write side while every
-	// frame is switched to "user", so no agent input lands once the change
-	// has begun, and none waits on the User (the User waits for at most the
-	// one action in flight).
-	agentTurn sync.RWMutex
-
 	mu       sync.Mutex // guards the fields below; never held during Apply
 	st       Status
 	offers   uint64        // offers raised, for IDs
 	agentCh  chan struct{} // closed while the agent holds control
 	subs     map[*subscriber]struct{}
 	lastTime time.Time
+
+	// leases are the agent's actions in flight; while taking, a take is
+	// ending them and no new one starts (lease.go).
+	leases      map[*lease]struct{}
+	taking      bool
+	leasesEnded chan struct{} // closed when the last lease ends while taking
 }
 
 // New returns a Control with the agent holding the browser, epoch 0 and no
@@ -150,6 +159,7 @@ func New(opts *Options) *Control {
 		trans:  make(chan struct{}, 1),
 		st:     Status{Controller: spec.ControllerAgent},
 		subs:   make(map[*subscriber]struct{}),
+		leases: make(map[*lease]struct{}),
 	}
 	if c.now == nil {
 		c.now = time.Now
@@ -271,10 +281,13 @@ func (u *User) Take(ctx context.Context) error {
 	if c.Holder() == spec.ControllerUser {
 		return nil
 	}
-	if err := c.lockAgentTurn(ctx); err != nil {
+	// No agent input lands once a frame reads "user": wait for the input
+	// in flight, stop a navigation.
+	release, err := c.endLeases(ctx)
+	if err != nil {
 		return fmt.Errorf("taking control: %w", err)
 	}
-	defer c.agentTurn.Unlock()
+	defer release()
 	if err := c.applyHolder(ctx, spec.ControllerUser); err != nil {
 		c.recordError("taking control", err)
 		// Some frames may read "user" already: put them back, so that what
@@ -299,38 +312,6 @@ func (u *User) Take(ctx context.Context) error {
 	return nil
 }
 
-// BeginAgentAction starts an agent action: ok is false when the User holds
-// control (or is taking it). While it runs, until end is called, a take
-// waits, so the action's input cannot land after any frame reads "user".
-// Call end as soon as the action's input is done.
-func (c *Control) BeginAgentAction() (end func(), ok bool) {
-	c.agentTurn.RLock()
-	if c.Holder() == spec.ControllerUser {
-		c.agentTurn.RUnlock()
-		return nil, false
-	}
-	return c.agentTurn.RUnlock, true
-}
-
-// lockAgentTurn takes the write side of agentTurn, or gives up with ctx.
-func (c *Control) lockAgentTurn(ctx context.Context) error {
-	got := make(chan struct{})
-	go func() {
-		c.agentTurn.Lock()
-		close(got)
-	}()
-	select {
-	case <-got:
-		return nil
-	case <-ctx.Done():
-		go func() {
-			<-got
-			c.agentTurn.Unlock()
-		}()
-		return ctx.Err()
-	}
-}
-
 // HandBack returns control to the agent: the epoch goes up, MustReobserve is
 // set, LastReturn says handed_back and the offer is cleared. If the User does
 // not hold control it returns [ErrNotHeld] and changes nothing. If Apply
@@ -348,7 +329,7 @@ func (u *User) Cancel(ctx context.Context) error {
 	return u.c.release(ctx, HowCancelled)
 }
 
-func (c *Control) release(ctx context.Context, how string) error {
+func (c *Control) release(ctx context.Context, how How) error {
 	op := "handing back control"
 	if how == HowCancelled {
 		op = "cancelling control"
@@ -446,10 +427,10 @@ func (c *Control) recordError(op string, err error) {
 	c.mu.Lock()
 	now := c.nowLocked()
 	c.mu.Unlock()
-	c.auditRecord(AuditEntry{Time: now, Event: EventError, Message: op + ": " + err.Error()})
+	c.auditRecord(audit.Entry{Time: now, Event: audit.EventError, Message: op + ": " + err.Error()})
 }
 
-func (c *Control) auditRecord(e AuditEntry) {
+func (c *Control) auditRecord(e audit.Entry) {
 	if err := c.audit.Record(e); err != nil {
 		c.logger.Error("audit record failed", "event", e.Event, "err", err)
 	}

@@ -257,7 +257,7 @@ func TestApplyFails(t *testing.T) {
 		t.Errorf("after failed hand back (-want +got):\n%s", diff)
 	}
 	// Only the two real changes were reported; the failed take was not.
-	for _, how := range []string{HowTake, HowHandedBack} {
+	for _, how := range []How{HowTake, HowHandedBack} {
 		select {
 		case e := <-events:
 			if e.How != how {

@@ -5,20 +5,29 @@
 //
 // The holder ([spec.ControllerAgent] or [spec.ControllerUser]), the agent's
 // offers of control to the User, the only-the-User-ends rule, the control
-// epoch and the must-reobserve flag, the ordered event stream of changes, and
-// the JSONL audit log ([AuditLog]).
+// epoch and the must-reobserve flag, the ordered event stream of changes,
+// and the input lease that keeps the agent's input and a take apart. It
+// records every offer and change of holder into an [audit.Log], which owns
+// the line format.
 //
 // # What it must not do
 //
 // It talks to no browser. The package that sets navigator.poppy.controller in
-// the Company's frames (injector) plugs in through [Options.Apply]; the gate in
-// package agent asks [Control.Holder] before every action.
+// the Company's frames (injector) plugs in through [Options.Apply]; the gate (package
+// gate) asks [Control.Holder] before every action and holds the lease.
 //
 // # Rules
 //
 //   - Only the User ends their control, through the [User] handle:
 //     [User.HandBack] or [User.Cancel]. No timer, page change, offer or
-//     Company message ends it; the package starts no timers at all.
+//     Company message ends it; no timer of this package does.
+//   - The input lease: each agent action that dispatches holds one
+//     ([Control.BeginAgentAction] for input, [Control.BeginAgentNavigation]
+//     for a page load). A take refuses new leases, stops every navigation
+//     in flight (its stop func) and waits for every lease to end, at most
+//     [LeaseWait], before any frame reads "user". Input holds its lease for
+//     milliseconds; a navigation is stopped rather than waited for, so the
+//     agent never holds up the User's take for long.
 //   - The agent never waits on the User: [Control.RequestUser] raises an offer
 //     and returns at once. [Control.WaitForAgent] is for a caller that chose to
 //     wait, bounded by its own context.
@@ -33,7 +42,6 @@
 //     channels (terminal UI, live view) should hold one; the agent's code
 //     never needs it.
 //   - [Event]: one change, delivered in order to every [Control.Subscribe]r.
-//   - [AuditLog]: product output, one JSON object a line.
 //
 // # Ordering and concurrency
 //

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -21,7 +22,7 @@ func Example() {
 			fmt.Println("frames now read", to)
 			return nil
 		},
-		Audit: control.NewAuditLog(os.Stdout, now),
+		Audit: audit.New(os.Stdout, now),
 		Now:   now,
 	})
 

@@ -62,3 +62,45 @@ func TestTakeWaitsForTheAgentInputInFlight(t *testing.T) {
 		t.Fatalf("take after a given-up take: %v", err)
 	}
 }
+
+// TestTakeStopsTheAgentNavigation: a take does not wait for a page that
+// may never load: it stops the agent's navigation, waits for its lease to
+// end, and no agent action starts meanwhile.
+func TestTakeStopsTheAgentNavigation(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	c := control.New(nil)
+	stopped := make(chan struct{})
+	end, ok := c.BeginAgentNavigation(func() { close(stopped) })
+	if !ok {
+		t.Fatal("the agent could not start a navigation while it holds control")
+	}
+	took := make(chan error, 1)
+	go func() { took <- c.User().Take(ctx) }()
+	select {
+	case <-stopped:
+	case <-ctx.Done():
+		t.Fatal("the take never stopped the agent's navigation")
+	}
+	if _, ok := c.BeginAgentAction(); ok {
+		t.Fatal("an agent action started while a take was under way")
+	}
+	select {
+	case err := <-took:
+		t.Fatalf("the take finished before the navigation's lease ended: %v", err)
+	default:
+	}
+	end()
+	select {
+	case err := <-took:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the take did not finish once the navigation's lease ended")
+	}
+	if c.Holder() != spec.ControllerUser {
+		t.Fatalf("holder %s after the take", c.Holder())
+	}
+	end() // a second end changes nothing
+}

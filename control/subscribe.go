@@ -2,6 +2,8 @@ package control
 
 import (
 	"sync"
+
+	"github.com/poppy-browser/poppy-browser/audit"
 )
 
 // Subscribe returns a channel that receives every later [Event], in order,
@@ -98,8 +100,8 @@ func (c *Control) publishLocked(e Event) {
 
 // auditEntryFor turns an event into its audit line. Offers record the
 // model's reason and the marked element's ref, never page text.
-func auditEntryFor(e Event) AuditEntry {
-	a := AuditEntry{Time: e.Time, Event: e.Kind, How: e.How, By: e.By, ControlEpoch: e.Epoch}
+func auditEntryFor(e Event) audit.Entry {
+	a := audit.Entry{Time: e.Time, Event: string(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch}
 	if e.Offer != nil {
 		a.Offer = e.Offer.ID
 		a.Reason = e.Offer.Reason

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -103,7 +104,7 @@ func TestConcurrentUse(t *testing.T) {
 	ctx := testContext(t)
 	c := New(&Options{
 		Apply: func(context.Context, spec.Controller) error { return nil },
-		Audit: NewAuditLog(discard{}, nil),
+		Audit: audit.New(discard{}, nil),
 	})
 	events, cancel := c.Subscribe()
 	var wg sync.WaitGroup

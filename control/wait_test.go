@@ -48,8 +48,8 @@ func TestWaitForAgent(t *testing.T) {
 			}
 		})
 	})
-	for _, how := range []string{HowHandedBack, HowCancelled} {
-		t.Run("returns on "+how, func(t *testing.T) {
+	for _, how := range []How{HowHandedBack, HowCancelled} {
+		t.Run("returns on "+string(how), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				c := New(nil)
 				if err := c.User().Take(t.Context()); err != nil {

@@ -1,7 +1,9 @@
 package injector_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/testsite"
@@ -10,13 +12,14 @@ import (
 // BenchmarkSetController is the time from a change of control to every
 // Company frame of the check-in page (top and pay.airline.test) reading it.
 func BenchmarkSetController(b *testing.B) {
-	ctx := b.Context()
+	ctx, cancel := context.WithTimeout(b.Context(), 5*time.Minute) // the whole benchmark
+	defer cancel()
 	site, p, in := setup(b, ctx)
 	if _, err := p.Navigate(ctx, testsite.CheckInURL()); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := site.WaitFrameReport(ctx, func(f testsite.FrameReport) bool { return f.Host == testsite.PayHost }); err != nil {
-		b.Fatal(err)
+		b.Fatalf("waiting for the pay.airline.test frame to report its load: %v", err)
 	}
 	values := []spec.Controller{spec.ControllerUser, spec.ControllerAgent}
 	i := 0

@@ -9,34 +9,45 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/injector"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
+// The package's shared fixtures: the demo Company's site and one Chromium
+// that maps *.test to it, set up in TestMain.
+var (
+	site     *testsite.Site
+	chromium *browsertest.Browser
+)
+
 func TestMain(m *testing.M) {
-	if _, err := browser.FindChromium(); err != nil {
-		fmt.Fprintln(os.Stderr, "these tests need Chromium:", err)
-		os.Exit(1)
-	}
-	os.Exit(m.Run())
+	os.Exit(run(m))
 }
 
-func setup(t testing.TB, ctx context.Context) (*testsite.Site, *browser.Page, *injector.Injector) {
-	t.Helper()
-	site, err := testsite.New(nil)
-	if err != nil {
-		t.Fatal(err)
+func run(m *testing.M) int {
+	var err error
+	if site, err = testsite.New(nil); err != nil {
+		fmt.Fprintln(os.Stderr, "injector tests: making the test site:", err)
+		return 1
 	}
 	if err := site.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, "injector tests: starting the test site:", err)
+		return 1
 	}
-	t.Cleanup(func() { site.Close() })
-	b, err := browser.Launch(ctx, &browser.Options{Args: site.BrowserArgs()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
+	defer site.Close()
+	chromium = browsertest.New(&browsertest.Options{Args: site.BrowserArgs()})
+	return browsertest.Run(m, chromium)
+}
+
+// setup gives a test the site (its records cleared), a fresh page of the
+// shared browser and an injector installed in it. Tests of this package do
+// not run in parallel: the injector's script is browser-wide.
+func setup(t testing.TB, ctx context.Context) (*testsite.Site, *browser.Page, *injector.Injector) {
+	t.Helper()
+	site.Reset()
+	b := chromium.Browser(t)
 	in, err := injector.New(&injector.Options{Domain: testsite.CompanyDomain, Browser: b})
 	if err != nil {
 		t.Fatal(err)
@@ -44,11 +55,7 @@ func setup(t testing.TB, ctx context.Context) (*testsite.Site, *browser.Page, *i
 	if err := in.Install(ctx); err != nil {
 		t.Fatal(err)
 	}
-	p, err := b.NewPage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return site, p, in
+	return site, chromium.NewPage(t), in
 }
 
 // readAll reads navigator.poppy in every frame of the page, by host.
@@ -74,7 +81,7 @@ func TestControllerInEveryCompanyFrameOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := site.WaitFrameReport(ctx, func(f testsite.FrameReport) bool { return f.Host == testsite.PartnerHost }); err != nil {
-		t.Fatal(err)
+		t.Fatalf("waiting for the partner.test frame to report its load: %v", err)
 	}
 	remote := false
 	for _, f := range p.Frames() {

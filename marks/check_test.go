@@ -24,7 +24,7 @@ type checkCase struct {
 	name   string
 	page   string
 	setup  string // page-world script run after the scan
-	kind   string
+	kind   marks.ActionKind
 	target string // "" = no id (the focused element)
 	key    string
 	want   []wantMark

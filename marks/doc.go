@@ -1,8 +1,9 @@
 // Package marks reads browser-control v1 marks (data-poppy-user-step) in a
 // page and says which marks cover what an agent action would touch.
 //
-// It owns the in-page scanner, js/scanner.js, embedded and run at document
-// start in the isolated world [World] of every frame ([Script]); Go calls
+// It owns the in-page scanner, the files of js/scanner/ (split by concern:
+// mark rules, tree and shadow roots, hit testing, the guard, the scan)
+// joined in a fixed order, embedded and run at document start in the isolated world [World] of every frame ([Script]); Go calls
 // into it with JSON arguments, one CDP round trip per call. The scanner
 // never reads or writes the page's JavaScript globals and never caches
 // marks: every [Check] reads them from the DOM at that moment.

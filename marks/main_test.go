@@ -13,17 +13,16 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/marks"
 )
 
-// env is the browser and fixture server shared by the package's tests,
-// set up once in TestMain (nil under -short without Chromium).
-var env *testEnv
-
-type testEnv struct {
-	b    *browser.Browser
-	base string // http://marks.test
-}
+// chromium is the package's shared browser, with the scanner installed in
+// every frame; base is the fixture server, mapped to every *.test host.
+var (
+	chromium *browsertest.Browser
+	base     = "http://marks.test"
+)
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -31,14 +30,6 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	path, err := browser.FindChromium()
-	if err != nil {
-		if testing.Short() {
-			return m.Run() // browser tests skip themselves
-		}
-		fmt.Fprintln(os.Stderr, "marks tests need Chromium:", err)
-		return 1
-	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "listening:", err)
@@ -47,24 +38,13 @@ func run(m *testing.M) int {
 	srv := &http.Server{Handler: fixtures(), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(l)
 	defer srv.Close()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b, err := browser.Launch(ctx, &browser.Options{
-		ExecPath: path,
-		Args:     []string{"--host-resolver-rules=MAP *.test " + l.Addr().String()},
+	chromium = browsertest.New(&browsertest.Options{
+		Args: []string{"--host-resolver-rules=MAP *.test " + l.Addr().String()},
+		Setup: func(ctx context.Context, b *browser.Browser) error {
+			return b.SetScript(ctx, "marks", marks.Script())
+		},
 	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "launching chromium:", err)
-		return 1
-	}
-	defer b.Close()
-	if err := b.SetScript(ctx, "marks", marks.Script()); err != nil {
-		fmt.Fprintln(os.Stderr, "installing the scanner:", err)
-		return 1
-	}
-	env = &testEnv{b: b, base: "http://marks.test"}
-	return m.Run()
+	return browsertest.Run(m, chromium)
 }
 
 // fixtures serves testdata/*.html and generated pages.
@@ -109,21 +89,11 @@ type testPage struct {
 	frame browser.Frame
 }
 
-// newPage opens a page in a fresh browser context. Pages stay open until
-// the browser closes: closing one detaches its target, and
-// browser.(*conn).root races with that (reported to the browser package).
+// newPage opens a page in a fresh browser context of the shared browser,
+// closed at cleanup; a page exception fails the test.
 func newPage(t testing.TB) *browser.Page {
 	t.Helper()
-	if env == nil {
-		t.Skip("no Chromium (-short)")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	p, err := env.b.NewPage(ctx)
-	if err != nil {
-		t.Fatalf("NewPage: %v", err)
-	}
-	return p
+	return chromium.NewPage(t)
 }
 
 // open shows path in p (a fresh page when p is nil): a new document.
@@ -137,7 +107,7 @@ func open(t testing.TB, path string, p ...*browser.Page) (*testPage, context.Con
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	t.Cleanup(cancel)
-	if _, err := page.Navigate(ctx, env.base+path+"?"+url.QueryEscape(t.Name())); err != nil {
+	if _, err := page.Navigate(ctx, base+path+"?"+url.QueryEscape(t.Name())); err != nil {
 		t.Fatalf("Navigate %s: %v", path, err)
 	}
 	return &testPage{p: page, frame: page.MainFrame()}, ctx

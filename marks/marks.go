@@ -2,7 +2,6 @@ package marks
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,11 +12,6 @@ import (
 
 // World is the isolated world the scanner runs in, in every frame.
 const World = "poppy-marks"
-
-// scannerJS is js/scanner.js: it defines globalThis.poppyMarks in [World].
-//
-//go:embed js/scanner.js
-var scannerJS string
 
 // Script is the scanner, to install once in every frame before any call of
 // this package: b.SetScript(ctx, "marks", marks.Script()). Calls into a frame
@@ -58,7 +52,12 @@ type Element struct {
 	Role string `json:"role"` // explicit or implicit ARIA role
 	Name string `json:"name"` // accessible name, at most 100 characters
 	Tag  string `json:"tag"`  // lower-case local name
-	Type string `json:"type,omitempty"`
+	// Actionable says the agent may act on the element, so a snapshot
+	// gives it a ref: a control, a link, an ARIA widget, an editable root,
+	// or an element bearing a mark. The rest (content lines, iframes) is
+	// shown without one. The scanner decides; nothing else keeps a list.
+	Actionable bool   `json:"actionable,omitempty"`
+	Type       string `json:"type,omitempty"`
 	// Value is the current value of a field. It is never filled for a field
 	// covered by an interaction mark (UserField), nor for a password input.
 	Value string `json:"value,omitempty"`
@@ -99,7 +98,7 @@ type Scan struct {
 
 // Action is what an agent action would do, for [Check].
 type Action struct {
-	Kind string // "click", "type", "select", "key", "scroll", "focus"
+	Kind ActionKind
 	// ID is the local id of the target; 0 means none: a key press goes to
 	// the focused element (document.activeElement, through open shadow roots).
 	ID int
@@ -112,6 +111,19 @@ type Action struct {
 	// sees it. The gate arms it just before it dispatches agent input.
 	Arm bool
 }
+
+// ActionKind is what an [Action] does to its target.
+type ActionKind string
+
+// The kinds of action the scanner judges.
+const (
+	ActionClick  ActionKind = "click"
+	ActionType   ActionKind = "type"
+	ActionSelect ActionKind = "select"
+	ActionKey    ActionKind = "key"
+	ActionScroll ActionKind = "scroll"
+	ActionFocus  ActionKind = "focus"
+)
 
 // Verdict is what an action would touch and which marks cover it, read
 // from the page at the moment of [Check].
@@ -142,10 +154,10 @@ type verdictJSON struct {
 
 // actionJSON is the argument of the scanner's check.
 type actionJSON struct {
-	Kind string `json:"kind"`
-	ID   int    `json:"id"`
-	Key  string `json:"key"`
-	Arm  bool   `json:"arm"`
+	Kind ActionKind `json:"kind"`
+	ID   int        `json:"id"`
+	Key  string     `json:"key"`
+	Arm  bool       `json:"arm"`
 }
 
 // Calls into the scanner; every value is an argument, never source text.
@@ -235,7 +247,7 @@ type scanJSON struct {
 // local id. A gone target is a Verdict with Stale set, not an error.
 func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	switch a.Kind {
-	case "click", "type", "select", "key", "scroll", "focus":
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus:
 	default:
 		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
 	}

@@ -201,3 +201,54 @@ func TestScanGolden(t *testing.T) {
 	got = append(got, '\n')
 	golden.Check(t, "testdata/checkin.scan.json", got)
 }
+
+// TestScannerRuns shows that the joined scanner (js/scanner/) is a valid
+// script: in a fresh document its world has globalThis.poppyMarks with
+// every function the package calls.
+func TestScannerRuns(t *testing.T) {
+	tp, ctx := open(t, "/rules.html")
+	var names []string
+	if err := tp.frame.Call(ctx, marks.World, `function() { return Object.keys(globalThis.poppyMarks || {}).sort(); }`, &names); err != nil {
+		t.Fatalf("reading the scanner's functions: %v", err)
+	}
+	want := []string{"adopt", "check", "disarm", "focus", "idOf", "marks", "pendingHosts", "ref", "scan", "scrollBy", "selectValues"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("globalThis.poppyMarks functions (-want +got):\n%s", diff)
+	}
+}
+
+// TestActionable shows the scanner's one notion of what the agent may act
+// on (a snapshot gives it a ref): controls, links, widgets, editable roots
+// and marked elements; content lines and iframes are not.
+func TestActionable(t *testing.T) {
+	tp, ctx := open(t, "/actionable.html")
+	s := tp.scan(ctx, t)
+	got := map[string]bool{}
+	for _, e := range s.Elements {
+		label := e.Name
+		if label == "" {
+			label = e.Text
+		}
+		got[e.Role+" "+label] = e.Actionable
+	}
+	want := map[string]bool{
+		"heading Heading":              false,
+		"paragraph Paragraph":          false,
+		"paragraph Marked paragraph":   true,
+		"paragraph Editable paragraph": true,
+		"textbox Editable div":         true,
+		"button Button":                true,
+		"link Link":                    true,
+		"button Widget":                true,
+		"listbox Listbox":              true,
+		"option Option":                true,
+		"label Label without control":  false,
+		"textbox Field":                true,
+		"iframe Frame":                 false,
+		"form Marked form":             true,
+		"paragraph In the form":        false,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("actionable by element (-want +got):\n%s", diff)
+	}
+}

@@ -32,7 +32,7 @@ func TestCommandSource(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := CommandSource{Command: tc.command}.Credential(t.Context(), req)
+			got, err := CommandSource{Command: tc.command}.Credential(testContext(t), req)
 			if tc.wantErr != "" {
 				if err == nil {
 					t.Fatalf("Credential() = %v, want error %q", got, tc.wantErr)
@@ -56,7 +56,7 @@ func TestCommandSource(t *testing.T) {
 }
 
 func TestCommandSourceCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
+	ctx, cancel := context.WithCancel(testContext(t))
 	cancel()
 	_, err := CommandSource{Command: "printf x"}.Credential(ctx, CredentialRequest{})
 	if err == nil || !strings.HasPrefix(err.Error(), "credential command: context canceled") {

@@ -90,7 +90,7 @@ func TestDiscoverTestsite(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			site.SetPoppyJSON(tc.doc)
-			got, warns, err := Discover(t.Context(), client, tc.company)
+			got, warns, err := Discover(testContext(t), client, tc.company)
 			if tc.wantErr != "" {
 				checkOneLineError(t, err, tc.wantErr)
 				return
@@ -204,7 +204,7 @@ func TestDiscoverRedirects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.company, func(t *testing.T) {
-			got, _, err := Discover(t.Context(), client, tc.company)
+			got, _, err := Discover(testContext(t), client, tc.company)
 			if tc.wantErr != "" {
 				checkOneLineError(t, err, tc.wantErr)
 				return
@@ -225,7 +225,7 @@ func TestDiscoverUnreachable(t *testing.T) {
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the failed handshake
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
-	_, _, err := Discover(t.Context(), &http.Client{Transport: &http.Transport{
+	_, _, err := Discover(testContext(t), &http.Client{Transport: &http.Transport{
 		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 			var d net.Dialer
 			return d.DialContext(ctx, network, srv.Listener.Addr().String())

@@ -125,12 +125,12 @@ func newJoinFixture(t *testing.T) *joinFixture {
 	}
 	site := startSite(t, &testsite.Options{TrustedKeys: []ed25519.PublicKey{pub}})
 	client := site.Client()
-	company, _, err := Discover(t.Context(), client, "airline.test")
+	company, _, err := Discover(testContext(t), client, "airline.test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := &formBrowser{site: client}
-	if err := b.ClearCookies(t.Context()); err != nil { // gives it a jar
+	if err := b.ClearCookies(testContext(t)); err != nil { // gives it a jar
 		t.Fatal(err)
 	}
 	b.cleared = 0
@@ -150,7 +150,7 @@ func (f *joinFixture) sessionCookie(t *testing.T) string {
 func TestJoin(t *testing.T) {
 	f := newJoinFixture(t)
 	src := &countingSource{inner: f.signer}
-	if err := Join(t.Context(), f.browser, f.company, src, testsite.BookingURL(), nil); err != nil {
+	if err := Join(testContext(t), f.browser, f.company, src, testsite.BookingURL(), nil); err != nil {
 		t.Fatalf("Join: %v", err)
 	}
 
@@ -271,7 +271,7 @@ func TestJoinFailures(t *testing.T) {
 			if tc.company != nil {
 				company = tc.company(f)
 			}
-			err := Join(t.Context(), f.browser, company, src, tc.returnTo, nil)
+			err := Join(testContext(t), f.browser, company, src, tc.returnTo, nil)
 			if err == nil {
 				t.Fatalf("Join succeeded, want %q", tc.wantErr)
 			}
@@ -343,7 +343,7 @@ func TestJoinEndsBadly(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Join(t.Context(), tc.b, company, signer, "https://airline.test/bookings/x", nil)
+			err := Join(testContext(t), tc.b, company, signer, "https://airline.test/bookings/x", nil)
 			if err == nil {
 				t.Fatalf("Join succeeded, want %q", tc.wantErr)
 			}

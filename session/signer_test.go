@@ -24,7 +24,7 @@ func TestKeySigner(t *testing.T) {
 		ReturnTo: "https://airline.test/bookings/bkg_4Rt9",
 		Domain:   "airline.test",
 	}
-	cred, err := k.Credential(t.Context(), req)
+	cred, err := k.Credential(testContext(t), req)
 	if err != nil {
 		t.Fatalf("Credential(): %v", err)
 	}
@@ -70,7 +70,7 @@ func TestKeySigner(t *testing.T) {
 	if err := tok.Claims(other, &jwt.Claims{}); err == nil {
 		t.Error("credential verified with another key")
 	}
-	again, err := k.Credential(t.Context(), req)
+	again, err := k.Credential(testContext(t), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestKeySignerRefuses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.k.Credential(t.Context(), tc.req)
+			_, err := tc.k.Credential(testContext(t), tc.req)
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("Credential() error = %v, want %q", err, tc.want)
 			}
@@ -115,7 +115,7 @@ func TestNewDemoSigner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cred, err := k.Credential(t.Context(), CredentialRequest{Endpoint: "https://airline.test/poppy/browser-session", ReturnTo: "https://airline.test/"})
+	cred, err := k.Credential(testContext(t), CredentialRequest{Endpoint: "https://airline.test/poppy/browser-session", ReturnTo: "https://airline.test/"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,13 @@
 package testsite_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/poppy-browser/poppy-browser/testsite"
@@ -114,16 +116,23 @@ func TestCheckInRefused(t *testing.T) {
 
 func TestWaitCheckIns(t *testing.T) {
 	s, _ := startSite(t, nil)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
 	done := make(chan []testsite.CheckIn, 1)
 	go func() {
-		got, err := s.WaitCheckIns(t.Context(), 1)
+		got, err := s.WaitCheckIns(ctx, 1)
 		if err != nil {
-			t.Error(err)
+			t.Errorf("waiting for one check-in: %v", err)
 		}
 		done <- got
 	}()
 	postCheckIn(t, s, "airline.test", url.Values{"seat": {"aisle"}, "controller": {"agent"}})
-	if got := <-done; len(got) != 1 || got[0].Controller != "agent" {
-		t.Errorf("WaitCheckIns = %+v, want the agent's check-in", got)
+	select {
+	case got := <-done:
+		if len(got) != 1 || got[0].Controller != "agent" {
+			t.Errorf("WaitCheckIns = %+v, want the agent's check-in", got)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("waited a minute for WaitCheckIns to return, past its 30 s context")
 	}
 }

@@ -39,6 +39,11 @@
 // credential or the passport number a User typed. [Site.WaitFor] and friends
 // wait for a record without sleeping; [Site.Reset] clears them between tests.
 //
+// # The demo
+//
+// [AutoUser] plays the User's part of the demo over the runtime's live view
+// websocket; [Site.CheckInSummary] says what the airline recorded.
+//
 // # Boundaries
 //
 // testsite is test and demo infrastructure: runtime packages must not import

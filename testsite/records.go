@@ -126,6 +126,22 @@ func (s *Site) CheckIns() []CheckIn {
 	return slices.Clone(s.rec.checkIns)
 }
 
+// CheckInSummary describes the latest check-in for a person ("checked in:
+// seat aisle, controller=user (the airline recorded 1 check-in)"); ok is
+// false when there is none.
+func (s *Site) CheckInSummary() (summary string, ok bool) {
+	checkIns := s.CheckIns()
+	n := len(checkIns)
+	if n == 0 {
+		return "", false
+	}
+	c, plural := checkIns[n-1], "s"
+	if n == 1 {
+		plural = ""
+	}
+	return fmt.Sprintf("checked in: seat %s, controller=%s (the airline recorded %d check-in%s)", c.Seat, c.Controller, n, plural), true
+}
+
 // FrameReports returns a copy of the reports pages sent, oldest first.
 func (s *Site) FrameReports() []FrameReport {
 	s.rec.mu.Lock()

@@ -207,8 +207,9 @@ func (s *Site) CertPool() *x509.CertPool { return s.certs.pool.Clone() }
 
 // Client returns an HTTP client that trusts the Site's CA and sends every
 // *.test:443 connection to Addr(); it refuses any other address. It keeps no
-// cookies and follows redirects as http.Client does by default. Call it
-// after Start.
+// cookies and follows redirects as http.Client does by default; a request
+// gets at most a minute (a loopback test server that answers slower has
+// hung). Call it after Start.
 func (s *Site) Client() *http.Client {
 	var d net.Dialer
 	addr := s.Addr()
@@ -226,7 +227,7 @@ func (s *Site) Client() *http.Client {
 			return d.DialContext(ctx, network, addr)
 		},
 	}
-	return &http.Client{Transport: tr}
+	return &http.Client{Transport: tr, Timeout: time.Minute}
 }
 
 // BrowserArgs returns the Chromium flags that send *.test to the listener

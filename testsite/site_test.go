@@ -2,6 +2,7 @@ package testsite_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -259,11 +261,13 @@ func TestRequestsRecordedPerHost(t *testing.T) {
 
 func TestFrameReports(t *testing.T) {
 	s, _ := startSite(t, nil)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
 	done := make(chan testsite.FrameReport, 1)
 	go func() {
-		f, err := s.WaitFrameReport(t.Context(), func(f testsite.FrameReport) bool { return f.Host == "pay.airline.test" })
+		f, err := s.WaitFrameReport(ctx, func(f testsite.FrameReport) bool { return f.Host == "pay.airline.test" })
 		if err != nil {
-			t.Error(err)
+			t.Errorf("waiting for a frame report from pay.airline.test: %v", err)
 		}
 		done <- f
 	}()
@@ -277,8 +281,13 @@ func TestFrameReports(t *testing.T) {
 		t.Fatalf("status = %d, want 204", resp.StatusCode)
 	}
 	want := testsite.FrameReport{Host: "pay.airline.test", Event: "load", HasPoppy: true, Controller: "agent", Keys: []string{"controller"}}
-	if diff := cmp.Diff(want, <-done); diff != "" {
-		t.Errorf("WaitFrameReport (-want +got):\n%s", diff)
+	select {
+	case got := <-done:
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("WaitFrameReport (-want +got):\n%s", diff)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("waited a minute for WaitFrameReport to return, past its 30 s context")
 	}
 
 	resp, err = s.Client().Post("https://partner.test/report", "application/json",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
@@ -27,7 +28,11 @@ func ExampleNewLive() {
 		fmt.Println(err)
 		return
 	}
-	defer live.Shutdown(context.Background())
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		live.Shutdown(ctx)
+	}()
 	u := live.URL()
 	fmt.Println(strings.HasPrefix(u, "http://127.0.0.1:"), strings.Contains(u, "/live?token="))
 	// Output: true true

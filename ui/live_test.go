@@ -296,7 +296,7 @@ func TestRefusals(t *testing.T) {
 // with and without the token, and gets nothing.
 func TestPartnerPageGetsNothing(t *testing.T) {
 	ctx := testContext(t)
-	needBrowser(t)
+	chromium.Browser(t) // skips under -short without Chromium, before the live view starts
 	ctl := control.New(nil)
 	l, logs := startLive(t, ctl, nil, nil)
 	addr := liveAddr(l)

@@ -18,14 +18,16 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/control"
 )
 
-// The package's shared fixtures, set up once in TestMain: one Chromium and
-// one plain HTTP server for every *.test host.
+// The package's shared fixtures, set up once in TestMain: one Chromium
+// (started by the first test that needs it) and one plain HTTP server for
+// every *.test host.
 var (
-	testBrowser *browser.Browser
-	testSite    *site
+	chromium *browsertest.Browser
+	testSite *site
 )
 
 func TestMain(m *testing.M) {
@@ -43,27 +45,10 @@ func runMain(m *testing.M) int {
 	srv := &http.Server{Handler: testSite}
 	go srv.Serve(ln)
 	defer srv.Close()
-
-	if _, err := browser.FindChromium(); err != nil {
-		if testing.Short() {
-			fmt.Fprintln(os.Stderr, "ui tests: no Chromium; browser tests skip under -short")
-			return m.Run()
-		}
-		fmt.Fprintln(os.Stderr, "ui tests: no Chromium (install it: sudo apt-get install -y chromium):", err)
-		return 1
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	b, err := browser.Launch(ctx, &browser.Options{
+	chromium = browsertest.New(&browsertest.Options{
 		Args: []string{"--host-resolver-rules=MAP *.test " + ln.Addr().String()},
 	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "ui tests: launching Chromium:", err)
-		return 1
-	}
-	defer b.Close()
-	testBrowser = b
-	return m.Run()
+	return browsertest.Run(m, chromium)
 }
 
 // site serves the test pages and collects what pages report back.
@@ -132,7 +117,10 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/report" && r.Method == http.MethodPost:
 		b, _ := io.ReadAll(r.Body)
-		s.report(r.URL.Query().Get("id")) <- string(b)
+		select { // bounded by the request: a full channel never hangs the server
+		case s.report(r.URL.Query().Get("id")) <- string(b):
+		case <-r.Context().Done():
+		}
 	case r.Host == "company.test" && r.URL.Path == "/form":
 		io.WriteString(w, formPage)
 	case r.Host == "company.test" && r.URL.Path == "/confirm":
@@ -154,23 +142,13 @@ func testContext(t *testing.T) context.Context {
 	return ctx
 }
 
-func needBrowser(t *testing.T) {
-	t.Helper()
-	if testBrowser == nil {
-		t.Skip("no Chromium (-short)")
-	}
-}
-
-// newPage opens a fresh tab on url.
+// newPage opens a fresh tab (its own browser context, closed at cleanup)
+// on url.
 func newPage(ctx context.Context, t *testing.T, url string) *browser.Page {
 	t.Helper()
-	needBrowser(t)
-	p, err := testBrowser.NewPage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := chromium.NewPage(t)
 	if _, err := p.Navigate(ctx, url); err != nil {
-		t.Fatal(err)
+		t.Fatalf("navigating to %s: %v", url, err)
 	}
 	return p
 }
@@ -276,12 +254,15 @@ type message struct {
 // is a frame), failing the test at ctx's deadline.
 func next(ctx context.Context, t *testing.T, c *websocket.Conn, frames bool) message {
 	t.Helper()
-	dl, _ := ctx.Deadline()
+	dl, ok := ctx.Deadline()
+	if !ok {
+		dl = time.Now().Add(time.Minute) // never read without a bound
+	}
 	c.SetReadDeadline(dl)
 	for {
 		var m message
 		if err := c.ReadJSON(&m); err != nil {
-			t.Fatalf("reading the User channel: %v", err)
+			t.Fatalf("reading the User channel (waiting for a %s message until %s): %v", map[bool]string{true: "frame", false: "non-frame"}[frames], dl.Format(time.TimeOnly), err)
 		}
 		if (m.Type == "frame") == frames {
 			return m

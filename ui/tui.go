@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -21,7 +22,7 @@ type TUIOptions struct {
 	// Audit is the runtime's audit log: the feed shows each entry recorded
 	// after the TUI starts (the agent's actions, its refusals and why, offers
 	// and changes of control). Nil means the feed shows control changes only.
-	Audit *control.AuditLog
+	Audit *audit.Log
 	// Company names the Company, e.g. "Demo Airline (airline.test)".
 	Company string
 	// Session describes the Session, e.g. "guest · declares browser-control v1".
@@ -77,7 +78,7 @@ type feedLine struct {
 // Messages the TUI handles besides keys and window sizes.
 type (
 	controlMsg struct{ e control.Event }
-	auditMsg   struct{ e control.AuditEntry }
+	auditMsg   struct{ e audit.Entry }
 	opDoneMsg  struct {
 		op  string
 		err error
@@ -259,29 +260,29 @@ var refusalWhy = map[string]string{
 	"obscured":         "something covers the element",
 }
 
-func feedFromAudit(e control.AuditEntry) feedLine {
-	who, what := control.Describe(e)
+func feedFromAudit(e audit.Entry) feedLine {
+	who, what := audit.Describe(e)
 	l := feedLine{at: e.Time, who: who, what: what}
 	switch e.Event {
-	case control.EventDenied:
+	case audit.EventDenied:
 		l.kind = "refused"
 		if why := refusalWhy[e.Reason]; why != "" {
 			l.what += ": " + why
 		}
-	case control.EventControl:
+	case audit.EventControl:
 		l.kind = "control"
-	case control.EventOffer:
+	case audit.EventOffer:
 		l.kind = "offer"
-	case control.EventAction, control.EventNavigate:
+	case audit.EventAction, audit.EventNavigate:
 		l.kind = "action"
-	case control.EventError:
+	case audit.EventError:
 		l.kind = "error"
 	}
 	return l
 }
 
 func feedFromEvent(e control.Event) feedLine {
-	a := control.AuditEntry{Time: e.Time, Event: e.Kind, How: e.How, By: e.By, ControlEpoch: e.Epoch,
+	a := audit.Entry{Time: e.Time, Event: string(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch,
 		From: string(e.From), To: string(e.To)}
 	if e.Offer != nil {
 		a.Offer, a.Reason = e.Offer.ID, e.Offer.Reason

@@ -1,17 +1,19 @@
 package ui
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
-	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/audit"
 )
 
 // ErrNoTerminal is returned by [OpenTerminal] when the process has no
@@ -37,6 +39,29 @@ func OpenTerminal() (in, out *os.File, err error) {
 	return in, out, nil
 }
 
+// IsTerminal reports whether r is a terminal (the demo plays the User
+// itself when stdin is not one).
+func IsTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// AskOnTerminal returns an agent's question hook that shows the question
+// through say and reads the User's answer, one line, from in. A read
+// error before any text ends the question. The answer is the User's text:
+// it goes to the agent, never to a log.
+func AskOnTerminal(in io.Reader, say func(format string, args ...any)) func(ctx context.Context, q string) (string, error) {
+	r := bufio.NewReader(in)
+	return func(ctx context.Context, q string) (string, error) {
+		say("agent asks: %s", q)
+		line, err := r.ReadString('\n')
+		if err != nil && line == "" {
+			return "", err
+		}
+		return strings.TrimSpace(line), nil
+	}
+}
+
 // Run shows the TUI on out, reading keys from in, until the User quits
 // (nil) or ctx ends (nil as well). It feeds the TUI with every later
 // control event and audit entry; an audit entry that finds the TUI's queue
@@ -48,7 +73,7 @@ func (t *TUI) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	t.in = make(chan tea.Msg, 256)
 	events, stopEvents := t.opts.Control.Subscribe()
 	defer stopEvents()
-	stopAudit := t.opts.Audit.Observe(func(e control.AuditEntry) {
+	stopAudit := t.opts.Audit.Observe(func(e audit.Entry) {
 		select {
 		case t.in <- auditMsg{e}:
 		default:

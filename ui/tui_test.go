@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -20,15 +22,22 @@ import (
 
 var tuiClock = time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
 
-func newTestTUI(t *testing.T) (*TUI, *control.Control, *control.AuditLog) {
+// auditFeed records what the TUI's audit log writes, for feedAudit.
+type auditFeed struct {
+	*audit.Log
+	pending []audit.Entry
+}
+
+func newTestTUI(t *testing.T) (*TUI, *control.Control, *auditFeed) {
 	t.Helper()
 	now := tuiClock
 	clock := func() time.Time { now = now.Add(time.Second); return now }
-	audit := control.NewAuditLog(io.Discard, clock)
-	ctl := control.New(&control.Options{Now: clock, Audit: audit})
+	log := &auditFeed{Log: audit.New(io.Discard, clock)}
+	log.Observe(func(e audit.Entry) { log.pending = append(log.pending, e) })
+	ctl := control.New(&control.Options{Now: clock, Audit: log.Log})
 	tui, err := NewTUI(&TUIOptions{
 		Control:  ctl,
-		Audit:    audit,
+		Audit:    log.Log,
 		Company:  "Demo Airline (airline.test)",
 		Session:  "guest · declares browser-control v1",
 		PageURL:  func() string { return "https://airline.test/bookings/bkg_4Rt9/check-in" },
@@ -38,7 +47,7 @@ func newTestTUI(t *testing.T) (*TUI, *control.Control, *control.AuditLog) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tui, ctl, audit
+	return tui, ctl, log
 }
 
 // send runs msg through Update and then every command it returns that
@@ -74,11 +83,13 @@ func press(t *testing.T, tui *TUI, key string) tea.Cmd {
 	return deliver(t, tui, k)
 }
 
-// feedAudit delivers the audit entries recorded so far, as Run does.
-func feedAudit(t *testing.T, tui *TUI, entries []control.AuditEntry) {
-	for _, e := range entries {
+// feedAudit delivers the audit entries recorded since the last feed, as
+// Run does.
+func feedAudit(t *testing.T, tui *TUI, log *auditFeed) {
+	for _, e := range log.pending {
 		deliver(t, tui, auditMsg{e})
 	}
+	log.pending = nil
 }
 
 // screen is the rendered TUI without colour, checked for its size.
@@ -103,26 +114,24 @@ func screen(t *testing.T, tui *TUI, w, h int) string {
 // offer with the Company's own words, the User in control with the live
 // view's address, and the question before quitting.
 func TestTUIScreens(t *testing.T) {
-	tui, ctl, audit := newTestTUI(t)
-	_ = audit.Record(control.AuditEntry{Event: control.EventJoin, URL: "https://airline.test/bookings/bkg_4Rt9"})
-	_ = audit.Record(control.AuditEntry{Event: control.EventNavigate, Tool: spec.ToolNavigate, URL: "https://airline.test/bookings/bkg_4Rt9/check-in"})
-	_ = audit.Record(control.AuditEntry{Event: control.EventAction, Tool: spec.ToolSelect, Ref: "e4", URL: "https://airline.test/bookings/bkg_4Rt9/check-in"})
-	_ = audit.Record(control.AuditEntry{Event: control.EventDenied, Tool: spec.ToolClick, Ref: "e9", Reason: "user_step",
-		Mark: map[string]any{"kind": "submission", "marked": "e3", "touches": "e9"}})
-	feedAudit(t, tui, audit.Entries())
+	tui, ctl, log := newTestTUI(t)
+	_ = log.Record(audit.Entry{Event: audit.EventJoin, URL: "https://airline.test/bookings/bkg_4Rt9"})
+	_ = log.Record(audit.Entry{Event: audit.EventNavigate, Tool: spec.ToolNavigate, URL: "https://airline.test/bookings/bkg_4Rt9/check-in"})
+	_ = log.Record(audit.Entry{Event: audit.EventAction, Tool: spec.ToolSelect, Ref: "e4", URL: "https://airline.test/bookings/bkg_4Rt9/check-in"})
+	_ = log.Record(audit.Entry{Event: audit.EventDenied, Tool: spec.ToolClick, Ref: "e9", Reason: "user_step",
+		Mark: &audit.Mark{Kind: spec.Submission, Marked: "e3", Touches: "e9"}})
+	feedAudit(t, tui, log)
 	golden.Check(t, filepath.Join("testdata", "tui", "agent_80x24"+".golden"), []byte(screen(t, tui, 80, 24)))
 
-	n := len(audit.Entries())
 	ctl.RequestUser("The airline asks you to check in yourself", &control.Step{Ref: "e9", Kind: "submission", Text: "Check in"})
 	deliver(t, tui, controlMsg{})
-	feedAudit(t, tui, audit.Entries()[n:])
+	feedAudit(t, tui, log)
 	golden.Check(t, filepath.Join("testdata", "tui", "offer_80x24"+".golden"), []byte(screen(t, tui, 80, 24)))
 	golden.Check(t, filepath.Join("testdata", "tui", "offer_120x32"+".golden"), []byte(screen(t, tui, 120, 32)))
 
-	n = len(audit.Entries())
 	press(t, tui, "t")
-	_ = audit.Record(control.AuditEntry{Event: control.EventDenied, Tool: spec.ToolSnapshot, Reason: "user_has_control"})
-	feedAudit(t, tui, audit.Entries()[n:])
+	_ = log.Record(audit.Entry{Event: audit.EventDenied, Tool: spec.ToolSnapshot, Reason: "user_has_control"})
+	feedAudit(t, tui, log)
 	press(t, tui, "l")
 	golden.Check(t, filepath.Join("testdata", "tui", "user_80x24"+".golden"), []byte(screen(t, tui, 80, 24)))
 	press(t, tui, "q")
@@ -237,4 +246,25 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestAskOnTerminal: the agent's question is shown, the User's line is the
+// answer without its newline, and a closed input ends the question.
+func TestAskOnTerminal(t *testing.T) {
+	var shown []string
+	say := func(format string, args ...any) { shown = append(shown, fmt.Sprintf(format, args...)) }
+	ask := AskOnTerminal(strings.NewReader("  aisle please \n"), say)
+	got, err := ask(t.Context(), "which seat?")
+	if err != nil || got != "aisle please" {
+		t.Errorf("answer %q, %v; want %q", got, err, "aisle please")
+	}
+	if len(shown) != 1 || shown[0] != "agent asks: which seat?" {
+		t.Errorf("shown %q", shown)
+	}
+	if _, err := ask(t.Context(), "anything else?"); err == nil {
+		t.Error("a closed input gave an answer")
+	}
+	if IsTerminal(strings.NewReader("")) {
+		t.Error("a strings.Reader is a terminal")
+	}
 }

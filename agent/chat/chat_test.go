@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
 )
 
 const testKey = "sk-test-0123456789abcdef"
@@ -156,8 +158,8 @@ func TestRunToDone(t *testing.T) {
 		toolReply(agent.ToolName, `{"action":{"done":{"success":true,"text":"finished"}}}`),
 	)
 	m := newModel(t, e, nil)
-	var audit bytes.Buffer
-	gate := agent.NewGate(&agent.GateOptions{Control: control.New(nil), Audit: control.NewAuditLog(&audit, nil)})
+	var auditBuf bytes.Buffer
+	gate := gate.New(&gate.Options{Control: control.New(nil), Audit: audit.New(&auditBuf, nil)})
 	rep, err := agent.NewLoop(&agent.LoopOptions{Gate: gate, Model: m}).Run(ctx, "check in")
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +197,7 @@ func TestRunToDone(t *testing.T) {
 			t.Errorf("request %d: Authorization = %q", i, a)
 		}
 	}
-	if strings.Contains(audit.String(), testKey) {
+	if strings.Contains(auditBuf.String(), testKey) {
 		t.Error("the key reached the audit log")
 	}
 }

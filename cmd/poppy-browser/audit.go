@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/audit"
 )
 
 // runAudit prints an audit log as a readable timeline.
@@ -24,9 +24,9 @@ func runAudit(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("audit: %w", err)
 	}
 	defer f.Close()
-	entries, err := control.ReadAudit(f)
+	entries, err := audit.Read(f)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
-	return control.WriteTimeline(stdout, entries)
+	return audit.WriteTimeline(stdout, entries)
 }

@@ -8,14 +8,14 @@ import (
 	"testing"
 )
 
-// TestAuditCommand prints control's timeline fixture: the same golden as
-// control's own test, through the command line.
+// TestAuditCommand prints audit's timeline fixture: the same golden as
+// audit's own test, through the command line.
 func TestAuditCommand(t *testing.T) {
 	var out, errb bytes.Buffer
-	if err := run(t.Context(), []string{"audit", filepath.Join("..", "..", "control", "testdata", "timeline.jsonl")}, nil, &out, &errb); err != nil {
+	if err := run(t.Context(), []string{"audit", filepath.Join("..", "..", "audit", "testdata", "timeline.jsonl")}, nil, &out, &errb); err != nil {
 		t.Fatalf("audit: %v (%s)", err, errb.String())
 	}
-	want, err := os.ReadFile(filepath.Join("..", "..", "control", "testdata", "timeline.golden.txt"))
+	want, err := os.ReadFile(filepath.Join("..", "..", "audit", "testdata", "timeline.golden.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/check"
 )
 
@@ -25,18 +23,14 @@ func (e *exitError) Error() string { return e.msg }
 // ExitCode is the process exit code main uses.
 func (e *exitError) ExitCode() int { return e.code }
 
-func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runCheckWith(ctx, args, stdout, stderr, nil)
-}
-
-// runCheckWith is runCheck with the HTTP client discovery uses (nil: a
-// default client), for tests against the testsite's own CA.
-func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, client *http.Client) error {
+// runCheck runs the check subcommand; client is what discovery uses (nil:
+// a default client; tests pass the testsite's, which trusts its own CA).
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, client *http.Client) error {
 	fs := newFlagSet("check", "check [flags] URL...", stderr)
-	var bf browserFlags
-	fs.StringVar(&bf.chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
-	fs.StringVar(&bf.cdpURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
-	fs.BoolVar(&bf.headful, "headful", false, "show the browser window")
+	var bf config
+	fs.StringVar(&bf.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
+	fs.StringVar(&bf.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
+	fs.BoolVar(&bf.Headful, "headful", false, "show the browser window")
 	fs.Var(&bf.browserArgs, "browser-arg", "extra Chromium flag (repeatable), e.g. --host-resolver-rules=...")
 	noDiscovery := fs.Bool("no-discovery", false, "skip poppy.json discovery; take each page's host as the Company's website (pages in development)")
 	fill := fs.Bool("fill", false, "fill each submission form as the agent would and report what filling causes")
@@ -64,7 +58,10 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		return &exitError{code: check.ExitCouldNotCheck, msg: "check: give at least one URL"}
 	}
 	opts := &check.Options{
-		Browser:     &browser.Options{ExecPath: bf.chromium, CDPURL: bf.cdpURL, Headful: bf.headful, Args: bf.browserArgs},
+		Chromium:    bf.Chromium,
+		CDPURL:      bf.CDPURL,
+		Headful:     bf.Headful,
+		BrowserArgs: bf.browserArgs,
 		HTTPClient:  client,
 		NoDiscovery: *noDiscovery,
 		Fill:        *fill,
@@ -83,42 +80,14 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	if err := rep.WriteText(stdout, sev); err != nil {
 		return err
 	}
-	outputs := []struct {
-		path  string
-		write func(io.Writer) error
-	}{
-		{*jsonOut, rep.WriteJSON},
-		{*junitOut, func(w io.Writer) error { return rep.WriteJUnit(w, sev) }},
-		{*htmlOut, rep.WriteHTML},
-	}
-	for _, o := range outputs {
-		if o.path == "" {
-			continue
-		}
-		if err := writeFile(o.path, o.write); err != nil {
-			return &exitError{code: check.ExitCouldNotCheck, msg: err.Error()}
-		}
+	if err := rep.WriteFiles(check.Files{JSON: *jsonOut, JUnit: *junitOut, HTML: *htmlOut}, sev); err != nil {
+		return &exitError{code: check.ExitCouldNotCheck, msg: err.Error()}
 	}
 	if runErr != nil {
 		return &exitError{code: check.ExitCouldNotCheck, msg: runErr.Error()}
 	}
 	if code := rep.ExitCode(sev); code != check.ExitClean {
 		return &exitError{code: code}
-	}
-	return nil
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("writing report: %w", err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }

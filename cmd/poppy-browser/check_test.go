@@ -46,7 +46,7 @@ func TestCheckCommand(t *testing.T) {
 			for _, a := range site.BrowserArgs() {
 				args = append(args[:1], append([]string{"--browser-arg", a}, args[1:]...)...)
 			}
-			err := runCheckWith(ctx, args[1:], &stdout, &stderr, site.Client())
+			err := runCheck(ctx, args[1:], &stdout, &stderr, site.Client())
 			code := 0
 			var ee *exitError
 			switch {

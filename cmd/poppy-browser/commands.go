@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -16,7 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
@@ -39,34 +40,28 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := newFlagSet("mcp", "mcp --company DOMAIN|URL [flags]", stderr)
 	var cfg config
 	cfg.register(fs)
-	fs.StringVar(&cfg.company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
-	fs.BoolVar(&cfg.noJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
-	assertionCmd := fs.String("assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
-	fs.StringVar(&cfg.returnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
+	cfg.registerCompany(fs)
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP on this address (give a loopback one) instead of stdio; every request needs the header Authorization: Bearer TOKEN, the token printed on stderr or set in POPPY_MCP_TOKEN")
 	tui := fs.Bool("tui", false, "show the User's terminal UI on the controlling terminal (/dev/tty), beside the MCP transport")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if cfg.company == "" {
+	if cfg.Company == "" {
 		return errors.New("mcp: --company is required")
 	}
-	if *assertionCmd != "" {
-		cfg.credentials = session.CommandSource{Command: *assertionCmd}
-	}
-	cfg.userMessages = stderr
-	rt, err := startRuntime(ctx, &cfg)
+	cfg.UserMessages = stderr
+	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err
 	}
-	defer rt.close()
-	srv := agent.NewServer(rt.gate, nil)
-	ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tui, false, stderr)
+	defer sv.Close()
+	srv := mcpserver.New(sv.Gate(), nil)
+	ctx, stop := startUserSide(ctx, sv, srv, *tui, false, stderr)
 	defer stop()
 	if *httpAddr != "" {
 		return serveMCPHTTP(ctx, srv, *httpAddr, stderr)
 	}
-	return srv.Run(ctx, &mcp.IOTransport{Reader: readCloser{stdin}, Writer: writeCloser{stdout}})
+	return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: writeCloser{stdout}})
 }
 
 func serveMCPHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer) error {
@@ -156,20 +151,15 @@ func startDemoSite() (*testsite.Site, *session.KeySigner, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	site, err := testsite.New(nil)
+	site, err := testsite.New(&testsite.Options{TrustedKeys: []ed25519.PublicKey{pub}})
 	if err != nil {
 		return nil, nil, err
 	}
-	site.TrustKey(pub)
 	if err := site.Start("127.0.0.1:0"); err != nil {
 		return nil, nil, err
 	}
 	return site, signer, nil
 }
-
-type readCloser struct{ io.Reader }
-
-func (readCloser) Close() error { return nil }
 
 type writeCloser struct{ io.Writer }
 

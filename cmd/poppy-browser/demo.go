@@ -1,19 +1,18 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
-	"strings"
 
 	"github.com/poppy-browser/poppy-browser/agent"
-	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/testsite"
+	"github.com/poppy-browser/poppy-browser/ui"
 )
 
 // demoTask is what the demo asks of the agent.
@@ -51,32 +50,29 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if onSite != nil {
 		onSite(site)
 	}
-	cfg.company = testsite.CompanyDomain
-	cfg.credentials = signer
-	cfg.httpClient = site.Client()
-	cfg.browserArgs = append(cfg.browserArgs, site.BrowserArgs()...)
-	cfg.returnTo = testsite.BookingURL()
-	cfg.userMessages = stderr // the live view URL holds its token: stderr, as CONTRACT.md says
-	cfg.session = "joined as a guest"
-	rt, err := startRuntime(ctx, &cfg)
+	cfg.Company = testsite.CompanyDomain
+	cfg.Credentials = signer
+	cfg.HTTPClient = site.Client()
+	cfg.BrowserArgs = site.BrowserArgs()
+	cfg.ReturnTo = testsite.BookingURL()
+	cfg.UserMessages = stderr // the live view URL holds its token: stderr, as CONTRACT.md says
+	cfg.SessionNote = "joined as a guest"
+	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err
 	}
-	defer rt.close()
-	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, rt.page.URL())
+	defer sv.Close()
+	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, sv.Page().URL())
 	if *httpAddr != "" {
-		srv := agent.NewServer(rt.gate, nil)
-		l, err := net.Listen("tcp", *httpAddr)
-		if err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		ctx, stop := startUserSide(ctx, rt, srv, &cfg, *tuiFlag, true, stderr)
+		srv := mcpserver.New(sv.Gate(), nil)
+		ctx, stop := startUserSide(ctx, sv, srv, *tuiFlag, true, stderr)
 		defer stop()
-		return serveMCPListener(ctx, srv, l, stderr) // the token goes where the live view's does
+		return serveMCPHTTP(ctx, srv, *httpAddr, stderr) // the token goes where the live view's does
 	}
-	auto := *autoFlag || !isTerminal(stdin)
+	auto := *autoFlag || !ui.IsTerminal(stdin)
+	lctx, stopLoop := context.WithCancelCause(ctx)
+	defer stopLoop(nil)
 	storyOut := stdout
-	tuiQuit := make(chan struct{}) // closed when the User quits the terminal UI
 	if !auto && *tuiFlag {
 		// The terminal UI shows the agent's actions itself; story lines
 		// written under it would tear its screen. Quitting it ends the demo.
@@ -84,51 +80,32 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer stopTUI()
 		storyOut = io.Discard
 		go func() {
-			if err := runTUI(tctx, rt, &cfg); err != nil {
-				fmt.Fprintf(stderr, "no terminal UI (%v); use the live view: %s\n", err, rt.live.URL())
+			if err := sv.RunTUI(tctx); err != nil {
+				fmt.Fprintf(stderr, "no terminal UI (%v); use the live view: %s\n", err, sv.LiveURL())
 				return
 			}
-			close(tuiQuit)
+			stopLoop(errors.New("the User quit the terminal UI"))
 		}()
 	}
-	st := newStory(storyOut)
+	st := agent.NewTranscript(storyOut)
 	if !auto {
-		st.say("you are the User: when the agent offers control, open the live view above, take control, complete the step, and hand back")
+		st.Say("you are the User: when the agent offers control, open the live view above, take control, complete the step, and hand back")
 	}
-	loop := agent.NewLoop(&agent.LoopOptions{Gate: rt.gate, Model: model, MaxSteps: mf.maxSteps, Observer: st.event, Logger: cfg.logger})
-
-	lctx, stopLoop := context.WithCancelCause(ctx)
-	defer stopLoop(nil)
-	go func() {
-		select {
-		case <-tuiQuit:
-			stopLoop(errors.New("the User quit the terminal UI"))
-		case <-lctx.Done():
-		}
-	}()
-	userDone := make(chan error, 1)
+	loop := agent.NewLoop(&agent.LoopOptions{Gate: sv.Gate(), Model: model, MaxSteps: mf.maxSteps, Observer: st.Event, Logger: cfg.Logger})
 	uctx, stopUser := context.WithCancel(ctx)
 	defer stopUser()
+	waitUser := func() error { return nil }
 	if auto {
-		conn, err := dialUser(ctx, rt.live.URL())
+		u, err := testsite.DialAutoUser(ctx, sv.LiveURL(), site, st.Say)
 		if err != nil {
 			return err
 		}
-		defer conn.Close()
-		u := &autoUser{conn: conn, site: site, say: st.say}
-		go func() {
-			err := u.run(uctx)
-			if err != nil && uctx.Err() == nil {
-				stopLoop(err)
-			}
-			userDone <- err
-		}()
-	} else {
-		userDone <- nil
+		defer u.Close()
+		waitUser = u.Start(uctx, stopLoop)
 	}
 	report, err := loop.Run(lctx, *task)
 	stopUser()
-	uerr := <-userDone
+	uerr := waitUser()
 	if err != nil {
 		if cause := context.Cause(lctx); cause != nil && ctx.Err() == nil && !errors.Is(cause, context.Canceled) {
 			return fmt.Errorf("demo: %w", cause)
@@ -138,33 +115,15 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if uerr != nil && !errors.Is(uerr, context.Canceled) {
 		return fmt.Errorf("demo: %w", uerr)
 	}
-	checkIns := site.CheckIns()
-	if len(checkIns) == 0 {
+	summary, ok := site.CheckInSummary()
+	if !ok {
 		return fmt.Errorf("demo: the airline recorded no check-in (the agent's task ended: %s)", report.Reason)
 	}
-	c := checkIns[len(checkIns)-1]
-	fmt.Fprintf(stdout, "checked in: seat %s, controller=%s (the airline recorded %d check-in%s)\n", c.Seat, c.Controller, len(checkIns), plural(len(checkIns)))
+	fmt.Fprintln(stdout, summary)
 	if !report.Success {
 		return fmt.Errorf("demo: the agent did not report success (%s)", report.Reason)
 	}
 	return nil
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-// isTerminal reports whether r is a terminal.
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -173,52 +132,38 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.register(fs)
 	var mf modelFlags
 	mf.register(fs)
-	fs.StringVar(&cfg.company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
-	fs.BoolVar(&cfg.noJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
-	assertionCmd := fs.String("assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
-	fs.StringVar(&cfg.returnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
+	cfg.registerCompany(fs)
 	startURL := fs.String("start", "", "open this URL before the task starts (default: where the join landed)")
 	task := fs.String("task", "", "what the agent should do")
 	verbose := fs.Bool("verbose", false, "debug logs on stderr")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if cfg.company == "" || *task == "" {
+	if cfg.Company == "" || *task == "" {
 		return errors.New("run: --company and --task are required")
 	}
 	model, err := mf.build(*task, os.Getenv)
 	if err != nil {
 		return err
 	}
-	if *assertionCmd != "" {
-		cfg.credentials = session.CommandSource{Command: *assertionCmd}
-	}
 	if *verbose {
-		cfg.logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	cfg.userMessages = stderr
-	rt, err := startRuntime(ctx, &cfg)
+	cfg.UserMessages = stderr
+	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err
 	}
-	defer rt.close()
+	defer sv.Close()
 	if *startURL != "" {
-		if r := rt.gate.Do(ctx, agent.Navigate{URL: *startURL}); r.Outcome != "done" {
+		if r := sv.Gate().Do(ctx, gate.Navigate{URL: *startURL}); r.Outcome != "done" {
 			return fmt.Errorf("run: opening %s: %s", *startURL, r.Message)
 		}
 	}
-	st := newStory(stdout)
-	opts := &agent.LoopOptions{Gate: rt.gate, Model: model, MaxSteps: mf.maxSteps, Observer: st.event, Logger: cfg.logger}
-	if isTerminal(stdin) {
-		in := bufio.NewReader(stdin)
-		opts.AskUser = func(ctx context.Context, q string) (string, error) {
-			st.say("agent asks: %s", q)
-			line, err := in.ReadString('\n')
-			if err != nil && line == "" {
-				return "", err
-			}
-			return strings.TrimSpace(line), nil
-		}
+	st := agent.NewTranscript(stdout)
+	opts := &agent.LoopOptions{Gate: sv.Gate(), Model: model, MaxSteps: mf.maxSteps, Observer: st.Event, Logger: cfg.Logger}
+	if ui.IsTerminal(stdin) {
+		opts.AskUser = ui.AskOnTerminal(stdin, st.Say)
 	}
 	report, err := agent.NewLoop(opts).Run(ctx, *task)
 	if err != nil {

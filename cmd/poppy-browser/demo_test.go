@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/agent"
-	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/testsite"
+	"github.com/poppy-browser/poppy-browser/testsite/demoscript"
 )
 
 // syncBuffer is an output the test reads after the command returns.
@@ -31,13 +32,13 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
-func readAudit(t *testing.T, path string) ([]control.AuditEntry, string) {
+func readAuditFile(t *testing.T, path string) ([]audit.Entry, string) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := control.ReadAudit(bytes.NewReader(raw))
+	entries, err := audit.Read(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func readAudit(t *testing.T, path string) ([]control.AuditEntry, string) {
 // runDemoTest runs `poppy-browser demo --auto-user` with extra flags and
 // checks the story's end: one check-in, aisle, controller=user, and the
 // agent's own press of Check in refused in the audit log.
-func runDemoTest(t *testing.T, ctx context.Context, flags ...string) (out string, site *testsite.Site, audit string) {
+func runDemoTest(t *testing.T, ctx context.Context, flags ...string) (out string, site *testsite.Site, auditLog string) {
 	t.Helper()
 	auditPath := t.TempDir() + "/audit.jsonl"
 	var stdout, stderr syncBuffer
@@ -66,10 +67,10 @@ func runDemoTest(t *testing.T, ctx context.Context, flags ...string) (out string
 	if len(checkIns) != 1 || checkIns[0].Seat != "aisle" || checkIns[0].Controller != "user" || !checkIns[0].PassportGiven {
 		t.Fatalf("the airline recorded %+v, want one check-in, aisle, controller=user, with a passport", checkIns)
 	}
-	entries, raw := readAudit(t, auditPath)
+	entries, raw := readAuditFile(t, auditPath)
 	refused := false
 	for _, e := range entries {
-		if e.Event == control.EventDenied && e.Tool == "browser_click" && e.Reason == "user_step" {
+		if e.Event == audit.EventDenied && e.Tool == "browser_click" && e.Reason == "user_step" {
 			refused = true
 		}
 	}
@@ -77,7 +78,7 @@ func runDemoTest(t *testing.T, ctx context.Context, flags ...string) (out string
 		t.Errorf("the audit log does not show the agent's press of Check in refused:\n%s", raw)
 	}
 	for what, s := range map[string]string{"output": out, "audit log": raw} {
-		if strings.Contains(s, demoPassport) {
+		if strings.Contains(s, testsite.DemoPassport) {
 			t.Errorf("the User's passport number reached the %s", what)
 		}
 	}
@@ -116,7 +117,7 @@ func TestDemoOpenAIModel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	const key = "sk-demo-test-5f9c2e"
-	scripted := agent.NewScripted(agent.CheckInScript(demoTask))
+	scripted := agent.NewScripted(demoscript.CheckIn(demoTask))
 	var mu sync.Mutex
 	var auth []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

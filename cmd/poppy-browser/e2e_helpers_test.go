@@ -15,9 +15,10 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -39,10 +40,9 @@ func TestMain(m *testing.M) {
 type demo struct {
 	t     testing.TB
 	site  *testsite.Site
-	rt    *runtimeParts
+	sv    *supervisor.Supervisor
 	mcp   *mcp.ClientSession
 	srv   *mcp.Server
-	cfg   *config
 	audit string // the audit log's path
 }
 
@@ -51,32 +51,35 @@ func startDemo(t testing.TB, ctx context.Context) *demo {
 	return startDemoWith(t, ctx, nil)
 }
 
-// startDemoWith is startDemo with a change to the runtime's config.
-func startDemoWith(t testing.TB, ctx context.Context, edit func(*config)) *demo {
+// startDemoWith is startDemo with a change to the runtime's options.
+func startDemoWith(t testing.TB, ctx context.Context, edit func(*supervisor.Options)) *demo {
 	t.Helper()
 	site, signer, err := startDemoSite()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { site.Close() })
-	cfg := &config{
-		company:     testsite.CompanyDomain,
-		credentials: signer,
-		httpClient:  site.Client(),
-		returnTo:    testsite.BookingURL(),
+	opts := &supervisor.Options{
+		Company:     testsite.CompanyDomain,
+		Credentials: signer,
+		HTTPClient:  site.Client(),
+		ReturnTo:    testsite.BookingURL(),
+		BrowserArgs: site.BrowserArgs(),
+		AuditLog:    t.TempDir() + "/audit.jsonl",
 	}
-	cfg.live = "127.0.0.1:0"
-	cfg.browserArgs = site.BrowserArgs()
-	cfg.auditLog = t.TempDir() + "/audit.jsonl"
 	if edit != nil {
-		edit(cfg)
+		edit(opts)
 	}
-	rt, err := startRuntime(ctx, cfg)
-	if err != nil {
+	sv := supervisor.New(opts)
+	if err := sv.Start(ctx); err != nil {
 		t.Fatalf("starting the runtime: %v", err)
 	}
-	t.Cleanup(rt.close)
-	srv := agent.NewServer(rt.gate, nil)
+	t.Cleanup(func() {
+		if err := sv.Close(); err != nil {
+			t.Errorf("closing the runtime: %v", err)
+		}
+	})
+	srv := mcpserver.New(sv.Gate(), nil)
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
@@ -87,7 +90,7 @@ func startDemoWith(t testing.TB, ctx context.Context, edit func(*config)) *demo 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &demo{t: t, site: site, rt: rt, mcp: cs, srv: srv, cfg: cfg, audit: cfg.auditLog}
+	return &demo{t: t, site: site, sv: sv, mcp: cs, srv: srv, audit: opts.AuditLog}
 }
 
 // result mirrors the action result of CONTRACT.md.

@@ -27,7 +27,7 @@ func TestSection7Flow(t *testing.T) {
 	if r := d.call(ctx, "browser_click", map[string]any{"ref": link.Ref}); r.Outcome != "done" {
 		t.Fatalf("click check-in link: %+v", r)
 	}
-	waitUntil(t, ctx, "the check-in page loads", func() bool { return strings.HasSuffix(d.rt.page.URL(), "/check-in") })
+	waitUntil(t, ctx, "the check-in page loads", func() bool { return strings.HasSuffix(d.sv.Page().URL(), "/check-in") })
 	snap = d.snapshot(ctx)
 
 	// It chooses an aisle seat, which the submission mark allows.
@@ -79,7 +79,7 @@ func TestSection7Flow(t *testing.T) {
 	}
 
 	// 3. The User takes control.
-	u := connectUser(t, ctx, d.rt.live.URL())
+	u := connectUser(t, ctx, d.sv.LiveURL())
 	u.controller(ctx, "agent")
 	u.send(map[string]any{"type": "take"})
 	u.controller(ctx, "user")
@@ -96,8 +96,8 @@ func TestSection7Flow(t *testing.T) {
 			t.Errorf("%s while the User holds control: got %+v", c.tool, r)
 		}
 	}
-	if !strings.HasSuffix(d.rt.page.URL(), "/check-in") {
-		t.Fatalf("the agent's refused navigation moved the page to %s", d.rt.page.URL())
+	if !strings.HasSuffix(d.sv.Page().URL(), "/check-in") {
+		t.Fatalf("the agent's refused navigation moved the page to %s", d.sv.Page().URL())
 	}
 
 	// The User types a passport number and presses Check in, once the page
@@ -184,7 +184,7 @@ func TestHeadersAndController(t *testing.T) {
 	}
 
 	// Take and hand back: the Company frames follow, the partner frame never sees it.
-	user := d.rt.control.User()
+	user := d.sv.Control().User()
 	if err := user.Take(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -76,19 +77,20 @@ func TestJoinFailures(t *testing.T) {
 				site.SetPoppyJSON([]byte(c.poppyJSON))
 				defer site.SetPoppyJSON(nil)
 			}
-			cfg := &config{company: testsite.CompanyDomain, credentials: c.creds, httpClient: site.Client(), returnTo: c.returnTo}
-			cfg.live = "127.0.0.1:0"
-			cfg.browserArgs = site.BrowserArgs()
-			rt, err := startRuntime(ctx, cfg)
+			sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, Credentials: c.creds,
+				HTTPClient: site.Client(), ReturnTo: c.returnTo, BrowserArgs: site.BrowserArgs()})
+			err := sv.Start(ctx)
 			if c.wantErr == "" {
 				if err != nil {
 					t.Fatalf("join: %v", err)
 				}
-				rt.close()
+				if err := sv.Close(); err != nil {
+					t.Errorf("close: %v", err)
+				}
 				return
 			}
 			if err == nil {
-				rt.close()
+				sv.Close()
 				t.Fatal("the join succeeded")
 			}
 			msg := err.Error()

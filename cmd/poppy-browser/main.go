@@ -58,7 +58,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "run":
 		return runAgent(ctx, args[1:], stdin, stdout, stderr)
 	case "check":
-		return runCheck(ctx, args[1:], stdout, stderr)
+		return runCheck(ctx, args[1:], stdout, stderr, nil)
 	case "audit":
 		return runAudit(args[1:], stdout, stderr)
 	case "help", "-h", "--help":

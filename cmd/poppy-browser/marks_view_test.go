@@ -82,7 +82,7 @@ func TestMarksUnchangedAfterAgentRun(t *testing.T) {
 func (d *demo) readMarks(ctx context.Context) map[string][]marks.Marked {
 	d.t.Helper()
 	out := map[string][]marks.Marked{}
-	for _, f := range d.rt.page.Frames() {
+	for _, f := range d.sv.Page().Frames() {
 		m, err := marks.Read(ctx, f)
 		if err != nil {
 			d.t.Fatalf("reading marks of %s: %v", f.URL, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/agent/chat"
+	"github.com/poppy-browser/poppy-browser/testsite/demoscript"
 )
 
 // maxStepsLimit bounds --max-steps.
@@ -38,7 +39,7 @@ func (f *modelFlags) build(task string, getenv func(string) string) (agent.Model
 	}
 	switch f.name {
 	case "scripted":
-		return agent.NewScripted(agent.CheckInScript(task)), nil
+		return agent.NewScripted(demoscript.CheckIn(task)), nil
 	case "openai":
 		opts := &chat.Options{BaseURL: f.baseURL, Model: f.model, MaxCalls: f.maxSteps}
 		if opts.BaseURL == "" {

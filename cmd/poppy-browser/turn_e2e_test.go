@@ -10,8 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/spec"
+	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
@@ -58,7 +59,7 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 	d := startDemo(t, ctx)
 	nctx, stopNotify := context.WithCancel(ctx)
 	notified := make(chan struct{})
-	go func() { defer close(notified); agent.NotifyControl(nctx, d.srv, d.rt.control) }()
+	go func() { defer close(notified); mcpserver.NotifyControl(nctx, d.srv, d.sv.Control()) }()
 	t.Cleanup(func() { stopNotify(); <-notified })
 
 	if r := d.call(ctx, spec.ToolNavigate, map[string]any{"url": userTurnURL}); r.Outcome != "done" {
@@ -69,7 +70,7 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 	if r := d.call(ctx, spec.ToolRequestUserControl, map[string]any{"reason": "The airline asks you to check in yourself", "ref": passport.Ref}); r.Outcome != "done" {
 		t.Fatalf("request: %+v", r)
 	}
-	u := connectUser(t, ctx, d.rt.live.URL())
+	u := connectUser(t, ctx, d.sv.LiveURL())
 	u.controller(ctx, "agent")
 	u.send(map[string]any{"type": "take"})
 	u.controller(ctx, "user")
@@ -78,7 +79,7 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 		if st := d.call(ctx, spec.ToolControlStatus, nil); st.Controller != "user" {
 			t.Fatalf("%s: controller %q, want user", when, st.Controller)
 		}
-		if h := d.rt.control.Holder(); h != spec.ControllerUser {
+		if h := d.sv.Control().Holder(); h != spec.ControllerUser {
 			t.Fatalf("%s: holder %q", when, h)
 		}
 	}
@@ -108,7 +109,7 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 	t.Run("the agent calls every tool", func(t *testing.T) {
 		// "MUST NOT carry out browser actions from its model": all refused, nothing changes.
 		noHash := func(u string) string { u, _, _ = strings.Cut(u, "#"); return u }
-		before := noHash(d.rt.page.URL())
+		before := noHash(d.sv.Page().URL())
 		for _, c := range everyAction(passport.Ref) {
 			if r := d.call(ctx, c.tool, c.args); r.Outcome != "denied" || r.Reason != "user_has_control" {
 				t.Errorf("%s while the User holds control: %+v", c.tool, r)
@@ -124,7 +125,7 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 		if time.Since(start) < 500*time.Millisecond {
 			t.Error("wait_for_control returned before its timeout while the User holds control")
 		}
-		if got := noHash(d.rt.page.URL()); got != before {
+		if got := noHash(d.sv.Page().URL()); got != before {
 			t.Errorf("the page moved from %s to %s", before, got)
 		}
 		if n := len(d.site.CheckIns()); n != 0 {
@@ -148,7 +149,7 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 			{"#company", "www.airline.test", "www.airline.test"},
 		} {
 			u.clickOn(ctx, c.link)
-			waitUntil(t, ctx, "the page is "+c.url, func() bool { return strings.Contains(d.rt.page.URL(), c.url) })
+			waitUntil(t, ctx, "the page is "+c.url, func() bool { return strings.Contains(d.sv.Page().URL(), c.url) })
 			if _, err := d.site.WaitFrameReport(ctx, func(f testsite.FrameReport) bool {
 				return f.Host == c.host && f.Event == "churned" && f.Controller == "user"
 			}); err != nil {
@@ -157,12 +158,12 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 			holds("after the User went to " + c.url)
 		}
 		u.clickOn(ctx, "#offsite")
-		waitUntil(t, ctx, "the page is off-site", func() bool { return strings.HasPrefix(d.rt.page.URL(), "https://partner.test/") })
+		waitUntil(t, ctx, "the page is off-site", func() bool { return strings.HasPrefix(d.sv.Page().URL(), "https://partner.test/") })
 		holds("after the User went off-site")
 	})
 
 	// The User hands back with the terminal UI; the live view sees it.
-	tui, err := ui.NewTUI(tuiOptions(d.rt, d.cfg))
+	tui, err := ui.NewTUI(d.sv.TUIOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,11 +192,11 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 	})
 
 	t.Run("after cancel the agent is told cancelled", func(t *testing.T) {
-		notes := make(chan agent.ControlNotice, 16)
+		notes := make(chan mcpserver.ControlNotice, 16)
 		cs := connectClient(t, ctx, d.srv, &mcp.ClientOptions{
 			LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 				b, _ := json.Marshal(req.Params.Data)
-				var n agent.ControlNotice
+				var n mcpserver.ControlNotice
 				if json.Unmarshal(b, &n) == nil {
 					notes <- n
 				}
@@ -243,7 +244,7 @@ func TestWaitForControlReturnsWhenBack(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	d := startDemo(t, ctx)
-	if err := d.rt.control.User().Take(ctx); err != nil {
+	if err := d.sv.Control().User().Take(ctx); err != nil {
 		t.Fatal(err)
 	}
 	got := make(chan result, 1)
@@ -252,7 +253,7 @@ func TestWaitForControlReturnsWhenBack(t *testing.T) {
 		return d.call(ctx, spec.ToolControlStatus, nil).Controller == "user"
 	})
 	start := time.Now()
-	if err := d.rt.control.User().HandBack(ctx); err != nil {
+	if err := d.sv.Control().User().HandBack(ctx); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -302,13 +303,13 @@ func pressKey(t *testing.T, tui *ui.TUI, key string) {
 func TestWindowInputOnlyForTheUser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	d := startDemoWith(t, ctx, func(c *config) { c.guardWindow = true })
+	d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.GuardWindow = true })
 	if r := d.call(ctx, spec.ToolNavigate, map[string]any{"url": "https://airline.test/fixtures/check-in-unmarked"}); r.Outcome != "done" {
 		t.Fatalf("navigate: %+v", r)
 	}
 	snap := d.snapshot(ctx)
 	_ = ref(t, snap, "combobox", "Seat")
-	u := connectUser(t, ctx, d.rt.live.URL())
+	u := connectUser(t, ctx, d.sv.LiveURL())
 	u.controller(ctx, "agent")
 	// Where is the seat field? Ask as the User would, once in control.
 	u.send(map[string]any{"type": "take"})
@@ -321,13 +322,13 @@ func TestWindowInputOnlyForTheUser(t *testing.T) {
 
 	window := func() {
 		t.Helper()
-		if err := d.rt.page.SimulateWindowClick(ctx, x, y); err != nil {
+		if err := d.sv.Page().SimulateWindowClick(ctx, x, y); err != nil {
 			t.Fatal(err)
 		}
 	}
 	focused := func() bool {
 		var tag string
-		if err := d.rt.page.MainFrame().Call(ctx, "", "() => document.activeElement ? document.activeElement.tagName : ''", &tag); err != nil {
+		if err := d.sv.Page().MainFrame().Call(ctx, "", "() => document.activeElement ? document.activeElement.tagName : ''", &tag); err != nil {
 			t.Fatal(err)
 		}
 		return tag == "SELECT"
@@ -341,8 +342,8 @@ func TestWindowInputOnlyForTheUser(t *testing.T) {
 	if r := d.call(ctx, spec.ToolPressKey, map[string]any{"key": "Tab", "ref": ref(t, snap, "combobox", "Seat").Ref}); r.Outcome != "done" {
 		t.Fatalf("the agent's key under the guard: %+v", r)
 	}
-	d.rt.page.MainFrame().Call(ctx, "", "() => document.activeElement && document.activeElement.blur()", nil)
-	if err := d.rt.control.User().Take(ctx); err != nil {
+	d.sv.Page().MainFrame().Call(ctx, "", "() => document.activeElement && document.activeElement.blur()", nil)
+	if err := d.sv.Control().User().Take(ctx); err != nil {
 		t.Fatal(err)
 	}
 	window()

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
+	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
 
@@ -20,18 +20,18 @@ import (
 // returned context (the demo ends); otherwise only the terminal UI closes
 // and the live view stays. Without a terminal it says so on msgs and goes
 // on. stop cancels and waits for both.
-func startUserSide(ctx context.Context, rt *runtimeParts, srv *mcp.Server, cfg *config, tui, endOnQuit bool, msgs io.Writer) (context.Context, func()) {
+func startUserSide(ctx context.Context, sv *supervisor.Supervisor, srv *mcp.Server, tui, endOnQuit bool, msgs io.Writer) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { agent.NotifyControl(ctx, srv, rt.control) })
+	wg.Go(func() { mcpserver.NotifyControl(ctx, srv, sv.Control()) })
 	if tui {
 		wg.Go(func() {
-			err := runTUI(ctx, rt, cfg)
+			err := sv.RunTUI(ctx)
 			switch {
 			case errors.Is(err, ui.ErrNoTerminal):
-				fmt.Fprintf(msgs, "no terminal, so no terminal UI (%v); the User can use the live view: %s\n", err, rt.live.URL())
+				fmt.Fprintf(msgs, "no terminal, so no terminal UI (%v); the User can use the live view: %s\n", err, sv.LiveURL())
 			case err != nil:
-				fmt.Fprintf(msgs, "the terminal UI stopped: %v; the User can use the live view: %s\n", err, rt.live.URL())
+				fmt.Fprintf(msgs, "the terminal UI stopped: %v; the User can use the live view: %s\n", err, sv.LiveURL())
 			case endOnQuit:
 				cancel()
 			}
@@ -40,48 +40,5 @@ func startUserSide(ctx context.Context, rt *runtimeParts, srv *mcp.Server, cfg *
 	return ctx, func() {
 		cancel()
 		wg.Wait()
-	}
-}
-
-// runTUI shows the terminal UI on /dev/tty until the User quits or ctx ends.
-func runTUI(ctx context.Context, rt *runtimeParts, cfg *config) error {
-	in, out, err := ui.OpenTerminal()
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	defer out.Close()
-	tui, err := ui.NewTUI(tuiOptions(rt, cfg))
-	if err != nil {
-		return err
-	}
-	return tui.Run(ctx, in, out)
-}
-
-// tuiOptions describes the runtime to the User.
-func tuiOptions(rt *runtimeParts, cfg *config) *ui.TUIOptions {
-	company := rt.company.Domain
-	if rt.company.Name != "" {
-		company = rt.company.Name + " (" + rt.company.Domain + ")"
-	}
-	var exts []string
-	for _, e := range rt.company.Extensions {
-		exts = append(exts, e.Name+" v"+e.Version)
-	}
-	session := cfg.session
-	if session == "" {
-		session = "joined"
-	}
-	if cfg.noJoin {
-		session = "no Session (--no-join): the website is treated as the Company's"
-	}
-	session += " · declares " + strings.Join(exts, ", ")
-	return &ui.TUIOptions{
-		Control: rt.control,
-		Audit:   rt.audit,
-		Company: company,
-		Session: session,
-		PageURL: func() string { return rt.page.URL() },
-		LiveURL: rt.live.URL(),
 	}
 }

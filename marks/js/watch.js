@@ -1,6 +1,7 @@
 // watch.js: the conformance watcher of poppy-browser (package marks, used by
-// package check). It is installed after scanner.js in the same isolated world
-// ("poppy-marks") and runs at document start, before the page's scripts.
+// package check). It is installed after the scanner (js/scanner/) in the
+// same isolated world ("poppy-marks") and runs at document start, before
+// the page's scripts.
 //
 // It records, without touching the page's globals or its DOM:
 //   - when each element bearing data-poppy-user-step was first seen with it;

@@ -1,0 +1,27 @@
+// Package audit writes the runtime's audit log, one JSON object a line, and
+// prints it as a timeline a person reads.
+//
+// # What it owns
+//
+// The line format (CONTRACT.md, "Audit log"): [Entry] with its event names
+// ([EventJoin], [EventAction], ...), the vocabulary of control changes
+// ([HowTake], [ByUser], ...) and the typed [Mark] of a refused marked step;
+// the writer [Log]; [Read], which parses a log file; [WriteTimeline] and
+// [Describe], which render entries for people (the `poppy-browser audit`
+// command and the terminal UI's feed).
+//
+// # What it must not do
+//
+// Hold a value the User typed, a token or a credential: callers put none in
+// an [Entry], and the package keeps nothing but what it writes. Hold a
+// control character from a page: [Log.Record] replaces every control
+// character in a text field with a space, so a page cannot forge a line of
+// the timeline. Keep entries in memory: a [Log] writes each entry and hands
+// it to its observers ([Log.Observe]) as it comes; a timeline is built by
+// reading the file back ([Read]).
+//
+// # Concurrency
+//
+// A [Log] is safe for concurrent use and lines never interleave. A nil *Log
+// records nothing, so a runtime without an audit log needs no checks.
+package audit

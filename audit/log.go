@@ -1,0 +1,224 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// Event names, in [Entry.Event].
+const (
+	EventJoin     = "join"
+	EventNavigate = "navigate"
+	EventAction   = "action"
+	EventDenied   = "denied"
+	EventOffer    = "offer"
+	EventControl  = "control"
+	EventError    = "error"
+)
+
+// How control changed, in [Entry.How] (package control uses the same words).
+const (
+	HowTake       = "take"
+	HowHandedBack = "handed_back"
+	HowCancelled  = "cancelled"
+)
+
+// Who acted, in [Entry.By].
+const (
+	ByUser  = "user"
+	ByAgent = "agent"
+)
+
+// Entry is one line of the audit log. Empty fields are left out.
+//
+// Callers must never put a credential, a token, or a value the User typed
+// into any field (Message included).
+type Entry struct {
+	Time    time.Time `json:"time"`
+	Event   string    `json:"event"`
+	Tool    string    `json:"tool,omitempty"`
+	Ref     string    `json:"ref,omitempty"`
+	Reason  string    `json:"reason,omitempty"`
+	From    string    `json:"from,omitempty"`
+	To      string    `json:"to,omitempty"`
+	How     string    `json:"how,omitempty"`
+	By      string    `json:"by,omitempty"`
+	Offer   string    `json:"offer,omitempty"` // offer ID, for offer and control events
+	URL     string    `json:"url,omitempty"`
+	Message string    `json:"message,omitempty"`
+	// Epoch is the agent's page epoch (the refs' epoch) on the gate's
+	// lines; ControlEpoch counts the User's returns of control on control
+	// lines. They are different clocks, so they have different names.
+	Epoch        uint64 `json:"epoch,omitempty"`
+	ControlEpoch uint64 `json:"control_epoch,omitempty"`
+	// Mark is the mark that refused a user_step denial; nil otherwise.
+	Mark *Mark `json:"mark,omitempty"`
+}
+
+// Mark names the marked step that refused an action, by element refs.
+type Mark struct {
+	Kind    spec.MarkKind `json:"kind"`
+	Marked  string        `json:"marked"`  // ref of the element bearing the mark
+	Touches string        `json:"touches"` // ref of the element the action would change
+}
+
+// Log writes [Entry] values as JSON lines. It is safe for concurrent use;
+// lines never interleave. It keeps no entry after writing it. A nil *Log
+// records nothing.
+type Log struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closer io.Closer // the file Open opened, or nil
+	now    func() time.Time
+	obs    map[*observer]struct{}
+}
+
+// observer is one function registered with [Log.Observe].
+type observer struct{ fn func(Entry) }
+
+// New returns a log writing to w. now stamps entries whose Time is zero;
+// nil means time.Now. Close does not close w.
+func New(w io.Writer, now func() time.Time) *Log {
+	if now == nil {
+		now = time.Now
+	}
+	return &Log{w: w, now: now}
+}
+
+// Open opens path for appending (creating it with mode 0600) and returns a
+// log writing to it. Close closes the file.
+func Open(path string) (*Log, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening audit log: %w", err)
+	}
+	a := New(f, nil)
+	a.closer = f
+	return a, nil
+}
+
+// Record writes e as one line and hands it to the observers. A zero Time is
+// set to now; times are written in UTC; control characters in text fields
+// become spaces.
+func (a *Log) Record(e Entry) error {
+	if a == nil {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e.Time.IsZero() {
+		e.Time = a.now()
+	}
+	e.Time = e.Time.UTC()
+	e.clean()
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("recording audit entry: %w", err)
+	}
+	b = append(b, '\n')
+	for o := range a.obs {
+		o.fn(e)
+	}
+	if _, err := a.w.Write(b); err != nil {
+		return fmt.Errorf("recording audit entry: %w", err)
+	}
+	return nil
+}
+
+// clean replaces control characters (a page's title or URL, the model's
+// reason) with spaces in every text field.
+func (e *Entry) clean() {
+	for _, s := range []*string{&e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
+		&e.How, &e.By, &e.Offer, &e.URL, &e.Message} {
+		*s = withoutControl(*s)
+	}
+	if e.Mark != nil {
+		m := *e.Mark
+		m.Kind = spec.MarkKind(withoutControl(string(m.Kind)))
+		m.Marked, m.Touches = withoutControl(m.Marked), withoutControl(m.Touches)
+		e.Mark = &m
+	}
+}
+
+func withoutControl(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// Observe calls fn with every entry recorded from now on, in order, until
+// the returned function is called. fn runs while the log is locked: it must
+// return at once and must not record into the log (the terminal UI hands
+// entries to a queue). Observe on a nil *Log does nothing.
+func (a *Log) Observe(fn func(Entry)) (stop func()) {
+	if a == nil || fn == nil {
+		return func() {}
+	}
+	o := &observer{fn: fn}
+	a.mu.Lock()
+	if a.obs == nil {
+		a.obs = map[*observer]struct{}{}
+	}
+	a.obs[o] = struct{}{}
+	a.mu.Unlock()
+	return func() {
+		a.mu.Lock()
+		delete(a.obs, o)
+		a.mu.Unlock()
+	}
+}
+
+// Close closes the file opened by [Open]; otherwise it does nothing.
+func (a *Log) Close() error {
+	if a == nil || a.closer == nil {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err := a.closer.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+		return fmt.Errorf("closing audit log: %w", err)
+	}
+	return nil
+}
+
+// Read parses an audit log. Blank lines are skipped; a line that is not a
+// JSON object fails with its line number, returning the entries before it.
+func Read(r io.Reader) ([]Entry, error) {
+	var out []Entry
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 4<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		var e Entry
+		if err := json.Unmarshal(b, &e); err != nil {
+			return out, fmt.Errorf("reading audit log: line %d: %w", line, err)
+		}
+		out = append(out, e)
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("reading audit log: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,134 @@
+package audit
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// TestRecordFormat writes the gate's and control's kinds of line, checks
+// them byte for byte against CONTRACT.md's format, and reads them back.
+func TestRecordFormat(t *testing.T) {
+	var buf bytes.Buffer
+	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.FixedZone("CET", 3600))
+	a := New(&buf, func() time.Time { return at })
+	var observed []Entry
+	defer a.Observe(func(e Entry) { observed = append(observed, e) })()
+	in := []Entry{
+		{Event: EventDenied, Tool: "browser_click", Ref: "e3", Reason: "user_step", URL: "https://airline.test/check-in", Epoch: 2,
+			Mark: &Mark{Kind: spec.Submission, Marked: "e2", Touches: "e3"}},
+		{Event: EventControl, From: "user", To: "agent", How: HowHandedBack, By: ByUser, Offer: "offer-1", ControlEpoch: 1},
+	}
+	for _, e := range in {
+		if err := a.Record(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := `{"time":"2026-03-01T08:30:00Z","event":"denied","tool":"browser_click","ref":"e3","reason":"user_step","url":"https://airline.test/check-in","epoch":2,"mark":{"kind":"submission","marked":"e2","touches":"e3"}}
+{"time":"2026-03-01T08:30:00Z","event":"control","from":"user","to":"agent","how":"handed_back","by":"user","offer":"offer-1","control_epoch":1}
+`
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	read, err := Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(observed, read); diff != "" {
+		t.Errorf("Read (-observed +read):\n%s", diff)
+	}
+}
+
+// TestRecordDropsControlCharacters: a page title or URL with a newline or
+// an escape sequence cannot forge a timeline line or colour a terminal.
+func TestRecordDropsControlCharacters(t *testing.T) {
+	var buf bytes.Buffer
+	a := New(&buf, nil)
+	if err := a.Record(Entry{Event: EventError, Message: "page said \x1b[31mhi\nfake line\x00", URL: "https://airline.test/\r"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Message != "page said  [31mhi fake line " || got[0].URL != "https://airline.test/ " {
+		t.Errorf("message %q url %q, want control characters as spaces", got[0].Message, got[0].URL)
+	}
+	var tl bytes.Buffer
+	if err := WriteTimeline(&tl, got); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(tl.String(), "\x1b\x00\r") || strings.Count(tl.String(), "fake line") != 1 {
+		t.Errorf("timeline holds control characters:\n%q", tl.String())
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	in := `{"time":"2026-03-01T09:30:00Z","event":"join"}` + "\n\n" + "not json\n"
+	got, err := Read(strings.NewReader(in))
+	if err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("Read error = %v, want one naming line 3", err)
+	}
+	if len(got) != 1 || got[0].Event != EventJoin {
+		t.Errorf("entries before the bad line = %+v, want the join", got)
+	}
+}
+
+func TestOpenAppends(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	for _, ev := range []string{EventJoin, EventNavigate} {
+		a, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Record(Entry{Event: ev, URL: "https://airline.test/"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o600 {
+		t.Errorf("audit log mode = %v, want 0600", perm)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for _, e := range got {
+		events = append(events, e.Event)
+		if e.Time.IsZero() {
+			t.Errorf("entry %q has no time", e.Event)
+		}
+	}
+	if diff := cmp.Diff([]string{EventJoin, EventNavigate}, events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+func TestNilAuditLog(t *testing.T) {
+	var a *Log
+	if err := a.Record(Entry{Event: EventJoin}); err != nil {
+		t.Errorf("nil log Record: %v", err)
+	}
+	if a.Close() != nil {
+		t.Error("nil log is not a no-op")
+	}
+}

@@ -1,0 +1,46 @@
+// Package browsertest shares one real Chromium among the tests of a test
+// binary, the way net/http/httptest serves them an HTTP server.
+//
+// It owns the test side of package browser: starting one Chromium per test
+// binary (on first use, so tests without a browser do not pay for it),
+// opening a page in a fresh browser context per test, failing the test on
+// an uncaught page exception, saving a screenshot and the page's console to
+// t.ArtifactDir() when a test fails, and checking on Close that the
+// browser's temporary profile is gone. It must not be imported by
+// non-test code, and it mocks nothing: every page is a real Chromium tab.
+//
+// # Use
+//
+// A package's TestMain starts its servers, then makes the shared browser
+// and hands it to [Run], which runs the tests and closes the browser:
+//
+//	var chromium *browsertest.Browser
+//
+//	func TestMain(m *testing.M) {
+//		srv := ... // the fixtures, on 127.0.0.1:0
+//		chromium = browsertest.New(&browsertest.Options{
+//			Args:  []string{"--host-resolver-rules=MAP *.test " + srv.Addr},
+//			Setup: func(ctx context.Context, b *browser.Browser) error { return b.SetScript(ctx, "marks", marks.Script()) },
+//		})
+//		os.Exit(browsertest.Run(m, chromium))
+//	}
+//
+//	func TestSomething(t *testing.T) {
+//		p := chromium.NewPage(t) // fresh browser context; closed, checked and kept as artifacts at cleanup
+//		...
+//	}
+//
+// Without Chromium a test that asks for the browser fails naming the
+// install command, and skips under -short.
+//
+// # Bounds
+//
+// Every wait is bounded and says what it waited for: the start of Chromium
+// (with its Setup) gets [StartTimeout], opening and closing a page
+// [PageTimeout]. A test bounds its own steps with its own context.
+//
+// # Concurrency
+//
+// A [Browser] is safe for concurrent use by parallel tests; each page
+// belongs to one test.
+package browsertest

@@ -1,0 +1,140 @@
+package browser
+
+import (
+	"strings"
+	"sync"
+
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// LogLine is a console message or an uncaught exception of one of a page's
+// frames, as [Page.WatchLog] reports it. Tests keep them as artifacts and
+// fail on exceptions; the runtime does not read them.
+type LogLine struct {
+	// Exception says the line is an uncaught exception
+	// (Runtime.exceptionThrown), not a console call.
+	Exception bool
+	Level     string // console call type ("log", "error", "warning" ...); "exception"
+	Text      string // the message, or the exception's description
+	URL       string // the script or document it came from, when the browser says
+}
+
+func (l LogLine) String() string {
+	if l.URL == "" {
+		return l.Level + ": " + l.Text
+	}
+	return l.Level + ": " + l.Text + " (" + l.URL + ")"
+}
+
+// logWatchers are the [Page.WatchLog] callbacks of a browser, by page.
+type logWatchers struct {
+	mu   sync.Mutex
+	next uint64
+	fns  map[*Page]map[uint64]func(LogLine)
+}
+
+// WatchLog calls fn with every console message and uncaught exception of
+// the page's frames (out-of-process iframes included, those attached later
+// too) until stop is called. fn runs on the browser's event loop, in event
+// order: it must be quick and must not call the browser.
+func (p *Page) WatchLog(fn func(LogLine)) (stop func()) {
+	w := &p.b.logs
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fns == nil {
+		w.fns = map[*Page]map[uint64]func(LogLine){}
+	}
+	if w.fns[p] == nil {
+		w.fns[p] = map[uint64]func(LogLine){}
+	}
+	w.next++
+	key := w.next
+	w.fns[p][key] = fn
+	return func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		delete(w.fns[p], key)
+		if len(w.fns[p]) == 0 {
+			delete(w.fns, p)
+		}
+	}
+}
+
+// emit hands line to the watchers of the target's page.
+func (t *tgt) emitLog(line LogLine) {
+	t.b.mu.Lock()
+	p := t.page
+	t.b.mu.Unlock()
+	if p == nil {
+		return
+	}
+	w := &t.b.logs
+	w.mu.Lock()
+	var fns []func(LogLine)
+	for _, fn := range w.fns[p] {
+		fns = append(fns, fn)
+	}
+	w.mu.Unlock()
+	for _, fn := range fns {
+		fn(line)
+	}
+}
+
+// watchLog forwards the target's console calls and uncaught exceptions to
+// its page's watchers (the Runtime domain is on for every target).
+func (t *tgt) watchLog() {
+	t.s.on(runtime.ExceptionThrown.Method, func(raw jsonv2.Value) {
+		ev, ok := decode[runtime.EventExceptionThrown](raw)
+		if !ok || ev.ExceptionDetails == nil {
+			return
+		}
+		d := ev.ExceptionDetails
+		text := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			text += " " + d.Exception.Description
+		}
+		t.emitLog(LogLine{Exception: true, Level: "exception", Text: text, URL: d.URL})
+	})
+	t.s.on(runtime.ConsoleAPICalled.Method, func(raw jsonv2.Value) {
+		ev, ok := decode[runtime.EventConsoleAPICalled](raw)
+		if !ok {
+			return
+		}
+		var parts []string
+		for _, a := range ev.Args {
+			switch {
+			case a == nil:
+			case a.Type == runtime.RemoteObjectTypeString:
+				var s string
+				if jsonv2.Unmarshal(a.Value, &s) == nil {
+					parts = append(parts, s)
+				}
+			case len(a.Value) > 0:
+				parts = append(parts, string(a.Value))
+			case a.UnserializableValue != "":
+				parts = append(parts, string(a.UnserializableValue))
+			default:
+				parts = append(parts, a.Description)
+			}
+		}
+		url := ""
+		if ev.StackTrace != nil && len(ev.StackTrace.CallFrames) > 0 {
+			url = ev.StackTrace.CallFrames[0].URL
+		}
+		t.emitLog(LogLine{Level: string(ev.Type), Text: strings.Join(parts, " "), URL: url})
+	})
+}
+
+// ProfileDir is the browser's profile directory: the temporary one Launch
+// made (Close removes it) or [Options.UserDataDir]; "" for an attached
+// browser. Tests check that Close leaves no temporary directory behind.
+func (b *Browser) ProfileDir() string {
+	if b.proc == nil {
+		return ""
+	}
+	if b.proc.tmpDir != "" {
+		return b.proc.tmpDir
+	}
+	return b.opts.UserDataDir
+}

@@ -1,0 +1,129 @@
+package gate
+
+import (
+	"context"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// Action is one thing the agent's model asks of the browser. The set is
+// closed: only the values of this package implement it, and only
+// [Gate.Do] runs them. An action does not run any step itself: it returns
+// a plan, and Gate.Do runs the same sequence for every plan.
+type Action interface {
+	// Tool is the MCP tool the action answers to (spec.Tool*), as the
+	// audit log names it.
+	Tool() string
+	// plan says what the action targets, what it would touch, how to
+	// dispatch it, whether to settle and how to describe success.
+	plan() plan
+}
+
+// plan is what an action asks of the gate. Gate.Do reads it in order:
+// ref, touch (marks), lease, dispatch, settle, done.
+type plan struct {
+	// bad is set when the action's own arguments are wrong: nothing runs.
+	bad *failure
+	// ref is the element the action names; "" for none.
+	ref string
+	// touch is asked of the page's marks, in one round trip, before
+	// anything runs (its ID is the ref's element). Nil: the action touches
+	// no element and nothing is checked.
+	touch *marks.Action
+	// focused sends touch to whatever has focus, in whichever frame: every
+	// frame is asked, and a page not observed since control came back
+	// refuses it (stale_ref).
+	focused bool
+	// lease is how the action holds the input lease while it dispatches.
+	lease lease
+	// dispatch does the action (input, a navigation, a read). It returns a
+	// *failure for a result of its own, errUserHasControl, or an error
+	// the gate turns into stale_ref or page_error.
+	dispatch func(ctx context.Context, st *step) error
+	// settle waits, briefly, for a navigation the input may have started.
+	settle bool
+	// done describes success.
+	done func(ctx context.Context, st *step) Result
+}
+
+// lease is how an action holds control's input lease while it dispatches.
+type lease int
+
+const (
+	// noLease: the action only reads the page (snapshot, wait).
+	noLease lease = iota
+	// inputLease: real input; a take by the User waits the milliseconds
+	// it takes.
+	inputLease
+	// navigationLease: a page load; a take by the User stops it.
+	navigationLease
+)
+
+// Click clicks the element at its visible centre, with real mouse input.
+type Click struct{ Ref string }
+
+// Type focuses a field and inserts Text as one input. With Submit, Enter is
+// pressed afterwards; that is gated as a submission before anything is
+// typed.
+type Type struct {
+	Ref    string
+	Text   string
+	Submit bool
+}
+
+// Select selects Values (option values or labels) of a native <select>.
+type Select struct {
+	Ref    string
+	Values []string
+}
+
+// PressKey presses Key (Playwright names: "Enter", "Tab", "ArrowDown", " ")
+// on the element Ref, or on whatever has focus when Ref is empty.
+type PressKey struct {
+	Key string
+	Ref string
+}
+
+// Scroll scrolls the element Ref, or the page when Ref is empty, by Amount
+// CSS pixels (0 means [DefaultScroll]) in Direction: "up", "down", "left" or
+// "right".
+type Scroll struct {
+	Ref       string
+	Direction string
+	Amount    float64
+}
+
+// Navigate loads an http or https URL in the top frame.
+type Navigate struct{ URL string }
+
+// Back goes one step back in the page's history.
+type Back struct{}
+
+// Snapshot reads the page: every frame's elements, with refs of the current
+// epoch.
+type Snapshot struct{}
+
+// Wait waits for Seconds (at most [MaxWait]; 0 means 1 s, or [MaxWait] when
+// Text is set), or until Text appears on the page.
+type Wait struct {
+	Seconds float64
+	Text    string
+}
+
+// DefaultScroll is how far a [Scroll] with no Amount goes, in CSS pixels.
+const DefaultScroll = 600
+
+// MaxWait bounds a [Wait].
+const MaxWait = 30 * time.Second
+
+func (Click) Tool() string    { return spec.ToolClick }
+func (Type) Tool() string     { return spec.ToolType }
+func (Select) Tool() string   { return spec.ToolSelect }
+func (PressKey) Tool() string { return spec.ToolPressKey }
+func (Scroll) Tool() string   { return spec.ToolScroll }
+func (Navigate) Tool() string { return spec.ToolNavigate }
+func (Back) Tool() string     { return spec.ToolBack }
+func (Snapshot) Tool() string { return spec.ToolSnapshot }
+func (Wait) Tool() string     { return spec.ToolWait }

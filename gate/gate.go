@@ -1,0 +1,268 @@
+package gate
+
+import (
+	"context"
+	"github.com/poppy-browser/poppy-browser/audit"
+	"log/slog"
+	"net/url"
+	"sync/atomic"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// Options configures a [Gate]. Control is required.
+type Options struct {
+	// Page returns the page the agent acts on, or nil when there is none.
+	Page func() *browser.Page
+	// Surface, for tests, replaces Page: it returns the surface the gate
+	// acts on (a fake page), or nil when there is none. A change of the
+	// value it returns is a change of page.
+	Surface func() Surface
+	// Control says who holds the browser. The gate reads it and takes its
+	// input lease; it never changes the holder.
+	Control *control.Control
+	// Audit receives one line per decision. Nil records nothing.
+	Audit *audit.Log
+	// CompanyHost reports whether a host is the Company's, to label page
+	// content in snapshots. Nil means no host is.
+	CompanyHost func(host string) bool
+	// Timeout bounds one action (a navigation included). 0 means 60 s.
+	Timeout time.Duration
+	// Logger receives debug logs. Nil discards.
+	Logger *slog.Logger
+}
+
+// Gate is the one path from the agent's model to the page. Every agent
+// action passes [Gate.Do]. Create it with [New]; it is safe for
+// concurrent use and runs one action at a time.
+type Gate struct {
+	ctl     *control.Control
+	audit   *audit.Log
+	company func(host string) bool
+	timeout time.Duration
+	log     *slog.Logger
+	current func() Surface
+
+	sem chan struct{} // held while an action runs; guards the fields below
+
+	refs     *refTable
+	ctlEpoch uint64
+	doc      string  // the top document's identity at the last sync
+	last     Surface // the page at the last sync
+
+	// seen is the page state at the end of the last run, readable without
+	// sem for refusals that must not wait.
+	seen atomic.Pointer[PageState]
+}
+
+// New returns a gate over the page opts.Page (or opts.Surface) returns.
+func New(opts *Options) *Gate {
+	g := &Gate{
+		ctl:     opts.Control,
+		audit:   opts.Audit,
+		company: opts.CompanyHost,
+		timeout: opts.Timeout,
+		log:     opts.Logger,
+		current: opts.Surface,
+		sem:     make(chan struct{}, 1),
+		refs:    newRefTable(),
+	}
+	if g.current == nil {
+		g.current = pageSurfaces(opts.Page)
+	}
+	if g.company == nil {
+		g.company = func(string) bool { return false }
+	}
+	if g.timeout <= 0 {
+		g.timeout = 60 * time.Second
+	}
+	if g.log == nil {
+		g.log = slog.New(slog.DiscardHandler)
+	}
+	return g
+}
+
+// pageSurfaces wraps the current browser page, keeping one wrapper per page
+// so that a change of page is seen as one.
+func pageSurfaces(page func() *browser.Page) func() Surface {
+	var last *pageSurface // only used under the gate's sem
+	return func() Surface {
+		if page == nil {
+			return nil
+		}
+		p := page()
+		if p == nil {
+			return nil
+		}
+		if last == nil || last.p != p {
+			last = &pageSurface{p: p, width: 1280, height: 800}
+		}
+		return last
+	}
+}
+
+// Controls is what the agent's code may do with control: read who holds
+// the browser, offer it to the User, wait for it to come back. Taking,
+// handing back and cancelling are the User's alone, so they are not here.
+type Controls interface {
+	Holder() spec.Controller
+	Status() control.Status
+	RequestUser(reason string, step *control.Step) control.Offer
+	WaitForAgent(ctx context.Context) (control.Status, error)
+	Subscribe() (<-chan control.Event, func())
+	ObservedAt(epoch uint64) bool
+}
+
+// Control returns the control the gate reads, for the tools that offer
+// control to the User and report it. It is not a way around the gate, and
+// it gives no way to act for the User.
+func (g *Gate) Control() Controls { return g.ctl }
+
+// Do runs one action through the one sequence every action passes:
+// control, ref and epoch, marks, lease and dispatch, settle, record. The
+// action's plan says what each step works on; no action can skip a step.
+// Denials and failures are results, never panics or errors.
+func (g *Gate) Do(ctx context.Context, a Action) Result {
+	if a == nil {
+		return Result{Outcome: spec.OutcomeFailed, Reason: FailBadArgument, Message: "No action."}
+	}
+	// 1. Control: refuse at once while the User holds it, without waiting
+	// for a running action.
+	if g.ctl.Holder() == spec.ControllerUser {
+		res := g.userHasControl()
+		g.record(a, "", res)
+		return res
+	}
+	select {
+	case g.sem <- struct{}{}:
+	case <-ctx.Done():
+		res := Result{Outcome: spec.OutcomeFailed, Reason: FailTimeout, Message: "Another browser action is still running; try again.",
+			Page: g.lastPage()}
+		g.record(a, "", res)
+		return res
+	}
+	defer func() { <-g.sem }()
+	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel()
+
+	r := &run{g: g}
+	res := func() Result {
+		if res := r.open(ctx); res != nil {
+			return *res
+		}
+		p := a.plan()
+		if p.bad != nil {
+			return r.failed(ctx, p.bad.reason, p.bad.msg)
+		}
+		st := &step{r: r, s: r.s}
+		// 2. Ref and epoch: stale_ref, no_such_ref.
+		if res := r.target(ctx, &p, st); res != nil {
+			return *res
+		}
+		// 3. Marks: one round trip, user_step; arms the in-page guard.
+		if res := r.checkMarks(ctx, &p, st); res != nil {
+			return *res
+		}
+		// 4. Lease and dispatch, then what the guard caught.
+		if res := r.dispatch(ctx, &p, st); res != nil {
+			return *res
+		}
+		// 5. Settle.
+		if p.settle {
+			r.s.Settle(ctx)
+		}
+		return p.done(ctx, st)
+	}()
+	if len(r.armed) > 0 {
+		// An action that stopped between its check and its input: disarm
+		// now, so the guard can never meet the User's input later.
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		r.disarm(dctx)
+		cancel()
+	}
+	seen := res.Page
+	g.seen.Store(&seen)
+	// 6. Record.
+	g.record(a, r.ref, res)
+	return res
+}
+
+// lastPage is the page state the last run reported, with the current
+// controller.
+func (g *Gate) lastPage() PageState {
+	var p PageState
+	if s := g.seen.Load(); s != nil {
+		p = *s
+	}
+	p.Controller = g.ctl.Holder()
+	return p
+}
+
+func (g *Gate) userHasControl() Result {
+	p := g.lastPage()
+	p.Controller = spec.ControllerUser
+	return Result{
+		Outcome: spec.OutcomeDenied,
+		Reason:  spec.ReasonUserHasControl,
+		Message: "The User holds control of the browser, so no browser action runs. Continue other work or call browser_wait_for_control; when control is back, take a new snapshot.",
+		Page:    p,
+	}
+}
+
+// record writes one audit line for a decision. It never holds typed text:
+// only tool, ref, reason, mark, epoch and the page URL.
+func (g *Gate) record(a Action, ref string, res Result) {
+	e := audit.Entry{Tool: a.Tool(), Ref: ref, URL: withoutQuery(res.Page.URL), Epoch: res.Page.Epoch}
+	switch res.Outcome {
+	case spec.OutcomeDone:
+		e.Event = audit.EventAction
+		switch a.(type) {
+		case Navigate, Back:
+			e.Event = audit.EventNavigate
+		}
+	case spec.OutcomeDenied:
+		e.Event, e.Reason = audit.EventDenied, string(res.Reason)
+	default:
+		e.Event, e.Reason = audit.EventError, string(res.Reason)
+	}
+	if m := res.Mark; m != nil {
+		e.Mark = &audit.Mark{Kind: m.Kind, Marked: m.Marked, Touches: m.Touches}
+	}
+	if err := g.audit.Record(e); err != nil {
+		g.log.Error("audit record failed", "tool", a.Tool(), "err", err)
+	}
+}
+
+// StepFor describes the marked step ref names, for an offer to the User.
+// Text is the element's name as the page gives it (Company content, shown
+// to the User as such). It never waits: while an action runs it gives the
+// ref alone.
+func (g *Gate) StepFor(ref string) *control.Step {
+	if ref == "" {
+		return nil
+	}
+	st := &control.Step{Ref: ref}
+	select {
+	case g.sem <- struct{}{}:
+		if t, reason := g.refs.lookup(ref); reason == "" {
+			st.Kind, st.Text = string(t.kind), t.name
+		}
+		<-g.sem
+	default:
+	}
+	return st
+}
+
+// withoutQuery drops a URL's query and fragment for the audit log: a form
+// the User sent with GET puts what they typed there.
+func withoutQuery(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	u.RawQuery, u.Fragment, u.User = "", "", nil
+	return u.String()
+}

@@ -1,0 +1,277 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// This file holds each action's plan: what it targets and touches, how it
+// dispatches, and how it reports success. The order of the steps is
+// Gate.Do's alone (see run.sequence).
+
+func (a Click) plan() plan {
+	return plan{
+		ref:   a.Ref,
+		touch: &marks.Action{Kind: marks.ActionClick},
+		lease: inputLease,
+		dispatch: func(ctx context.Context, st *step) error {
+			v := st.verdict.Point
+			if v == nil {
+				return fail(FailNotVisible, fmt.Sprintf("Element %s has no visible box to click; scroll to it or take a new snapshot.", st.target.ref))
+			}
+			ox, oy, err := st.s.Offset(ctx, st.frame)
+			if err != nil {
+				return fail(FailPage, "Could not locate the element's frame: "+err.Error())
+			}
+			return st.s.Click(ctx, ox+v.X+v.Width/2, oy+v.Y+v.Height/2)
+		},
+		settle: true,
+		done: func(ctx context.Context, st *step) Result {
+			return st.done(ctx, fmt.Sprintf("Clicked %s.", st.target.ref))
+		},
+	}
+}
+
+func (a Type) plan() plan {
+	// One round trip covers typing and, with Submit, the Enter that may
+	// submit the form: nothing is typed when either is the User's.
+	touch := &marks.Action{Kind: marks.ActionType}
+	if a.Submit {
+		touch.Key = "Enter"
+	}
+	return plan{
+		ref:   a.Ref,
+		touch: touch,
+		lease: inputLease,
+		dispatch: func(ctx context.Context, st *step) error {
+			if err := st.s.Focus(ctx, st.frame, st.target.id); err != nil {
+				return err
+			}
+			if err := st.s.InsertText(ctx, a.Text); err != nil || !a.Submit {
+				return err
+			}
+			return st.s.Press(ctx, "Enter")
+		},
+		settle: true,
+		done: func(ctx context.Context, st *step) Result {
+			n := len([]rune(a.Text))
+			if a.Submit {
+				return st.done(ctx, fmt.Sprintf("Typed %d characters into %s and pressed Enter.", n, st.target.ref))
+			}
+			return st.done(ctx, fmt.Sprintf("Typed %d characters into %s.", n, st.target.ref))
+		},
+	}
+}
+
+func (a Select) plan() plan {
+	p := plan{
+		ref:   a.Ref,
+		touch: &marks.Action{Kind: marks.ActionSelect},
+		lease: inputLease,
+		dispatch: func(ctx context.Context, st *step) error {
+			var err error
+			st.selected, err = st.s.SelectValues(ctx, st.frame, st.target.id, a.Values)
+			return err
+		},
+		done: func(ctx context.Context, st *step) Result {
+			res := st.done(ctx, fmt.Sprintf("Selected %s in %s.", quoteList(st.selected), st.target.ref))
+			res.Selected = st.selected
+			return res
+		},
+	}
+	if len(a.Values) == 0 {
+		p.bad = fail(FailBadArgument, "Give at least one value to select.")
+	}
+	return p
+}
+
+func (a PressKey) plan() plan {
+	p := plan{
+		ref:    a.Ref,
+		touch:  &marks.Action{Kind: marks.ActionKey, Key: a.Key},
+		lease:  inputLease,
+		settle: true,
+	}
+	if a.Key == "" {
+		p.bad = fail(FailBadArgument, "Give a key to press, such as Enter or Tab.")
+	}
+	if a.Ref == "" {
+		// The key goes to whatever has focus, in whichever frame.
+		p.focused = true
+		p.dispatch = func(ctx context.Context, st *step) error { return st.s.Press(ctx, a.Key) }
+		p.done = func(ctx context.Context, st *step) Result {
+			return st.done(ctx, fmt.Sprintf("Pressed %s.", a.Key))
+		}
+		return p
+	}
+	p.dispatch = func(ctx context.Context, st *step) error {
+		if err := st.s.Focus(ctx, st.frame, st.target.id); err != nil {
+			return err
+		}
+		return st.s.Press(ctx, a.Key)
+	}
+	p.done = func(ctx context.Context, st *step) Result {
+		return st.done(ctx, fmt.Sprintf("Pressed %s on %s.", a.Key, st.target.ref))
+	}
+	return p
+}
+
+func (a Scroll) plan() plan {
+	amount := a.Amount
+	if amount <= 0 {
+		amount = DefaultScroll
+	}
+	var dx, dy float64
+	p := plan{ref: a.Ref, lease: inputLease}
+	switch a.Direction {
+	case "down", "":
+		dy = amount
+	case "up":
+		dy = -amount
+	case "right":
+		dx = amount
+	case "left":
+		dx = -amount
+	default:
+		p.bad = fail(FailBadArgument, fmt.Sprintf("Direction %q is not one of up, down, left, right.", a.Direction))
+	}
+	dir := a.Direction
+	if dir == "" {
+		dir = "down"
+	}
+	if a.Ref == "" {
+		// The page scrolls under the pointer: no element is touched.
+		p.dispatch = func(ctx context.Context, st *step) error { return st.s.Wheel(ctx, dx, dy) }
+		p.done = func(ctx context.Context, st *step) Result {
+			return st.done(ctx, fmt.Sprintf("Scrolled the page %s.", dir))
+		}
+		return p
+	}
+	p.touch = &marks.Action{Kind: marks.ActionScroll}
+	p.dispatch = func(ctx context.Context, st *step) error {
+		return st.s.ScrollBy(ctx, st.frame, st.target.id, dx, dy)
+	}
+	p.done = func(ctx context.Context, st *step) Result {
+		return st.done(ctx, fmt.Sprintf("Scrolled %s %s.", st.target.ref, dir))
+	}
+	return p
+}
+
+func (a Navigate) plan() plan {
+	u, err := url.Parse(a.URL)
+	p := plan{
+		lease: navigationLease,
+		dispatch: func(ctx context.Context, st *step) error {
+			if err := st.s.Navigate(ctx, u.String()); err != nil {
+				return fail(FailNavigation, "The page did not load: "+err.Error())
+			}
+			return nil
+		},
+		done: func(ctx context.Context, st *step) Result {
+			return st.done(ctx, "Loaded the page; take a snapshot to see it.")
+		},
+	}
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		p.bad = fail(FailBadURL, "Only absolute http and https URLs can be opened.")
+	}
+	return p
+}
+
+func (Back) plan() plan {
+	return plan{
+		lease: navigationLease,
+		dispatch: func(ctx context.Context, st *step) error {
+			if err := st.s.Back(ctx); err != nil {
+				return fail(FailNavigation, "Could not go back: "+err.Error())
+			}
+			return nil
+		},
+		done: func(ctx context.Context, st *step) Result {
+			return st.done(ctx, "Went back; take a snapshot to see the page.")
+		},
+	}
+}
+
+func (a Wait) plan() plan {
+	d := time.Duration(a.Seconds * float64(time.Second))
+	switch {
+	case d <= 0 && a.Text != "":
+		d = MaxWait
+	case d <= 0:
+		d = time.Second
+	case d > MaxWait:
+		d = MaxWait
+	}
+	return plan{
+		dispatch: func(ctx context.Context, st *step) error { return st.wait(ctx, d, a.Text) },
+		done:     func(ctx context.Context, st *step) Result { return st.done(ctx, st.note) },
+	}
+}
+
+// wait polls the page for text until d has passed, refusing as soon as the
+// User holds control.
+func (st *step) wait(ctx context.Context, d time.Duration, text string) error {
+	wctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if st.r.g.ctl.Holder() == spec.ControllerUser {
+			return errUserHasControl
+		}
+		if text != "" && st.r.pageHasText(wctx, text) {
+			st.note = fmt.Sprintf("The text %q is on the page.", text)
+			return nil
+		}
+		select {
+		case <-wctx.Done():
+			if ctx.Err() != nil {
+				return fail(FailTimeout, "The wait was cut short.")
+			}
+			if text != "" {
+				return fail(FailTimeout, fmt.Sprintf("The text %q did not appear within %s.", text, d))
+			}
+			st.note = fmt.Sprintf("Waited %s.", d)
+			return nil
+		case <-tick.C:
+		}
+	}
+}
+
+// pageHasText reports whether any frame shows text (case-insensitive). A
+// wait polls across page loads, so each poll reads the frame list anew.
+func (r *run) pageHasText(ctx context.Context, text string) bool {
+	want := strings.ToLower(text)
+	for _, f := range r.refreshFrames() {
+		sc, err := r.s.Scan(ctx, f)
+		if err != nil {
+			continue
+		}
+		if strings.Contains(strings.ToLower(sc.Title), want) {
+			return true
+		}
+		for _, e := range sc.Elements {
+			if e.UserField {
+				continue
+			}
+			if strings.Contains(strings.ToLower(e.Text), want) || strings.Contains(strings.ToLower(e.Name), want) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func quoteList(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
+}

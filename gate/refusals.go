@@ -1,0 +1,54 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// verdict turns a refusing verdict into a denial, or returns nil.
+func (r *run) verdict(ctx context.Context, f Frame, ref string, v marks.Verdict) *Result {
+	switch {
+	case v.Stale:
+		res := r.denied(ctx, spec.ReasonStaleRef, staleMessage(ref))
+		return &res
+	case len(v.Marks) > 0:
+		m := r.markRefs(f, v.Marks[0])
+		res := r.denied(ctx, spec.ReasonUserStep, userStepMessage(m))
+		res.Mark = m
+		return &res
+	case v.Obscured:
+		res := r.failed(ctx, spec.ReasonObscured, fmt.Sprintf("Another element covers %s where a click would land, so nothing was clicked; close or scroll away what covers it, then take a new snapshot.", ref))
+		return &res
+	}
+	return nil
+}
+
+// markRefs maps a verdict's local ids to refs of the current epoch,
+// assigning new refs to elements the last snapshot did not list.
+func (r *run) markRefs(f Frame, m marks.Mark) *MarkRefs {
+	return &MarkRefs{
+		Kind:    m.Kind,
+		Marked:  r.g.refs.assign(f.ID, m.Marked, f.URL).ref,
+		Touches: r.g.refs.assign(f.ID, m.Touches, f.URL).ref,
+	}
+}
+
+func staleMessage(ref string) string {
+	return fmt.Sprintf("Ref %s belongs to an older page epoch (the page changed, or control came back from the User); take a new snapshot with browser_snapshot and use its refs.", ref)
+}
+
+func userStepMessage(m *MarkRefs) string {
+	what := "change or activate it"
+	if m.Kind == spec.Submission {
+		what = "submit form " + m.Marked
+	}
+	return fmt.Sprintf("The Company leaves this step to the User (%s mark on %s): they want the User to %s. %s",
+		m.Kind, m.Marked, what, userStepAdvice(m))
+}
+
+func userStepAdvice(m *MarkRefs) string {
+	return fmt.Sprintf("Do not try another way; call browser_request_user_control with ref %s and a short reason, then continue other work or poll browser_wait_for_control.", m.Touches)
+}

@@ -1,0 +1,73 @@
+package gate
+
+import (
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// Failure codes in [Result.Reason] when the outcome is failed.
+const (
+	FailBadURL      spec.Reason = "bad_url"     // not an http or https URL
+	FailNavigation  spec.Reason = "navigation"  // the page did not load
+	FailTimeout     spec.Reason = "timeout"     // the action ran out of time
+	FailNotVisible  spec.Reason = "not_visible" // the element has no box to click
+	FailPage        spec.Reason = "page_error"  // the page could not be read or driven
+	FailNoPage      spec.Reason = "no_page"     // there is no page to act on
+	FailBadArgument spec.Reason = "bad_argument"
+	FailNoHistory   spec.Reason = "no_history" // nothing to go back to
+)
+
+// CaughtByGuard is [Result.CaughtBy] when the in-page guard stopped input.
+const CaughtByGuard = "guard"
+
+// Result is the gate's answer to one action, the structured content of every
+// action tool (CONTRACT.md). A denial and a failure are results, not errors.
+type Result struct {
+	Outcome spec.Outcome `json:"outcome" jsonschema:"done, denied or failed"`
+	Reason  spec.Reason  `json:"reason,omitempty" jsonschema:"why it was denied (user_step, user_has_control, stale_ref, no_such_ref, off_site), or a short failure code (obscured, timeout, navigation, ...)"`
+	Message string       `json:"message" jsonschema:"one sentence on what happened and what to do next"`
+	Mark    *MarkRefs    `json:"mark,omitempty" jsonschema:"when reason is user_step: the mark that leaves this step to the User"`
+	Page    PageState    `json:"page" jsonschema:"the page after the action"`
+
+	// Text and Elements are set by a snapshot.
+	Text     string        `json:"text,omitempty" jsonschema:"the page for the model, one element a line (snapshot only)"`
+	Elements []ElementInfo `json:"elements,omitzero" jsonschema:"the page's actionable elements with their refs (snapshot only)"`
+	// CaughtBy is "guard" when the in-page guard stopped the action's input
+	// at a covered element after the gate's check had allowed it.
+	CaughtBy string `json:"caught_by,omitempty" jsonschema:"guard when the in-page guard stopped the input at a step left to the User (reason user_step)"`
+	// Selected lists the values a select left selected.
+	Selected []string `json:"selected,omitempty" jsonschema:"the values now selected (select only)"`
+}
+
+// MarkRefs is the mark that leaves a step to the User, with refs of the
+// current epoch.
+type MarkRefs struct {
+	Kind    spec.MarkKind `json:"kind" jsonschema:"interaction or submission"`
+	Marked  string        `json:"marked" jsonschema:"ref of the element bearing the mark"`
+	Touches string        `json:"touches" jsonschema:"ref of the element the action would change, activate or submit"`
+}
+
+// PageState is where the page is and who holds it.
+type PageState struct {
+	URL        string          `json:"url"`
+	Title      string          `json:"title"`
+	Controller spec.Controller `json:"controller" jsonschema:"agent or user"`
+	Epoch      uint64          `json:"epoch" jsonschema:"refs belong to one epoch; a navigation, new document or hand back starts a new one"`
+}
+
+// ElementInfo is one actionable element of a snapshot.
+type ElementInfo struct {
+	Ref     string       `json:"ref"`
+	Role    string       `json:"role"`
+	Name    string       `json:"name"`
+	Tag     string       `json:"tag"`
+	Type    string       `json:"type,omitempty"`
+	Value   string       `json:"value,omitempty" jsonschema:"the current value; never shown for a field that is the User's"`
+	Checked *bool        `json:"checked,omitempty"`
+	Marked  *ElementMark `json:"marked,omitempty" jsonschema:"the mark covering this element"`
+}
+
+// ElementMark is the mark covering an element in a snapshot.
+type ElementMark struct {
+	Kind   spec.MarkKind `json:"kind"`
+	Marked string        `json:"marked" jsonschema:"ref of the element bearing the mark"`
+}

@@ -1,0 +1,314 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// run is one action in progress; it holds the gate's lock.
+type run struct {
+	g            *Gate
+	s            Surface
+	ref          string // the ref the action named, for the audit line
+	epochAtStart uint64
+	frameList    []Frame // the page's frames, read once per run
+	armed        []Frame // frames whose in-page guard the check armed
+	// title is the top document's title read by the last disarm, valid
+	// while the top document is titleDoc.
+	title, titleDoc string
+}
+
+// step is what a plan's dispatch and done see of the run: the page, the
+// element the ref named and the page's verdict on it.
+type step struct {
+	r        *run
+	s        Surface
+	target   *target       // the ref's element; nil without a ref
+	frame    Frame         // the target's frame
+	verdict  marks.Verdict // the marks' verdict on the target
+	selected []string      // what a select left selected
+	note     string        // a message the dispatch leaves for done
+}
+
+func (st *step) done(ctx context.Context, msg string) Result {
+	return Result{Outcome: spec.OutcomeDone, Message: msg, Page: st.r.page(ctx)}
+}
+
+// open finds the page and syncs the epoch, or reports that there is none.
+func (r *run) open(ctx context.Context) *Result {
+	r.s = r.g.current()
+	if r.s == nil {
+		return &Result{Outcome: spec.OutcomeFailed, Reason: FailNoPage, Message: "There is no page open.",
+			Page: PageState{Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
+	}
+	r.sync(ctx)
+	r.epochAtStart = r.g.refs.epoch
+	return nil
+}
+
+// target resolves the plan's ref in the current epoch, or refuses a key
+// for the focus while the page has not been read since control came back.
+func (r *run) target(ctx context.Context, p *plan, st *step) *Result {
+	if p.ref == "" {
+		if p.focused && r.g.ctl.Status().MustReobserve {
+			res := r.denied(ctx, spec.ReasonStaleRef, "Control came back from the User; take a new snapshot with browser_snapshot before pressing keys.")
+			return &res
+		}
+		return nil
+	}
+	r.ref = p.ref
+	t, reason := r.g.refs.lookup(p.ref)
+	switch reason {
+	case spec.ReasonStaleRef:
+		res := r.denied(ctx, reason, staleMessage(p.ref))
+		return &res
+	case spec.ReasonNoSuchRef:
+		res := r.denied(ctx, reason, fmt.Sprintf("There is no element %q on this page; take a snapshot with browser_snapshot and use one of its refs.", p.ref))
+		return &res
+	}
+	for _, f := range r.frames() {
+		if f.ID == t.frame && f.URL == t.frameURL {
+			st.target, st.frame = t, f
+			return nil
+		}
+	}
+	res := r.denied(ctx, spec.ReasonStaleRef, fmt.Sprintf("The frame of %s has changed since the snapshot; take a new snapshot with browser_snapshot and use its refs.", p.ref))
+	return &res
+}
+
+// checkMarks asks the page, in one round trip per frame asked, what the
+// plan would touch and which marks cover it, and refuses a marked step. It
+// arms the in-page guard for input that changes the page.
+func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
+	if p.touch == nil {
+		return nil
+	}
+	a := *p.touch
+	a.Arm = a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus
+	if p.focused {
+		for _, f := range r.frames() {
+			v, err := r.s.Check(ctx, f, a)
+			if errors.Is(err, browser.ErrFrameGone) {
+				continue
+			}
+			if err != nil {
+				res := r.failed(ctx, FailPage, "Could not read the page to check this key: "+err.Error())
+				return &res
+			}
+			r.armed = append(r.armed, f)
+			v.Stale = false // nothing in particular was named
+			if res := r.verdict(ctx, f, "", v); res != nil {
+				return res
+			}
+		}
+		return nil
+	}
+	a.ID = st.target.id
+	v, err := r.s.Check(ctx, st.frame, a)
+	if err != nil {
+		if errors.Is(err, browser.ErrFrameGone) {
+			res := r.denied(ctx, spec.ReasonStaleRef, staleMessage(st.target.ref))
+			return &res
+		}
+		res := r.failed(ctx, FailPage, "Could not read the page to check this action: "+err.Error())
+		return &res
+	}
+	if a.Arm {
+		r.armed = append(r.armed, st.frame)
+	}
+	st.verdict = v
+	res := r.verdict(ctx, st.frame, st.target.ref, v)
+	if res != nil && p.touch.Key == "Enter" && a.Kind == marks.ActionType && res.Reason == spec.ReasonUserStep {
+		res.Message = "Nothing was typed. " + res.Message
+	}
+	return res
+}
+
+// dispatch takes the input lease the plan asks for, runs its dispatch and
+// reads what the in-page guard caught. A take by the User waits for input
+// (milliseconds) and stops a navigation (see the package doc).
+func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
+	if p.lease == noLease {
+		return r.outcome(ctx, p.dispatch(ctx, st))
+	}
+	var (
+		end   func()
+		ok    bool
+		taken atomic.Bool
+	)
+	dctx := ctx
+	if p.lease == navigationLease {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		end, ok = r.g.ctl.BeginAgentNavigation(func() {
+			taken.Store(true)
+			cancel()
+		})
+	} else {
+		end, ok = r.g.ctl.BeginAgentAction()
+	}
+	if !ok {
+		res := r.userHasControl()
+		return &res
+	}
+	err := func() error {
+		defer end()
+		err := p.dispatch(dctx, st)
+		if err != nil && taken.Load() {
+			// The User took control mid-load: stop the page, before the
+			// lease ends, so that it does not load during their turn.
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			defer cancel()
+			if serr := r.s.StopLoading(sctx); serr != nil {
+				r.g.log.Debug("stopping the agent's navigation failed", "err", serr)
+			}
+		}
+		return err
+	}()
+	if err != nil && taken.Load() {
+		res := r.userHasControl()
+		return &res
+	}
+	caught, frame := r.disarm(ctx)
+	if caught != nil && len(caught.Marks) > 0 {
+		m := r.markRefs(frame, caught.Marks[0])
+		res := r.denied(ctx, spec.ReasonUserStep, fmt.Sprintf("The in-page guard stopped this action's %s before the page saw it, because it reached a step the Company leaves to the User (%s mark on %s); the page changed under the action. %s",
+			caught.Event, m.Kind, m.Marked, userStepAdvice(m)))
+		res.Mark, res.CaughtBy = m, CaughtByGuard
+		return &res
+	}
+	return r.outcome(ctx, err)
+}
+
+// errUserHasControl is what a dispatch returns when it finds the User
+// holding control.
+var errUserHasControl = errors.New("the user holds control")
+
+// failure is an action's own result for a dispatch that did not succeed,
+// or for arguments that are wrong.
+type failure struct {
+	reason spec.Reason
+	msg    string
+}
+
+func fail(reason spec.Reason, msg string) *failure { return &failure{reason: reason, msg: msg} }
+
+func (f *failure) Error() string { return string(f.reason) + ": " + f.msg }
+
+// outcome turns what a dispatch returned into a result, or nil for success.
+func (r *run) outcome(ctx context.Context, err error) *Result {
+	var f *failure
+	var res Result
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &f):
+		res = r.failed(ctx, f.reason, f.msg)
+	case errors.Is(err, errUserHasControl):
+		res = r.userHasControl()
+	case errors.Is(err, marks.ErrStale), errors.Is(err, browser.ErrFrameGone):
+		res = r.denied(ctx, spec.ReasonStaleRef, staleMessage(r.ref))
+	default:
+		res = r.failed(ctx, FailPage, "The browser did not take the input: "+err.Error())
+	}
+	return &res
+}
+
+// userHasControl is the refusal for a User who took control during the run.
+func (r *run) userHasControl() Result {
+	res := r.g.userHasControl()
+	res.Page.URL, res.Page.Epoch = r.s.URL(), r.g.refs.epoch
+	return res
+}
+
+// frames is the page's frame list, read once per run.
+func (r *run) frames() []Frame {
+	if r.frameList == nil {
+		r.frameList = r.s.Frames()
+	}
+	return r.frameList
+}
+
+// refreshFrames reads the frame list again, for an action that spans page
+// loads (a wait).
+func (r *run) refreshFrames() []Frame {
+	r.frameList = nil
+	return r.frames()
+}
+
+// sync starts a new epoch when control came back from the User, the page
+// changed, or the top frame holds a new document.
+func (r *run) sync(ctx context.Context) uint64 {
+	g := r.g
+	st := g.ctl.Status()
+	doc, err := r.s.Document(ctx)
+	if err != nil {
+		g.log.Debug("reading document identity failed", "err", err)
+		doc = g.doc
+	}
+	if g.refs.epoch == 0 || st.Epoch != g.ctlEpoch || r.s != g.last || doc != g.doc {
+		g.refs.bump()
+		g.ctlEpoch, g.last, g.doc = st.Epoch, r.s, doc
+		g.log.Debug("new epoch", "epoch", g.refs.epoch, "url", r.s.URL())
+	}
+	return st.Epoch
+}
+
+// page reports the page after the action, syncing the epoch first so that
+// a navigation the action caused shows.
+func (r *run) page(ctx context.Context) PageState {
+	r.sync(ctx)
+	title := r.title
+	if r.titleDoc == "" || r.titleDoc != r.g.doc {
+		title = r.s.Title(ctx)
+	}
+	return PageState{URL: r.s.URL(), Title: title, Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
+}
+
+func (r *run) denied(ctx context.Context, reason spec.Reason, msg string) Result {
+	return Result{Outcome: spec.OutcomeDenied, Reason: reason, Message: msg, Page: r.page(ctx)}
+}
+
+func (r *run) failed(ctx context.Context, code spec.Reason, msg string) Result {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		code = FailTimeout
+	}
+	// The page may be gone with the context; report without waiting.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	return Result{Outcome: spec.OutcomeFailed, Reason: code, Message: msg, Page: r.page(pctx)}
+}
+
+// disarm disarms the guard in every frame the run armed and returns the
+// first thing it caught, with its frame. A frame gone since (a navigation
+// the input started) caught nothing that took effect.
+func (r *run) disarm(ctx context.Context) (*marks.Caught, Frame) {
+	armed := r.armed
+	r.armed = nil
+	var first *marks.Caught
+	var frame Frame
+	for _, f := range armed {
+		d, err := r.s.Disarm(ctx, f)
+		if err != nil {
+			r.g.log.Debug("disarming the guard failed", "err", err)
+			continue
+		}
+		if len(r.frameList) > 0 && r.frameList[0].ID == f.ID {
+			if doc, err := r.s.Document(ctx); err == nil {
+				r.title, r.titleDoc = d.Title, doc
+			}
+		}
+		if d.Caught != nil && first == nil {
+			first, frame = d.Caught, f
+		}
+	}
+	return first, frame
+}

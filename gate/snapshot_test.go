@@ -1,0 +1,96 @@
+package gate
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/poppy-browser/poppy-browser/internal/golden"
+	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+func TestRenderSnapshot(t *testing.T) {
+	partner := marks.Scan{URL: "https://partner.test/ad", Elements: []marks.Element{
+		{ID: 1, Role: "paragraph", Tag: "p", Text: "Hotels near the airport"},
+		{ID: 2, Actionable: true, Role: "link", Tag: "a", Name: "Book a hotel"},
+	}}
+	scans := []frameScan{
+		{frame: Frame{ID: "main", URL: "https://airline.test/check-in"}, scan: checkInScan()},
+		{frame: Frame{ID: "ad", ParentID: "main", URL: "https://partner.test/ad"}, scan: partner},
+		{frame: Frame{ID: "broken", ParentID: "main", URL: "https://partner.test/x"}, err: errors.New("scanning frame: frame is gone")},
+	}
+	refs := newRefTable()
+	refs.bump()
+	page := PageState{URL: "https://airline.test/check-in", Title: "Check in", Controller: spec.ControllerAgent, Epoch: 1}
+	text, elems := renderSnapshot(scans, refs, func(h string) bool { return h == "airline.test" }, page)
+	golden.Check(t, filepath.Join("testdata", "snapshot.txt"), []byte(text))
+	b, err := json.MarshalIndent(elems, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "snapshot_elements.json"), append(b, '\n'))
+}
+
+// A field a mark gives to the User never shows its value, even if a
+// scanner reported one.
+func TestRenderSnapshotHidesUserFields(t *testing.T) {
+	scan := marks.Scan{Elements: []marks.Element{
+		{ID: 1, Actionable: true, Role: "textbox", Tag: "input", Name: "Passport", Value: "P1234567", UserField: true, Checked: boolp(true),
+			Marked: &marks.ElementMark{Kind: spec.Interaction, Marked: 1}},
+	}}
+	refs := newRefTable()
+	refs.bump()
+	text, elems := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/"}, scan: scan}}, refs,
+		func(string) bool { return true }, PageState{})
+	if strings.Contains(text, "P1234567") || elems[0].Value != "" || elems[0].Checked != nil {
+		t.Errorf("User's value shown:\n%s\n%+v", text, elems[0])
+	}
+	if !strings.Contains(text, "(the User's field: value hidden)") {
+		t.Errorf("no hidden-value note:\n%s", text)
+	}
+}
+
+func TestRefTable(t *testing.T) {
+	rt := newRefTable()
+	rt.bump()
+	a := rt.assign("f", 1, "u").ref
+	b := rt.assign("f", 2, "u").ref
+	if again := rt.assign("f", 1, "u").ref; again != a {
+		t.Errorf("same element got %s then %s", a, again)
+	}
+	rt.bump()
+	c := rt.assign("f", 1, "u").ref
+	tests := []struct {
+		ref  string
+		want spec.Reason
+	}{
+		{a, spec.ReasonStaleRef},
+		{b, spec.ReasonStaleRef},
+		{c, ""},
+		{"e4", spec.ReasonNoSuchRef},
+		{"e0", spec.ReasonNoSuchRef},
+		{"e01", spec.ReasonNoSuchRef},
+		{"E1", spec.ReasonNoSuchRef},
+		{"e", spec.ReasonNoSuchRef},
+		{"", spec.ReasonNoSuchRef},
+		{"e-1", spec.ReasonNoSuchRef},
+		{"e99999999999999999999", spec.ReasonNoSuchRef},
+	}
+	var got, want []string
+	for _, tc := range tests {
+		_, r := rt.lookup(tc.ref)
+		got = append(got, tc.ref+":"+string(r))
+		want = append(want, tc.ref+":"+string(tc.want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("lookup (-want +got):\n%s", diff)
+	}
+	if c != "e3" {
+		t.Errorf("first ref of the new epoch is %s, want e3 (numbers are never reused)", c)
+	}
+}

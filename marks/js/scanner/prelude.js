@@ -1,0 +1,49 @@
+// prelude.js: the start of the marks scanner of poppy-browser (package marks).
+//
+// The scanner is the files of js/scanner/ joined in a fixed order (see
+// scannerParts in marks/scanner.go): this one opens the function that the
+// others fill in and exports.js closes. The parts share its local scope;
+// none of them is a script on its own.
+//
+// It runs at document start in the isolated world "poppy-marks" of every
+// frame: globalThis is that world's, never the page's, and nothing here reads
+// or writes the page's JavaScript globals. It defines globalThis.poppyMarks,
+// whose functions the Go package calls with JSON arguments. Marks are read
+// from the DOM at the moment of each call, never cached. It dispatches no
+// input; selectValues and scrollBy change what the Go gate allowed.
+"use strict";
+globalThis.poppyMarks ??= (() => {
+  const ATTR = "data-poppy-user-step";
+  // DOM entry points taken from this world's prototypes, so that named
+  // elements (DOM clobbering of document and form) cannot shadow them.
+  const getAttr = Element.prototype.getAttribute;
+  const attr = (el, name) => getAttr.call(el, name);
+  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  const formElements = getter(HTMLFormElement.prototype, "elements");
+  const docElement = getter(Document.prototype, "documentElement");
+  const docTitle = getter(Document.prototype, "title");
+  const docActive = getter(Document.prototype, "activeElement");
+  const docFromPoint = Document.prototype.elementFromPoint;
+  const rootFromPoint = ShadowRoot.prototype.elementFromPoint;
+  const rootQuery = (root, sel) =>
+    (root instanceof Document ? Document.prototype : DocumentFragment.prototype).querySelectorAll.call(root, sel);
+  const rootByID = (root, id) =>
+    (root instanceof Document ? Document.prototype : DocumentFragment.prototype).getElementById.call(root, id);
+
+  // Local ids: stable for this document while the element lives.
+  const byID = new Map();
+  const idOf = new WeakMap();
+  let next = 0;
+  function idFor(el) {
+    let id = idOf.get(el);
+    if (id === undefined) {
+      id = ++next;
+      idOf.set(el, id);
+      byID.set(id, el);
+    }
+    return id;
+  }
+  function lookup(id) {
+    const el = byID.get(id);
+    return el && el.isConnected ? el : null;
+  }

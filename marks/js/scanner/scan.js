@@ -1,0 +1,148 @@
+// scan.js: the scan: what the agent may read.
+// A fragment of the marks scanner: marks/scanner.go joins the files of
+// js/scanner/ in a fixed order inside the function prelude.js opens.
+
+  // ---- the scan: what the agent may read ----
+  const clip = (s, n) => s.replace(/\s+/g, " ").trim().slice(0, n);
+  // textOf: visible text of el; with own, without the text of interactive and
+  // content descendants (they have lines of their own).
+  function textOf(el, own) {
+    let s = "";
+    const visit = (n) => {
+      for (const ch of n.childNodes) {
+        if (s.length > 400) return;
+        if (ch.nodeType === Node.TEXT_NODE) s += ch.data;
+        else if (ch.nodeType !== Node.ELEMENT_NODE || ch.hidden || /^(script|style|template|select|textarea)$/.test(ch.localName)) continue;
+        else if (ch.localName === "img") s += " " + (attr(ch, "alt") || "") + " ";
+        else if (ch.isContentEditable) continue; // the User's text, or a line of its own
+        else if (!own || !(ch.matches(INTERACTIVE) || ch.matches(CONTENT))) {
+          s += " ";
+          visit(ch);
+          s += " ";
+        }
+      }
+    };
+    visit(el);
+    return s;
+  }
+  function nameOf(el) {
+    const label = attr(el, "aria-label");
+    if (label && label.trim()) return clip(label, 100);
+    const by = attr(el, "aria-labelledby");
+    if (by) {
+      const root = el.getRootNode();
+      const s = by.split(/\s+/).map((id) => { const t = id && rootByID(root, id); return t ? textOf(t, false) : ""; }).join(" ");
+      if (s.trim()) return clip(s, 100);
+    }
+    if (el instanceof HTMLFormElement) return clip(attr(el, "name") || attr(el, "id") || attr(el, "title") || "", 100);
+    const field = el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
+    let s = "";
+    // el.labels walks the whole tree on first use: ask it only of fields.
+    const labels = field || el.localName.includes("-") ? el.labels : null;
+    if (labels && labels.length) s = Array.from(labels, (l) => textOf(l, true)).join(" ");
+    if (!s.trim() && field) s = attr(el, "placeholder") || "";
+    if (!s.trim() && el instanceof HTMLInputElement && /^(submit|reset|button|image)$/.test(el.type)) {
+      s = el.type === "image" ? attr(el, "alt") || "" : el.value || (el.type === "submit" ? "Submit" : el.type === "reset" ? "Reset" : "");
+    }
+    if (!s.trim() && !field && !el.isContentEditable && !(el instanceof HTMLIFrameElement)) s = textOf(el, false);
+    if (!s.trim()) s = attr(el, "title") || attr(el, "alt") || (el instanceof HTMLIFrameElement ? attr(el, "name") || "" : "");
+    return clip(s, 100);
+  }
+  const INPUT_ROLES = { button: "button", submit: "button", reset: "button", image: "button", file: "button", color: "button", checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox" };
+  const TAG_ROLES = { button: "button", summary: "button", textarea: "textbox", form: "form", iframe: "iframe", li: "listitem", p: "paragraph", td: "cell", th: "columnheader", dialog: "dialog", label: "label", legend: "legend", caption: "caption", dt: "term", dd: "definition", figcaption: "caption", option: "option" };
+  function roleOf(el) {
+    const explicit = (attr(el, "role") || "").trim().split(/\s+/)[0];
+    if (explicit) return explicit;
+    const tag = el.localName;
+    if (tag === "a" || tag === "area") return el.hasAttribute("href") ? "link" : "generic";
+    if (tag === "select") return el.multiple || el.size > 1 ? "listbox" : "combobox";
+    if (tag === "input") return INPUT_ROLES[el.type] || "textbox";
+    if (/^h[1-6]$/.test(tag)) return "heading";
+    if (TAG_ROLES[tag]) return TAG_ROLES[tag];
+    return el.isContentEditable ? "textbox" : "generic";
+  }
+  function valueOf(el) {
+    if (el instanceof HTMLInputElement) return /^(password|hidden|file|checkbox|radio|submit|reset|button|image)$/.test(el.type) ? "" : el.value;
+    if (el instanceof HTMLSelectElement) return Array.from(el.selectedOptions, (o) => o.value).join(", ");
+    if (el instanceof HTMLTextAreaElement) return el.value;
+    if (el.isContentEditable) return clip(el.textContent, 200);
+    return "";
+  }
+  function checkedOf(el) {
+    if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) return el.checked;
+    const v = attr(el, "aria-checked");
+    return v === "true" ? true : v === "false" ? false : undefined;
+  }
+  // entry describes a shown element. Its mark is the strongest covering it
+  // as a click would meet it (interaction beats submission), or its own.
+  // entry.actionable is the one notion of what the agent may act on (its
+  // snapshot gives it a ref): a control, link, widget (ROLES) or editable
+  // root, and every element bearing a mark. An iframe is shown but not
+  // actionable: the agent acts inside its frame.
+  function entry(el, depth, interactive, r) {
+    const e = { id: idFor(el), role: roleOf(el), name: "", tag: el.localName, box: { x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height) }, depth };
+    if (interactive && !(el instanceof HTMLIFrameElement) || kindOf(el)) e.actionable = true;
+    const c = collector();
+    interactionOf(el, c);
+    const covered = c.list.length > 0;
+    const f = formOf(el);
+    if (!covered && kindOf(el)) c.add(kindOf(el), el, el);
+    if (!c.list.length && f && isSubmit(el)) submissionOf(f, c, el);
+    if (c.list.length) e.marked = { kind: c.list[0].kind, marked: c.list[0].marked };
+    if (!interactive) {
+      if (!(el instanceof HTMLFormElement)) e.text = clip(textOf(el, true), 200);
+      if (el instanceof HTMLFormElement || e.marked) e.name = nameOf(el);
+      return e;
+    }
+    e.name = nameOf(el);
+    if (el instanceof HTMLInputElement || el instanceof HTMLButtonElement) e.type = el.type;
+    if (el.matches(":disabled") || attr(el, "aria-disabled") === "true") e.disabled = true;
+    if (f && kindOf(f)) e.form = idFor(f);
+    if (covered) {
+      if (isTextField(el) || checkedOf(el) !== undefined || el.localName.includes("-") || FIELD_ROLES.test(e.role)) e.userField = true;
+    } else {
+      const v = valueOf(el);
+      if (v) e.value = v.slice(0, 200);
+      const ch = checkedOf(el);
+      if (ch !== undefined) e.checked = ch;
+    }
+    if (el instanceof HTMLSelectElement) e.options = Array.from(el.options, (o) => clip(o.label || o.text, 100)).slice(0, 50);
+    return e;
+  }
+  const round = (v) => Math.round(v * 100) / 100;
+  const NO_BOX = { x: 0, y: 0, width: 0, height: 0 };
+  // boxIfShown: the element's box when it is rendered, visible and sized.
+  function boxIfShown(el) {
+    if (!el.checkVisibility({ visibilityProperty: true })) return null;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 || r.height > 0 ? r : null;
+  }
+  function scan() {
+    const out = [];
+    const walk = (el, depth, hidden, inEditable) => {
+      if (/^(script|style|template|noscript|head)$/.test(el.localName)) return;
+      hidden = hidden || attr(el, "aria-hidden") === "true";
+      const marked = attr(el, ATTR) !== null;
+      const editableRoot = el.isContentEditable && !inEditable;
+      const interactive = !inEditable && (editableRoot || el.matches(INTERACTIVE) || marked && isControl(el));
+      let content = !interactive && !inEditable && el.matches(CONTENT);
+      if (content && el instanceof HTMLLabelElement && el.control) content = false; // its control carries it
+      const box = !hidden && (interactive || content) ? boxIfShown(el) : null;
+      let show = marked || box !== null;
+      if (show && content && !marked && !textOf(el, true).trim()) show = false;
+      if (show) out.push(entry(el, depth, interactive, box || (el.checkVisibility() ? el.getBoundingClientRect() : NO_BOX)));
+      const root = rootOf(el);
+      if (!root && el.localName.includes("-") && !described.has(el)) pending.push(el);
+      const d = show ? depth + 1 : depth, ed = inEditable || editableRoot;
+      const assigned = el instanceof HTMLSlotElement ? el.assignedElements() : null;
+      if (assigned && assigned.length) {
+        for (const k of assigned) walk(k, d, hidden, ed);
+      } else {
+        // Sibling links, not children collections: no wrapper per element.
+        for (let k = (root || el).firstElementChild; k; k = k.nextElementSibling) walk(k, d, hidden, ed);
+      }
+    };
+    pending = [];
+    walk(docElement.call(document), 0, false, false);
+    return { url: location.href, title: docTitle.call(document), elements: out, pendingHosts: pending.length };
+  }

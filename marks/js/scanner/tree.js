@@ -1,0 +1,41 @@
+// tree.js: the element tree: parents across shadow roots, adopted closed
+// roots, focus.
+// A fragment of the marks scanner: marks/scanner.go joins the files of
+// js/scanner/ in a fixed order inside the function prelude.js opens.
+
+  // Shadow roots: open ones, and closed ones the Go side adopted over CDP
+  // (closed roots are out of this world's reach otherwise). Custom elements
+  // without a root seen by a scan are pending until Go has described them.
+  const closedRoots = new WeakMap();
+  const described = new WeakSet();
+  let pending = [];
+  const rootOf = (el) => el.shadowRoot || closedRoots.get(el) || null;
+  function pendingHosts() {
+    const hosts = pending.filter((el) => el.isConnected && !described.has(el));
+    pending = [];
+    for (const el of hosts) described.add(el);
+    return hosts;
+  }
+  function adopt(host, root) {
+    if (host instanceof Element && root instanceof ShadowRoot && root.host === host) closedRoots.set(host, root);
+  }
+
+  // The parent element, crossing from a shadow root to its host.
+  function parentOf(n) {
+    const p = n.parentNode;
+    if (p instanceof ShadowRoot) return p.host;
+    return p instanceof Element ? p : null;
+  }
+  function within(outer, n) {
+    for (; n; n = parentOf(n)) if (n === outer) return true;
+    return false;
+  }
+  function closest(el, sel) {
+    for (let n = el; n; n = parentOf(n)) if (n.matches(sel)) return n;
+    return null;
+  }
+  function deepActive() {
+    let a = docActive.call(document);
+    for (let r = a && rootOf(a); r && r.activeElement; r = rootOf(a)) a = r.activeElement;
+    return a;
+  }

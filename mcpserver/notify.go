@@ -1,0 +1,73 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// ControlLogger is the logger name of the notifications [NotifyControl]
+// sends.
+const ControlLogger = "poppy-browser/control"
+
+// ControlNotice is the data of a control notification: what changed, who
+// holds the browser now, and one sentence a client can show or a model can
+// act on. It never holds page text other than the offer's step, which the
+// agent itself reported.
+type ControlNotice struct {
+	Event      string          `json:"event"` // "offer", "offer_declined", "control"
+	Controller spec.Controller `json:"controller"`
+	How        control.How     `json:"how,omitempty"` // take, handed_back, cancelled
+	Offer      *control.Offer  `json:"offer,omitempty"`
+	Epoch      uint64          `json:"epoch"`
+	Message    string          `json:"message"`
+}
+
+// NotifyControl tells every client of srv when control changes, until ctx
+// ends: each offer, take, hand back and cancel becomes an MCP logging
+// notification (notifications/message, logger [ControlLogger], level
+// "notice", data a [ControlNotice]). A client receives them once it has set
+// a logging level (logging/setLevel "notice" or lower), as MCP logging
+// requires. It blocks; run it in a goroutine owned by the caller.
+func NotifyControl(ctx context.Context, srv *mcp.Server, ctl gate.Controls) {
+	events, stop := ctl.Subscribe()
+	defer stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case e, ok := <-events:
+			if !ok {
+				return
+			}
+			n := noticeFor(e)
+			for ss := range srv.Sessions() {
+				// A session that has gone away only loses its notice.
+				_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: ControlLogger, Data: n})
+			}
+		}
+	}
+}
+
+func noticeFor(e control.Event) ControlNotice {
+	n := ControlNotice{Event: string(e.Kind), Controller: e.To, How: e.How, Offer: e.Offer, Epoch: e.Epoch}
+	switch {
+	case e.Kind == control.KindOffer && e.How == control.HowCancelled:
+		n.Event = "offer_declined"
+		n.Message = "The User declined the offer of control. You still hold the browser; the step stays undone."
+	case e.Kind == control.KindOffer:
+		n.Message = "Control of the browser is offered to the User; they take it in their own time. Continue other work."
+	case e.How == control.HowTake:
+		n.Message = "The User took control of the browser. Every browser action is refused with user_has_control until they hand it back; do not wait on them, continue other work or call browser_wait_for_control."
+	case e.How == control.HowHandedBack:
+		n.Message = fmt.Sprintf("The User handed control back (epoch %d). Every old ref is stale: take a new snapshot before acting.", e.Epoch)
+	case e.How == control.HowCancelled:
+		n.Message = fmt.Sprintf("The User cancelled and control is back with you (epoch %d). Do not retry the step for them; take a new snapshot and tell the User.", e.Epoch)
+	}
+	return n
+}

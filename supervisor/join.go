@@ -1,0 +1,53 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// joinAdapter gives session.Join the browser it needs: a navigation that
+// ends where the auto-submitted join form (and its 303) leads.
+type joinAdapter struct {
+	b *browser.Browser
+	p *browser.Page
+}
+
+func (j joinAdapter) Navigate(ctx context.Context, url string) (string, int, error) {
+	if err := j.p.Goto(ctx, url); err != nil {
+		return "", 0, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	res, err := j.p.WaitLoaded(ctx, func(u string) bool { return !strings.HasPrefix(u, url) && u != "about:blank" })
+	if err != nil {
+		return res.URL, res.Status, err
+	}
+	return res.URL, res.Status, nil
+}
+
+func (j joinAdapter) ClearCookies(ctx context.Context) error { return j.b.ClearCookies(ctx) }
+
+// guardWindowInput blocks the browser window's own input now (the agent
+// holds control) and returns an Apply hook that lets it through only while
+// the User holds control: allowed after every frame reads "user", blocked
+// before any frame reads "agent" again.
+func guardWindowInput(ctx context.Context, b *browser.Browser, set func(context.Context, spec.Controller) error) (func(context.Context, spec.Controller) error, error) {
+	if err := b.SetWindowInput(ctx, false); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, c spec.Controller) error {
+		if c == spec.ControllerUser {
+			if err := set(ctx, c); err != nil {
+				return err
+			}
+			return b.SetWindowInput(ctx, true)
+		}
+		err := b.SetWindowInput(ctx, false)
+		return errors.Join(err, set(ctx, c))
+	}, nil
+}

@@ -1,0 +1,71 @@
+package supervisor
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/poppy-browser/poppy-browser/session"
+)
+
+// Options configures a [Supervisor]. The zero value (with Company set) joins
+// the Company's Session in a headless Chromium found on PATH, with a live
+// view on a free loopback port and no audit file.
+type Options struct {
+	// Company is the Company: a domain ("airline.test") or an https URL whose
+	// poppy.json is discovered. Required.
+	Company string
+	// NoJoin treats Company's domain and its subdomains as the Company's
+	// website without a Session: no discovery and no join. False discovers
+	// poppy.json and joins.
+	NoJoin bool
+	// Credentials gives the browser credential for the join. Required unless
+	// NoJoin.
+	Credentials session.CredentialSource
+	// ReturnTo is where the join lands. Empty means https://DOMAIN/.
+	ReturnTo string
+	// HTTPClient fetches poppy.json. Nil means a client with a 20 s timeout.
+	HTTPClient *http.Client
+
+	// Chromium is the browser binary. Empty means find chromium or chrome
+	// on PATH.
+	Chromium string
+	// CDPURL attaches to a running browser's DevTools URL instead of
+	// launching one. Empty means launch.
+	CDPURL string
+	// Headful shows the browser window; it also guards the window's own
+	// input (see GuardWindow). False means headless.
+	Headful bool
+	// BrowserArgs are extra Chromium flags, e.g. --host-resolver-rules.
+	// Nil means none.
+	BrowserArgs []string
+	// GuardWindow blocks the browser window's own input while the agent
+	// holds control (always on with Headful; tests set it headless). False
+	// means no guard when headless.
+	GuardWindow bool
+	// WatchMarks also installs the marks watcher, which reports marks added
+	// after load (the conformance checker). False installs the scanner only.
+	WatchMarks bool
+
+	// AuditLog is the file the audit log is appended to (JSONL, mode 0600).
+	// Empty means no file; observers of [Supervisor.Audit] still see entries.
+	AuditLog string
+
+	// NoLiveView starts no live view (the conformance checker). False
+	// starts one.
+	NoLiveView bool
+	// LiveAddr is the live view's listen address. Empty means 127.0.0.1:0.
+	LiveAddr string
+	// LiveURLFile, when set, receives the live view's URL with its token
+	// (mode 0600), for scripted users. Empty means no file.
+	LiveURLFile string
+	// UserMessages is where the live view's URL (with its token) is shown to
+	// the User. Nil means it is not shown.
+	UserMessages io.Writer
+	// SessionNote says how the Session was joined, for the User's terminal
+	// UI ("joined as a guest"). Empty means "joined".
+	SessionNote string
+
+	// Logger receives debug logs. Nil means discard.
+	Logger *slog.Logger
+}

@@ -1,0 +1,55 @@
+package supervisor
+
+import (
+	"context"
+	"strings"
+
+	"github.com/poppy-browser/poppy-browser/ui"
+)
+
+// RunTUI shows the User's terminal UI on the controlling terminal
+// (/dev/tty) until the User quits or ctx ends. It fails with
+// [ui.ErrNoTerminal] when there is none.
+func (s *Supervisor) RunTUI(ctx context.Context) error {
+	in, out, err := ui.OpenTerminal()
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	defer out.Close()
+	tui, err := ui.NewTUI(s.TUIOptions())
+	if err != nil {
+		return err
+	}
+	return tui.Run(ctx, in, out)
+}
+
+// TUIOptions describes the runtime to the User's terminal UI: the Company,
+// the Session, the agent's page and the live view.
+func (s *Supervisor) TUIOptions() *ui.TUIOptions {
+	co := s.company
+	company := co.Domain
+	if co.Name != "" {
+		company = co.Name + " (" + co.Domain + ")"
+	}
+	var exts []string
+	for _, e := range co.Extensions {
+		exts = append(exts, e.Name+" v"+e.Version)
+	}
+	note := s.opts.SessionNote
+	if note == "" {
+		note = "joined"
+	}
+	if s.opts.NoJoin {
+		note = "no Session (--no-join): the website is treated as the Company's"
+	}
+	note += " · declares " + strings.Join(exts, ", ")
+	return &ui.TUIOptions{
+		Control: s.control,
+		Audit:   s.audit,
+		Company: company,
+		Session: note,
+		PageURL: func() string { return s.page.URL() },
+		LiveURL: s.LiveURL(),
+	}
+}
