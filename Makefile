@@ -30,3 +30,19 @@ test: chromium
 
 bench: chromium
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+
+# fuzz runs each fuzz target (package:Name) for FUZZTIME, one after the
+# other (not part of make test). Add yours to FUZZ_TARGETS.
+FUZZTIME ?= 60s
+FUZZ_TARGETS := \
+	./spec:FuzzParseExtensions ./spec:FuzzParseDocument ./spec:FuzzMatchesURL \
+	./spec:FuzzMatchesDomain ./spec:FuzzNormalizeDomain \
+	./session:FuzzParseCompany ./testsite:FuzzJoinCredential \
+	./internal/pagetext:FuzzLine ./internal/pagetext:FuzzURL \
+	./agent:FuzzParseReply
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) "$${t%%:*}"; \
+	done

@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
+	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -139,28 +138,19 @@ func (a *Log) Record(e Entry) error {
 // clean replaces control characters (a page's title or URL, the model's
 // reason) with spaces in every text field.
 func (e *Entry) clean() {
-	for _, s := range []*string{&e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
-		&e.How, &e.By, &e.Offer, &e.URL, &e.Message} {
-		*s = withoutControl(*s)
+	for _, f := range []*string{&e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
+		&e.How, &e.By, &e.Offer, &e.Message} {
+		*f = pagetext.Line(*f)
+	}
+	if e.URL != "" {
+		e.URL = pagetext.URL(e.URL) // a data: URL is only summarised
 	}
 	if e.Mark != nil {
 		m := *e.Mark
-		m.Kind = spec.MarkKind(withoutControl(string(m.Kind)))
-		m.Marked, m.Touches = withoutControl(m.Marked), withoutControl(m.Touches)
+		m.Kind = spec.MarkKind(pagetext.Line(string(m.Kind)))
+		m.Marked, m.Touches = pagetext.Line(m.Marked), pagetext.Line(m.Touches)
 		e.Mark = &m
 	}
-}
-
-func withoutControl(s string) string {
-	if strings.IndexFunc(s, unicode.IsControl) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // Observe calls fn with every entry recorded from now on, in order, until

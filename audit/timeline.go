@@ -51,9 +51,8 @@ func (tw *timelineWriter) printf(format string, args ...any) {
 	}
 }
 
-// Describe returns who acted ("agent", "user", "runtime") and one sentence
-// on what happened, as the timeline and the terminal UI show an entry.
-func Describe(e Entry) (who, what string) {
+// describe is Describe before sanitizing.
+func describe(e Entry) (who, what string) {
 	switch e.Event {
 	case EventJoin:
 		return "runtime", "joined the Company's Session; the browser landed on " + orDash(e.URL)

@@ -31,6 +31,9 @@ type Options struct {
 	// does. nil means no host is the Company's.
 	CompanyHost    func(host string) bool
 	CompanyHeaders map[string]string
+	// CompanyURL, when set, decides instead of CompanyHost whether a
+	// request URL gets CompanyHeaders (the caller's policy on schemes).
+	CompanyURL func(url string) bool
 
 	// BusyTimeout bounds a command that needs a page's main thread (a
 	// script, input, a DOM read): past it the call fails with ErrPageBusy.
@@ -94,7 +97,7 @@ type Browser struct {
 	conn *conn
 	proc *process // nil when attached
 
-	getterCalls atomic.Uint64 // numbers CallGetter's object groups
+	getterCalls atomic.Uint64 // numbers CallPrivate's object groups
 
 	ctx    context.Context // lives until Close; owns the read loop and event goroutines
 	cancel context.CancelFunc

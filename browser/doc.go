@@ -84,6 +84,16 @@
 // belongs to package gate, which builds the text; a scan of one subtree is
 // the scanner's (package marks) to offer.
 //
+// # Environment
+//
+// A Chromium we start gets an allowlisted environment, never ours whole:
+// PATH, HOME, LANG, LC_*, TZ, TMPDIR, DISPLAY, WAYLAND_DISPLAY, XAUTHORITY,
+// the XDG base and runtime directories (XDG_*_HOME, XDG_*_DIR, XDG_*_DIRS),
+// FONTCONFIG_*, DBUS_SESSION_BUS_ADDRESS, and http_proxy, https_proxy and
+// no_proxy in either case when set. The runtime's secrets (a model's API
+// key, POPPY_MCP_TOKEN, anything else) stay out of the processes that run
+// page content.
+//
 // # Lifecycle and concurrency
 //
 // A [Browser] lives until [Browser.Close], which ends the process, frees its

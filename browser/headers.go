@@ -48,7 +48,7 @@ func (b *Browser) continueRequest(ev fetch.EventRequestPaused) {
 		return
 	}
 	params := fetch.ContinueRequestParams{RequestID: ev.RequestID}
-	if b.opts.CompanyHost != nil && b.isCompanyURL(ev.Request.URL) {
+	if b.isCompanyURL(ev.Request.URL) {
 		params.Headers = withHeaders(ev.Request.Headers, b.opts.CompanyHeaders)
 	}
 	if err := b.conn.root().Call(b.ctx, fetch.CommandContinueRequest, params, nil); err != nil && !isGone(err) {
@@ -57,6 +57,12 @@ func (b *Browser) continueRequest(ev fetch.EventRequestPaused) {
 }
 
 func (b *Browser) isCompanyURL(raw string) bool {
+	if b.opts.CompanyURL != nil {
+		return b.opts.CompanyURL(raw)
+	}
+	if b.opts.CompanyHost == nil {
+		return false
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return false

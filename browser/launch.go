@@ -92,7 +92,7 @@ func startProcess(ctx context.Context, opts *Options) (chromedp.Transport, *proc
 	}
 	// The process outlives ctx of the start: it is ended by Close.
 	cmd := exec.Command(path, flags(opts, dir)...)
-	cmd.Env = os.Environ()
+	cmd.Env = chromiumEnv(os.Environ()) // an allowlist: see env.go
 	childR, parentW, err := os.Pipe()
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting chromium: %w", err)

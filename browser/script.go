@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -64,78 +63,6 @@ func firstLine(s string) string {
 		}
 	}
 	return s
-}
-
-// CallGetter finds the object that expr evaluates to in world of the frame,
-// takes the getter of its own accessor property prop, and calls that getter
-// directly with args, without touching any global the page could replace.
-// It is how a value kept in a closure of an injected script is updated.
-func (f Frame) CallGetter(ctx context.Context, world, expr, prop string, res any, args ...any) error {
-	if f.t == nil {
-		return fmt.Errorf("%w: no frame", ErrFrameGone)
-	}
-	id, err := f.t.context(ctx, cdp.FrameID(f.ID), world)
-	if err != nil {
-		return err
-	}
-	s := f.t.main()
-	// One object group per call: calls in other frames of this target run
-	// at the same time and release their own groups.
-	group := fmt.Sprintf("poppy-browser-getter-%d", f.t.b.getterCalls.Add(1))
-	defer func() {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-		defer cancel()
-		_ = f.t.s.Call(cctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}, nil)
-	}()
-	ev, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: id, ObjectGroup: group})
-	if err != nil {
-		return f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
-	}
-	if ev.ExceptionDetails != nil || ev.Result == nil || ev.Result.ObjectID == "" {
-		return fmt.Errorf("%w: %s is not an object here", ErrNoObject, expr)
-	}
-	props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: ev.Result.ObjectID, OwnProperties: ptr(true), AccessorPropertiesOnly: ptr(true)})
-	if err != nil {
-		return f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
-	}
-	var getter runtime.RemoteObjectID
-	for _, p := range props.Result {
-		if p.Name == prop && p.Get != nil {
-			getter = p.Get.ObjectID
-		}
-	}
-	if getter == "" {
-		return fmt.Errorf("%w: %s has no getter %s", ErrNoObject, expr, prop)
-	}
-	callArgs := make([]*runtime.CallArgument, len(args))
-	params := make([]string, len(args))
-	for i, a := range args {
-		raw, err := jsonv2.Marshal(a)
-		if err != nil {
-			return fmt.Errorf("encoding argument %d: %w", i, err)
-		}
-		callArgs[i] = &runtime.CallArgument{Value: raw}
-		params[i] = fmt.Sprintf("a%d", i)
-	}
-	list := strings.Join(params, ",")
-	out, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		// A direct call of the getter: no page global is on this path.
-		FunctionDeclaration: "function(" + list + "){ return this(" + list + ") }",
-		ObjectID:            getter,
-		Arguments:           callArgs,
-		ReturnByValue:       ptr(true),
-		ObjectGroup:         group,
-	})
-	if err != nil {
-		return f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
-	}
-	if out.ExceptionDetails != nil {
-		return fmt.Errorf("script error: %s", exceptionText(out.ExceptionDetails))
-	}
-	if res != nil && out.Result != nil && len(out.Result.Value) > 0 {
-		return jsonv2.Unmarshal(out.Result.Value, res)
-	}
-	return nil
 }
 
 // frameErr turns a failed command in a frame's script context into

@@ -44,6 +44,7 @@ type tgt struct {
 type execContext struct {
 	id     runtime.ExecutionContextID
 	unique string
+	origin string // the document's security origin as the browser reports it ("null" when opaque)
 }
 
 type frameInfo struct {
@@ -191,7 +192,7 @@ func (t *tgt) contextCreatedLocked(ev runtime.EventExecutionContextCreated) {
 	if t.contexts[aux.FrameID] == nil {
 		t.contexts[aux.FrameID] = map[string]execContext{}
 	}
-	t.contexts[aux.FrameID][world] = execContext{id: ev.Context.ID, unique: ev.Context.UniqueID}
+	t.contexts[aux.FrameID][world] = execContext{id: ev.Context.ID, unique: ev.Context.UniqueID, origin: ev.Context.Origin}
 }
 
 func (t *tgt) contextDestroyedLocked(ev runtime.EventExecutionContextDestroyed) {
@@ -308,6 +309,14 @@ func (t *tgt) configure(ctx context.Context) error {
 // context returns the execution context of world in frame, waiting for it to
 // be created (a new document creates its worlds as it starts).
 func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (runtime.ExecutionContextID, error) {
+	c, err := t.contextOf(ctx, frame, world)
+	return c.id, err
+}
+
+// contextOf is context with the context's origin: both belong to one
+// document, so a call made with the id runs in a document of that origin or
+// fails.
+func (t *tgt) contextOf(ctx context.Context, frame cdp.FrameID, world string) (execContext, error) {
 	var busy <-chan time.Time
 	for {
 		t.mu.Lock()
@@ -317,13 +326,13 @@ func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (run
 		t.mu.Unlock()
 		interrupt := t.interrupt()
 		if err := t.blocked(mainThread); err != nil {
-			return 0, err
+			return execContext{}, err
 		}
 		if ok {
-			return c.id, nil
+			return c, nil
 		}
 		if !frameKnown {
-			return 0, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
+			return execContext{}, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
 		}
 		if busy == nil {
 			timer := time.NewTimer(t.b.busyTimeout())
@@ -332,14 +341,14 @@ func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (run
 		}
 		select {
 		case <-ctx.Done():
-			return 0, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ctx.Err())
+			return execContext{}, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ctx.Err())
 		case <-busy:
 			t.mu.Lock()
 			t.busy = true
 			t.mu.Unlock()
-			return 0, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ErrPageBusy)
+			return execContext{}, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ErrPageBusy)
 		case <-t.s.Done():
-			return 0, t.goneErr()
+			return execContext{}, t.goneErr()
 		case <-interrupt:
 		case <-ch:
 		}

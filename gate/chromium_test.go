@@ -114,6 +114,8 @@ func startSite() (*testSite, error) {
 			fmt.Fprint(w, `<!doctype html><title>Slow</title><p>finally loaded</p>`)
 		case "/check-in":
 			fmt.Fprint(w, checkInPage)
+		case "/hostile":
+			fmt.Fprint(w, hostilePage) // snapshot_hostile_test.go
 		case "/help":
 			fmt.Fprint(w, `<!doctype html><title>Help</title><h1>Help</h1><a href="/check-in">Back to check-in</a>`)
 		default:

@@ -6,16 +6,35 @@
 // Company frame reads the new value before a change of control is reported
 // done. It does not read marks.
 //
-// The property is read-only to the page: navigator.poppy is a non-writable,
-// non-configurable own property of navigator holding a frozen object whose
-// controller is a getter. The value lives in that getter's closure; the
-// runtime changes it by calling the getter directly over CDP with a per-run
-// secret (see [browser.Frame.CallGetter]), a path that no page global is on.
-// Frames created later start with the current value, because the script is
-// re-registered with it before existing frames are updated.
+// # How the value is kept and changed
 //
-// The getter also counts the page's reads; [Injector.Reads] answers the count
-// over the same secret path, for the conformance checker (package check).
+// The script runs at document start, before any script of the page, and
+// returns at once unless the document's origin is the Company's (an opaque
+// origin, as in a sandboxed or data: frame, is nobody's; about:srcdoc and
+// about:blank carry their parent's). In a Company document it defines
+// navigator.poppy: a non-writable, non-configurable own property of
+// navigator holding a frozen object whose controller getter only reads. The
+// value lives in the script's closure. The object also carries a private
+// field (#runtime) holding the one function that changes the value; page
+// scripts cannot name a private field, so only the DevTools protocol can
+// reach it: the runtime lists the object's private fields and calls that
+// function by object id ([browser.Frame.CallPrivate]). No secret exists, so
+// none can leak, and nothing on that path is a page global.
+//
+// Set decides per frame from the origin the browser reports for the frame's
+// current document, and calls into it only when that origin is the
+// Company's; the check and the call are bound to the same document. Nothing
+// is ever evaluated in a frame of any other origin, so a third-party or
+// sandboxed frame can neither learn of a change of control nor fail it, and
+// what a sandboxed frame in a Company page defines is never called.
+//
+// Frames created later start with the current value, because the script is
+// re-registered with it before existing frames are updated; a frame whose
+// document has not started yet is skipped for that reason.
+//
+// The script also counts the page's reads; [Injector.Reads] answers the
+// count over the same private path, for the conformance checker (package
+// check).
 //
 // On any host other than organization.domain and its subdomains the script
 // returns before touching anything: navigator.poppy is undefined there and

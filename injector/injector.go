@@ -2,9 +2,7 @@ package injector
 
 import (
 	"context"
-	"crypto/rand"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,7 +33,6 @@ type Injector struct {
 	domain string
 	b      *browser.Browser
 	log    *slog.Logger
-	secret string // per run; lets only us change the value
 
 	mu  sync.Mutex // one change at a time
 	cur spec.Controller
@@ -51,15 +48,11 @@ func New(opts *Options) (*Injector, error) {
 	if opts.Browser == nil {
 		return nil, errors.New("injector: no browser")
 	}
-	buf := make([]byte, 32)
-	if _, err := rand.Read(buf); err != nil {
-		return nil, fmt.Errorf("injector: %w", err)
-	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Injector{domain: domain, b: opts.Browser, log: log, secret: hex.EncodeToString(buf), cur: spec.ControllerAgent}, nil
+	return &Injector{domain: domain, b: opts.Browser, log: log, cur: spec.ControllerAgent}, nil
 }
 
 // Install registers navigator.poppy, reading "agent", for every new document.
@@ -71,12 +64,11 @@ func (in *Injector) Install(ctx context.Context) error {
 
 // install registers the script with c as the initial value of new documents.
 // An init script takes no call arguments, so the values are JSON-encoded into
-// a direct call, never spliced in as code. The call is direct (not .apply or
-// .call) and the script runs at document start only (see browser.SetScript),
-// so no page-patched function ever sees the arguments.
+// a direct call, never spliced in as code. The script runs at document start
+// only (see browser.SetScript), before any script of the page.
 func (in *Injector) install(ctx context.Context, c spec.Controller) error {
 	var args []string
-	for _, v := range []string{in.domain, string(c), in.secret} {
+	for _, v := range []string{in.domain, string(c)} {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return err
@@ -90,9 +82,26 @@ func (in *Injector) install(ctx context.Context, c spec.Controller) error {
 	return nil
 }
 
-// Set changes the controller in every frame of every page and returns once
-// each Company frame reads c. Documents created from now on start with c. It
-// is the Apply hook of package control.
+// runtimeField is the private field of navigator.poppy that holds the
+// runtime's handle on the value (see js/poppy.js).
+const runtimeField = "#runtime"
+
+// isCompany reports whether a document's origin is the Company's: an https
+// or http origin whose host is organization.domain or a subdomain. Opaque
+// origins ("null": sandboxed and data: frames) are nobody's; about:blank and
+// about:srcdoc documents carry their parent's origin.
+func (in *Injector) isCompany(origin string) bool {
+	if !strings.HasPrefix(origin, "https://") && !strings.HasPrefix(origin, "http://") {
+		return false
+	}
+	return spec.MatchesURL(in.domain, origin)
+}
+
+// Set changes the controller in every Company frame of every page and
+// returns once each reads c. Documents created from now on start with c.
+// Frames of any other origin are not touched: nothing is evaluated in them,
+// so they can neither learn of the change nor fail it. It is the Apply hook
+// of package control.
 func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -107,18 +116,18 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 		for _, f := range p.Frames() {
 			wg.Go(func() {
 				var got string
-				err := f.CallGetter(ctx, "", "navigator.poppy", "controller", &got, in.secret, string(c))
+				err := f.CallPrivate(ctx, in.isCompany, "navigator.poppy", runtimeField, &got, string(c))
 				switch {
-				case errors.Is(err, browser.ErrNoObject), errors.Is(err, browser.ErrFrameGone),
+				case errors.Is(err, browser.ErrNotAllowed), errors.Is(err, browser.ErrNoObject), errors.Is(err, browser.ErrFrameGone),
 					errors.Is(err, browser.ErrTabClosed), errors.Is(err, browser.ErrCrashed):
-					return // not a Company frame, or gone (a crashed tab's next document starts with c)
+					return // not a Company frame, a Company document without navigator.poppy, or gone (a crashed tab's next document starts with c)
 				case err != nil:
 					mu.Lock()
 					errs = append(errs, err)
 					mu.Unlock()
 				case got != string(c):
 					mu.Lock()
-					errs = append(errs, fmt.Errorf("frame %s still reads %q", f.URL, got))
+					errs = append(errs, fmt.Errorf("a frame of %s still reads %q", in.domain, got))
 					mu.Unlock()
 				}
 			})
@@ -142,10 +151,11 @@ func (in *Injector) Controller() spec.Controller {
 // Reads returns how often the page's scripts in frame read
 // navigator.poppy.controller since its document started. It fails with an
 // error matching [browser.ErrNoObject] in a frame that has no
-// navigator.poppy (not the Company's).
+// navigator.poppy, and [browser.ErrNotAllowed] in a frame that is not the
+// Company's (nothing is evaluated there).
 func (in *Injector) Reads(ctx context.Context, f browser.Frame) (int, error) {
 	var n int
-	if err := f.CallGetter(ctx, "", "navigator.poppy", "controller", &n, in.secret, "reads"); err != nil {
+	if err := f.CallPrivate(ctx, in.isCompany, "navigator.poppy", runtimeField, &n, "reads"); err != nil {
 		return 0, fmt.Errorf("counting reads of navigator.poppy.controller: %w", err)
 	}
 	return n, nil

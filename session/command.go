@@ -1,69 +1,120 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
-// maxCommandOutput bounds what a credential command may print.
-const maxCommandOutput = 64 << 10
+// Limits of the credential command.
+const (
+	// MaxCommandOutput bounds what a credential command may print on
+	// standard output; one byte more and it is stopped and fails.
+	MaxCommandOutput = 64 << 10
+	// DefaultCommandTimeout is how long a credential command may run when
+	// [CommandSource.Timeout] is zero.
+	DefaultCommandTimeout = 10 * time.Second
+	// commandWaitDelay is how long Wait waits for the output pipes after the
+	// process group was killed.
+	commandWaitDelay = 2 * time.Second
+	// maxStderrLine bounds the stderr line quoted in an error.
+	maxStderrLine = 200
+	// stderrTail is how much of standard error is kept (its end).
+	stderrTail = 4 << 10
+)
 
 // CommandSource is a [CredentialSource] that runs a command of the Personal
 // Agent (`sh -c Command`) and reads the credential from its standard output.
 //
-// The command gets the request in its environment, as POPPY_ENDPOINT,
-// POPPY_RETURN_TO and POPPY_DOMAIN, and must print exactly one line: the
-// credential. Its standard error is discarded, and an error names only the
-// exit status, since either stream may hold the credential.
+// The command runs in its own process group with an allowlisted environment
+// (see [CommandEnv]) plus the request as POPPY_ENDPOINT, POPPY_RETURN_TO and
+// POPPY_DOMAIN, and must print exactly one line: the credential. It is
+// stopped, with its whole process group, when it prints more than
+// [MaxCommandOutput] bytes, runs longer than Timeout, or ctx ends. When it
+// fails, the error quotes the last line of its standard error, cleaned of
+// control characters, at most 200 bytes, with token-like words (and the
+// standard output, if any) replaced by "[redacted]".
 //
 // The zero value has no command and fails. A CommandSource is safe for
 // concurrent use; each call runs the command afresh.
 type CommandSource struct {
 	// Command is the shell command line, run with sh -c.
 	Command string
+	// Timeout bounds one run; zero means [DefaultCommandTimeout].
+	Timeout time.Duration
 }
 
 // Credential runs the command and returns its trimmed output.
 func (s CommandSource) Credential(ctx context.Context, req CredentialRequest) (Secret, error) {
-	if strings.TrimSpace(s.Command) == "" {
-		return "", errors.New("credential command: no command given")
+	cred, err := s.run(ctx, req)
+	if err != nil {
+		return Secret{}, fmt.Errorf("credential command: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, "sh", "-c", s.Command)
-	cmd.Env = append(os.Environ(),
+	return cred, nil
+}
+
+func (s CommandSource) run(ctx context.Context, req CredentialRequest) (Secret, error) {
+	if strings.TrimSpace(s.Command) == "" {
+		return Secret{}, errors.New("no command given")
+	}
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = DefaultCommandTimeout
+	}
+	capCtx, tooLarge := context.WithCancelCause(ctx)
+	defer tooLarge(nil)
+	runCtx, cancel := context.WithTimeoutCause(capCtx, timeout, fmt.Errorf("timed out after %s", timeout))
+	defer cancel()
+	out := &cappedWriter{max: MaxCommandOutput, over: func() {
+		tooLarge(fmt.Errorf("output is larger than %d bytes", MaxCommandOutput))
+	}}
+	errOut := &tailWriter{max: stderrTail}
+
+	cmd := exec.CommandContext(runCtx, "sh", "-c", s.Command)
+	cmd.Env = append(CommandEnv(os.Environ()),
 		"POPPY_ENDPOINT="+req.Endpoint,
 		"POPPY_RETURN_TO="+req.ReturnTo,
 		"POPPY_DOMAIN="+req.Domain,
 	)
-	var out limitedBuffer
-	out.max = maxCommandOutput
-	cmd.Stdout = &out
-	cmd.Stderr = nil // discarded: it may echo the credential
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("credential command: %s", runFailure(ctx, err))
+	cmd.Stdout, cmd.Stderr = out, errOut
+	// Its own process group, killed whole: sh and everything it started.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = commandWaitDelay
+	if err := cmd.Start(); err != nil {
+		return Secret{}, err
 	}
-	if out.over {
-		return "", fmt.Errorf("credential command: output is larger than %d bytes", maxCommandOutput)
+	err := cmd.Wait()
+	// A background child of a finished sh would outlive it: end the group.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if runCtx.Err() != nil {
+		return Secret{}, context.Cause(runCtx)
 	}
-	cred := strings.TrimSpace(out.String())
+	stdout := out.String()
+	if err != nil {
+		return Secret{}, withStderr(runFailure(err), errOut.lastLine(stdout))
+	}
+	cred := strings.TrimSpace(stdout)
 	switch {
 	case cred == "":
-		return "", errors.New("credential command: printed no credential")
+		return Secret{}, withStderr("printed no credential", errOut.lastLine(""))
 	case strings.ContainsAny(cred, "\r\n"):
-		return "", errors.New("credential command: printed more than one line")
+		return Secret{}, errors.New("printed more than one line")
 	}
-	return Secret(cred), nil
+	return NewSecret(cred), nil
 }
 
 // runFailure describes why a command failed without quoting its output.
-func runFailure(ctx context.Context, err error) string {
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr.Error()
-	}
+func runFailure(err error) string {
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
 		return exitErr.ProcessState.String() // "exit status 3" or "signal: killed"
@@ -71,20 +122,145 @@ func runFailure(ctx context.Context, err error) string {
 	return err.Error()
 }
 
-// limitedBuffer keeps at most max bytes and remembers whether there was more.
-type limitedBuffer struct {
-	bytes.Buffer
-	max  int
-	over bool
+// withStderr appends the command's last stderr line, when there is one.
+func withStderr(what, line string) error {
+	if line == "" {
+		return errors.New(what)
+	}
+	return fmt.Errorf("%s (stderr: %q)", what, line)
 }
 
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); len(p) > room {
-		b.over = true
-		if room > 0 {
-			b.Buffer.Write(p[:room])
+// CommandEnv returns the part of environ (as os.Environ gives it) a
+// credential command gets: PATH, HOME, USER, LOGNAME, SHELL, TMPDIR, TZ,
+// LANG, LANGUAGE and LC_*, and every POPPY_* variable whose name does not
+// say it is a secret (TOKEN, KEY, SECRET, PASSWORD, PASSPHRASE, CREDENTIAL,
+// AUTH, COOKIE), so POPPY_MCP_TOKEN stays out. Nothing else passes: not
+// OPENAI_API_KEY, not the proxy or cloud variables, not SSH_AUTH_SOCK.
+func CommandEnv(environ []string) []string {
+	var env []string
+	for _, kv := range environ {
+		name, _, ok := strings.Cut(kv, "=")
+		if ok && allowedEnv(name) {
+			env = append(env, kv)
 		}
+	}
+	return env
+}
+
+// secretWords are parts of a variable name that mark it as a secret.
+var secretWords = []string{"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSPHRASE", "CREDENTIAL", "AUTH", "COOKIE"}
+
+func allowedEnv(name string) bool {
+	switch name {
+	case "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TZ", "LANG", "LANGUAGE":
+		return true
+	}
+	if strings.HasPrefix(name, "LC_") {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(name, "POPPY_"); ok {
+		upper := strings.ToUpper(rest)
+		for _, w := range secretWords {
+			if strings.Contains(upper, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// cappedWriter keeps at most max bytes and calls over, once, at the first
+// byte beyond. It has no ReadFrom, so os/exec copies through Write.
+type cappedWriter struct {
+	mu    sync.Mutex
+	max   int
+	buf   []byte
+	over  func()
+	spilt bool
+}
+
+func (w *cappedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.spilt {
 		return len(p), nil
 	}
-	return b.Buffer.Write(p)
+	if room := w.max - len(w.buf); len(p) > room {
+		w.spilt = true
+		w.over()
+		return len(p), nil
+	}
+	w.buf = append(w.buf, p...)
+	return len(p), nil
 }
+
+func (w *cappedWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return string(w.buf)
+}
+
+// tailWriter keeps the last max bytes written to it.
+type tailWriter struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(p) >= w.max {
+		w.buf = append(w.buf[:0], p[len(p)-w.max:]...)
+		return len(p), nil
+	}
+	if extra := len(w.buf) + len(p) - w.max; extra > 0 {
+		w.buf = append(w.buf[:0], w.buf[extra:]...)
+	}
+	w.buf = append(w.buf, p...)
+	return len(p), nil
+}
+
+// tokenLike matches words that look like a credential: long runs of
+// base64url, base64 or hex characters, dots allowed (a JWT).
+var tokenLike = regexp.MustCompile(`[A-Za-z0-9_\-+/=.]{24,}`)
+
+// lastLine returns the last non-blank line written, fit for an error: no
+// control characters, token-like words and stdout (what the command printed
+// as the credential, if anything) redacted, at most maxStderrLine bytes.
+func (w *tailWriter) lastLine(stdout string) string {
+	w.mu.Lock()
+	text := string(w.buf)
+	w.mu.Unlock()
+	var line string
+	for l := range strings.Lines(text) {
+		if t := strings.TrimSpace(l); t != "" {
+			line = t
+		}
+	}
+	if line == "" {
+		return ""
+	}
+	if s := strings.TrimSpace(stdout); s != "" {
+		line = strings.ReplaceAll(line, s, redactedWord)
+	}
+	line = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || !unicode.IsPrint(r) && r != ' ' {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(line, "?"))
+	line = tokenLike.ReplaceAllString(line, redactedWord)
+	if len(line) > maxStderrLine {
+		cut := maxStderrLine
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut] + "…"
+	}
+	return line
+}
+
+// redactedWord replaces a secret in a quoted stderr line.
+const redactedWord = "[redacted]"

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -17,6 +18,8 @@ const (
 	MaxRedirects = 5
 	// MaxDocumentSize is the largest poppy.json discovery reads.
 	MaxDocumentSize = 1 << 20
+	// DiscoveryTimeout bounds discovery when [Discover] is given no client.
+	DiscoveryTimeout = 20 * time.Second
 )
 
 // redirectError is a refused redirect; it is reported as it is, without the
@@ -34,19 +37,24 @@ func (e *redirectError) Error() string { return e.msg }
 // [MaxDocumentSize] bytes. The document speaks for the domain asked for,
 // wherever the redirects ended: its organization.domain must match it. The
 // document must declare browser-control v1 and an HTTPS
-// web.browser_session_endpoint. Warnings are what [spec.ParseDocument]
-// reports about an acceptable document.
+// web.browser_session_endpoint, and organization.domain must not be a public
+// suffix. Warnings are what [spec.ParseDocument] reports about an acceptable
+// document (the older extension shape, malformed entries): the caller shows
+// them to the user. A company with userinfo in its URL is refused; an IDN is
+// accepted in Unicode or punycode, and fetched in punycode.
 //
-// client is not changed (a copy gets the redirect policy); nil means a plain
-// [http.Client]. Every error is one line beginning "discovering DOMAIN: ".
+// client is not changed (a copy gets the redirect policy); nil means an
+// [http.Client] with a [DiscoveryTimeout]. Every error is one line
+// beginning "discovering DOMAIN: ", DOMAIN as a person reads it (an IDN in
+// Unicode).
 func Discover(ctx context.Context, client *http.Client, company string) (*Company, []spec.Warning, error) {
-	target, err := parseCompany(company)
+	target, err := parseCompany(company, false)
 	if err != nil {
 		return nil, nil, fmt.Errorf("discovering %s: %w", company, err)
 	}
 	c, warnings, err := discover(ctx, client, target)
 	if err != nil {
-		return nil, nil, fmt.Errorf("discovering %s: %w", target.domain, err)
+		return nil, nil, fmt.Errorf("discovering %s: %w", displayDomain(target.domain), err)
 	}
 	return c, warnings, nil
 }
@@ -76,10 +84,7 @@ func discover(ctx context.Context, client *http.Client, target companyTarget) (*
 // fetchDocument GETs u under the HTTPS-only redirect policy and returns the
 // body of a 200 answer.
 func fetchDocument(ctx context.Context, client *http.Client, u string) ([]byte, error) {
-	c := http.Client{}
-	if client != nil {
-		c = *client
-	}
+	c := defaultClient(client)
 	c.CheckRedirect = checkRedirect
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -102,6 +107,14 @@ func fetchDocument(ctx context.Context, client *http.Client, u string) ([]byte, 
 		return nil, fmt.Errorf("poppy.json is larger than %d bytes", MaxDocumentSize)
 	}
 	return body, nil
+}
+
+// defaultClient is a copy of client, or a client with a [DiscoveryTimeout].
+func defaultClient(client *http.Client) http.Client {
+	if client == nil {
+		return http.Client{Timeout: DiscoveryTimeout}
+	}
+	return *client
 }
 
 // checkRedirect allows at most MaxRedirects hops, each to HTTPS.

@@ -7,14 +7,19 @@
 //   - discovery ([Discover]): GET https://{domain}/.well-known/poppy.json,
 //     HTTPS at every hop, at most [MaxRedirects] redirects, at most
 //     [MaxDocumentSize] bytes, validated by package spec;
-//   - the [Company]: organization.domain and its subdomains are its website
+//   - the [Company]: organization.domain (never a public suffix; an IDN in
+//     either form) and its subdomains are its website
 //     ([Company.IsCompanyHost], [Company.IsCompanyURL]), its
-//     browser_session_endpoint, and the extensions declared (browser-control
-//     v1); [NoJoin] makes one for --no-join;
+//     browser_session_endpoint, the extensions declared (browser-control
+//     v1) and where they are declared ([Company.DeclaresTo]: https and wss
+//     only, http and ws to a localhost Company); [NoJoin] makes one for
+//     --no-join;
 //   - the join credential from the Personal Agent ([CredentialSource]):
-//     [CommandSource] runs the agent's command, [KeySigner] signs one itself
-//     (the demo, tests); a [Secret] redacts itself everywhere but
-//     [Secret.Reveal];
+//     [CommandSource] runs the agent's command (its own process group, a
+//     timeout, a 64 KiB output cap, an allowlisted environment
+//     [CommandEnv], its stderr's last line in the error), [KeySigner] signs
+//     one itself (the demo, tests); a [Secret] (internal/secret's one
+//     redacting type) redacts itself everywhere but Reveal;
 //   - the browser join ([Join]) through the small [JoinBrowser] interface.
 //
 // It must not know about marks or control, and must not import package
@@ -27,15 +32,25 @@
 // (127.0.0.1, random port, random 128-bit path; it answers once and then
 // 404s, with Cache-Control: no-store and no referrer). The page POSTs the
 // credential to the endpoint as the form field "assertion" and never puts
-// it in a URL. The browser loads that page; the join succeeded when the
-// browser ends on the Company's website with a 2xx status, after the
-// endpoint's 303 to return_to. On failure the browser's cookies are
-// cleared. The listener is closed before Join returns.
+// it in a URL. The browser loads that page while Join watches its
+// requests ([JoinBrowser.WatchRequests]): the join succeeded only when the
+// request after the POST is a GET of return_to itself (the endpoint's
+// redirect), the browser then holds a cookie for return_to that it did not
+// hold before, and the browser ends on the Company's website with a 2xx
+// status. A redirect that keeps the POST (307, 308) is refused before the
+// credential is re-sent; a redirect elsewhere is refused before the browser
+// goes there. On failure the browser's cookies are cleared and the error
+// names the Company and what it answered, so the caller records nothing as
+// a join. The listener is closed before Join returns.
+//
+// The decisions where spec/poppy-core-notes.md leaves the protocol open
+// (public suffixes, cleartext, redirects, userinfo, versions) are written
+// down, with their reasons, in PROTOCOL.md at the repository root.
 //
 // The Poppy-Extensions header on the join POST (step 2 of the join, which
 // fixes what every later request declares) is not added here: the browser
-// adds it, by request interception, to every request to the Company's hosts,
-// from [Company.Extensions]. The join request is one of them.
+// adds it, by request interception, to every request [Company.DeclaresTo]
+// allows, from [Company.Extensions]. The join request is one of them.
 //
 // # What is assumed of the Poppy core specification
 //

@@ -31,7 +31,7 @@ func ExampleDiscover() {
 }
 
 func ExampleSecret() {
-	cred := session.Secret("eyJhbGciOiJFZERTQSJ9.e30.c2ln")
+	cred := session.NewSecret("eyJhbGciOiJFZERTQSJ9.e30.c2ln")
 	fmt.Println(cred)
 	fmt.Printf("%#v\n", cred)
 	fmt.Println(len(cred.Reveal()))

@@ -18,15 +18,40 @@ import (
 // JoinBrowser is the part of the browser the join needs.
 type JoinBrowser interface {
 	// Navigate loads url in the main tab and waits for the load; it returns
-	// the final URL and the HTTP status of the final main document.
+	// the final URL and the HTTP status of the final main document. It
+	// returns early, with an error, when ctx ends.
 	//
 	// The join page submits a form by itself as soon as it is parsed, so
 	// "the load" here is the document the browser settles on after that
 	// POST and its redirect, not the join page itself.
 	Navigate(ctx context.Context, url string) (finalURL string, status int, err error)
+	// WatchRequests calls check for every request the browser is about to
+	// send, from now until stop is called, before anything of it is sent
+	// (a redirect hop is a new request); check returns false to refuse it:
+	// the browser sends nothing and does not navigate there. check is
+	// quick and may be called from several goroutines.
+	WatchRequests(ctx context.Context, check func(JoinRequest) bool) (stop func(), err error)
+	// Cookies returns the cookies the browser would send to url.
+	Cookies(ctx context.Context, url string) ([]Cookie, error)
 	// ClearCookies removes every cookie from the browser, so a failed join
 	// leaves no half-made session behind.
 	ClearCookies(ctx context.Context) error
+}
+
+// JoinRequest is a request of the browser as [JoinBrowser.WatchRequests]
+// shows it.
+type JoinRequest struct {
+	Method string
+	URL    string
+	// Document is true for a request that loads a frame's document (a
+	// navigation or a redirect of one), false for a subresource.
+	Document bool
+}
+
+// Cookie is a browser cookie; its value is a secret.
+type Cookie struct {
+	Name  string
+	Value Secret
 }
 
 // JoinOptions configures [Join]. The zero value (or nil) is ready to use.
@@ -45,10 +70,18 @@ const shutdownTimeout = 2 * time.Second
 // returnTo must be an https URL on the Company's website; it is checked
 // before any request. Join then gets a fresh credential from src, serves a
 // one-shot page on a fresh loopback listener that POSTs the credential to
-// c.Endpoint as the form field "assertion", and has b load that page. The
-// join succeeded when the browser ends on the Company's website with a 2xx
-// status (the endpoint answered 303 to return_to). Otherwise Join clears the
-// browser's cookies and returns an error beginning "joining DOMAIN: ".
+// c.Endpoint as the form field "assertion", and has b load that page.
+//
+// The join succeeded only when the endpoint answered with a redirect to
+// returnTo itself (the 303 of the notes: the browser follows it with a GET)
+// after setting a cookie the browser will send to returnTo, and the browser
+// then ends on the Company's website with a 2xx status. Join watches the
+// browser's requests to see this: the request after the POST is the
+// endpoint's redirect. A redirect that keeps the POST (307, 308) is refused
+// before the browser re-sends the credential; a redirect elsewhere, or one
+// to returnTo without a new cookie, is refused before the browser goes
+// there. Otherwise Join clears the browser's cookies and returns one line
+// beginning "joining NAME (DOMAIN): " that says what the Company answered.
 //
 // The loopback server is shut down before Join returns, whatever happens.
 func Join(ctx context.Context, b JoinBrowser, c *Company, src CredentialSource, returnTo string, opts *JoinOptions) error {
@@ -56,7 +89,7 @@ func Join(ctx context.Context, b JoinBrowser, c *Company, src CredentialSource, 
 		return errors.New("joining: no company")
 	}
 	if err := join(ctx, b, c, src, returnTo, opts); err != nil {
-		return fmt.Errorf("joining %s: %w", c.Domain, err)
+		return fmt.Errorf("joining %s: %w", c.label(), err)
 	}
 	return nil
 }
@@ -76,31 +109,30 @@ func join(ctx context.Context, b JoinBrowser, c *Company, src CredentialSource, 
 	if err != nil {
 		return fmt.Errorf("getting a credential: %w", err)
 	}
-	if cred == "" {
+	if cred.IsZero() {
 		return errors.New("getting a credential: the source returned an empty credential")
 	}
 
+	before, err := b.Cookies(ctx, returnTo)
+	if err != nil {
+		return fmt.Errorf("reading cookies: %w", err)
+	}
 	page, err := startJoinPage(c.Endpoint, cred)
 	if err != nil {
 		return err
 	}
 	defer page.close(ctx)
 
-	finalURL, status, navErr := b.Navigate(ctx, page.url)
-	switch {
-	case navErr != nil:
-		err = fmt.Errorf("loading the join page: %w", navErr)
-	case !page.served.Load():
-		err = errors.New("the browser never loaded the join page")
-	case sameOrigin(finalURL, page.url):
-		err = errors.New("the browser stayed on the join page (the form was not submitted)")
-	case !c.IsCompanyURL(finalURL):
-		err = fmt.Errorf("the join ended off the Company's website, at %s", hostOf(finalURL))
-	case (status < 200 || status > 299) && sameURL(finalURL, c.Endpoint):
-		err = fmt.Errorf("the browser-session endpoint refused the credential (HTTP %d)", status)
-	case status < 200 || status > 299:
-		err = fmt.Errorf("the join ended on %s with HTTP %d", hostOf(finalURL), status)
+	navCtx, stopNav := context.WithCancelCause(ctx)
+	defer stopNav(nil)
+	w := &joinWatch{b: b, ctx: ctx, pageURL: page.url, endpoint: c.Endpoint, returnTo: returnTo, before: before, refuse: stopNav}
+	stopWatch, err := b.WatchRequests(ctx, w.check)
+	if err != nil {
+		return fmt.Errorf("watching the join: %w", err)
 	}
+	finalURL, status, navErr := b.Navigate(navCtx, page.url)
+	stopWatch()
+	err = w.verdict(page, finalURL, status, navErr, c)
 	if err != nil {
 		clearCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
 		defer cancel()

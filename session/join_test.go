@@ -26,7 +26,8 @@ import (
 // Company's client (which keeps cookies) and follows the 303. It is a unit
 // test double for the session logic, not a browser.
 type formBrowser struct {
-	site *http.Client // reaches *.test, with a cookie jar
+	site  *http.Client // reaches *.test, with a cookie jar
+	check func(JoinRequest) bool
 
 	navigations  int
 	cleared      int
@@ -66,12 +67,43 @@ func (b *formBrowser) Navigate(ctx context.Context, pageURL string) (string, int
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Poppy-Extensions", `"browser-control";v="1"`)
-	resp, err := b.site.Do(req)
+	if b.check != nil && !b.check(JoinRequest{Method: req.Method, URL: req.URL.String(), Document: true}) {
+		return "", 0, errors.New("refused")
+	}
+	// Like the browser, ask before each redirect hop is sent.
+	client := *b.site
+	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		if len(via) > 10 {
+			return errors.New("too many redirects")
+		}
+		if b.check != nil && !b.check(JoinRequest{Method: r.Method, URL: r.URL.String(), Document: true}) {
+			return errors.New("refused")
+		}
+		return nil
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		return "", 0, err
 	}
 	resp.Body.Close()
 	return resp.Request.URL.String(), resp.StatusCode, nil
+}
+
+func (b *formBrowser) WatchRequests(_ context.Context, check func(JoinRequest) bool) (func(), error) {
+	b.check = check
+	return func() { b.check = nil }, nil
+}
+
+func (b *formBrowser) Cookies(_ context.Context, raw string) ([]Cookie, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	var out []Cookie
+	for _, c := range b.site.Jar.Cookies(u) {
+		out = append(out, Cookie{Name: c.Name, Value: NewSecret(c.Value)})
+	}
+	return out, nil
 }
 
 func (b *formBrowser) ClearCookies(context.Context) error {
@@ -219,7 +251,7 @@ func TestJoinFailures(t *testing.T) {
 				k.Key = otherKey
 				return &k
 			},
-			wantErr:       "joining airline.test: the browser-session endpoint refused the credential (HTTP 400)",
+			wantErr:       "joining Demo Airline (airline.test): the browser-session endpoint refused the credential (HTTP 400)",
 			wantCred:      true,
 			wantNavigate:  true,
 			wantCleared:   1,
@@ -228,17 +260,17 @@ func TestJoinFailures(t *testing.T) {
 		{
 			name:     "off-site return_to",
 			returnTo: "https://partner.test/",
-			wantErr:  `joining airline.test: return_to "https://partner.test/" is not an https URL on the Company's website`,
+			wantErr:  `joining Demo Airline (airline.test): return_to "https://partner.test/" is not an https URL on the Company's website`,
 		},
 		{
 			name:     "look-alike return_to",
 			returnTo: "https://airline.test@partner.test/",
-			wantErr:  `joining airline.test: return_to "https://airline.test@partner.test/" is not an https URL on the Company's website`,
+			wantErr:  `joining Demo Airline (airline.test): return_to "https://airline.test@partner.test/" is not an https URL on the Company's website`,
 		},
 		{
 			name:     "http return_to",
 			returnTo: "http://airline.test/",
-			wantErr:  `joining airline.test: return_to "http://airline.test/" is not an https URL on the Company's website`,
+			wantErr:  `joining Demo Airline (airline.test): return_to "http://airline.test/" is not an https URL on the Company's website`,
 		},
 		{
 			name:     "no-join company",
@@ -255,7 +287,7 @@ func TestJoinFailures(t *testing.T) {
 			src: func(*joinFixture) CredentialSource {
 				return CommandSource{Command: "printf SECRET; exit 2"}
 			},
-			wantErr:  "joining airline.test: getting a credential: credential command: exit status 2",
+			wantErr:  "joining Demo Airline (airline.test): getting a credential: credential command: exit status 2",
 			wantCred: true,
 		},
 	}
@@ -300,23 +332,38 @@ func TestJoinFailures(t *testing.T) {
 	}
 }
 
-// cannedBrowser ends every navigation where it is told to.
+// cannedBrowser plays the given requests through the watch, then ends
+// every navigation where it is told to.
 type cannedBrowser struct {
+	requests []JoinRequest
 	finalURL string // "" means stay on the loopback page
 	status   int
 	err      error
 	cleared  int
+	check    func(JoinRequest) bool
 }
 
 func (b *cannedBrowser) Navigate(ctx context.Context, u string) (string, int, error) {
 	if _, _, _, err := get(ctx, &http.Client{}, u); err != nil {
 		return "", 0, err
 	}
+	for _, r := range b.requests {
+		if !b.check(r) {
+			return "", 0, context.Cause(ctx)
+		}
+	}
 	if b.finalURL == "" {
 		return u, 200, b.err
 	}
 	return b.finalURL, b.status, b.err
 }
+
+func (b *cannedBrowser) WatchRequests(_ context.Context, check func(JoinRequest) bool) (func(), error) {
+	b.check = check
+	return func() {}, nil
+}
+
+func (b *cannedBrowser) Cookies(context.Context, string) ([]Cookie, error) { return nil, nil }
 
 func (b *cannedBrowser) ClearCookies(context.Context) error {
 	b.cleared++
@@ -327,6 +374,7 @@ func TestJoinEndsBadly(t *testing.T) {
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	signer := &KeySigner{Key: priv, Issuer: "i", Subject: "s", SessionID: "x"}
 	company := &Company{Domain: "airline.test", Endpoint: "https://airline.test/poppy/browser-session"}
+	posted := JoinRequest{Method: "POST", URL: company.Endpoint, Document: true}
 	tests := []struct {
 		name    string
 		b       *cannedBrowser
@@ -335,9 +383,9 @@ func TestJoinEndsBadly(t *testing.T) {
 		{"stays on the page", &cannedBrowser{},
 			"joining airline.test: the browser stayed on the join page (the form was not submitted); clearing cookies also failed: no cookies here"},
 		{"ends off-site", &cannedBrowser{finalURL: "https://partner.test/landing?x=1", status: 200},
-			"joining airline.test: the join ended off the Company's website, at partner.test; clearing cookies also failed: no cookies here"},
-		{"return_to fails", &cannedBrowser{finalURL: "https://airline.test/bookings/x", status: 500},
-			"joining airline.test: the join ended on airline.test with HTTP 500; clearing cookies also failed: no cookies here"},
+			"joining airline.test: the browser never posted the credential to the browser-session endpoint; it ended at partner.test; clearing cookies also failed: no cookies here"},
+		{"endpoint answers 500", &cannedBrowser{requests: []JoinRequest{posted}, finalURL: "https://airline.test/poppy/browser-session", status: 500},
+			"joining airline.test: the browser-session endpoint answered HTTP 500, not a 303 redirect to return_to; clearing cookies also failed: no cookies here"},
 		{"navigation fails", &cannedBrowser{finalURL: "x", err: errors.New("net::ERR_CONNECTION_REFUSED")},
 			"joining airline.test: loading the join page: net::ERR_CONNECTION_REFUSED; clearing cookies also failed: no cookies here"},
 	}

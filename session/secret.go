@@ -2,37 +2,18 @@ package session
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
+
+	"github.com/poppy-browser/poppy-browser/internal/secret"
 )
 
-// redacted is what a [Secret] prints instead of itself.
-const redacted = "[redacted]"
+// Secret is a credential: the browser join's signed JWT. It is the
+// program's one redacting type ([secret.Value]): it prints, formats, logs and
+// marshals as "[redacted]"; only Reveal returns the value. The zero value is
+// the empty secret.
+type Secret = secret.Value
 
-// Secret is a credential: the browser join's signed JWT. It prints, formats,
-// logs and marshals as "[redacted]"; only [Secret.Reveal] returns the value.
-// The zero value is the empty secret.
-type Secret string
-
-// Reveal returns the secret itself. Call it only where the value must leave
-// the process: the join page's hidden field.
-func (s Secret) Reveal() string { return string(s) }
-
-// String returns "[redacted]".
-func (s Secret) String() string { return redacted }
-
-// GoString returns "[redacted]", so %#v redacts too.
-func (s Secret) GoString() string { return redacted }
-
-// Format writes "[redacted]" for every verb and flag.
-func (s Secret) Format(f fmt.State, verb rune) { fmt.Fprint(f, redacted) }
-
-// LogValue redacts the secret in [log/slog] output.
-func (s Secret) LogValue() slog.Value { return slog.StringValue(redacted) }
-
-// MarshalJSON writes "[redacted]", so a Secret in a logged or encoded struct
-// stays secret.
-func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `"`), nil }
+// NewSecret returns s as a [Secret].
+func NewSecret(s string) Secret { return secret.New(s) }
 
 // CredentialRequest says what the credential is for. None of it is secret.
 type CredentialRequest struct {

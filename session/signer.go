@@ -45,16 +45,16 @@ type browserClaims struct {
 // Credential signs a fresh credential for req.
 func (k *KeySigner) Credential(ctx context.Context, req CredentialRequest) (Secret, error) {
 	if err := ctx.Err(); err != nil {
-		return "", fmt.Errorf("signing credential: %w", err)
+		return Secret{}, fmt.Errorf("signing credential: %w", err)
 	}
 	if len(k.Key) != ed25519.PrivateKeySize {
-		return "", errors.New("signing credential: no ed25519 key")
+		return Secret{}, errors.New("signing credential: no ed25519 key")
 	}
 	if k.Issuer == "" || k.Subject == "" || k.SessionID == "" {
-		return "", errors.New("signing credential: issuer, subject and session id are required")
+		return Secret{}, errors.New("signing credential: issuer, subject and session id are required")
 	}
 	if req.Endpoint == "" {
-		return "", errors.New("signing credential: no endpoint to address it to")
+		return Secret{}, errors.New("signing credential: no endpoint to address it to")
 	}
 	now := time.Now
 	if k.Now != nil {
@@ -63,14 +63,14 @@ func (k *KeySigner) Credential(ctx context.Context, req CredentialRequest) (Secr
 	iat := now().Truncate(time.Second)
 	jti, err := randomHex(16)
 	if err != nil {
-		return "", fmt.Errorf("signing credential: %w", err)
+		return Secret{}, fmt.Errorf("signing credential: %w", err)
 	}
 	signer, err := jose.NewSigner(
 		jose.SigningKey{Algorithm: jose.EdDSA, Key: k.Key},
 		(&jose.SignerOptions{}).WithType(spec.BrowserJWTType),
 	)
 	if err != nil {
-		return "", fmt.Errorf("signing credential: %w", err)
+		return Secret{}, fmt.Errorf("signing credential: %w", err)
 	}
 	token, err := jwt.Signed(signer).
 		Claims(jwt.Claims{
@@ -84,9 +84,9 @@ func (k *KeySigner) Credential(ctx context.Context, req CredentialRequest) (Secr
 		Claims(browserClaims{SessionID: k.SessionID, ReturnTo: req.ReturnTo}).
 		Serialize()
 	if err != nil {
-		return "", fmt.Errorf("signing credential: %w", err)
+		return Secret{}, fmt.Errorf("signing credential: %w", err)
 	}
-	return Secret(token), nil
+	return NewSecret(token), nil
 }
 
 // NewDemoSigner returns a [KeySigner] with a fresh ephemeral key, for the

@@ -19,6 +19,11 @@ import (
 // SupportedMajor is the protocol_version major this package reads.
 const SupportedMajor = 0
 
+// SupportedVersion is the one protocol_version this package reads: the core
+// version browser-control v1 is written against. Before 1.0 a minor version
+// may change anything, so no other 0.x is taken on trust.
+const SupportedVersion = "0.4"
+
 // ErrBadDocument matches (with errors.Is) every error from [ParseDocument].
 var ErrBadDocument = errors.New("invalid poppy.json")
 
@@ -47,6 +52,9 @@ type Document struct {
 	Web Web
 	// Extensions maps an extension name to its entries, from either shape.
 	Extensions map[string][]ExtensionEntry
+	// ignored says, per extension name, why entries were dropped, so that
+	// RequireBrowserControl names the real problem.
+	ignored map[string][]string
 	// Auth, APIs and Agent are kept as they came, or nil when absent.
 	Auth, APIs, Agent json.RawMessage
 }
@@ -101,9 +109,11 @@ func (e *docError) Is(target error) bool { return target == ErrBadDocument }
 
 // ParseDocument parses poppy.json as served for askedHost (the host whose
 // well-known URL was fetched, with or without a port) and validates it:
-// protocol_version is "major.minor" with major [SupportedMajor];
-// organization.domain equals askedHost (a leading "www." of askedHost, case
-// and a trailing dot ignored); web.browser_session_endpoint, when present,
+// protocol_version is [SupportedVersion] (a "major.minor" with another
+// major, or another 0.x, is refused); organization.domain equals askedHost
+// (a leading "www." of askedHost, case and a trailing dot ignored; Unicode
+// and punycode forms equal) and is not a public suffix
+// ([CheckCompanyDomain]); web.browser_session_endpoint, when present,
 // is an absolute HTTPS URL without userinfo on that domain or a subdomain.
 // Extensions come as a list of {"version"} objects (0.4) or a single object
 // (0.1, reported as a [Warning]); malformed entries are dropped with a
@@ -124,6 +134,9 @@ func ParseDocument(data []byte, askedHost string) (*Document, []Warning, error) 
 	if major, _ := strconv.Atoi(m[1]); major != SupportedMajor {
 		return nil, nil, docErrorf("protocol_version %q has unsupported major version %d (supported: %d)", pv, major, SupportedMajor)
 	}
+	if pv != SupportedVersion {
+		return nil, nil, docErrorf("protocol_version %q is not supported (supported: %s)", pv, SupportedVersion)
+	}
 	if raw.Organization == nil || raw.Organization.Domain == "" {
 		return nil, nil, docErrorf("organization.domain is missing")
 	}
@@ -134,6 +147,9 @@ func ParseDocument(data []byte, askedHost string) (*Document, []Warning, error) 
 	if err := checkAskedHost(domain, askedHost); err != nil {
 		return nil, nil, err
 	}
+	if err := CheckCompanyDomain(domain); err != nil {
+		return nil, nil, docErrorf("organization.domain %q: %v", domain, err)
+	}
 	doc := &Document{
 		ProtocolVersion: pv,
 		Organization:    Organization{Name: raw.Organization.Name, Domain: domain},
@@ -141,6 +157,7 @@ func ParseDocument(data []byte, askedHost string) (*Document, []Warning, error) 
 		APIs:            rawOrNil(raw.APIs),
 		Agent:           rawOrNil(raw.Agent),
 		Extensions:      map[string][]ExtensionEntry{},
+		ignored:         map[string][]string{},
 	}
 	if raw.Web != nil && raw.Web.BrowserSessionEndpoint != "" {
 		if err := checkEndpoint(domain, raw.Web.BrowserSessionEndpoint); err != nil {
@@ -157,6 +174,11 @@ func ParseDocument(data []byte, askedHost string) (*Document, []Warning, error) 
 	for _, name := range names {
 		entries, w := parseExtensionEntries(name, raw.Extensions[name])
 		warns = append(warns, w...)
+		for _, x := range w {
+			if x.Code == WarnExtensionMalformed {
+				doc.ignored[name] = append(doc.ignored[name], x.Message)
+			}
+		}
 		if len(entries) > 0 {
 			doc.Extensions[name] = entries
 		}
@@ -175,7 +197,7 @@ func rawOrNil(v jsontext.Value) json.RawMessage {
 // parseExtensionEntries reads one extensions member in either shape.
 func parseExtensionEntries(name string, msg jsontext.Value) ([]ExtensionEntry, []Warning) {
 	malformed := func(why string) []Warning {
-		return []Warning{{Code: WarnExtensionMalformed, Message: fmt.Sprintf("extensions.%s %s; it is ignored", name, why)}}
+		return []Warning{{Code: WarnExtensionMalformed, Message: fmt.Sprintf("extensions.%s %s, so it is ignored", name, why)}}
 	}
 	trimmed := bytes.TrimSpace(msg)
 	var warns []Warning
@@ -183,7 +205,7 @@ func parseExtensionEntries(name string, msg jsontext.Value) ([]ExtensionEntry, [
 	switch {
 	case bytes.HasPrefix(trimmed, []byte("[")):
 		if err := jsonv2.Unmarshal(trimmed, &items); err != nil {
-			return nil, malformed("is not a list of objects")
+			return nil, malformed("is not a list of version objects")
 		}
 	case bytes.HasPrefix(trimmed, []byte("{")):
 		items = []jsontext.Value{trimmed}
@@ -194,19 +216,42 @@ func parseExtensionEntries(name string, msg jsontext.Value) ([]ExtensionEntry, [
 	}
 	var entries []ExtensionEntry
 	for i, it := range items {
-		var e struct {
-			Version *string `json:"version"`
-		}
-		if err := jsonv2.Unmarshal(it, &e); err != nil || e.Version == nil || *e.Version == "" {
-			warns = append(warns, malformed(fmt.Sprintf("entry %d has no string version", i+1))...)
+		v, why := entryVersion(it)
+		if why != "" {
+			warns = append(warns, malformed(fmt.Sprintf("entry %d: %s", i+1, why))...)
 			continue
 		}
-		entry := ExtensionEntry{Version: *e.Version}
+		entry := ExtensionEntry{Version: v}
 		if !slices.Contains(entries, entry) {
 			entries = append(entries, entry)
 		}
 	}
 	return entries, warns
+}
+
+// entryVersion reads the version of one extension entry, or says in words
+// what is wrong with it.
+func entryVersion(it jsontext.Value) (version, why string) {
+	if k := jsontext.Value(bytes.TrimSpace(it)).Kind(); k != '{' {
+		return "", fmt.Sprintf("is a json %s, not an object", kindName(k))
+	}
+	var e struct {
+		Version jsontext.Value `json:"version"`
+	}
+	if err := jsonv2.Unmarshal(it, &e); err != nil {
+		return "", "is not a valid object"
+	}
+	if e.Version == nil {
+		return "", "has no version"
+	}
+	if k := e.Version.Kind(); k != '"' {
+		return "", fmt.Sprintf("version must be a string, not a json %s", kindName(k))
+	}
+	var v string
+	if err := jsonv2.Unmarshal(e.Version, &v); err != nil || v == "" {
+		return "", "version must be a non-empty string"
+	}
+	return v, ""
 }
 
 // checkAskedHost checks that domain speaks for askedHost.
@@ -295,6 +340,9 @@ func (d *Document) RequireBrowserControl() error {
 				vs[i] = strconv.Quote(e.Version)
 			}
 			return fmt.Errorf("%w: extensions lists %s versions %s, not %q", ErrNoBrowserControl, ExtensionName, strings.Join(vs, ", "), ExtensionVersion)
+		}
+		if why := d.ignored[ExtensionName]; len(why) > 0 {
+			return fmt.Errorf("%w: %s", ErrNoBrowserControl, strings.Join(why, "; "))
 		}
 		return fmt.Errorf("%w: extensions does not list %s", ErrNoBrowserControl, ExtensionName)
 	}

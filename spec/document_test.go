@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // doc04 is a good poppy.json in the 0.4 shape.
@@ -44,12 +45,13 @@ func docWith(t *testing.T, fields map[string]any) []byte {
 func TestParseDocument(t *testing.T) {
 	bcList := map[string]any{"browser-control": []any{map[string]any{"version": "1"}}}
 	tests := []struct {
-		name      string
-		data      []byte
-		host      string
-		wantExt   map[string][]ExtensionEntry
-		wantWarns []string // codes
-		wantErr   string   // exact
+		name       string
+		data       []byte
+		host       string
+		wantExt    map[string][]ExtensionEntry
+		wantWarns  []string // codes
+		wantErr    string   // exact
+		wantDomain string   // "" means airline.test
 	}{
 		{name: "0.4 shape", data: []byte(doc04), host: "airline.test",
 			wantExt: map[string][]ExtensionEntry{"browser-control": {{"1"}}, "operations": {{"1"}, {"2"}}}},
@@ -69,8 +71,18 @@ func TestParseDocument(t *testing.T) {
 		{name: "asked with port, case, dot", data: []byte(doc04), host: "AirLine.Test.:8443", wantExt: map[string][]ExtensionEntry{"browser-control": {{"1"}}, "operations": {{"1"}, {"2"}}}},
 		{name: "domain case and dot", data: docWith(t, map[string]any{"organization": map[string]any{"domain": "AIRLINE.test."}, "extensions": bcList}),
 			host: "airline.test", wantExt: map[string][]ExtensionEntry{"browser-control": {{"1"}}}},
-		{name: "minor version is free", data: docWith(t, map[string]any{"protocol_version": "0.99", "extensions": bcList}), host: "airline.test",
+		{name: "another 0.x is refused", data: docWith(t, map[string]any{"protocol_version": "0.99", "extensions": bcList}), host: "airline.test",
+			wantErr: `poppy.json: protocol_version "0.99" is not supported (supported: 0.4)`},
+		{name: "draft 0.1 is refused", data: docWith(t, map[string]any{"protocol_version": "0.1", "extensions": bcList}), host: "airline.test",
+			wantErr: `poppy.json: protocol_version "0.1" is not supported (supported: 0.4)`},
+		{name: "public suffix", data: docWith(t, map[string]any{"organization": map[string]any{"domain": "test"}, "extensions": bcList}), host: "www.test",
+			wantErr: `poppy.json: organization.domain "test": a public suffix cannot be a Company: "test"`},
+		{name: "idn domain, unicode", data: docWith(t, map[string]any{"organization": map[string]any{"domain": "bücher.test"}, "web": map[string]any{"browser_session_endpoint": "https://bücher.test/join"}, "extensions": bcList}), host: "xn--bcher-kva.test", wantDomain: "xn--bcher-kva.test",
 			wantExt: map[string][]ExtensionEntry{"browser-control": {{"1"}}}},
+		{name: "idn domain, punycode", data: docWith(t, map[string]any{"organization": map[string]any{"domain": "xn--bcher-kva.test"}, "web": map[string]any{"browser_session_endpoint": "https://pay.xn--bcher-kva.test/join"}, "extensions": bcList}), host: "bücher.test", wantDomain: "xn--bcher-kva.test",
+			wantExt: map[string][]ExtensionEntry{"browser-control": {{"1"}}}},
+		{name: "invalid punycode domain", data: docWith(t, map[string]any{"organization": map[string]any{"domain": "xn--zz.test"}, "extensions": bcList}), host: "xn--zz.test",
+			wantErr: `poppy.json: organization.domain "xn--zz.test": invalid domain: not a valid internationalized name: invalid label "zz"`},
 		{name: "no endpoint is fine here", data: docWith(t, map[string]any{"web": nil, "extensions": bcList}), host: "airline.test",
 			wantExt: map[string][]ExtensionEntry{"browser-control": {{"1"}}}},
 
@@ -156,8 +168,12 @@ func TestParseDocument(t *testing.T) {
 			if diff := cmp.Diff(tc.wantExt, doc.Extensions); diff != "" {
 				t.Errorf("ParseDocument extensions (-want +got):\n%s", diff)
 			}
-			if doc.Organization.Domain != "airline.test" {
-				t.Errorf("Organization.Domain = %q, want airline.test", doc.Organization.Domain)
+			want := tc.wantDomain
+			if want == "" {
+				want = "airline.test"
+			}
+			if doc.Organization.Domain != want {
+				t.Errorf("Organization.Domain = %q, want %s", doc.Organization.Domain, want)
 			}
 		})
 	}
@@ -180,7 +196,7 @@ func TestParseDocumentFields(t *testing.T) {
 		APIs:            json.RawMessage(`[]`),
 		Agent:           json.RawMessage(`{"mcp": "https://airline.test/mcp"}`),
 	}
-	if diff := cmp.Diff(want, doc); diff != "" {
+	if diff := cmp.Diff(want, doc, cmpopts.IgnoreUnexported(Document{})); diff != "" {
 		t.Errorf("ParseDocument (-want +got):\n%s", diff)
 	}
 }
@@ -225,5 +241,31 @@ func TestDocumentSupportsAndRequire(t *testing.T) {
 				t.Errorf("RequireBrowserControl (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestRequireBrowserControlNamesTheProblem: a malformed browser-control
+// entry is named in the error, not reported as a missing extension.
+func TestRequireBrowserControlNamesTheProblem(t *testing.T) {
+	for data, want := range map[string]string{
+		`{"browser-control":[{"version":1}]}`:  "extensions.browser-control entry 1: version must be a string, not a json number, so it is ignored",
+		`{"browser-control":[{"v":"1"}]}`:      "extensions.browser-control entry 1: has no version, so it is ignored",
+		`{"browser-control":["1"]}`:            "extensions.browser-control entry 1: is a json string, not an object, so it is ignored",
+		`{"browser-control":"1"}`:              "extensions.browser-control is neither a list of version objects nor an object, so it is ignored",
+		`{"browser-control":{"version":true}}`: "extensions.browser-control entry 1: version must be a string, not a json boolean, so it is ignored",
+		`{"browser-control":[{"version":""}]}`: "extensions.browser-control entry 1: version must be a non-empty string, so it is ignored",
+		`{"other":[{"version":1}]}`:            "extensions does not list browser-control",
+	} {
+		doc, warns, err := ParseDocument([]byte(`{"protocol_version":"0.4","organization":{"domain":"airline.test"},"web":{"browser_session_endpoint":"https://airline.test/j"},"extensions":`+data+`}`), "airline.test")
+		if err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		err = doc.RequireBrowserControl()
+		if err == nil || err.Error() != "poppy.json does not support browser-control v1: "+want {
+			t.Errorf("%s: error %v, want ...: %s", data, err, want)
+		}
+		if want != "extensions does not list browser-control" && (len(warns) == 0 || warns[len(warns)-1].Message != want) {
+			t.Errorf("%s: warnings %v", data, warns)
+		}
 	}
 }

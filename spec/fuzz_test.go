@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/idna"
 )
 
 func FuzzParseExtensions(f *testing.F) {
@@ -120,11 +121,14 @@ func FuzzMatchesURL(f *testing.F) {
 		default:
 			t.Fatalf("MatchesURL(%q, %q) true for scheme %q", domain, raw, u.Scheme)
 		}
-		h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+		h, err := NormalizeDomain(u.Hostname())
+		if err != nil {
+			t.Fatalf("MatchesURL(%q, %q) true for host %q: %v", domain, raw, u.Hostname(), err)
+		}
 		if h != d && !strings.HasSuffix(h, "."+d) {
 			t.Fatalf("MatchesURL(%q, %q) true but host %q is not on %q at a label boundary", domain, raw, h, d)
 		}
-		if net.ParseIP(h) != nil || strings.ContainsAny(u.Host, "@[]\\") {
+		if net.ParseIP(h) != nil || net.ParseIP(u.Hostname()) != nil || strings.ContainsAny(u.Host, "@[]\\") {
 			t.Fatalf("MatchesURL(%q, %q) true for host %q", domain, raw, u.Host)
 		}
 	})
@@ -145,8 +149,15 @@ func FuzzNormalizeDomain(f *testing.F) {
 		if strings.Trim(d, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "" {
 			t.Fatalf("NormalizeDomain(%q) = %q holds other characters", s, d)
 		}
-		if d != strings.ToLower(strings.TrimSuffix(s, ".")) {
+		if !needsIDNA(s) && d != strings.ToLower(strings.TrimSuffix(s, ".")) {
 			t.Fatalf("NormalizeDomain(%q) = %q changed more than case and one trailing dot", s, d)
+		}
+		if needsIDNA(s) {
+			if u, err := idna.Lookup.ToUnicode(d); err != nil {
+				t.Fatalf("NormalizeDomain(%q) = %q, which does not convert back to Unicode: %v", s, d, err)
+			} else if back, err := NormalizeDomain(u); err != nil || back != d {
+				t.Fatalf("NormalizeDomain(%q) = %q, but its Unicode form %q gives %q, %v", s, d, u, back, err)
+			}
 		}
 		if again, err := NormalizeDomain(d); err != nil || again != d {
 			t.Fatalf("NormalizeDomain not idempotent: %q -> %q -> %q, %v", s, d, again, err)
@@ -154,7 +165,7 @@ func FuzzNormalizeDomain(f *testing.F) {
 		if net.ParseIP(d) != nil {
 			t.Fatalf("NormalizeDomain(%q) accepted an IP literal", s)
 		}
-		if !MatchesDomain(d, d) || !MatchesDomain(s, strings.ToUpper(d)) {
+		if !MatchesDomain(d, d) || !MatchesDomain(s, strings.ToUpper(d)) || !MatchesDomain(s, d+".:8443") {
 			t.Fatalf("%q does not match itself", d)
 		}
 		if len(d) < 250 && !MatchesDomain(d, "x."+d) {
@@ -162,6 +173,42 @@ func FuzzNormalizeDomain(f *testing.F) {
 		}
 		if look := d + ".x0x"; MatchesDomain(d, "x"+d) || MatchesDomain(d, look) && !strings.HasSuffix(look, "."+d) {
 			t.Fatalf("%q matches a look-alike", d)
+		}
+	})
+}
+
+// FuzzMatchesDomain holds the host matcher to a model: a host matches when,
+// normalized, it is the domain or ends in "." + the domain; a port, case, a
+// trailing dot and the IDN form never change the answer.
+func FuzzMatchesDomain(f *testing.F) {
+	for _, p := range [][2]string{
+		{"airline.test", "pay.airline.test"}, {"airline.test", "evilairline.test"}, {"airline.test", "airline.test.:443"},
+		{"bücher.test", "pay.xn--bcher-kva.test"}, {"airline.test", "ａirline.test"}, {"airline.test", "airline.test.evil.test"},
+		{"xn--zz.test", "xn--zz.test"}, {"test", "airline.test"}, {"airline.test", "[::1]:443"}, {"a.test", "a.test:x"},
+	} {
+		f.Add(p[0], p[1])
+	}
+	f.Fuzz(func(t *testing.T, domain, host string) {
+		got := MatchesDomain(domain, host)
+		d, errD := NormalizeDomain(domain)
+		h, errH := NormalizeDomain(stripPort(host))
+		want := errD == nil && errH == nil && (h == d || strings.HasSuffix(h, "."+d))
+		if got != want {
+			t.Fatalf("MatchesDomain(%q, %q) = %v, model says %v (%q, %v; %q, %v)", domain, host, got, want, d, errD, h, errH)
+		}
+		if !got {
+			return
+		}
+		for _, variant := range []string{strings.ToUpper(h), h + ".", h + ":443", h + ".:8443"} {
+			if !MatchesDomain(domain, variant) {
+				t.Fatalf("MatchesDomain(%q, %q) true but false for %q", domain, host, variant)
+			}
+		}
+		if u, err := idna.Lookup.ToUnicode(h); err == nil && !MatchesDomain(domain, u) {
+			t.Fatalf("MatchesDomain(%q, %q) true but false for its Unicode form %q", domain, host, u)
+		}
+		if !MatchesURL(domain, "https://"+h+"/") {
+			t.Fatalf("MatchesDomain(%q, %q) true but MatchesURL false", domain, host)
 		}
 	})
 }

@@ -77,11 +77,14 @@ func FormatExtensions(exts []Extension) (string, error) {
 }
 
 // ParseExtensions parses Poppy-Extensions field values; several lines are
-// joined as http.Header gives them. It accepts what RFC 9651 accepts for a
-// List, then checks this header's types: each member is a String with a
-// String parameter v. Tokens, inner lists, non-String or missing v and empty
-// names or versions are refused. Other parameters are ignored. No values (or
-// only empty ones) give no extensions and no error.
+// joined with commas, as RFC 9651 section 4.2 says, in the order
+// http.Header gives them. It accepts what RFC 9651 accepts for a List, then
+// checks this header's types: each member is a String with a String
+// parameter v. Tokens, inner lists, non-String or missing v and empty names
+// or versions are refused. Other parameters are ignored. No values, or one
+// empty or blank value, give no extensions and no error; an empty value
+// among several lines makes an empty list member, which RFC 9651 refuses,
+// so it is an error.
 func ParseExtensions(values []string) ([]Extension, error) {
 	l, err := httpsfv.UnmarshalList(values)
 	if err != nil {

@@ -124,3 +124,17 @@ func TestDeclares(t *testing.T) {
 		})
 	}
 }
+
+// TestParseExtensionsEmptyValues holds ParseExtensions to its comment.
+func TestParseExtensionsEmptyValues(t *testing.T) {
+	for _, v := range [][]string{nil, {}, {""}, {"  "}} {
+		if got, err := ParseExtensions(v); err != nil || len(got) != 0 {
+			t.Errorf("ParseExtensions(%q) = %v, %v; want nothing, no error", v, got, err)
+		}
+	}
+	for _, v := range [][]string{{"", ""}, {`"a";v="1"`, ""}, {"", `"a";v="1"`}} {
+		if _, err := ParseExtensions(v); err == nil {
+			t.Errorf("ParseExtensions(%q) succeeded; an empty line among several is an empty member", v)
+		}
+	}
+}

@@ -6,6 +6,10 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+	"golang.org/x/net/publicsuffix"
 )
 
 // ErrBadDomain matches (with errors.Is) every error from [NormalizeDomain].
@@ -15,8 +19,13 @@ var ErrBadDomain = errors.New("invalid domain")
 // case, one trailing dot removed. It refuses an empty name, an IP literal
 // (IPv4 or IPv6, bracketed or not, and anything a browser would read as an
 // IPv4 address, such as a last label of digits), a port, and anything but
-// letters, digits and hyphens in dot-separated labels of 1 to 63 characters
-// (IDNs must be given in punycode, "xn--...").
+// letters, digits and hyphens in dot-separated labels of 1 to 63 characters.
+//
+// An internationalized name is accepted in its Unicode form ("bücher.test")
+// or its punycode form ("xn--bcher-kva.test") and comes back in punycode:
+// a name with a non-ASCII character or an "xn--" label goes through IDNA
+// (UTS #46, the lookup profile of golang.org/x/net/idna, which maps as
+// browsers do), so invalid punycode is refused.
 func NormalizeDomain(s string) (string, error) {
 	d, err := normalizeHost(s)
 	if err != nil {
@@ -36,12 +45,29 @@ func normalizeHost(s string) (string, error) {
 	if strings.Contains(s, ":") {
 		return "", fmt.Errorf("%w: has a port or colon", ErrBadDomain)
 	}
-	// Check bytes before lowercasing: strings.ToLower maps some non-ASCII
-	// runes (the Kelvin sign) to ASCII letters.
+	if needsIDNA(s) {
+		if !utf8.ValidString(s) { // IDNA would map the bad bytes to U+FFFD
+			return "", fmt.Errorf("%w: not valid UTF-8", ErrBadDomain)
+		}
+		a, err := idna.Lookup.ToASCII(s)
+		if err == nil {
+			// The result must read back: ToASCII checks some rules (bidi)
+			// before mapping, ToUnicode checks them on what is sent.
+			_, err = idna.Lookup.ToUnicode(a)
+		}
+		if err != nil {
+			return "", fmt.Errorf("%w: not a valid internationalized name: %s", ErrBadDomain, strings.TrimPrefix(err.Error(), "idna: "))
+		}
+		if net.ParseIP(a) != nil { // full-width digits map to ASCII ones
+			return "", fmt.Errorf("%w: an IP literal", ErrBadDomain)
+		}
+		s = a
+	}
+	// Only ASCII is left; check bytes before lowercasing.
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
-			return "", fmt.Errorf("%w: character %q at %d is not a letter, digit, hyphen or dot", ErrBadDomain, c, i)
+			return "", fmt.Errorf("%w: character %q at %d is not a letter, digit, hyphen or dot", ErrBadDomain, rune(c), i)
 		}
 	}
 	d := strings.ToLower(strings.TrimSuffix(s, "."))
@@ -63,6 +89,46 @@ func normalizeHost(s string) (string, error) {
 		return "", fmt.Errorf("%w: an IP literal", ErrBadDomain)
 	}
 	return d, nil
+}
+
+// needsIDNA reports whether s has a non-ASCII byte or an "xn--" label,
+// the names IDNA converts or must validate. Other ASCII names keep the
+// plain rules (IDNA would also refuse "ab--c", which browsers accept).
+func needsIDNA(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	for l := range strings.SplitSeq(s, ".") {
+		if len(l) >= 4 && strings.EqualFold(l[:4], "xn--") {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrPublicSuffix matches (with errors.Is) the error from
+// [CheckCompanyDomain] for a public suffix.
+var ErrPublicSuffix = errors.New("a public suffix cannot be a Company")
+
+// CheckCompanyDomain checks that domain, normalized, can be a Company's
+// organization.domain: it must have at least one label below its public
+// suffix, as the Public Suffix List (golang.org/x/net/publicsuffix, ICANN
+// and private sections) says; publicsuffix.EffectiveTLDPlusOne must
+// succeed. A name the list does not know counts as having a one-label
+// suffix, so "airline.test" passes and "test", "co.uk", "github.io" and
+// "localhost" do not: a Company that is a public suffix would make every
+// site under it the Company's.
+func CheckCompanyDomain(domain string) error {
+	d, err := normalizeHost(domain)
+	if err != nil {
+		return err
+	}
+	if _, err := publicsuffix.EffectiveTLDPlusOne(d); err != nil {
+		return fmt.Errorf("%w: %q", ErrPublicSuffix, d)
+	}
+	return nil
 }
 
 // looksNumeric reports whether a last label makes a browser parse the host
@@ -103,7 +169,8 @@ func MatchesDomain(domain, host string) bool {
 }
 
 // MatchesURL reports whether rawURL is an absolute http, https, ws or wss
-// URL whose host matches domain as [MatchesDomain] says. It parses with
+// URL whose host matches domain as [MatchesDomain] says (case, one trailing
+// dot and the port ignored; Unicode and punycode forms equal). It parses with
 // net/url, so userinfo never matters: "https://airline.test@evil.test/" is
 // on evil.test. A URL that does not parse, or that holds a backslash or an
 // ASCII control character or space (which browsers and net/url read

@@ -37,8 +37,19 @@ func TestNormalizeDomain(t *testing.T) {
 		{"[::1]", "", true},
 		{"[2001:db8::1]:443", "", true},
 		{"2001:db8::1", "", true},
-		{"bücher.test", "", true},
-		{"\u212airline.test", "", true}, // Kelvin sign lowercases to k
+		{"bücher.test", "xn--bcher-kva.test", false},
+		{"Bücher.Test.", "xn--bcher-kva.test", false},
+		{"XN--BCHER-KVA.test", "xn--bcher-kva.test", false},
+		{"xn--ls8h.test", "xn--ls8h.test", false},
+		{"\u212airline.test", "kirline.test", false}, // UTS #46 maps the Kelvin sign to k, as browsers do
+		{"ａirline.test", "airline.test", false},      // and full-width letters to ASCII
+		{"１２７.０.０.１", "", true},                      // full-width digits: an IP literal
+		{"xn--zz.test", "", true},                    // invalid punycode
+		{"xn--a.test", "", true},
+		{"xn--.test", "", true}, // decodes to an empty label
+		{"xn---.test", "", true},
+		{"bü_cher.test", "", true},
+		{"ab--c.test", "ab--c.test", false}, // plain ASCII keeps the plain rules
 		{"air line.test", "", true},
 		{"air_line.test", "", true},
 		{"airline.test/", "", true},
@@ -99,7 +110,10 @@ func TestMatchesDomain(t *testing.T) {
 		{"airline.test", "[::1]:443", false},
 		{"airline.test", "::1", false},
 		{"1", "127.0.0.1", false},
-		{"airline.test", "ａirline.test", false}, // full-width a: a browser would map it, we refuse
+		{"airline.test", "ａirline.test", true}, // full-width a: browsers map it to airline.test, so do we
+		{"xn--bcher-kva.test", "bücher.test", true},
+		{"bücher.test", "pay.xn--bcher-kva.test:8443", true},
+		{"bücher.test", "xn--zz.bücher.test", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.domain+"|"+tc.host, func(t *testing.T) {
@@ -149,7 +163,7 @@ func TestMatchesURL(t *testing.T) {
 		{"https://", false},
 		{"", false},
 		{"https://xn--bcher-kva.airline.test/", true},
-		{"https://bücher.airline.test/", false},
+		{"https://bücher.airline.test/", true}, // xn--bcher-kva.airline.test
 	}
 	for _, tc := range tests {
 		t.Run(tc.url, func(t *testing.T) {
@@ -157,5 +171,36 @@ func TestMatchesURL(t *testing.T) {
 				t.Errorf("MatchesURL(%q, %q) = %v, want %v", "airline.test", tc.url, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestNormalizeDomainErrorsReadable: a non-ASCII host is named as it was
+// written, never as bytes of UTF-8 read one by one.
+func TestNormalizeDomainErrorsReadable(t *testing.T) {
+	for _, in := range []string{"bü_cher.test", "xn--zz.bücher.test", "çé .test"} {
+		_, err := NormalizeDomain(in)
+		if err == nil {
+			t.Fatalf("NormalizeDomain(%q) succeeded", in)
+		}
+		if msg := err.Error(); !strings.Contains(msg, `"`+in+`"`) || strings.Contains(msg, "Ã") || strings.Contains(msg, "\n") {
+			t.Errorf("error %q does not name %q readably on one line", msg, in)
+		}
+	}
+}
+
+func TestCheckCompanyDomain(t *testing.T) {
+	for _, ok := range []string{"airline.test", "www.test", "pay.airline.test", "bücher.test", "xn--bcher-kva.test", "example.co.uk", "a.github.io", "dev.localhost"} {
+		if err := CheckCompanyDomain(ok); err != nil {
+			t.Errorf("CheckCompanyDomain(%q) = %v, want nil", ok, err)
+		}
+	}
+	for _, bad := range []string{"test", "TEST.", "co.uk", "com", "github.io", "localhost", "xn--p1ai"} {
+		err := CheckCompanyDomain(bad)
+		if !errors.Is(err, ErrPublicSuffix) {
+			t.Errorf("CheckCompanyDomain(%q) = %v, want ErrPublicSuffix", bad, err)
+		}
+	}
+	if err := CheckCompanyDomain("127.0.0.1"); !errors.Is(err, ErrBadDomain) {
+		t.Errorf("CheckCompanyDomain(127.0.0.1) = %v, want ErrBadDomain", err)
 	}
 }

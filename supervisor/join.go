@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -31,6 +32,21 @@ func (j joinAdapter) Navigate(ctx context.Context, url string) (string, int, err
 }
 
 func (j joinAdapter) ClearCookies(ctx context.Context) error { return j.b.ClearCookies(ctx) }
+
+func (j joinAdapter) WatchRequests(ctx context.Context, check func(session.JoinRequest) bool) (func(), error) {
+	return j.b.ObserveRequests(ctx, func(r browser.Request) bool {
+		return !check(session.JoinRequest{Method: r.Method, URL: r.URL, Document: r.ResourceType == "Document"})
+	})
+}
+
+func (j joinAdapter) Cookies(ctx context.Context, url string) ([]session.Cookie, error) {
+	cs, err := j.p.Cookies(ctx, url)
+	out := make([]session.Cookie, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, session.Cookie{Name: c.Name, Value: session.NewSecret(c.Value)})
+	}
+	return out, err
+}
 
 // guardWindowInput blocks the browser window's own input now (the agent
 // holds control) and returns an Apply hook that lets it through only while

@@ -112,9 +112,18 @@ func (s *Supervisor) findCompany(ctx context.Context) (*session.Company, error) 
 	if client == nil {
 		client = &http.Client{Timeout: 20 * time.Second}
 	}
-	co, _, err := session.Discover(ctx, client, s.opts.Company)
+	co, warnings, err := session.Discover(ctx, client, s.opts.Company)
 	if err != nil {
 		return nil, err
+	}
+	for _, w := range warnings {
+		// The Company's poppy.json is off the letter: the User (or the
+		// Company's developer) should see it, not only a log.
+		if s.opts.UserMessages != nil {
+			fmt.Fprintf(s.opts.UserMessages, "poppy-browser: warning: %s\n", w.Message)
+		} else {
+			s.log.Warn("poppy.json", "warning", w.Message)
+		}
 	}
 	if s.opts.Credentials == nil {
 		return nil, errors.New("joining: no credential source (use --assertion-cmd, or --no-join)")
@@ -143,6 +152,7 @@ func (s *Supervisor) startBrowser(ctx context.Context) error {
 		Headful:        s.opts.Headful,
 		Args:           s.opts.BrowserArgs,
 		CompanyHost:    s.company.IsCompanyHost,
+		CompanyURL:     s.company.DeclaresTo,
 		CompanyHeaders: map[string]string{spec.HeaderExtensions: header},
 		Logger:         s.log,
 	})

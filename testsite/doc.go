@@ -23,13 +23,16 @@
 //
 // # The browser join
 //
-// The join endpoint accepts a browser credential (a JWT with typ
-// poppy-browser+jwt, EdDSA) signed by one of [Options.TrustedKeys] or a key
-// added with [Site.TrustKey]. It checks aud, iat, exp (at most 60 s after
-// iat, 30 s of clock skew), jti (no replay), session_id and return_to (HTTPS
-// on airline.test or a subdomain). On success it sets the airline_session
-// cookie and answers 303 to return_to; otherwise 400 with a short reason
-// (one of the Reason constants) and no cookie.
+// The join endpoint is a strict reference Company. It accepts a browser
+// credential (a JWT with typ poppy-browser+jwt, compared as RFC 7515 4.1.9
+// says, EdDSA) signed by one of [Options.TrustedKeys] or a key added with
+// [Site.TrustKey]. It requires iss, sub, aud, iat, exp (after iat, at most
+// 60 s after it), jti (no replay) and session_id, honours nbf, tolerates 5 s
+// of clock skew, and checks return_to (HTTPS on airline.test or a subdomain,
+// by spec.MatchesURL). On success it sets the airline_session cookie and
+// answers 303 to return_to; otherwise 400 with a short reason (one of the
+// Reason constants) and no cookie. [Site.SetJoinAnswer] makes it break the
+// protocol on purpose, for tests of the runtime.
 //
 // # Records
 //

@@ -15,8 +15,12 @@ import (
 
 // Limits of the browser credential.
 const (
-	maxLifetime = 60 * time.Second // exp - iat
-	clockSkew   = 30 * time.Second // how far iat may be in the future
+	maxLifetime = 60 * time.Second // exp - iat, and exp must be after iat
+	// clockSkew is how far the agent's clock may be from the airline's:
+	// iat and nbf may be this far in the future, exp this far in the past.
+	// A few seconds: the credential lives at most a minute, and both
+	// clocks are expected to follow NTP.
+	clockSkew   = 5 * time.Second
 	maxFormSize = 64 << 10
 )
 
@@ -28,6 +32,8 @@ const (
 	ReasonBadSignature     = "bad_signature"
 	ReasonBadAudience      = "bad_audience"
 	ReasonMissingTimes     = "missing_iat_or_exp"
+	ReasonMissingIssuer    = "missing_iss"
+	ReasonMissingSubject   = "missing_sub"
 	ReasonLifetime         = "lifetime_too_long"
 	ReasonNotYetValid      = "not_yet_valid"
 	ReasonExpired          = "expired"
@@ -36,6 +42,37 @@ const (
 	ReasonBadReturnTo      = "bad_return_to"
 	ReasonReplayed         = "replayed"
 )
+
+// JoinAnswer is how the join endpoint answers a credential it accepts.
+// Anything but [JoinAnswerSeeOther] breaks the protocol on purpose, for
+// tests of a runtime facing a Company that no one here wrote.
+type JoinAnswer int
+
+// Join answers.
+const (
+	// JoinAnswerSeeOther sets the session cookie and answers 303 to
+	// return_to: the protocol, and the default.
+	JoinAnswerSeeOther JoinAnswer = iota
+	// JoinAnswerOK sets the session cookie and answers 200 with a page.
+	JoinAnswerOK
+	// JoinAnswerOffSite sets the session cookie and answers 303 to
+	// https://partner.test/landing.
+	JoinAnswerOffSite
+	// JoinAnswerTemporaryRedirect answers 307 to
+	// https://partner.test/collect, which makes a browser re-send the POST
+	// (and the credential) there.
+	JoinAnswerTemporaryRedirect
+	// JoinAnswerNoCookie answers 303 to return_to without a cookie.
+	JoinAnswerNoCookie
+)
+
+// SetJoinAnswer sets how the join endpoint answers an accepted credential
+// from now on.
+func (s *Site) SetJoinAnswer(a JoinAnswer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.joinAnswer = a
+}
 
 // browserClaims are the claims of a browser credential besides the
 // registered ones.
@@ -89,15 +126,30 @@ func (s *Site) serveJoin(w http.ResponseWriter, r *http.Request) {
 		return reason
 	}()
 	if reason == "" {
-		cookie := s.newSession(subject)
-		http.SetCookie(w, &http.Cookie{
-			Name: SessionCookie, Value: cookie, Path: "/",
-			Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		})
+		s.mu.Lock()
+		answer := s.joinAnswer
+		s.mu.Unlock()
+		if answer != JoinAnswerNoCookie && answer != JoinAnswerTemporaryRedirect {
+			cookie := s.newSession(subject)
+			http.SetCookie(w, &http.Cookie{
+				Name: SessionCookie, Value: cookie, Path: "/",
+				Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode,
+			})
+		}
 		j.OK = true
 		s.rec.addJoin(j)
-		s.log.Debug("join", "ok", true)
-		http.Redirect(w, r, returnTo, http.StatusSeeOther)
+		s.log.Debug("join", "ok", true, "answer", int(answer))
+		switch answer {
+		case JoinAnswerOK:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte("<!doctype html><title>Welcome</title><p>Welcome back.</p>"))
+		case JoinAnswerOffSite:
+			http.Redirect(w, r, "https://"+PartnerHost+"/landing", http.StatusSeeOther)
+		case JoinAnswerTemporaryRedirect:
+			http.Redirect(w, r, "https://"+PartnerHost+"/collect", http.StatusTemporaryRedirect)
+		default:
+			http.Redirect(w, r, returnTo, http.StatusSeeOther)
+		}
 		return
 	}
 	j.Reason = reason
@@ -113,7 +165,8 @@ func (s *Site) verify(tok string, c *jwt.Claims, bc *browserClaims) string {
 	if err != nil || len(parsed.Headers) != 1 {
 		return ReasonMalformed
 	}
-	if typ, _ := parsed.Headers[0].ExtraHeaders[jose.HeaderType].(string); typ != spec.BrowserJWTType {
+	typ, _ := parsed.Headers[0].ExtraHeaders[jose.HeaderType].(string)
+	if !browserJWTType(typ) {
 		return ReasonBadType
 	}
 	s.mu.Lock()
@@ -130,26 +183,8 @@ func (s *Site) verify(tok string, c *jwt.Claims, bc *browserClaims) string {
 		*c, *bc = jwt.Claims{}, browserClaims{}
 		return ReasonBadSignature
 	}
-	if !c.Audience.Contains(JoinEndpoint()) {
-		return ReasonBadAudience
-	}
-	if c.IssuedAt == nil || c.Expiry == nil {
-		return ReasonMissingTimes
-	}
-	iat, exp, now := c.IssuedAt.Time(), c.Expiry.Time(), s.now()
-	switch {
-	case exp.Sub(iat) > maxLifetime || exp.Before(iat):
-		return ReasonLifetime
-	case now.Before(iat.Add(-clockSkew)):
-		return ReasonNotYetValid
-	case now.After(exp):
-		return ReasonExpired
-	case c.ID == "":
-		return ReasonMissingJTI
-	case bc.SessionID == "":
-		return ReasonMissingSession
-	case !companyHTTPS(bc.ReturnTo):
-		return ReasonBadReturnTo
+	if reason := checkClaims(c, bc, s.now()); reason != "" {
+		return reason
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -160,15 +195,58 @@ func (s *Site) verify(tok string, c *jwt.Claims, bc *browserClaims) string {
 	return ""
 }
 
-// companyHTTPS reports whether raw is an https URL on CompanyDomain or a
-// subdomain of it, on the default port, without user info.
+// browserJWTType reports whether a JWS "typ" names the browser credential.
+// RFC 7515 section 4.1.9: media type names compare case-insensitively, and
+// a value without "/" means "application/" + value, so both
+// "poppy-browser+jwt" and "application/poppy-browser+jwt" name it.
+func browserJWTType(typ string) bool {
+	t := strings.ToLower(typ)
+	t = strings.TrimPrefix(t, "application/")
+	return t == spec.BrowserJWTType
+}
+
+// checkClaims checks the claims of a verified credential at now; it returns
+// "" or a Reason.
+func checkClaims(c *jwt.Claims, bc *browserClaims, now time.Time) string {
+	if !c.Audience.Contains(JoinEndpoint()) {
+		return ReasonBadAudience
+	}
+	if c.IssuedAt == nil || c.Expiry == nil {
+		return ReasonMissingTimes
+	}
+	iat, exp := c.IssuedAt.Time(), c.Expiry.Time()
+	switch {
+	case c.Issuer == "":
+		return ReasonMissingIssuer
+	case c.Subject == "":
+		return ReasonMissingSubject
+	case !exp.After(iat) || exp.Sub(iat) > maxLifetime:
+		return ReasonLifetime
+	case iat.After(now.Add(clockSkew)):
+		return ReasonNotYetValid
+	case c.NotBefore != nil && c.NotBefore.Time().After(now.Add(clockSkew)):
+		return ReasonNotYetValid
+	case !exp.After(now.Add(-clockSkew)):
+		return ReasonExpired
+	case c.ID == "":
+		return ReasonMissingJTI
+	case bc.SessionID == "":
+		return ReasonMissingSession
+	case !companyHTTPS(bc.ReturnTo):
+		return ReasonBadReturnTo
+	}
+	return ""
+}
+
+// companyHTTPS reports whether raw is an https URL without user info on
+// CompanyDomain or a subdomain of it, as [spec.MatchesURL] (the runtime's
+// one host matcher) says: case, a trailing dot and the port ignored.
 func companyHTTPS(raw string) bool {
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "https" || u.User != nil || u.Port() != "" {
+	if err != nil || u.Scheme != "https" || u.User != nil {
 		return false
 	}
-	h := strings.ToLower(u.Hostname())
-	return h == CompanyDomain || strings.HasSuffix(h, "."+CompanyDomain)
+	return spec.MatchesURL(CompanyDomain, raw)
 }
 
 // newSession returns a fresh session cookie value for subject.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -183,6 +184,25 @@ func TestJoinRefused(t *testing.T) {
 			c.ReturnTo = "http://airline.test/bookings/bkg_4Rt9"
 		})}}, testsite.ReasonBadReturnTo},
 		{"return_to missing", url.Values{"assertion": {with("jti-12", func(c *credential) { c.ReturnTo = "" })}}, testsite.ReasonBadReturnTo},
+		{"no iss", url.Values{"assertion": {with("jti-13", func(c *credential) { c.Issuer = "" })}}, testsite.ReasonMissingIssuer},
+		{"no sub", url.Values{"assertion": {with("jti-14", func(c *credential) { c.Subject = "" })}}, testsite.ReasonMissingSubject},
+		{"exp == iat", url.Values{"assertion": {with("jti-15", func(c *credential) { c.Expiry = c.IssuedAt })}}, testsite.ReasonLifetime},
+		{"exp before iat", url.Values{"assertion": {with("jti-16", func(c *credential) {
+			c.Expiry = jwt.NewNumericDate(testNow.Add(-time.Second))
+		})}}, testsite.ReasonLifetime},
+		{"iat 6s ahead", url.Values{"assertion": {with("jti-17", func(c *credential) {
+			c.IssuedAt = jwt.NewNumericDate(testNow.Add(6 * time.Second))
+			c.Expiry = jwt.NewNumericDate(testNow.Add(60 * time.Second))
+		})}}, testsite.ReasonNotYetValid},
+		{"nbf ahead", url.Values{"assertion": {with("jti-18", func(c *credential) {
+			c.NotBefore = jwt.NewNumericDate(testNow.Add(30 * time.Second))
+		})}}, testsite.ReasonNotYetValid},
+		{"expired a moment ago", url.Values{"assertion": {with("jti-19", func(c *credential) {
+			c.IssuedAt = jwt.NewNumericDate(testNow.Add(-60 * time.Second))
+			c.Expiry = jwt.NewNumericDate(testNow.Add(-6 * time.Second))
+		})}}, testsite.ReasonExpired},
+		{"typ of another kind", url.Values{"assertion": {sign(t, priv, "application/jwt", validCredential("jti-20"))}}, testsite.ReasonBadType},
+		{"typ with another prefix", url.Values{"assertion": {sign(t, priv, "text/poppy-browser+jwt", validCredential("jti-21"))}}, testsite.ReasonBadType},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -216,5 +236,38 @@ func TestJoinSubdomainReturnTo(t *testing.T) {
 	resp, _ := postJoin(t, s, url.Values{"assertion": {sign(t, priv, "poppy-browser+jwt", c)}})
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != c.ReturnTo {
 		t.Errorf("status %d Location %q, want 303 to %s", resp.StatusCode, resp.Header.Get("Location"), c.ReturnTo)
+	}
+}
+
+// TestJoinAcceptsTheLetter: what RFC 7515 and the skew allow is accepted.
+func TestJoinAcceptsTheLetter(t *testing.T) {
+	pub, priv := newKey(t)
+	s, _ := startSite(t, &testsite.Options{TrustedKeys: []ed25519.PublicKey{pub}, Now: func() time.Time { return testNow }})
+	tests := []struct {
+		name string
+		typ  string
+		edit func(*credential)
+	}{
+		{"typ upper case", "POPPY-BROWSER+JWT", nil},
+		{"typ with application/", "application/poppy-browser+jwt", nil},
+		{"typ mixed case with application/", "Application/Poppy-Browser+JWT", nil},
+		{"iat 4s ahead", "poppy-browser+jwt", func(c *credential) {
+			c.IssuedAt = jwt.NewNumericDate(testNow.Add(4 * time.Second))
+			c.Expiry = jwt.NewNumericDate(testNow.Add(60 * time.Second))
+		}},
+		{"nbf now", "poppy-browser+jwt", func(c *credential) { c.NotBefore = jwt.NewNumericDate(testNow) }},
+		{"return_to with trailing dot and port", "poppy-browser+jwt", func(c *credential) { c.ReturnTo = "https://Airline.Test.:443/bookings" }},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := validCredential("ok-" + strconv.Itoa(i))
+			if tc.edit != nil {
+				tc.edit(&c)
+			}
+			resp, body := postJoin(t, s, url.Values{"assertion": {sign(t, priv, tc.typ, c)}})
+			if resp.StatusCode != http.StatusSeeOther {
+				t.Errorf("status %d (%s), want 303", resp.StatusCode, strings.TrimSpace(body))
+			}
+		})
 	}
 }

@@ -65,12 +65,13 @@ type Site struct {
 	tmpl   *templates
 	client *http.Client
 
-	mu       sync.Mutex
-	keys     []ed25519.PublicKey
-	poppy    []byte              // nil: defaultPoppyJSON
-	jtis     map[string]struct{} // used jti values
-	sessions map[string]string   // cookie value -> subject
-	lastSeat string
+	mu         sync.Mutex
+	keys       []ed25519.PublicKey
+	poppy      []byte              // nil: defaultPoppyJSON
+	jtis       map[string]struct{} // used jti values
+	sessions   map[string]string   // cookie value -> subject
+	lastSeat   string
+	joinAnswer JoinAnswer
 
 	srv  *http.Server
 	ln   net.Listener

@@ -113,7 +113,7 @@ func (l *Live) refuse(r *http.Request) string {
 }
 
 func (l *Live) tokenOK(got string) bool {
-	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(l.token)) == 1
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(l.token.Reveal())) == 1
 }
 
 // hostOK reports whether host (the Host header) names this server: its port,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/internal/secret"
 )
 
 // LiveOptions configures a [Live] view.
@@ -45,7 +46,7 @@ type Live struct {
 	ctl   *control.Control
 	page  func() *browser.Page
 	log   *slog.Logger
-	token secret
+	token secret.Value
 	addr  string
 	site  sitePage // the HTML page and the hashes its CSP allows
 
@@ -65,12 +66,6 @@ type Live struct {
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
 }
-
-// secret is a string that never prints itself into a log.
-type secret string
-
-func (secret) LogValue() slog.Value { return slog.StringValue("REDACTED") }
-func (secret) String() string       { return "REDACTED" }
 
 // NewLive checks opts and prepares a live view. It listens on nothing yet.
 func NewLive(opts *LiveOptions) (*Live, error) {
@@ -96,7 +91,7 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		ctl:     opts.Control,
 		page:    opts.Page,
 		log:     opts.Logger,
-		token:   secret(tok),
+		token:   secret.New(tok),
 		addr:    opts.Addr,
 		site:    site,
 		clients: map[*client]struct{}{},
@@ -151,7 +146,7 @@ func (l *Live) URL() string {
 	if l.ln == nil {
 		return ""
 	}
-	return "http://" + urlHost(l.ln.Addr()) + "/live?token=" + string(l.token)
+	return "http://" + urlHost(l.ln.Addr()) + "/live?token=" + l.token.Reveal()
 }
 
 // urlHost is the host:port to put in the URL: an unspecified listen address

@@ -186,7 +186,7 @@ func TestRefusals(t *testing.T) {
 	l, logs := startLive(t, control.New(nil), nil, nil)
 	addr := liveAddr(l)
 	self := "http://" + addr
-	tok := string(l.token)
+	tok := l.token.Reveal()
 	for _, tc := range []struct {
 		name, path, token, origin, host string
 		want                            int
@@ -300,7 +300,7 @@ func TestPartnerPageGetsNothing(t *testing.T) {
 	ctl := control.New(nil)
 	l, logs := startLive(t, ctl, nil, nil)
 	addr := liveAddr(l)
-	tok := url.QueryEscape(string(l.token))
+	tok := url.QueryEscape(l.token.Reveal())
 	q := url.Values{
 		"id": {"partner"},
 		"ws": {"ws://" + addr + "/live/ws", "ws://" + addr + "/live/ws?token=" + tok},

@@ -196,7 +196,7 @@ func startLive(t *testing.T, ctl *control.Control, page *browser.Page, hook func
 		if err := l.Shutdown(ctx); err != nil {
 			t.Errorf("Shutdown: %v", err)
 		}
-		if strings.Contains(logs.String(), string(l.token)) {
+		if strings.Contains(logs.String(), l.token.Reveal()) {
 			t.Error("the token is in the logs")
 		}
 		t.Log(logs.String())
@@ -223,7 +223,7 @@ func dial(ctx context.Context, l *Live, token, origin string) (*websocket.Conn, 
 // connect opens the User channel as the live page would, closing it at cleanup.
 func connect(ctx context.Context, t *testing.T, l *Live) *websocket.Conn {
 	t.Helper()
-	c, resp, err := dial(ctx, l, string(l.token), "http://"+liveAddr(l))
+	c, resp, err := dial(ctx, l, l.token.Reveal(), "http://"+liveAddr(l))
 	if err != nil {
 		t.Fatalf("dialing the User channel: %v (response %v)", err, resp)
 	}

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -41,9 +42,15 @@ func (t *TUI) Render() string {
 	field := func(name, value string) {
 		top = append(top, label.Render(fmt.Sprintf("%-8s ", name))+value)
 	}
-	field("Company", orNone(t.opts.Company, "(not joined)"))
-	field("Session", orNone(t.opts.Session, "(none)"))
-	field("Page", orNone(t.page, "(no page)"))
+	// The Company's name, the Session and the page come from the network
+	// and the page: one safe line each (package pagetext).
+	field("Company", orNone(pagetext.Line(t.opts.Company), "(not joined)"))
+	field("Session", orNone(pagetext.Line(t.opts.Session), "(none)"))
+	page := ""
+	if t.page != "" {
+		page = pagetext.URL(t.page)
+	}
+	field("Page", orNone(page, "(no page)"))
 	badge := lipgloss.NewStyle().Bold(true).Foreground(white).Padding(0, 1)
 	if t.status.Controller == spec.ControllerUser {
 		field("Control", badge.Background(userColor).Render("YOU")+" "+bold.Foreground(userColor).Render("You hold control.")+
@@ -109,10 +116,10 @@ func (t *TUI) offerBox(w int) []string {
 	} else {
 		b = append(b, amber.Render("The agent asks you to take a step in the browser."))
 	}
-	b = append(b, label.Render("The agent asks: ")+o.Reason)
+	b = append(b, label.Render("The agent asks: ")+pagetext.Line(o.Reason))
 	if s := o.Step; s != nil && (s.Text != "" || s.Ref != "") {
 		var parts []string
-		for _, p := range []string{s.Ref, markWords(s.Kind), "content from the Company, not from the agent"} {
+		for _, p := range []string{pagetext.Line(s.Ref), markWords(s.Kind), "content from the Company, not from the agent"} {
 			if p != "" {
 				parts = append(parts, p)
 			}
@@ -120,7 +127,7 @@ func (t *TUI) offerBox(w int) []string {
 		where := strings.Join(parts, "; ")
 		text := "(no text)"
 		if s.Text != "" {
-			text = fmt.Sprintf("%q", s.Text)
+			text = fmt.Sprintf("%q", pagetext.Line(s.Text))
 		}
 		b = append(b, label.Render("The Company's page says: ")+text+label.Render(" ("+where+")"))
 	}
@@ -167,7 +174,7 @@ func (t *TUI) feedLines(w, n int) []string {
 		case "offer":
 			st = st.Foreground(offerColor)
 		}
-		line := fmt.Sprintf("%s %-7s %s", l.at.In(t.opts.Location).Format("15:04:05"), l.who, l.what)
+		line := fmt.Sprintf("%s %-7s %s", l.at.In(t.opts.Location).Format("15:04:05"), pagetext.Line(l.who), pagetext.Line(l.what))
 		out = append(out, st.Render(ansi.Truncate(line, w, "…")))
 	}
 	if len(out) > n {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -16,31 +15,15 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/poppy-browser/poppy-browser/agent"
+	"github.com/poppy-browser/poppy-browser/internal/secret"
 )
 
 // DefaultBaseURL is OpenAI's API, used when [Options.BaseURL] is empty.
 const DefaultBaseURL = "https://api.openai.com/v1"
 
-// Secret is a value that never shows: every way of printing it gives
-// "[redacted]".
-type Secret string
-
-const redacted = "[redacted]"
-
-// String returns "[redacted]".
-func (Secret) String() string { return redacted }
-
-// GoString returns "[redacted]".
-func (Secret) GoString() string { return redacted }
-
-// Format writes "[redacted]" for every verb.
-func (Secret) Format(f fmt.State, _ rune) { io.WriteString(f, redacted) }
-
-// LogValue redacts the secret in slog.
-func (Secret) LogValue() slog.Value { return slog.StringValue(redacted) }
-
-// MarshalJSON redacts the secret in JSON.
-func (Secret) MarshalJSON() ([]byte, error) { return json.Marshal(redacted) }
+// Secret is the API key: the program's one redacting type
+// ([secret.Value]); every way of printing it gives "[redacted]".
+type Secret = secret.Value
 
 // Options configures a [Model]. Model is required.
 type Options struct {
@@ -113,8 +96,8 @@ func New(opts *Options) (*Model, error) {
 		option.WithBaseURL(strings.TrimRight(o.BaseURL, "/") + "/"),
 		option.WithMaxRetries(o.MaxRetries),
 	}
-	if o.APIKey != "" {
-		reqOpts = append(reqOpts, option.WithAPIKey(string(o.APIKey)))
+	if !o.APIKey.IsZero() {
+		reqOpts = append(reqOpts, option.WithAPIKey(o.APIKey.Reveal()))
 	}
 	return &Model{opts: o, svc: openai.NewChatCompletionService(reqOpts...)}, nil
 }
@@ -169,8 +152,8 @@ func (m *Model) scrub(err error) error {
 		return fmt.Errorf("chat model: %w", err)
 	}
 	s := strings.Join(strings.Fields(err.Error()), " ")
-	if k := string(m.opts.APIKey); k != "" {
-		s = strings.ReplaceAll(s, k, redacted)
+	if k := m.opts.APIKey.Reveal(); k != "" {
+		s = strings.ReplaceAll(s, k, secret.Redacted)
 	}
 	if r := []rune(s); len(r) > 300 {
 		s = string(r[:300]) + "…"

@@ -18,6 +18,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/internal/secret"
 )
 
 const testKey = "sk-test-0123456789abcdef"
@@ -77,7 +78,7 @@ func contentReply(s string) map[string]any { return map[string]any{"role": "assi
 
 func newModel(t *testing.T, e *endpoint, edit func(*Options)) *Model {
 	t.Helper()
-	o := &Options{BaseURL: e.URL + "/v1", Model: "test-model", APIKey: testKey}
+	o := &Options{BaseURL: e.URL + "/v1", Model: "test-model", APIKey: secret.New(testKey)}
 	if edit != nil {
 		edit(o)
 	}
@@ -213,7 +214,7 @@ func TestKeyNeverShows(t *testing.T) {
 	if strings.Contains(err.Error(), testKey) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("error shows the key or spans lines: %q", err)
 	}
-	opts := Options{BaseURL: e.URL, Model: "m", APIKey: testKey}
+	opts := Options{BaseURL: e.URL, Model: "m", APIKey: secret.New(testKey)}
 	var logged bytes.Buffer
 	slog.New(slog.NewJSONHandler(&logged, nil)).Info("config", "key", opts.APIKey, "opts", opts)
 	js, _ := json.Marshal(opts)

@@ -33,3 +33,23 @@ func TestAuditCommand(t *testing.T) {
 		t.Errorf("bad log: err = %v, want its line number", err)
 	}
 }
+
+// TestAuditCommandPrintsNoEscapes: page strings in a log (an exception
+// message with terminal sequences) print as plain text.
+func TestAuditCommandPrintsNoEscapes(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "hostile.jsonl")
+	line := `{"time":"2026-01-02T10:00:00Z","event":"error","tool":"browser_click","message":"TypeError: \u001b]0;owned\u0007\u001b[2J\u0085done","url":"data:text/html,\u001b[31m"}` + "\n"
+	if err := os.WriteFile(log, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := run(t.Context(), []string{"audit", log}, nil, &out, &errb); err != nil {
+		t.Fatalf("audit: %v (%s)", err, errb.String())
+	}
+	if strings.ContainsAny(out.String(), "\x1b\x07\u0085") {
+		t.Errorf("audit printed escape sequences: %q", out.String())
+	}
+	if !strings.Contains(out.String(), "TypeError: ]0;owned[2J done") {
+		t.Errorf("audit lost the message's text: %q", out.String())
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -79,15 +80,18 @@ func serveMCPHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.W
 // Host on a loopback listener (DNS rebinding).
 func serveMCPListener(ctx context.Context, srv *mcp.Server, l net.Listener, stderr io.Writer) error {
 	token := os.Getenv("POPPY_MCP_TOKEN")
+	shown := "$POPPY_MCP_TOKEN" // a token the User set is theirs: never printed
 	if token == "" {
 		var err error
 		if token, err = randomToken(); err != nil {
 			return fmt.Errorf("mcp: %w", err)
 		}
+		shown = token
 	}
+	warnIfExposed(stderr, "--http", l.Addr().String())
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	hs := &http.Server{Handler: requireBearer(token, http.NewCrossOriginProtection().Handler(h)), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), token)
+	fmt.Fprintf(stderr, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), shown)
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
@@ -100,11 +104,13 @@ func serveMCPListener(ctx context.Context, srv *mcp.Server, l net.Listener, stde
 	return nil
 }
 
-// requireBearer lets through only requests that carry the token.
+// requireBearer lets through only requests that carry the token. The
+// scheme name is case-insensitive (RFC 9110, section 11.1).
 func requireBearer(token string, next http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
+	want := []byte(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		scheme, cred, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(cred)), want) != 1 {
 			w.Header().Set("WWW-Authenticate", "Bearer")
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return

@@ -23,10 +23,10 @@ type onceSource struct {
 func (o *onceSource) Credential(ctx context.Context, req session.CredentialRequest) (session.Secret, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.tok == "" {
+	if o.tok.IsZero() {
 		tok, err := o.inner.Credential(ctx, req)
 		if err != nil {
-			return "", err
+			return session.Secret{}, err
 		}
 		o.tok = tok
 	}

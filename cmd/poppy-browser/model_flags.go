@@ -9,6 +9,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/agent/chat"
+	"github.com/poppy-browser/poppy-browser/internal/secret"
 	"github.com/poppy-browser/poppy-browser/testsite/demoscript"
 )
 
@@ -53,9 +54,9 @@ func (f *modelFlags) build(task string, getenv func(string) string) (agent.Model
 			if err != nil {
 				return nil, errors.New("reading --openai-key-file: cannot read the file")
 			}
-			opts.APIKey = chat.Secret(strings.TrimSpace(string(b)))
+			opts.APIKey = secret.New(strings.TrimSpace(string(b)))
 		} else {
-			opts.APIKey = chat.Secret(getenv("OPENAI_API_KEY"))
+			opts.APIKey = secret.New(getenv("OPENAI_API_KEY"))
 		}
 		return chat.New(opts)
 	default:

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
@@ -12,8 +13,9 @@ import (
 // subcommand (CONTRACT.md) fill them.
 type config struct {
 	supervisor.Options
-	browserArgs  stringList
-	assertionCmd string
+	browserArgs      stringList
+	assertionCmd     string
+	assertionTimeout time.Duration
 }
 
 func (c *config) register(fs *flag.FlagSet) {
@@ -29,8 +31,9 @@ func (c *config) register(fs *flag.FlagSet) {
 // registerCompany adds the flags that name the Company and the join.
 func (c *config) registerCompany(fs *flag.FlagSet) {
 	fs.StringVar(&c.Company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
-	fs.BoolVar(&c.NoJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session")
+	fs.BoolVar(&c.NoJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session; requests there still declare browser-control v1 (for Company developers; cleartext http only to localhost)")
 	fs.StringVar(&c.assertionCmd, "assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
+	fs.DurationVar(&c.assertionTimeout, "assertion-timeout", session.DefaultCommandTimeout, "how long --assertion-cmd may run")
 	fs.StringVar(&c.ReturnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
 }
 
@@ -38,9 +41,12 @@ func (c *config) registerCompany(fs *flag.FlagSet) {
 func (c *config) start(ctx context.Context) (*supervisor.Supervisor, error) {
 	opts := c.Options
 	if c.assertionCmd != "" {
-		opts.Credentials = session.CommandSource{Command: c.assertionCmd}
+		opts.Credentials = session.CommandSource{Command: c.assertionCmd, Timeout: c.assertionTimeout}
 	}
 	opts.BrowserArgs = append(append([]string(nil), c.browserArgs...), opts.BrowserArgs...)
+	if !opts.NoLiveView {
+		warnIfExposed(opts.UserMessages, "--live", opts.LiveAddr)
+	}
 	sv := supervisor.New(&opts)
 	if err := sv.Start(ctx); err != nil {
 		return nil, err

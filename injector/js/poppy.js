@@ -2,33 +2,39 @@
 // Runs in the page's main world before the page's scripts. It defines one
 // property, navigator.poppy, and nothing else; on any other host it does
 // nothing at all, so other websites cannot tell this browser is an agent's.
-(function (domain, initial, secret) {
+(function (domain, initial) {
   "use strict";
   let host = "";
   try {
-    host = new URL(self.origin).hostname.toLowerCase(); // inherited by about:blank frames
+    host = new URL(self.origin).hostname.toLowerCase(); // inherited by about:blank and srcdoc frames
   } catch (e) {
-    return; // opaque origin
+    return; // opaque origin: a sandboxed or data: frame is nobody's
   }
   if (host.endsWith(".")) host = host.slice(0, -1);
   if (host !== domain && !host.endsWith("." + domain)) return;
 
   let value = initial;
   let reads = 0; // how often the page read the value, for conformance checks
-  // The getter doubles as the runtime's setter: called directly with the
-  // per-run secret, it takes the new value ("reads" instead answers the
-  // count of reads). Reading the property passes no arguments and only reads.
-  const controller = function (token, next) {
-    if (arguments.length === 2 && token === secret) {
-      if (next === "agent" || next === "user") value = next;
-      else if (next === "reads") return reads;
-      return value;
-    }
-    reads++;
+  // The runtime's handle: a private field of navigator.poppy. No script of
+  // the page can name it (private names are lexical to the class below);
+  // only the DevTools protocol lists it and calls it by object id. It takes
+  // a value, never a secret, and "reads" answers the count of reads.
+  const runtime = (next) => {
+    if (next === "agent" || next === "user") value = next;
+    else if (next === "reads") return reads;
     return value;
   };
+  // The base constructor returns the object it is given, so the private
+  // field lands on a plain object and the class is reachable from nowhere.
+  class Adopt { constructor(o) { return o; } }
+  class Stamp extends Adopt { #runtime = runtime; }
   const poppy = {};
-  Object.defineProperty(poppy, "controller", { get: controller, enumerable: true, configurable: false });
+  new Stamp(poppy);
+  Object.defineProperty(poppy, "controller", {
+    get: function () { reads++; return value; },
+    enumerable: true,
+    configurable: false,
+  });
   Object.freeze(poppy);
   Object.defineProperty(navigator, "poppy", { value: poppy, enumerable: true, configurable: false, writable: false });
   try {
