@@ -149,6 +149,11 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	defer cancel()
 
 	r := &run{g: g}
+	var (
+		st     *step
+		mark   uint64 // the tabs opened before the action
+		marked bool
+	)
 	res := func() Result {
 		if res := r.open(ctx); res != nil {
 			return *res
@@ -157,7 +162,15 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		if p.bad != nil {
 			return r.failed(ctx, p.bad.reason, p.bad.msg)
 		}
-		st := &step{r: r, s: r.s}
+		// A dialog holds the tab: nothing but an answer (or a tab
+		// change) can run.
+		if !p.dialogOK {
+			if res := r.dialogOpen(ctx); res != nil {
+				return *res
+			}
+		}
+		mark, marked = r.tabMark()
+		st = &step{r: r, s: r.s}
 		// 2. Ref and epoch: stale_ref, no_such_ref.
 		if res := r.target(ctx, &p, st); res != nil {
 			return *res
@@ -182,6 +195,12 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 		r.disarm(dctx)
 		cancel()
+	}
+	if r.s != nil {
+		if st != nil && st.dialogOpened && res.Outcome == spec.OutcomeDone {
+			res.Message = "The page opened a dialog during the action, which stopped there; answer it with browser_handle_dialog before anything else (see dialog)."
+		}
+		r.tabState(ctx, &res, mark, marked)
 	}
 	seen := res.Page
 	g.seen.Store(&seen)

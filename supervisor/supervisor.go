@@ -238,8 +238,19 @@ func (s *Supervisor) Company() *session.Company { return s.company }
 // Browser is the browser. The agent never reaches it but through the gate.
 func (s *Supervisor) Browser() *browser.Browser { return s.browser }
 
-// Page is the agent's page (the tab the join landed in).
-func (s *Supervisor) Page() *browser.Page { return s.page }
+// Page is the agent's page: the active tab of the Session's browser context
+// (the tab the join landed in, until a popup or browser_tabs makes another
+// one active). The gate acts on it and the live view shows it. It is nil
+// when every tab is closed.
+func (s *Supervisor) Page() *browser.Page {
+	if s.page == nil {
+		return nil
+	}
+	if tabs := s.page.Tabs(); tabs != nil {
+		return tabs.Active()
+	}
+	return s.page
+}
 
 // Control says who holds the browser; its User handle is for the User's
 // channels only.
