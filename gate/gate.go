@@ -2,6 +2,9 @@ package gate
 
 import (
 	"context"
+	"errors"
+	"fmt"
+
 	"github.com/poppy-browser/poppy-browser/audit"
 	"log/slog"
 	"net/url"
@@ -48,6 +51,11 @@ type Gate struct {
 
 	sem chan struct{} // held while an action runs; guards the fields below
 
+	// life ends when the gate closes: the action in flight stops, and
+	// every later one fails with shutting_down.
+	life    context.Context
+	closeFn context.CancelFunc
+
 	refs     *refTable
 	ctlEpoch uint64
 	doc      string  // the top document's identity at the last sync
@@ -70,6 +78,7 @@ func New(opts *Options) *Gate {
 		sem:     make(chan struct{}, 1),
 		refs:    newRefTable(),
 	}
+	g.life, g.closeFn = context.WithCancel(context.Background())
 	if g.current == nil {
 		g.current = pageSurfaces(opts.Page)
 	}
@@ -129,6 +138,11 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	if a == nil {
 		return Result{Outcome: spec.OutcomeFailed, Reason: FailBadArgument, Message: "No action."}
 	}
+	if g.life.Err() != nil {
+		res := g.shuttingDown()
+		g.record(a, "", res)
+		return res
+	}
 	// 1. Control: refuse at once while the User holds it, without waiting
 	// for a running action.
 	if g.ctl.Holder() == spec.ControllerUser {
@@ -138,6 +152,10 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	}
 	select {
 	case g.sem <- struct{}{}:
+	case <-g.life.Done():
+		res := g.shuttingDown()
+		g.record(a, "", res)
+		return res
 	case <-ctx.Done():
 		res := Result{Outcome: spec.OutcomeFailed, Reason: FailTimeout, Message: "Another browser action is still running; try again.",
 			Page: g.lastPage()}
@@ -147,6 +165,9 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	defer func() { <-g.sem }()
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	defer context.AfterFunc(g.life, func() { stop(errShuttingDown) })()
 
 	r := &run{g: g}
 	var (
@@ -207,6 +228,28 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	// 6. Record.
 	g.record(a, r.ref, res)
 	return res
+}
+
+// Close stops the gate: the action in flight is stopped and answers
+// failed (shutting_down), as does every later one. It waits, within ctx,
+// for the action in flight to return.
+func (g *Gate) Close(ctx context.Context) error {
+	g.closeFn()
+	select {
+	case g.sem <- struct{}{}:
+		<-g.sem
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("closing the gate: %w", ctx.Err())
+	}
+}
+
+// errShuttingDown is the cause of an action's context when the gate closes.
+var errShuttingDown = errors.New("the runtime is shutting down")
+
+func (g *Gate) shuttingDown() Result {
+	return Result{Outcome: spec.OutcomeFailed, Reason: FailShuttingDown,
+		Message: "The browser runtime is shutting down; nothing more runs.", Page: g.lastPage()}
 }
 
 // lastPage is the page state the last run reported, with the current

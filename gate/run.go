@@ -301,7 +301,10 @@ func (r *run) denied(ctx context.Context, reason spec.Reason, msg string) Result
 }
 
 func (r *run) failed(ctx context.Context, code spec.Reason, msg string) Result {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	switch {
+	case errors.Is(context.Cause(ctx), errShuttingDown):
+		code, msg = FailShuttingDown, "The browser runtime is shutting down; the action was stopped."
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		code = FailTimeout
 	}
 	// The page may be gone with the context; report without waiting.

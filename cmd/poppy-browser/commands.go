@@ -60,9 +60,18 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	ctx, stop := startUserSide(ctx, sv, srv, *tui, false, stderr)
 	defer stop()
 	if *httpAddr != "" {
+		// SIGTERM or SIGINT: the gate stops the call in flight, which is
+		// answered (failed, shutting_down) before the server shuts down.
+		context.AfterFunc(ctx, func() {
+			dctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_ = sv.Gate().Close(dctx)
+		})
 		return serveMCPHTTP(ctx, srv, *httpAddr, stderr)
 	}
-	return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: writeCloser{stdout}})
+	// SIGTERM or SIGINT: the call in flight is answered, then the session
+	// ends, the browser closes and the exit is 0.
+	return mcpserver.RunStdio(ctx, srv, sv.Gate(), stdin, stdout)
 }
 
 func serveMCPHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer) error {
