@@ -150,7 +150,7 @@ func Catalogue() []Entry {
 			},
 			func(in TabsInput) Action { return Tabs{Action: in.Action, Index: in.Index, URL: in.URL} }),
 		entry(spec.ToolHandleDialog, "",
-			"Answer the JavaScript dialog (alert, confirm, prompt or beforeunload) open in the active tab: accept is OK, otherwise Cancel; prompt_text answers a prompt. While a dialog is open no other action can run in the tab.",
+			"Answer the dialog (alert, confirm, prompt or beforeunload) the page opened in the active tab: accept is OK, otherwise Cancel; prompt_text answers a prompt. While a dialog is open no other action can run in the tab.",
 			"", false, nil,
 			func(in HandleDialogInput) Action { return HandleDialog{Accept: in.Accept, PromptText: in.PromptText} }),
 	}
