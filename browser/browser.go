@@ -247,6 +247,9 @@ func (b *Browser) Gone() error { return b.conn.deadErr() }
 // created later, replacing the script that had that key. Documents that are
 // already loaded keep what they ran; replacing affects new documents only.
 func (b *Browser) SetScript(ctx context.Context, key string, s Script) error {
+	if err := b.Gone(); err != nil {
+		return fmt.Errorf("installing script %s: %w", key, err)
+	}
 	b.mu.Lock()
 	b.scripts[key] = s
 	ts := b.targetList()

@@ -54,6 +54,10 @@ func (p *Page) TargetID() string { return string(p.t.s.targetID) }
 // Done is closed when the page closes.
 func (p *Page) Done() <-chan struct{} { return p.t.s.Done() }
 
+// BrowserGone reports why the page's browser can no longer be used
+// (wrapping [ErrBrowserGone]), or nil while it can.
+func (p *Page) BrowserGone() error { return p.b.Gone() }
+
 // Tabs is the group of tabs this page belongs to (its browser context).
 func (p *Page) Tabs() *Tabs { return p.tabs }
 

@@ -116,6 +116,12 @@ func startSite() (*testSite, error) {
 			fmt.Fprint(w, checkInPage)
 		case "/hostile":
 			fmt.Fprint(w, hostilePage) // snapshot_hostile_test.go
+		case "/files":
+			fmt.Fprint(w, `<!doctype html><title>Files</title><a href="/ticket.pdf">Download the ticket</a><label>Passport scan <input type="file"></label>`)
+		case "/ticket.pdf":
+			w.Header().Set("Content-Type", "application/pdf")
+			w.Header().Set("Content-Disposition", `attachment; filename="ticket.pdf"`)
+			fmt.Fprint(w, "%PDF-1.4")
 		case "/tabs":
 			fmt.Fprint(w, `<!doctype html><title>Tabs</title><a href="/help" target="_blank">Help in a new tab</a>`)
 		case "/alert":

@@ -48,6 +48,7 @@ type Gate struct {
 	timeout time.Duration
 	log     *slog.Logger
 	current func() Surface
+	page    func() *browser.Page // Options.Page, safe to call at any time; nil with a Surface
 
 	sem chan struct{} // held while an action runs; guards the fields below
 
@@ -75,6 +76,7 @@ func New(opts *Options) *Gate {
 		timeout: opts.Timeout,
 		log:     opts.Logger,
 		current: opts.Surface,
+		page:    opts.Page,
 		sem:     make(chan struct{}, 1),
 		refs:    newRefTable(),
 	}
@@ -171,9 +173,8 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 
 	r := &run{g: g}
 	var (
-		st     *step
-		mark   uint64 // the tabs opened before the action
-		marked bool
+		st    *step
+		prior before // what the tab had seen before the action
 	)
 	res := func() Result {
 		if res := r.open(ctx); res != nil {
@@ -190,7 +191,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 				return *res
 			}
 		}
-		mark, marked = r.tabMark()
+		prior = r.before()
 		st = &step{r: r, s: r.s}
 		// 2. Ref and epoch: stale_ref, no_such_ref.
 		if res := r.target(ctx, &p, st); res != nil {
@@ -221,7 +222,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		if st != nil && st.dialogOpened && res.Outcome == spec.OutcomeDone {
 			res.Message = "The page opened a dialog during the action, which stopped there; answer it with browser_handle_dialog before anything else (see dialog)."
 		}
-		r.tabState(ctx, &res, mark, marked)
+		r.tabState(ctx, &res, prior)
 	}
 	seen := res.Page
 	g.seen.Store(&seen)

@@ -172,11 +172,14 @@ func browserFailure(err error) *failure {
 }
 
 // tabState fills what a result says of tabs and dialogs: the tab's index,
-// the open dialog, and the tabs opened since mark.
-func (r *run) tabState(ctx context.Context, res *Result, mark uint64, marked bool) {
+// the open dialog, the tabs opened since b and what else the page did.
+func (r *run) tabState(ctx context.Context, res *Result, b before) {
 	p, tabs := tabsOf(r.s)
 	if p == nil {
 		return
+	}
+	if b.ok {
+		caused(res, p, b)
 	}
 	if d, open := p.Dialog(); open {
 		res.Dialog = &DialogInfo{Type: d.Type, Message: d.Message}
@@ -188,8 +191,8 @@ func (r *run) tabState(ctx context.Context, res *Result, mark uint64, marked boo
 			res.Page.Tab = &i
 		}
 	}
-	if marked {
-		if opened := tabs.OpenedSince(mark); len(opened) > 0 {
+	if b.ok {
+		if opened := tabs.OpenedSince(b.tabs); len(opened) > 0 {
 			res.TabsOpened = tabInfos(opened)
 			res.Message += fmt.Sprintf(" It opened %d tab(s); the last one is now the active tab: take a snapshot to see it.", len(opened))
 		}
@@ -208,11 +211,44 @@ func tabInfos(list []browser.Tab) []TabInfo {
 	return out
 }
 
-// tabMark notes the tabs opened so far, to tell which an action opens.
-func (r *run) tabMark() (uint64, bool) {
-	_, tabs := tabsOf(r.s)
+// before is what a tab had seen before an action, to tell what the action
+// caused: tabs opened, downloads refused, file choosers, authentication.
+type before struct {
+	ok                         bool
+	tabs                       uint64
+	downloads, choosers, auths int
+}
+
+func (r *run) before() before {
+	p, tabs := tabsOf(r.s)
 	if tabs == nil {
-		return 0, false
+		return before{}
 	}
-	return tabs.Mark(), true
+	return before{ok: true, tabs: tabs.Mark(), downloads: len(p.Downloads()), choosers: len(p.FileChoosers()), auths: len(p.AuthChallenges())}
+}
+
+// caused adds to the result's message what the page did that the agent
+// cannot see in a snapshot: a download (refused), a file chooser (the
+// User's step), an authentication challenge (cancelled).
+func caused(res *Result, p *browser.Page, b before) {
+	if ds := p.Downloads(); len(ds) > b.downloads {
+		res.Message += fmt.Sprintf(" The page started a download (%q), which the browser refused: downloads are not saved.", ds[len(ds)-1].Filename)
+	}
+	if len(p.FileChoosers()) > b.choosers {
+		res.Message += " The page opened a file chooser: choosing a file is the User's step (browser_request_user_control); no file was picked."
+	}
+	if len(p.AuthChallenges()) > b.auths {
+		res.Message += " The site asked for a user name and password (HTTP authentication); the browser cancelled it, and signing in there is the User's step."
+	}
+}
+
+// BrowserGone reports whether the browser the gate acts in is gone (it
+// closed or crashed): every action then fails with browser_gone. It never
+// waits for a running action.
+func (g *Gate) BrowserGone() bool {
+	if g.page == nil {
+		return false
+	}
+	p := g.page()
+	return p != nil && p.BrowserGone() != nil
 }

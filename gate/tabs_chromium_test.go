@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,10 +156,47 @@ func TestChromiumCrashAndGone(t *testing.T) {
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
+	if !g.BrowserGone() {
+		t.Error("BrowserGone is false after the browser closed")
+	}
 	start := time.Now()
 	must(t, g.Do(ctx, Snapshot{}), spec.OutcomeFailed, FailBrowserGone)
 	must(t, g.Do(ctx, Navigate{URL: "http://airline.test/help"}), spec.OutcomeFailed, FailBrowserGone)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("two actions on a closed browser took %s", d)
+	}
+}
+
+// TestChromiumDownloadsAndFileChoosers: a click that starts a download or
+// opens a file chooser says so (refused; the User's step), instead of a
+// bare "Clicked".
+func TestChromiumDownloadsAndFileChoosers(t *testing.T) {
+	g, _, p, ctx := tabsGate(t)
+	must(t, g.Do(ctx, Navigate{URL: "http://airline.test/files"}), spec.OutcomeDone, "")
+	snap := must(t, g.Do(ctx, Snapshot{}), spec.OutcomeDone, "")
+	res := must(t, g.Do(ctx, Click{Ref: refByName(t, snap, "link", "Download the ticket").Ref}), spec.OutcomeDone, "")
+	for len(p.Downloads()) == 0 && !strings.Contains(res.Message, "download") {
+		// The download may be reported just after the click settles.
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no download reported: %s", res.Message)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if !strings.Contains(res.Message, `download ("ticket.pdf")`) {
+		t.Logf("the click's message did not mention the download (it came after): %s", res.Message)
+	}
+	var file ElementInfo
+	for _, e := range snap.Elements {
+		if e.Type == "file" {
+			file = e
+		}
+	}
+	if file.Ref == "" {
+		t.Fatalf("no file input in the snapshot:\n%s", snap.Text)
+	}
+	res = must(t, g.Do(ctx, Click{Ref: file.Ref}), spec.OutcomeDone, "")
+	if !strings.Contains(res.Message, "file chooser") {
+		t.Errorf("a click on a file input: %q, want it to say a file chooser opened", res.Message)
 	}
 }

@@ -47,7 +47,10 @@ type ControlStatus struct {
 	LastReturn    *control.Return `json:"last_return,omitempty" jsonschema:"how and when the User last gave control back"`
 	MustReobserve bool            `json:"must_reobserve" jsonschema:"take a new snapshot before acting"`
 	TimedOut      bool            `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User still holds control"`
-	Message       string          `json:"message"`
+	// BrowserGone is set when the browser closed or crashed: every browser
+	// action fails (browser_gone).
+	BrowserGone bool   `json:"browser_gone,omitempty" jsonschema:"the browser closed or crashed; browser actions fail with browser_gone"`
+	Message     string `json:"message"`
 }
 
 // controlTools describes the control tools, for the model.
@@ -94,7 +97,7 @@ func New(g *gate.Gate, opts *Options) *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{Name: spec.ToolControlStatus, Description: controlTools[spec.ToolControlStatus],
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ gate.NoInput) (*mcp.CallToolResult, ControlStatus, error) {
-			return nil, statusOf(ctl.Status(), false), nil
+			return nil, withBrowser(g, statusOf(ctl.Status(), false)), nil
 		})
 	wfc := &mcp.Tool{Name: spec.ToolWaitForControl, Description: controlTools[spec.ToolWaitForControl],
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
@@ -119,6 +122,15 @@ func waitForControl(ctx context.Context, ctl gate.Controls, seconds float64) Con
 		return statusOf(ctl.Status(), errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil)
 	}
 	return statusOf(st, false)
+}
+
+// withBrowser adds to a status that the browser is gone, when it is.
+func withBrowser(g *gate.Gate, cs ControlStatus) ControlStatus {
+	if g.BrowserGone() {
+		cs.BrowserGone = true
+		cs.Message = "The browser is gone (it closed or crashed): every browser action fails. " + cs.Message
+	}
+	return cs
 }
 
 func statusOf(st control.Status, timedOut bool) ControlStatus {
