@@ -24,6 +24,8 @@ const (
 	EventOffer    = "offer"
 	EventControl  = "control"
 	EventError    = "error"
+	EventDialog   = "dialog" // a page opened a dialog (its type in Message, never its text)
+	EventTab      = "tab"    // an action opened a tab (its URL)
 )
 
 // How control changed, in [Entry.How] (package control uses the same words).

@@ -297,6 +297,20 @@ func (g *Gate) record(a Action, ref string, res Result) {
 	if err := g.audit.Record(e); err != nil {
 		g.log.Error("audit record failed", "tool", a.Tool(), "err", err)
 	}
+	// What the action opened: tabs, and a dialog (its type only: the
+	// message is the page's text).
+	var more []audit.Entry
+	for _, t := range res.TabsOpened {
+		more = append(more, audit.Entry{Event: audit.EventTab, Tool: a.Tool(), URL: withoutQuery(t.URL), Epoch: res.Page.Epoch})
+	}
+	if res.Dialog != nil && res.Outcome == spec.OutcomeDone && a.Tool() != spec.ToolHandleDialog {
+		more = append(more, audit.Entry{Event: audit.EventDialog, Tool: a.Tool(), URL: e.URL, Message: res.Dialog.Type, Epoch: res.Page.Epoch})
+	}
+	for _, m := range more {
+		if err := g.audit.Record(m); err != nil {
+			g.log.Error("audit record failed", "tool", a.Tool(), "err", err)
+		}
+	}
 }
 
 // StepFor describes the marked step ref names, for an offer to the User.

@@ -192,7 +192,18 @@ func (r *run) tabState(ctx context.Context, res *Result, b before) {
 		}
 	}
 	if b.ok {
-		if opened := tabs.OpenedSince(b.tabs); len(opened) > 0 {
+		opened := tabs.OpenedSince(b.tabs)
+		if len(opened) > 0 {
+			// Let the new tabs commit their first document, briefly, so
+			// the result can say where they went.
+			wctx, cancel := context.WithTimeout(ctx, settleTimeout)
+			for _, t := range opened {
+				_, _ = t.Page.WaitLoaded(wctx, func(u string) bool { return u != "" && u != "about:blank" })
+			}
+			cancel()
+			opened = tabs.OpenedSince(b.tabs)
+		}
+		if len(opened) > 0 {
 			res.TabsOpened = tabInfos(opened)
 			res.Message += fmt.Sprintf(" It opened %d tab(s); the last one is now the active tab: take a snapshot to see it.", len(opened))
 		}

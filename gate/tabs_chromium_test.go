@@ -1,11 +1,14 @@
 package gate
 
 import (
+	"bytes"
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -14,6 +17,29 @@ import (
 // tabsGate opens a fresh page and a gate over its active tab, as the
 // supervisor wires it.
 func tabsGate(t *testing.T) (*Gate, *control.Control, *browser.Page, context.Context) {
+	g, ctl, p, ctx, _ := tabsGateAudit(t)
+	return g, ctl, p, ctx
+}
+
+// syncBuffer is an audit log's output, read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func tabsGateAudit(t *testing.T) (*Gate, *control.Control, *browser.Page, context.Context, *syncBuffer) {
 	t.Helper()
 	if suite == nil {
 		t.Skip("no Chromium (-short)")
@@ -30,16 +56,17 @@ func tabsGate(t *testing.T) (*Gate, *control.Control, *browser.Page, context.Con
 		_ = p.Close(cctx)
 	})
 	ctl := control.New(nil)
+	var log syncBuffer
 	g := New(&Options{Page: func() *browser.Page { return p.Tabs().Active() }, Control: ctl,
-		CompanyHost: func(h string) bool { return h == "airline.test" }})
-	return g, ctl, p, ctx
+		Audit: audit.New(&log, nil), CompanyHost: func(h string) bool { return h == "airline.test" }})
+	return g, ctl, p, ctx, &log
 }
 
 // TestChromiumTabs: a link that opens a tab says so (tabs_opened), the
 // agent's next look is at the new tab, and browser_tabs lists, selects and
 // closes tabs, refused while the User holds control.
 func TestChromiumTabs(t *testing.T) {
-	g, ctl, _, ctx := tabsGate(t)
+	g, ctl, _, ctx, log := tabsGateAudit(t)
 	must(t, g.Do(ctx, Navigate{URL: "http://airline.test/tabs"}), spec.OutcomeDone, "")
 	snap := must(t, g.Do(ctx, Snapshot{}), spec.OutcomeDone, "")
 	link := refByName(t, snap, "link", "Help in a new tab")
@@ -84,13 +111,16 @@ func TestChromiumTabs(t *testing.T) {
 	}
 	must(t, g.Do(ctx, Tabs{Action: "select", Index: &one}), spec.OutcomeFailed, FailNoTab)
 	must(t, g.Do(ctx, Tabs{Action: "shuffle"}), spec.OutcomeFailed, FailBadArgument)
+	if !strings.Contains(log.String(), `"event":"tab","tool":"browser_click","url":"http://airline.test/help"`) {
+		t.Errorf("the audit log has no tab line for the opened tab:\n%s", log.String())
+	}
 }
 
 // TestChromiumDialogs: a click that opens an alert returns at once with the
 // dialog; nothing else runs until browser_handle_dialog answers it; a
 // confirm answered Cancel reaches the page as false.
 func TestChromiumDialogs(t *testing.T) {
-	g, _, _, ctx := tabsGate(t)
+	g, _, _, ctx, log := tabsGateAudit(t)
 	must(t, g.Do(ctx, Navigate{URL: "http://airline.test/alert"}), spec.OutcomeDone, "")
 	snap := must(t, g.Do(ctx, Snapshot{}), spec.OutcomeDone, "")
 	start := time.Now()
@@ -118,6 +148,9 @@ func TestChromiumDialogs(t *testing.T) {
 	must(t, g.Do(ctx, HandleDialog{Accept: false}), spec.OutcomeDone, "")
 	if snap := must(t, g.Do(ctx, Snapshot{}), spec.OutcomeDone, ""); snap.Page.Title != "answer:false" {
 		t.Errorf("title %q, want the page to have got false", snap.Page.Title)
+	}
+	if l := log.String(); !strings.Contains(l, `"event":"dialog","tool":"browser_click"`) || !strings.Contains(l, `"message":"confirm"`) || strings.Contains(l, "Cancel the booking") {
+		t.Errorf("the audit log's dialog lines (type only, never the page's text):\n%s", l)
 	}
 }
 
