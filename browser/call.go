@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/runtime"
 )
@@ -61,7 +62,7 @@ func (t *tgt) call(ctx context.Context, mode callMode, method string, params, re
 }
 
 func (t *tgt) await(ctx context.Context, mode callMode, method string, id int64, ch chan *cdproto.Message, res any) error {
-	var busy <-chan time.Time
+	var busy, held <-chan time.Time
 	if mode == mainThread {
 		timer := time.NewTimer(t.b.busyTimeout())
 		defer timer.Stop()
@@ -75,6 +76,14 @@ func (t *tgt) await(ctx context.Context, mode callMode, method string, id int64,
 			t.s.c.forget(id)
 			return fmt.Errorf("%s: %w", method, err)
 		}
+		if held == nil && mode == mainThread && t.dialogInTab() {
+			// A dialog elsewhere in the tab may stop this target too (a
+			// same-site frame shares its renderer): a short bound, then
+			// the dialog is the reason.
+			timer := time.NewTimer(dialogBound)
+			defer timer.Stop()
+			held = timer.C
+		}
 		select {
 		case reply, ok := <-ch:
 			if !ok {
@@ -84,6 +93,12 @@ func (t *tgt) await(ctx context.Context, mode callMode, method string, id int64,
 		case <-ctx.Done():
 			t.s.c.forget(id)
 			return ctx.Err()
+		case <-held:
+			if t.dialogInTab() {
+				t.s.c.forget(id)
+				return fmt.Errorf("%s: %w (its renderer is held by a dialog of the tab)", method, ErrDialogOpen)
+			}
+			held = nil
 		case <-busy:
 			t.s.c.forget(id)
 			t.mu.Lock()
@@ -96,6 +111,21 @@ func (t *tgt) await(ctx context.Context, mode callMode, method string, id int64,
 		case <-interrupt:
 		}
 	}
+}
+
+// dialogBound is how long a command in a tab with a dialog open waits for
+// a target the dialog does not visibly hold before the dialog is taken for
+// the reason it does not answer.
+const dialogBound = time.Second
+
+// dialogInTab reports whether a dialog is open anywhere in the target's tab.
+func (t *tgt) dialogInTab() bool {
+	if t.page == nil {
+		return false
+	}
+	t.page.mu.Lock()
+	defer t.page.mu.Unlock()
+	return t.page.dialog != nil
 }
 
 func (t *tgt) decodeReply(method string, reply *cdproto.Message, res any) error {
@@ -129,12 +159,14 @@ func (t *tgt) blocked(mode callMode) error {
 	}
 	if p := t.page; p != nil && mode != browserSide {
 		p.mu.Lock()
-		pageCrashed, dialog := p.crashed, p.dialog != nil
+		pageCrashed, dialog := p.crashed, p.dialog
 		p.mu.Unlock()
 		if pageCrashed && mode == mainThread {
 			return ErrCrashed
 		}
-		if dialog {
+		// A dialog stops the renderer of the frame that opened it; the
+		// page's other processes (out-of-process iframes) still answer.
+		if dialog != nil && (mode == navigation || t.renders(dialog.frame)) {
 			return ErrDialogOpen
 		}
 	}
@@ -224,4 +256,12 @@ func (t *tgt) stopScript(ctx context.Context) {
 		t.busy = false
 		t.mu.Unlock()
 	}
+}
+
+// renders reports whether the target runs frame's document: its own top
+// frame, or a frame it has a script context in.
+func (t *tgt) renders(frame cdp.FrameID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return frame == "" || t.mainID == frame || t.contexts[frame] != nil
 }

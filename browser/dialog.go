@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
@@ -26,7 +27,8 @@ type Dialog struct {
 
 type openDialog struct {
 	Dialog
-	s *session // where it opened, where it is answered
+	s     *session    // where it opened, where it is answered
+	frame cdp.FrameID // the frame that opened it: its renderer is stopped
 }
 
 // The dialog loop bound: more than dialogLoopCount dialogs within
@@ -142,7 +144,7 @@ func (p *Page) dialogOpened(s *session, ev page.EventJavascriptDialogOpening) {
 	d.Dismissed = dismiss
 	p.dialogs = appendKept(p.dialogs, d)
 	if !dismiss {
-		p.dialog = &openDialog{Dialog: d, s: s}
+		p.dialog = &openDialog{Dialog: d, s: s, frame: ev.FrameID}
 		p.notifyLocked()
 	}
 	p.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -121,6 +122,12 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 				case errors.Is(err, browser.ErrNotAllowed), errors.Is(err, browser.ErrNoObject), errors.Is(err, browser.ErrFrameGone),
 					errors.Is(err, browser.ErrTabClosed), errors.Is(err, browser.ErrCrashed):
 					return // not a Company frame, a Company document without navigator.poppy, or gone (a crashed tab's next document starts with c)
+				case errors.Is(err, browser.ErrDialogOpen):
+					// A dialog holds the tab: no script of the page runs
+					// until it is answered, so nothing reads the old value;
+					// the frame is set the moment the dialog closes.
+					in.log.Info("a frame held by a dialog is set when the dialog closes", "holder", string(c))
+					go in.setAfterDialog(p, f, c)
 				case err != nil:
 					mu.Lock()
 					errs = append(errs, err)
@@ -139,6 +146,48 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 	}
 	in.log.Debug("controller set", "holder", string(c))
 	return nil
+}
+
+// setAfterDialog sets c in frame f of page p once no dialog holds the tab,
+// unless control has changed again (that change sets the frame itself) or
+// the page or its document went away (a new document starts with the
+// current value).
+func (in *Injector) setAfterDialog(p *browser.Page, f browser.Frame, c spec.Controller) {
+	tabs := p.Tabs()
+	if tabs == nil {
+		return
+	}
+	for {
+		changed := tabs.Changed()
+		if _, open := p.Dialog(); open {
+			select {
+			case <-changed:
+				continue
+			case <-p.Done():
+				return
+			}
+		}
+		if err := in.setFrame(f, c); !errors.Is(err, browser.ErrDialogOpen) {
+			if err != nil && !errors.Is(err, browser.ErrFrameGone) && !errors.Is(err, browser.ErrTabClosed) {
+				in.log.Warn("setting a frame after its dialog closed failed", "holder", string(c), "err", err)
+			}
+			return
+		}
+		// Another dialog opened meanwhile: wait for it too.
+	}
+}
+
+// setFrame sets c in one frame, unless control has changed since.
+func (in *Injector) setFrame(f browser.Frame, c spec.Controller) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.cur != c {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var got string
+	return f.CallPrivate(ctx, in.isCompany, "navigator.poppy", runtimeField, &got, string(c))
 }
 
 // Controller is the value new documents start with.

@@ -2,6 +2,7 @@ package injector_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -21,36 +22,7 @@ import (
 func TestSetReachesEveryTab(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	pages := map[string]string{
-		"company.test/opener": `<a href="http://company.test/popup" target="_blank" style="position:fixed;left:0;top:0;width:200px;height:60px;display:block">tab</a>
-<button style="position:fixed;left:0;top:100px;width:200px;height:60px" onclick="window.open('http://company.test/solo', '_blank', 'noopener')">noopener</button>`,
-		"company.test/popup": `<iframe src="http://other.test/middle"></iframe>`,
-		"other.test/middle":  `<iframe src="http://company.test/leaf"></iframe>`,
-		"company.test/leaf":  `<p>leaf</p>`,
-		"company.test/solo":  `<p>solo</p>`,
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprint(w, pages[r.Host+r.URL.Path])
-	})}
-	go srv.Serve(l)
-	t.Cleanup(func() { srv.Close() })
-	b, err := browser.Launch(ctx, &browser.Options{Args: []string{"--host-resolver-rules=MAP *.test " + l.Addr().String()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	in, err := injector.New(&injector.Options{Domain: "company.test", Browser: b})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := in.Install(ctx); err != nil {
-		t.Fatal(err)
-	}
+	b, in := tabsSetup(t, ctx)
 	unused := b.Pages()[0] // the browser's own first tab
 	p, err := b.NewPage(ctx)
 	if err != nil {
@@ -119,5 +91,101 @@ func TestSetReachesEveryTab(t *testing.T) {
 			t.Errorf("switching to %s took %s", c, d)
 		}
 		check(c)
+	}
+}
+
+// tabsSetup serves the pages of the tab tests and launches a browser with
+// navigator.poppy for company.test.
+func tabsSetup(t *testing.T, ctx context.Context) (*browser.Browser, *injector.Injector) {
+	t.Helper()
+	pages := map[string]string{
+		"company.test/opener": `<a href="http://company.test/popup" target="_blank" style="position:fixed;left:0;top:0;width:200px;height:60px;display:block">tab</a>
+<button style="position:fixed;left:0;top:100px;width:200px;height:60px" onclick="window.open('http://company.test/solo', '_blank', 'noopener')">noopener</button>`,
+		"company.test/popup": `<iframe src="http://other.test/middle"></iframe>`,
+		"other.test/middle":  `<iframe src="http://company.test/leaf"></iframe>`,
+		"company.test/leaf":  `<p>leaf</p>`,
+		"company.test/solo":  `<p>solo</p>`,
+		"company.test/alerting": `<button style="position:fixed;left:0;top:0;width:200px;height:60px" onclick="alert('wait')">alert</button>
+<iframe style="position:fixed;top:100px" src="http://other.test/middle"></iframe>`,
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, pages[r.Host+r.URL.Path])
+	})}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	b, err := browser.Launch(ctx, &browser.Options{Args: []string{"--host-resolver-rules=MAP *.test " + l.Addr().String()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	in, err := injector.New(&injector.Options{Domain: "company.test", Browser: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Install(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return b, in
+}
+
+// TestSetWithADialogOpen: a dialog in a tab does not fail a switch of
+// control: the Company frames it holds (no script of theirs runs
+// meanwhile: the top frame, and the out-of-process Company frame that
+// shares its renderer) are set as soon as it is answered.
+func TestSetWithADialogOpen(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	b, in := tabsSetup(t, ctx)
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Navigate(ctx, "http://company.test/alerting"); err != nil {
+		t.Fatal(err)
+	}
+	for ctx.Err() == nil && len(p.Frames()) < 3 {
+		select {
+		case <-ctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if err := p.Click(ctx, 100, 30); !errors.Is(err, browser.ErrDialogOpen) {
+		t.Fatalf("the click: %v, want the dialog open", err)
+	}
+	start := time.Now()
+	if err := in.Set(ctx, spec.ControllerUser); err != nil {
+		t.Fatalf("a switch with a dialog open failed: %v", err)
+	}
+	// The frames the dialog holds (its renderer's: the top frame and the
+	// same-site Company frame) are each given up after a second.
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the switch took %s", d)
+	}
+	read := func(f browser.Frame) string {
+		var v string
+		if err := f.Call(ctx, "", `function(){ return String(navigator.poppy.controller) }`, &v); err != nil {
+			t.Fatalf("reading %s: %v", f.URL, err)
+		}
+		return v
+	}
+	if err := p.HandleDialog(ctx, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range p.Frames() {
+		if f.URL != "http://company.test/alerting" && f.URL != "http://company.test/leaf" {
+			continue
+		}
+		for read(f) != "user" {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("%s never read user after the dialog", f.URL)
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
 	}
 }
