@@ -117,7 +117,7 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 		for _, f := range p.Frames() {
 			wg.Go(func() {
 				var got string
-				err := f.CallPrivate(ctx, in.isCompany, "navigator.poppy", runtimeField, &got, string(c))
+				err := in.setBusy(ctx, f, c, &got)
 				switch {
 				case errors.Is(err, browser.ErrNotAllowed), errors.Is(err, browser.ErrNoObject), errors.Is(err, browser.ErrFrameGone),
 					errors.Is(err, browser.ErrTabClosed), errors.Is(err, browser.ErrCrashed):
@@ -146,6 +146,30 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 	}
 	in.log.Debug("controller set", "holder", string(c))
 	return nil
+}
+
+// frameBound bounds the update of one frame in a switch: a frame that does
+// not answer by then is busy with a script of the page's.
+const frameBound = 2 * time.Second
+
+// setBusy sets c in frame f. A frame whose renderer is busy (an endless
+// script) has that script stopped, as a browser's "page unresponsive" button
+// does, and is set then: the User's take never waits for a page, and no
+// script of the page is left running that could read the old value.
+func (in *Injector) setBusy(ctx context.Context, f browser.Frame, c spec.Controller, got *string) error {
+	fctx, cancel := context.WithTimeout(ctx, frameBound)
+	defer cancel()
+	err := f.CallPrivate(fctx, in.isCompany, "navigator.poppy", runtimeField, got, string(c))
+	if ctx.Err() != nil || !(errors.Is(err, browser.ErrPageBusy) || errors.Is(err, context.DeadlineExceeded)) {
+		return err
+	}
+	in.log.Warn("a busy frame's script is stopped to switch control", "holder", string(c))
+	if serr := f.StopScript(ctx); serr != nil {
+		return errors.Join(err, serr)
+	}
+	fctx, cancel = context.WithTimeout(ctx, frameBound)
+	defer cancel()
+	return f.CallPrivate(fctx, in.isCompany, "navigator.poppy", runtimeField, got, string(c))
 }
 
 // setAfterDialog sets c in frame f of page p once no dialog holds the tab,

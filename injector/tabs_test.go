@@ -101,10 +101,11 @@ func tabsSetup(t *testing.T, ctx context.Context) (*browser.Browser, *injector.I
 	pages := map[string]string{
 		"company.test/opener": `<a href="http://company.test/popup" target="_blank" style="position:fixed;left:0;top:0;width:200px;height:60px;display:block">tab</a>
 <button style="position:fixed;left:0;top:100px;width:200px;height:60px" onclick="window.open('http://company.test/solo', '_blank', 'noopener')">noopener</button>`,
-		"company.test/popup": `<iframe src="http://other.test/middle"></iframe>`,
-		"other.test/middle":  `<iframe src="http://company.test/leaf"></iframe>`,
-		"company.test/leaf":  `<p>leaf</p>`,
-		"company.test/solo":  `<p>solo</p>`,
+		"company.test/popup":    `<iframe src="http://other.test/middle"></iframe>`,
+		"other.test/middle":     `<iframe src="http://company.test/leaf"></iframe>`,
+		"company.test/leaf":     `<p>leaf</p>`,
+		"company.test/solo":     `<p>solo</p>`,
+		"company.test/spinning": `<button style="position:fixed;left:0;top:0;width:200px;height:60px" onclick="for (;;) {}">spin</button>`,
 		"company.test/alerting": `<button style="position:fixed;left:0;top:0;width:200px;height:60px" onclick="alert('wait')">alert</button>
 <iframe style="position:fixed;top:100px" src="http://other.test/middle"></iframe>`,
 	}
@@ -187,5 +188,35 @@ func TestSetWithADialogOpen(t *testing.T) {
 			case <-time.After(10 * time.Millisecond):
 			}
 		}
+	}
+}
+
+// TestSetWithABusyPage: an endless script in a Company page does not hold
+// up a switch of control: the script is stopped and the frame set, within
+// a few seconds, and the page answers again.
+func TestSetWithABusyPage(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	b, in := tabsSetup(t, ctx)
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Navigate(ctx, "http://company.test/spinning"); err != nil {
+		t.Fatal(err)
+	}
+	cctx, ccancel := context.WithTimeout(ctx, time.Second)
+	_ = p.Click(cctx, 100, 30) // the click's answer never comes: the page spins
+	ccancel()
+	start := time.Now()
+	if err := in.Set(ctx, spec.ControllerUser); err != nil {
+		t.Fatalf("a switch with a busy page failed: %v", err)
+	}
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("the switch took %s", d)
+	}
+	var v string
+	if err := p.MainFrame().Call(ctx, "", `function(){ return String(navigator.poppy.controller) }`, &v); err != nil || v != "user" {
+		t.Errorf("the busy page after the switch: %q, %v; want it answering, reading user", v, err)
 	}
 }
