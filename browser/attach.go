@@ -114,11 +114,13 @@ func (b *Browser) forget(id target.SessionID) {
 		}
 	}
 	b.mu.Unlock()
-	for sid := range gone {
-		b.conn.removeSession(sid)
-	}
+	// The tab list changes before the sessions close: whoever waits for a
+	// closed tab's Done finds the list without it.
 	for _, p := range closed {
 		p.tabs.remove(p)
+	}
+	for sid := range gone {
+		b.conn.removeSession(sid)
 	}
 }
 
