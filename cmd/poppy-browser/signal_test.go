@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,5 +80,35 @@ func TestSignalAnswersTheCallInFlight(t *testing.T) {
 				t.Errorf("the call in flight got %s (isError %v), want failed/shutting_down", raw, res.IsError)
 			}
 		})
+	}
+}
+
+// TestCDPURLThatNeverAnswers: --cdp-url to a port that accepts connections
+// and never answers fails with one clear error at the connect bound (10 s),
+// instead of hanging start-up for good.
+func TestCDPURLThatNeverAnswers(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	start := time.Now()
+	err = run(ctx, []string{"mcp", "--company", "airline.test", "--no-join", "--cdp-url", "http://" + l.Addr().String()}, strings.NewReader(""), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "no answer") {
+		t.Errorf("run = %v, want a clear attach failure", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("giving up took %s", d)
 	}
 }
