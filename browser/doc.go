@@ -46,6 +46,8 @@
 //     call fails at once from then on ([Browser.Gone], [Browser.Crashed]).
 //   - [ErrPageBusy]: a command that needs a page's main thread (a script,
 //     input, a DOM read) got no answer within [Options.BusyTimeout] (10 s).
+//     The next navigation of that tab ends the script first, so the tab can
+//     leave; [Frame.StopScript] does it on demand.
 //   - [ErrDialogOpen]: a JavaScript dialog holds the tab. The call that
 //     opened it (a click) returns as soon as it opens; later calls fail at
 //     once until [Page.HandleDialog] answers it. A page that opens more than
