@@ -47,6 +47,13 @@ type Options struct {
 	// after load (the conformance checker). False installs the scanner only.
 	WatchMarks bool
 
+	// ContextPerSession gives every [Session] of a [Server] its own browser
+	// context (cookies, storage, tabs), navigator.poppy, control state,
+	// live view on a free port of LiveAddr's host, and audit lines with its
+	// id: several Users' agents in one Chromium (MCP over --http). False
+	// means one Session in the browser's first tab. [New] ignores it.
+	ContextPerSession bool
+
 	// AuditLog is the file the audit log is appended to (JSONL, mode 0600).
 	// Empty means no file; observers of [Supervisor.Audit] still see entries.
 	AuditLog string
