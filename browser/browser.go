@@ -78,14 +78,14 @@ type Browser struct {
 	ctx    context.Context // lives until Close; owns the read loop and event goroutines
 	cancel context.CancelFunc
 
-	mu       sync.Mutex
-	scripts  map[string]Script         // by key
+	mu      sync.Mutex
+	scripts map[string]Script // by key
 	// ctxScripts are scripts of one browser context, by context and key
 	// (see Context.SetScript).
 	ctxScripts map[cdp.BrowserContextID]map[string]Script
-	targets  map[target.SessionID]*tgt // attached page and frame targets
-	pages    map[target.ID]*Page       // top-level pages
-	pageSubs []chan *Page              // listeners for new pages
+	targets    map[target.SessionID]*tgt // attached page and frame targets
+	pages      map[target.ID]*Page       // top-level pages
+	pageSubs   []chan *Page              // listeners for new pages
 
 	observers    map[uint64]RequestObserver // by key, see ObserveRequests
 	nextObserver uint64
