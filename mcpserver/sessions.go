@@ -1,0 +1,288 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/poppy-browser/poppy-browser/gate"
+)
+
+// Runtime is the browser side of one MCP session: its gate (and through it
+// its control state), and how it ends.
+type Runtime interface {
+	Gate() *gate.Gate
+	// Close ends the runtime; reason ("idle", "closed") is for its audit
+	// log.
+	Close(reason string) error
+}
+
+// OpenFunc opens the runtime of the MCP session id ("" over stdio). It may
+// take as long as the browser's start: the server calls it in the
+// background when the session initializes, so initialize and tools/list
+// answer at once, and the session's first tool call waits for it. ctx ends
+// when the session does.
+type OpenFunc func(ctx context.Context, id string) (Runtime, error)
+
+// Why a session ended, as Runtime.Close hears it.
+const (
+	EndIdle   = "idle"   // no request for Options.SessionIdle
+	EndClosed = "closed" // the client ended it (DELETE, or the transport closed)
+)
+
+// registry holds the runtime of every open MCP session.
+type registry struct {
+	open         OpenFunc
+	notify       bool // each runtime's control changes go to its session
+	startTimeout time.Duration
+	log          *slog.Logger
+
+	mu      sync.Mutex
+	byConn  map[*mcp.ServerSession]*entry
+	byID    map[string]*entry
+	pending int // new sessions let through the HTTP door, not yet registered
+}
+
+// entry is one MCP session's runtime as it starts, runs and ends.
+type entry struct {
+	id     string
+	ss     *mcp.ServerSession
+	ctx    context.Context // ends with the session: its calls stop
+	cancel context.CancelFunc
+
+	ready chan struct{} // closed when open has returned
+	rt    Runtime
+	err   error
+
+	mu       sync.Mutex
+	lastSeen time.Time
+	inFlight int
+
+	endOnce sync.Once
+}
+
+func newRegistry(open OpenFunc, notify bool, startTimeout time.Duration, log *slog.Logger) *registry {
+	return &registry{open: open, notify: notify, startTimeout: startTimeout, log: log,
+		byConn: map[*mcp.ServerSession]*entry{}, byID: map[string]*entry{}}
+}
+
+// middleware opens a runtime when a session initializes and counts every
+// request of a session as activity (see reapIdle).
+func (r *registry) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		if ss == nil {
+			return next(ctx, method, req)
+		}
+		// A session begins with initialize or, in the sessionless protocol
+		// (2026-07-28, stdio and in-memory only), with its first request.
+		e := r.lookup(ss)
+		if e == nil {
+			if method == "initialize" {
+				res, err := next(ctx, method, req)
+				if err == nil {
+					r.begin(ss)
+				}
+				return res, err
+			}
+			e = r.begin(ss)
+		}
+		e.busy(+1)
+		defer e.busy(-1)
+		return next(ctx, method, req)
+	}
+}
+
+// begin registers ss and opens its runtime in the background.
+func (r *registry) begin(ss *mcp.ServerSession) *entry {
+	e := &entry{id: ss.ID(), ss: ss, ready: make(chan struct{}), lastSeen: time.Now()}
+	e.ctx, e.cancel = context.WithCancel(context.Background())
+	r.mu.Lock()
+	if old := r.byConn[ss]; old != nil { // two first requests at once: keep one
+		r.mu.Unlock()
+		e.cancel()
+		return old
+	}
+	r.byConn[ss] = e
+	r.byID[e.id] = e
+	r.mu.Unlock()
+	go func() {
+		e.rt, e.err = r.open(e.ctx, e.id)
+		close(e.ready)
+		if e.err != nil {
+			r.log.Warn("opening a session's browser", "session", e.id, "err", e.err)
+			return
+		}
+		if r.notify {
+			go notifySession(e.ctx, ss, e.rt.Gate().Control())
+		}
+	}()
+	go func() {
+		_ = ss.Wait()
+		r.end(e, EndClosed)
+	}()
+	return e
+}
+
+// end stops e's calls, closes its runtime and forgets it; once.
+func (r *registry) end(e *entry, reason string) {
+	e.endOnce.Do(func() {
+		e.cancel()
+		<-e.ready // open returns soon once e.ctx is done
+		if e.rt != nil {
+			if err := e.rt.Close(reason); err != nil {
+				r.log.Warn("closing a session's browser", "session", e.id, "err", err)
+			}
+		}
+		r.mu.Lock()
+		delete(r.byConn, e.ss)
+		if r.byID[e.id] == e {
+			delete(r.byID, e.id)
+		}
+		r.mu.Unlock()
+	})
+}
+
+func (r *registry) lookup(ss *mcp.ServerSession) *entry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byConn[ss]
+}
+
+func (r *registry) lookupID(id string) *entry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byID[id]
+}
+
+// count is the sessions open or on their way in.
+func (r *registry) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.byConn) + r.pending
+}
+
+// reserve lets one new session in if fewer than max are open or coming;
+// release undoes it once the request that would make it has ended (made
+// or not, it is then counted in byConn or not at all).
+func (r *registry) reserve(max int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if max > 0 && len(r.byConn)+r.pending >= max {
+		return false
+	}
+	r.pending++
+	return true
+}
+
+func (r *registry) release() {
+	r.mu.Lock()
+	r.pending--
+	r.mu.Unlock()
+}
+
+// closeAll ends every session's runtime (the server stops).
+func (r *registry) closeAll(reason string) {
+	r.mu.Lock()
+	all := make([]*entry, 0, len(r.byConn))
+	for _, e := range r.byConn {
+		all = append(all, e)
+	}
+	r.mu.Unlock()
+	for _, e := range all {
+		r.end(e, reason)
+	}
+}
+
+// reapIdle ends, until ctx ends, every session with no request in flight
+// and none for idle: its runtime closes (reason "idle") and then its MCP
+// session.
+func (r *registry) reapIdle(ctx context.Context, idle time.Duration) {
+	tick := time.NewTicker(min(max(idle/4, 10*time.Millisecond), time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			r.mu.Lock()
+			var stale []*entry
+			for _, e := range r.byConn {
+				if e.idleSince(now) >= idle {
+					stale = append(stale, e)
+				}
+			}
+			r.mu.Unlock()
+			for _, e := range stale {
+				r.end(e, EndIdle)
+				_ = e.ss.Close()
+			}
+		}
+	}
+}
+
+// busy counts a request of the session starting (+1) or ending (-1).
+func (e *entry) busy(d int) {
+	e.mu.Lock()
+	e.inFlight += d
+	e.lastSeen = time.Now()
+	e.mu.Unlock()
+}
+
+// idleSince is how long the session has had no request, or 0 while one is
+// in flight.
+func (e *entry) idleSince(now time.Time) time.Duration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.inFlight > 0 {
+		return 0
+	}
+	return now.Sub(e.lastSeen)
+}
+
+// errNoSession means a tool was called on a session that never
+// initialized or has ended.
+var errNoSession = errors.New("this MCP session has no browser: it has not initialized or has ended")
+
+// runtime waits (at most startTimeout) for the runtime of the calling
+// session and returns its gate, with a ctx that also ends when the session
+// does (a DELETE or idle expiry stops the call). stop releases the ctx.
+func (r *registry) runtime(ctx context.Context, req *mcp.CallToolRequest) (g *gate.Gate, callCtx context.Context, stop func(), err error) {
+	e := r.lookup(req.Session)
+	if e == nil {
+		return nil, ctx, func() {}, errNoSession
+	}
+	callCtx, cancel := context.WithCancel(ctx)
+	unhook := context.AfterFunc(e.ctx, cancel)
+	stop = func() { unhook(); cancel() }
+	wait := time.NewTimer(r.startTimeout)
+	defer wait.Stop()
+	select {
+	case <-e.ready:
+	case <-callCtx.Done():
+		return nil, callCtx, stop, fmt.Errorf("waiting for the browser: %w", callCtx.Err())
+	case <-wait.C:
+		return nil, callCtx, stop, fmt.Errorf("the browser did not start within %s", r.startTimeout)
+	}
+	if e.err != nil {
+		return nil, callCtx, stop, e.err
+	}
+	return e.rt.Gate(), callCtx, stop, nil
+}
+
+// Fixed returns an OpenFunc whose every session drives g, which is already
+// running (one User's runtime shared by their clients, as the demo's);
+// nothing of it ends with a session.
+func Fixed(g *gate.Gate) OpenFunc {
+	return func(context.Context, string) (Runtime, error) { return fixed{g}, nil }
+}
+
+type fixed struct{ g *gate.Gate }
+
+func (f fixed) Gate() *gate.Gate { return f.g }
+func (fixed) Close(string) error { return nil }
