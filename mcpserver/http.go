@@ -40,8 +40,8 @@ const sessionHeader = "Mcp-Session-Id"
 // browser on this machine must not drive the agent's browser (the go-sdk
 // also refuses a non-loopback Host on a loopback listener, against DNS
 // rebinding). At most Options.MaxSessions sessions are open at once, each
-// with its own runtime; a new one beyond is refused with HTTP 503 and a
-// JSON-RPC error that names the cap. A session with no request for
+// with its own runtime; an initialize beyond is answered with a JSON-RPC
+// error (CodeTooManySessions) that names the cap. A session with no request for
 // Options.SessionIdle ends (its runtime first, recorded as "idle"), and a
 // DELETE ends a session's calls in flight before the session.
 func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) error {
@@ -86,7 +86,7 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 }
 
 // door is what the server checks before the go-sdk sees a request: the
-// session cap, a call before initialize, activity, and a DELETE's calls.
+// a call before initialize, activity, and a DELETE's calls.
 func (s *Server) door(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(sessionHeader)
@@ -115,13 +115,6 @@ func (s *Server) door(next http.Handler) http.Handler {
 			writeRPCError(w, http.StatusBadRequest, reqID, errNotInitialized)
 			return
 		}
-		if !s.reg.reserve(s.opts.MaxSessions) {
-			w.Header().Set("Retry-After", "60")
-			writeRPCError(w, http.StatusServiceUnavailable, reqID, &jsonrpc.Error{Code: CodeTooManySessions,
-				Message: fmt.Sprintf("too many MCP sessions: this server holds at most %d at once (--max-sessions); end one (DELETE) or try again later", s.opts.MaxSessions)})
-			return
-		}
-		defer s.reg.release()
 		next.ServeHTTP(w, r)
 	})
 }
@@ -129,11 +122,6 @@ func (s *Server) door(next http.Handler) http.Handler {
 // errNotInitialized answers a request without a session that is not an
 // initialize (the go-sdk would answer with code 0).
 var errNotInitialized = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "the session is not initialized: send initialize first"}
-
-// CodeTooManySessions is the JSON-RPC error code of a new session refused
-// because Options.MaxSessions are open (a server error, JSON-RPC 2.0
-// section 5.1).
-const CodeTooManySessions = -32000
 
 // firstCall reads a POST body without a session: the ID of its first
 // request and whether it is an initialize (a batch counts by its first).

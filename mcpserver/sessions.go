@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/poppy-browser/poppy-browser/gate"
@@ -42,10 +43,11 @@ type registry struct {
 	startTimeout time.Duration
 	log          *slog.Logger
 
-	mu      sync.Mutex
-	byConn  map[*mcp.ServerSession]*entry
-	byID    map[string]*entry
-	pending int // new sessions let through the HTTP door, not yet registered
+	max int // sessions open at once; 0 or less: no bound
+
+	mu     sync.Mutex
+	byConn map[*mcp.ServerSession]*entry
+	byID   map[string]*entry
 }
 
 // entry is one MCP session's runtime as it starts, runs and ends.
@@ -63,11 +65,11 @@ type entry struct {
 	lastSeen time.Time
 	inFlight int
 
-	endOnce sync.Once
+	startOnce, endOnce sync.Once
 }
 
-func newRegistry(open OpenFunc, notify bool, startTimeout time.Duration, log *slog.Logger) *registry {
-	return &registry{open: open, notify: notify, startTimeout: startTimeout, log: log,
+func newRegistry(open OpenFunc, notify bool, max int, startTimeout time.Duration, log *slog.Logger) *registry {
+	return &registry{open: open, notify: notify, max: max, startTimeout: startTimeout, log: log,
 		byConn: map[*mcp.ServerSession]*entry{}, byID: map[string]*entry{}}
 }
 
@@ -83,14 +85,20 @@ func (r *registry) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		// (2026-07-28, stdio and in-memory only), with its first request.
 		e := r.lookup(ss)
 		if e == nil {
+			var err error
+			if e, err = r.admit(ss); err != nil {
+				return nil, err
+			}
 			if method == "initialize" {
 				res, err := next(ctx, method, req)
-				if err == nil {
-					r.begin(ss)
+				if err != nil {
+					r.forget(e) // the SDK closes a session whose initialize failed
+					return nil, err
 				}
-				return res, err
+				r.start(e)
+				return res, nil
 			}
-			e = r.begin(ss)
+			r.start(e)
 		}
 		e.busy(+1)
 		defer e.busy(-1)
@@ -98,35 +106,70 @@ func (r *registry) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// begin registers ss and opens its runtime in the background.
-func (r *registry) begin(ss *mcp.ServerSession) *entry {
+// CodeTooManySessions is the JSON-RPC error code of a new session refused
+// because Options.MaxSessions are open (a server error, JSON-RPC 2.0
+// section 5.1).
+const CodeTooManySessions = -32000
+
+// admit registers ss, unless MaxSessions are open.
+func (r *registry) admit(ss *mcp.ServerSession) (*entry, error) {
 	e := &entry{id: ss.ID(), ss: ss, ready: make(chan struct{}), lastSeen: time.Now()}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if old := r.byConn[ss]; old != nil { // two first requests at once: keep one
-		r.mu.Unlock()
 		e.cancel()
-		return old
+		return old, nil
+	}
+	if r.max > 0 && len(r.byConn) >= r.max {
+		e.cancel()
+		return nil, &jsonrpc.Error{Code: CodeTooManySessions,
+			Message: fmt.Sprintf("too many MCP sessions: this server holds at most %d at once (--max-sessions); end one or try again later", r.max)}
 	}
 	r.byConn[ss] = e
 	r.byID[e.id] = e
-	r.mu.Unlock()
-	go func() {
-		e.rt, e.err = r.open(e.ctx, e.id)
+	return e, nil
+}
+
+// forget drops an entry whose runtime never started.
+func (r *registry) forget(e *entry) {
+	e.endOnce.Do(func() {
+		e.cancel()
 		close(e.ready)
-		if e.err != nil {
-			r.log.Warn("opening a session's browser", "session", e.id, "err", e.err)
-			return
-		}
-		if r.notify {
-			go notifySession(e.ctx, ss, e.rt.Gate().Control())
-		}
-	}()
-	go func() {
-		_ = ss.Wait()
-		r.end(e, EndClosed)
-	}()
-	return e
+		r.remove(e)
+	})
+}
+
+// start opens e's runtime in the background (once) and ends it with its
+// session.
+func (r *registry) start(e *entry) {
+	e.startOnce.Do(func() {
+		go func() {
+			rt, err := r.open(e.ctx, e.id)
+			e.rt, e.err = rt, err
+			close(e.ready)
+			if err != nil {
+				r.log.Warn("opening a session's browser", "session", e.id, "err", err)
+				return
+			}
+			if r.notify {
+				go notifySession(e.ctx, e.ss, rt.Gate().Control())
+			}
+		}()
+		go func() {
+			_ = e.ss.Wait()
+			r.end(e, EndClosed)
+		}()
+	})
+}
+
+func (r *registry) remove(e *entry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.byConn, e.ss)
+	if r.byID[e.id] == e {
+		delete(r.byID, e.id)
+	}
 }
 
 // end stops e's calls, closes its runtime and forgets it; once.
@@ -139,12 +182,7 @@ func (r *registry) end(e *entry, reason string) {
 				r.log.Warn("closing a session's browser", "session", e.id, "err", err)
 			}
 		}
-		r.mu.Lock()
-		delete(r.byConn, e.ss)
-		if r.byID[e.id] == e {
-			delete(r.byID, e.id)
-		}
-		r.mu.Unlock()
+		r.remove(e)
 	})
 }
 
@@ -160,30 +198,11 @@ func (r *registry) lookupID(id string) *entry {
 	return r.byID[id]
 }
 
-// count is the sessions open or on their way in.
+// count is the sessions open.
 func (r *registry) count() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.byConn) + r.pending
-}
-
-// reserve lets one new session in if fewer than max are open or coming;
-// release undoes it once the request that would make it has ended (made
-// or not, it is then counted in byConn or not at all).
-func (r *registry) reserve(max int) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if max > 0 && len(r.byConn)+r.pending >= max {
-		return false
-	}
-	r.pending++
-	return true
-}
-
-func (r *registry) release() {
-	r.mu.Lock()
-	r.pending--
-	r.mu.Unlock()
+	return len(r.byConn)
 }
 
 // closeAll ends every session's runtime (the server stops).
