@@ -86,16 +86,29 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 }
 
 // door is what the server checks before the go-sdk sees a request: the
-// a call before initialize, activity, and a DELETE's calls.
+// a call before initialize, activity, a DELETE's calls, and the responses
+// of cancelled calls (dropped).
 func (s *Server) door(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(sessionHeader)
 		if id != "" {
-			if e := s.reg.lookupID(id); e != nil {
-				e.busy(0) // seen now
-				if r.Method == http.MethodDelete {
-					s.reg.end(e, EndClosed) // its calls stop before the SDK waits for them
+			e := s.reg.lookupID(id)
+			if e == nil {
+				next.ServeHTTP(w, r)
+				return
+			}
+			e.busy(0) // seen now
+			switch r.Method {
+			case http.MethodDelete:
+				s.reg.end(e, EndClosed) // its calls stop before the SDK waits for them
+			case http.MethodPost:
+				body, ok := readBody(w, r)
+				if !ok {
+					return
 				}
+				calls := e.cancels.observe(body)
+				defer e.cancels.done(calls)
+				w = &dropCancelled{ResponseWriter: w, c: &e.cancels}
 			}
 			next.ServeHTTP(w, r)
 			return
@@ -104,12 +117,10 @@ func (s *Server) door(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
-		if err != nil {
-			http.Error(w, "reading the request: "+err.Error(), http.StatusRequestEntityTooLarge)
+		body, ok := readBody(w, r)
+		if !ok {
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
 		reqID, initialize := firstCall(body)
 		if !initialize {
 			writeRPCError(w, http.StatusBadRequest, reqID, errNotInitialized)
@@ -117,6 +128,18 @@ func (s *Server) door(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// readBody reads a POST body (as bounded as the go-sdk does) and puts it
+// back for the next handler.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
+	if err != nil {
+		http.Error(w, "reading the request: "+err.Error(), http.StatusRequestEntityTooLarge)
+		return nil, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, true
 }
 
 // errNotInitialized answers a request without a session that is not an

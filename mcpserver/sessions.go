@@ -66,6 +66,8 @@ type entry struct {
 	inFlight int
 
 	startOnce, endOnce sync.Once
+
+	cancels cancels // over HTTP: calls in flight and cancelled
 }
 
 func newRegistry(open OpenFunc, notify bool, max int, startTimeout time.Duration, log *slog.Logger) *registry {
@@ -205,15 +207,20 @@ func (r *registry) count() int {
 	return len(r.byConn)
 }
 
-// closeAll ends every session's runtime (the server stops).
-func (r *registry) closeAll(reason string) {
+// all lists the open sessions.
+func (r *registry) all() []*entry {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	all := make([]*entry, 0, len(r.byConn))
 	for _, e := range r.byConn {
 		all = append(all, e)
 	}
-	r.mu.Unlock()
-	for _, e := range all {
+	return all
+}
+
+// closeAll ends every session's runtime (the server stops).
+func (r *registry) closeAll(reason string) {
+	for _, e := range r.all() {
 		r.end(e, reason)
 	}
 }
