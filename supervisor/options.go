@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -75,4 +76,25 @@ type Options struct {
 
 	// Logger receives debug logs. Nil means discard.
 	Logger *slog.Logger
+}
+
+// Check reports, without any I/O, what Start would refuse in o at once: no
+// Company, a Company that cannot be one, or a join without a credential
+// source. A caller that starts the runtime in the background checks first,
+// so such a mistake is one error at once rather than a failed tool later.
+func (o *Options) Check() error {
+	switch {
+	case o.Company == "":
+		return errors.New("starting runtime: no Company")
+	case o.NoJoin:
+		_, err := session.NoJoin(o.Company)
+		return err
+	}
+	if err := session.CheckCompany(o.Company); err != nil {
+		return err
+	}
+	if o.Credentials == nil {
+		return errors.New("joining: no credential source (use --assertion-cmd, or --no-join)")
+	}
+	return nil
 }

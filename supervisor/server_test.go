@@ -160,3 +160,24 @@ func TestSupervisorUsesTheFirstTab(t *testing.T) {
 		t.Errorf("%d tabs open, want the one Chromium opened", n)
 	}
 }
+
+// TestOptionsCheck: what Start would refuse at once is known before it
+// runs, without I/O.
+func TestOptionsCheck(t *testing.T) {
+	_, signer := startSite(t)
+	for _, c := range []struct {
+		opts supervisor.Options
+		ok   bool
+	}{
+		{supervisor.Options{}, false},
+		{supervisor.Options{Company: "https://127.0.0.1"}, false},
+		{supervisor.Options{Company: "airline.test"}, false}, // no credential
+		{supervisor.Options{Company: "airline.test", Credentials: signer}, true},
+		{supervisor.Options{Company: "airline.test", NoJoin: true}, true},
+		{supervisor.Options{Company: "127.0.0.1", NoJoin: true}, false},
+	} {
+		if err := c.opts.Check(); (err == nil) != c.ok {
+			t.Errorf("%q (no join: %v): %v, want ok %v", c.opts.Company, c.opts.NoJoin, err, c.ok)
+		}
+	}
+}

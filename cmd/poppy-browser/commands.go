@@ -50,6 +50,9 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	cfg.UserMessages = stderr
 	cfg.ContextPerSession = *httpAddr != ""
 	opts := cfg.options()
+	if err := opts.Check(); err != nil {
+		return err
+	}
 	rt := supervisor.NewServer(&opts)
 	defer rt.Close()
 	// Chromium starts beside the MCP handshake: initialize answers at once
