@@ -181,3 +181,37 @@ func TestOptionsCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestServerSessionFailedJoin: a Session whose join fails returns the
+// error and leaves nothing of its own behind (its browser context is
+// disposed); the Server goes on serving others.
+func TestServerSessionFailedJoin(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	site, signer := startSite(t)
+	srv := supervisor.NewServer(&supervisor.Options{
+		Company:           testsite.CompanyDomain,
+		Credentials:       signer,
+		HTTPClient:        site.Client(),
+		ReturnTo:          testsite.BookingURL(),
+		BrowserArgs:       site.BrowserArgs(),
+		NoLiveView:        true,
+		ContextPerSession: true,
+	})
+	defer srv.Close()
+	if err := srv.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before := len(srv.Browser().Pages())
+	site.SetJoinAnswer(testsite.JoinAnswerNoCookie)
+	if _, err := srv.NewSession(ctx, "broken"); err == nil {
+		t.Fatal("a session joined without a cookie")
+	}
+	waitFor(t, 30*time.Second, "the failed session's tab is gone", func() bool { return len(srv.Browser().Pages()) == before })
+	site.SetJoinAnswer(testsite.JoinAnswerSeeOther)
+	ss, err := srv.NewSession(ctx, "fine")
+	if err != nil {
+		t.Fatalf("a session after a failed one: %v", err)
+	}
+	ss.Close("closed")
+}

@@ -44,30 +44,30 @@ type Session struct {
 // NewSession opens the Session id (the MCP session id; "" over stdio) once
 // the Server is Ready, in the order: browser context and page, injector,
 // control, join, gate, live view. On error it closes what it opened.
-func (s *Server) NewSession(ctx context.Context, id string) (ss *Session, err error) {
+func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
 	if err := s.Ready(ctx); err != nil {
 		return nil, err
 	}
-	ss = &Session{srv: s, id: id, log: s.log.With("session", id), audit: s.audit}
+	ss := &Session{srv: s, id: id, log: s.log.With("session", id), audit: s.audit}
 	if id != "" {
 		ss.audit = s.audit.ForSession(id)
 	}
-	defer func() {
-		if err != nil {
-			_ = ss.close(context.WithoutCancel(ctx), "")
-			ss = nil
-		}
-	}()
-	if err := ss.openPage(ctx); err != nil {
-		return nil, err
-	}
-	if err := ss.start(ctx); err != nil {
+	if err := ss.open(ctx); err != nil {
+		_ = ss.close(context.WithoutCancel(ctx), "")
 		return nil, err
 	}
 	if id != "" {
 		ss.record(audit.Entry{Event: audit.EventSessionStart})
 	}
 	return ss, nil
+}
+
+// open makes the Session's page and starts the rest on it.
+func (ss *Session) open(ctx context.Context) error {
+	if err := ss.openPage(ctx); err != nil {
+		return err
+	}
+	return ss.start(ctx)
 }
 
 // openPage makes the Session's browser context and page.
