@@ -65,7 +65,9 @@ type Options struct {
 	// LiveAddr is the live view's listen address. Empty means 127.0.0.1:0.
 	LiveAddr string
 	// LiveURLFile, when set, receives the live view's URL with its token
-	// (mode 0600), for scripted users. Empty means no file.
+	// (mode 0600), for scripted users. Empty means no file. With
+	// ContextPerSession it is not written: each Session's URL goes to
+	// UserMessages with the session's id.
 	LiveURLFile string
 	// UserMessages is where the live view's URL (with its token) is shown to
 	// the User. Nil means it is not shown.
