@@ -121,8 +121,8 @@ func (s *Server) door(next http.Handler) http.Handler {
 		if !ok {
 			return
 		}
-		reqID, initialize := firstCall(body)
-		if !initialize {
+		reqID, forSDK := firstCall(body)
+		if !forSDK && r.Header.Get("Mcp-Protocol-Version") < "2026-07-28" {
 			writeRPCError(w, http.StatusBadRequest, reqID, errNotInitialized)
 			return
 		}
@@ -147,11 +147,18 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 var errNotInitialized = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "the session is not initialized: send initialize first"}
 
 // firstCall reads a POST body without a session: the ID of its first
-// request and whether it is an initialize (a batch counts by its first).
-func firstCall(body []byte) (id any, initialize bool) {
+// request, and whether the go-sdk should see it: an initialize, a
+// server/discover, or a request of the sessionless protocol (its _meta
+// names a protocol version), which the SDK answers itself (a stateful
+// server tells such a client which versions it speaks). A batch counts by
+// its first message.
+func firstCall(body []byte) (id any, forSDK bool) {
 	var one struct {
 		ID     any    `json:"id"`
 		Method string `json:"method"`
+		Params struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"params"`
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
@@ -164,7 +171,8 @@ func firstCall(body []byte) (id any, initialize bool) {
 	if json.Unmarshal(trimmed, &one) != nil {
 		return nil, false
 	}
-	return one.ID, one.Method == "initialize"
+	_, sessionless := one.Params.Meta["io.modelcontextprotocol/protocolVersion"]
+	return one.ID, one.Method == "initialize" || one.Method == "server/discover" || sessionless
 }
 
 func writeRPCError(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {

@@ -86,6 +86,9 @@ func (r *registry) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		// A session begins with initialize or, in the sessionless protocol
 		// (2026-07-28, stdio and in-memory only), with its first request.
 		e := r.lookup(ss)
+		if e == nil && (method == "server/discover" || method == "ping") {
+			return next(ctx, method, req) // a probe: no runtime for it
+		}
 		if e == nil {
 			var err error
 			if e, err = r.admit(ss); err != nil {

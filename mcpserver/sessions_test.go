@@ -240,7 +240,13 @@ func TestHTTPDeleteEndsCalls(t *testing.T) {
 func TestHTTPCallBeforeInitialize(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	h := serveHTTP(t, ctx, NewServer(newFakeRuntimes().open, nil), HTTPOptions{})
+	srv := NewServer(newFakeRuntimes().open, nil)
+	h := serveHTTP(t, ctx, srv, HTTPOptions{})
+	// A client probing for the sessionless protocol gets the SDK's own
+	// answer, and no runtime is opened for the probe.
+	if status, body := h.post(t, ctx, "Bearer "+h.token, "", `{"jsonrpc":"2.0","id":6,"method":"server/discover","params":{}}`); status != http.StatusOK || srv.reg.count() != 0 {
+		t.Errorf("server/discover: HTTP %d %s, %d sessions held", status, body, srv.reg.count())
+	}
 	status, body := h.post(t, ctx, "Bearer "+h.token, "", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`)
 	var resp struct {
 		ID    any `json:"id"`
