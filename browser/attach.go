@@ -60,10 +60,10 @@ func (b *Browser) attached(parent *session, raw jsonv2.Value) {
 		if err := t.configure(ctx); err != nil && !isGone(err) {
 			b.log.Warn("configuring target", "type", info.Type, "err", err)
 		}
+		close(t.ready)
 		if p == nil {
 			return
 		}
-		close(p.ready)
 		b.newPageWindowInput(ctx, p)
 		b.mu.Lock()
 		subs := append([]chan *Page(nil), b.pageSubs...)

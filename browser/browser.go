@@ -106,12 +106,15 @@ type Browser struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	mu       sync.Mutex
-	scripts  map[string]Script         // by key
-	targets  map[target.SessionID]*tgt // attached page and frame targets
-	pages    map[target.ID]*Page       // top-level pages
-	pageSubs []chan *Page              // listeners for new pages
-	groups   map[cdp.BrowserContextID]*Tabs
+	mu      sync.Mutex
+	scripts map[string]Script // by key
+	// ctxScripts are scripts of one browser context, by context and key
+	// (see Context.SetScript).
+	ctxScripts map[cdp.BrowserContextID]map[string]Script
+	targets    map[target.SessionID]*tgt // attached page and frame targets
+	pages      map[target.ID]*Page       // top-level pages
+	pageSubs   []chan *Page              // listeners for new pages
+	groups     map[cdp.BrowserContextID]*Tabs
 
 	observers    map[uint64]RequestObserver // by key, see ObserveRequests
 	nextObserver uint64

@@ -21,7 +21,6 @@ type Page struct {
 	browserContext cdp.BrowserContextID
 	opener         target.ID
 	tabs           *Tabs
-	ready          chan struct{} // closed once configured and running
 
 	mu          sync.Mutex
 	alert       chan struct{} // closed and replaced when a dialog opens or the renderer crashes
@@ -38,7 +37,7 @@ type Page struct {
 
 func newPage(b *Browser, t *tgt, info *target.Info) *Page {
 	return &Page{b: b, t: t, browserContext: info.BrowserContextID, opener: info.OpenerID,
-		title: info.Title, alert: make(chan struct{}), ready: make(chan struct{})}
+		title: info.Title, alert: make(chan struct{})}
 }
 
 // notifyLocked wakes the commands waiting in the page's targets (see
@@ -233,7 +232,7 @@ func (f Frame) Offset(ctx context.Context, p *Page) (x, y float64, err error) {
 // waitReady waits until the page is configured and running.
 func (p *Page) waitReady(ctx context.Context) error {
 	select {
-	case <-p.ready:
+	case <-p.t.ready:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

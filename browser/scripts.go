@@ -36,7 +36,7 @@ const scriptWait = 300 * time.Millisecond
 func (t *tgt) installScript(ctx context.Context, key string) error {
 	t.installMu.Lock()
 	t.b.mu.Lock()
-	sc, ok := t.b.scripts[key]
+	sc, ok := t.b.scriptsForLocked(t)[key]
 	t.b.mu.Unlock()
 	if !ok {
 		t.installMu.Unlock()

@@ -39,6 +39,7 @@ type tgt struct {
 	crashed    bool                                   // its renderer crashed (a navigation of the page recovers it)
 	installMu  sync.Mutex                             // orders the sending of script installs (see installScript)
 	changed    chan struct{}                          // closed and replaced on every frame or context change
+	ready      chan struct{}                          // closed once configure has run (see Browser.attached)
 }
 
 type execContext struct {
@@ -62,6 +63,7 @@ func newTgt(b *Browser, s, parent *session, info *target.Info) *tgt {
 		docs:     map[cdp.LoaderID]int64{},
 		loaded:   map[cdp.LoaderID]bool{},
 		changed:  make(chan struct{}),
+		ready:    make(chan struct{}),
 	}
 	t.watchLog()
 	track(t, runtime.ExecutionContextCreated, t.contextCreatedLocked)
@@ -221,10 +223,7 @@ func (t *tgt) configure(ctx context.Context) error {
 	t.installMu.Lock()
 	defer t.installMu.Unlock()
 	t.b.mu.Lock()
-	scripts := make(map[string]Script, len(t.b.scripts))
-	for k, v := range t.b.scripts {
-		scripts[k] = v
-	}
+	scripts := t.b.scriptsForLocked(t)
 	t.b.mu.Unlock()
 
 	type step struct {
