@@ -229,14 +229,16 @@ func (ss *Session) ID() string { return ss.id }
 
 // Page is the Session's page: the active tab of its browser context (the
 // tab the join landed in, until a popup or browser_tabs makes another one
-// active). The gate acts on it and the live view shows it. It is nil when
-// every tab is closed.
+// active). The gate acts on it and the live view shows it. When every tab
+// is closed it is the first tab, closed (actions fail with tab_closed).
 func (ss *Session) Page() *browser.Page {
 	if ss.page == nil {
 		return nil
 	}
 	if tabs := ss.page.Tabs(); tabs != nil {
-		return tabs.Active()
+		if p := tabs.Active(); p != nil {
+			return p
+		}
 	}
 	return ss.page
 }

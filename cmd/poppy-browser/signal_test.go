@@ -84,8 +84,9 @@ func TestSignalAnswersTheCallInFlight(t *testing.T) {
 }
 
 // TestCDPURLThatNeverAnswers: --cdp-url to a port that accepts connections
-// and never answers fails with one clear error at the connect bound (10 s),
-// instead of hanging start-up for good.
+// and never answers: the server answers at once, and the first browser
+// tool fails with one clear reason at the connect bound (10 s), instead of
+// start-up hanging for good.
 func TestCDPURLThatNeverAnswers(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -103,12 +104,31 @@ func TestCDPURLThatNeverAnswers(t *testing.T) {
 	}()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"mcp", "--company", "airline.test", "--no-join", "--cdp-url", "http://" + l.Addr().String()}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "model", Version: "1"}, nil).
+		Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	start := time.Now()
-	err = run(ctx, []string{"mcp", "--company", "airline.test", "--no-join", "--cdp-url", "http://" + l.Addr().String()}, strings.NewReader(""), io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "no answer") {
-		t.Errorf("run = %v, want a clear attach failure", err)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_snapshot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if !res.IsError || !strings.Contains(string(raw), "no answer") {
+		t.Errorf("snapshot with a silent --cdp-url: %s (isError %v), want a failure that says the browser did not answer", raw, res.IsError)
 	}
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("giving up took %s", d)
 	}
+	cs.Close()
+	inW.Close()
+	<-done
 }
