@@ -42,6 +42,10 @@ func TestSignalAnswersTheCallInFlight(t *testing.T) {
 			defer cs.Close()
 			answer := make(chan *mcp.CallToolResult, 1)
 			if busy {
+				// The browser starts beside the handshake: let it be up.
+				if _, err := cs.CallTool(bound, &mcp.CallToolParams{Name: "browser_snapshot"}); err != nil {
+					t.Fatal(err)
+				}
 				go func() {
 					res, err := cs.CallTool(bound, &mcp.CallToolParams{Name: "browser_wait", Arguments: map[string]any{"seconds": 25}})
 					if err != nil {
