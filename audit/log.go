@@ -24,6 +24,12 @@ const (
 	EventOffer    = "offer"
 	EventControl  = "control"
 	EventError    = "error"
+	EventDialog   = "dialog" // a page opened a dialog (its type in Message, never its text)
+	EventTab      = "tab"    // an action opened a tab (its URL)
+	// EventSessionStart and EventSessionEnd bound one MCP session's lines
+	// over --http; the end's Reason says why ("idle", "closed").
+	EventSessionStart = "session_start"
+	EventSessionEnd   = "session_end"
 )
 
 // How control changed, in [Entry.How] (package control uses the same words).
@@ -44,18 +50,21 @@ const (
 // Callers must never put a credential, a token, or a value the User typed
 // into any field (Message included).
 type Entry struct {
-	Time    time.Time `json:"time"`
-	Event   string    `json:"event"`
-	Tool    string    `json:"tool,omitempty"`
-	Ref     string    `json:"ref,omitempty"`
-	Reason  string    `json:"reason,omitempty"`
-	From    string    `json:"from,omitempty"`
-	To      string    `json:"to,omitempty"`
-	How     string    `json:"how,omitempty"`
-	By      string    `json:"by,omitempty"`
-	Offer   string    `json:"offer,omitempty"` // offer ID, for offer and control events
-	URL     string    `json:"url,omitempty"`
-	Message string    `json:"message,omitempty"`
+	Time time.Time `json:"time"`
+	// Session is the MCP session the line belongs to, over --http (see
+	// [Log.ForSession]); empty for a runtime of one session.
+	Session string `json:"session,omitempty"`
+	Event   string `json:"event"`
+	Tool    string `json:"tool,omitempty"`
+	Ref     string `json:"ref,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	From    string `json:"from,omitempty"`
+	To      string `json:"to,omitempty"`
+	How     string `json:"how,omitempty"`
+	By      string `json:"by,omitempty"`
+	Offer   string `json:"offer,omitempty"` // offer ID, for offer and control events
+	URL     string `json:"url,omitempty"`
+	Message string `json:"message,omitempty"`
 	// Epoch is the agent's page epoch (the refs' epoch) on the gate's
 	// lines; ControlEpoch counts the User's returns of control on control
 	// lines. They are different clocks, so they have different names.
@@ -76,6 +85,11 @@ type Mark struct {
 // lines never interleave. It keeps no entry after writing it. A nil *Log
 // records nothing.
 type Log struct {
+	// parent and session are set on a session's view (ForSession): its
+	// lines go to parent with Session set.
+	parent  *Log
+	session string
+
 	mu     sync.Mutex
 	w      io.Writer
 	closer io.Closer // the file Open opened, or nil
@@ -114,6 +128,10 @@ func (a *Log) Record(e Entry) error {
 	if a == nil {
 		return nil
 	}
+	if a.parent != nil {
+		e.Session = a.session
+		return a.parent.Record(e)
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if e.Time.IsZero() {
@@ -138,7 +156,7 @@ func (a *Log) Record(e Entry) error {
 // clean replaces control characters (a page's title or URL, the model's
 // reason) with spaces in every text field.
 func (e *Entry) clean() {
-	for _, f := range []*string{&e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
+	for _, f := range []*string{&e.Session, &e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
 		&e.How, &e.By, &e.Offer, &e.Message} {
 		*f = pagetext.Line(*f)
 	}
@@ -161,6 +179,14 @@ func (a *Log) Observe(fn func(Entry)) (stop func()) {
 	if a == nil || fn == nil {
 		return func() {}
 	}
+	if a.parent != nil {
+		session := a.session
+		return a.parent.Observe(func(e Entry) {
+			if e.Session == session {
+				fn(e)
+			}
+		})
+	}
 	o := &observer{fn: fn}
 	a.mu.Lock()
 	if a.obs == nil {
@@ -175,9 +201,22 @@ func (a *Log) Observe(fn func(Entry)) (stop func()) {
 	}
 }
 
+// ForSession returns a view of the log for one MCP session: its lines
+// carry Session id, its observers see only that session's lines, and its
+// Close does nothing (the log is the runtime's).
+func (a *Log) ForSession(id string) *Log {
+	if a == nil {
+		return nil
+	}
+	if a.parent != nil {
+		a = a.parent
+	}
+	return &Log{parent: a, session: id}
+}
+
 // Close closes the file opened by [Open]; otherwise it does nothing.
 func (a *Log) Close() error {
-	if a == nil || a.closer == nil {
+	if a == nil || a.parent != nil || a.closer == nil {
 		return nil
 	}
 	a.mu.Lock()

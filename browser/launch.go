@@ -125,19 +125,21 @@ func startProcess(ctx context.Context, opts *Options) (chromedp.Transport, *proc
 	return chromedp.NewPipeConn(parentR, parentW), p, nil
 }
 
-func (p *process) stop() {
+// stop ends the process group (Chromium's helpers too) and removes the
+// temporary profile.
+func (p *process) stop() error {
 	if p == nil {
-		return
+		return nil
 	}
-	select {
-	case <-p.exited:
-	default:
-		killProcessGroup(p.cmd)
-		<-p.exited
-	}
+	// The helpers may outlive the main process: end the group either way.
+	killProcessGroup(p.cmd)
+	<-p.exited
 	if p.tmpDir != "" {
-		os.RemoveAll(p.tmpDir)
+		if err := os.RemoveAll(p.tmpDir); err != nil {
+			return fmt.Errorf("removing the temporary profile: %w", err)
+		}
 	}
+	return nil
 }
 
 // lastLine is the last non-empty line Chromium printed, for start errors.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"sync/atomic"
 	"time"
 
@@ -35,6 +36,9 @@ type step struct {
 	verdict  marks.Verdict // the marks' verdict on the target
 	selected []string      // what a select left selected
 	note     string        // a message the dispatch leaves for done
+	// dialogOpened is set when the action's input opened a dialog, which
+	// stopped the input there: the action happened, up to the dialog.
+	dialogOpened bool
 }
 
 func (st *step) done(ctx context.Context, msg string) Result {
@@ -98,6 +102,10 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 			if errors.Is(err, browser.ErrFrameGone) {
 				continue
 			}
+			if f := browserFailure(err); f != nil {
+				res := r.failed(ctx, f.reason, f.msg)
+				return &res
+			}
 			if err != nil {
 				res := r.failed(ctx, FailPage, "Could not read the page to check this key: "+err.Error())
 				return &res
@@ -115,6 +123,10 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 	if err != nil {
 		if errors.Is(err, browser.ErrFrameGone) {
 			res := r.denied(ctx, spec.ReasonStaleRef, staleMessage(st.target.ref))
+			return &res
+		}
+		if f := browserFailure(err); f != nil {
+			res := r.failed(ctx, f.reason, f.msg)
 			return &res
 		}
 		res := r.failed(ctx, FailPage, "Could not read the page to check this action: "+err.Error())
@@ -136,7 +148,11 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 // (milliseconds) and stops a navigation (see the package doc).
 func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	if p.lease == noLease {
-		return r.outcome(ctx, p.dispatch(ctx, st))
+		err := p.dispatch(ctx, st)
+		if f := browserFailure(err); f != nil {
+			err = f
+		}
+		return r.outcome(ctx, err)
 	}
 	var (
 		end   func()
@@ -162,6 +178,9 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	err := func() error {
 		defer end()
 		err := p.dispatch(dctx, st)
+		if errors.Is(err, browser.ErrDialogOpen) {
+			st.dialogOpened, err = true, nil
+		}
 		if err != nil && taken.Load() {
 			// The User took control mid-load: stop the page, before the
 			// lease ends, so that it does not load during their turn.
@@ -216,6 +235,9 @@ func (r *run) outcome(ctx context.Context, err error) *Result {
 		res = r.userHasControl()
 	case errors.Is(err, marks.ErrStale), errors.Is(err, browser.ErrFrameGone):
 		res = r.denied(ctx, spec.ReasonStaleRef, staleMessage(r.ref))
+	case browserFailure(err) != nil:
+		f := browserFailure(err)
+		res = r.failed(ctx, f.reason, f.msg)
 	default:
 		res = r.failed(ctx, FailPage, "The browser did not take the input: "+err.Error())
 	}
@@ -270,7 +292,8 @@ func (r *run) page(ctx context.Context) PageState {
 	if r.titleDoc == "" || r.titleDoc != r.g.doc {
 		title = r.s.Title(ctx)
 	}
-	return PageState{URL: r.s.URL(), Title: title, Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
+	// The title is the page's text: one safe line (see package pagetext).
+	return PageState{URL: r.s.URL(), Title: pagetext.Line(title), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
 }
 
 func (r *run) denied(ctx context.Context, reason spec.Reason, msg string) Result {
@@ -278,7 +301,10 @@ func (r *run) denied(ctx context.Context, reason spec.Reason, msg string) Result
 }
 
 func (r *run) failed(ctx context.Context, code spec.Reason, msg string) Result {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	switch {
+	case errors.Is(context.Cause(ctx), errShuttingDown):
+		code, msg = FailShuttingDown, "The browser runtime is shutting down; the action was stopped."
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		code = FailTimeout
 	}
 	// The page may be gone with the context; report without waiting.

@@ -140,9 +140,6 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	if err != nil {
 		d.t.Fatalf("%s: %v", tool, err)
 	}
-	if res.IsError {
-		d.t.Fatalf("%s: tool error: %v", tool, contentText(res))
-	}
 	raw, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		d.t.Fatal(err)
@@ -150,6 +147,11 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	var r result
 	if err := json.Unmarshal(raw, &r); err != nil {
 		d.t.Fatalf("%s: decoding %s: %v", tool, raw, err)
+	}
+	// A failed outcome is an error result (CONTRACT.md); anything else
+	// flagged as an error is a broken tool.
+	if res.IsError != (r.Outcome == "failed") {
+		d.t.Fatalf("%s: isError %v with outcome %q: %v", tool, res.IsError, r.Outcome, contentText(res))
 	}
 	return r
 }

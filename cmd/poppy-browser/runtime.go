@@ -5,6 +5,7 @@ import (
 	"flag"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 )
@@ -46,17 +47,23 @@ func (c *config) registerCompany(fs *flag.FlagSet) {
 
 // start starts the runtime the flags describe.
 func (c *config) start(ctx context.Context) (*supervisor.Supervisor, error) {
+	opts := c.options()
+	sv := supervisor.New(&opts)
+	if err := sv.Start(ctx); err != nil {
+		return nil, err
+	}
+	return sv, nil
+}
+
+// options are the runtime's options the flags describe.
+func (c *config) options() supervisor.Options {
 	opts := c.Options
 	if c.assertionCmd != "" {
 		opts.Credentials = session.CommandSource{Command: c.assertionCmd, Timeout: c.assertionTimeout}
 	}
 	opts.BrowserArgs = append(append([]string(nil), c.browserArgs...), opts.BrowserArgs...)
 	if !opts.NoLiveView {
-		warnIfExposed(opts.UserMessages, "--live", opts.LiveAddr)
+		mcpserver.WarnIfExposed(opts.UserMessages, "--live", opts.LiveAddr)
 	}
-	sv := supervisor.New(&opts)
-	if err := sv.Start(ctx); err != nil {
-		return nil, err
-	}
-	return sv, nil
+	return opts
 }
