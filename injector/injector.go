@@ -50,7 +50,7 @@ type Injector struct {
 // New returns an injector for the Company domain. Call Install before the
 // first page loads.
 func New(opts *Options) (*Injector, error) {
-	domain, err := spec.NormalizeDomain(opts.Domain)
+	domain, err := spec.NormalizeDevelopmentHost(opts.Domain)
 	if err != nil {
 		return nil, fmt.Errorf("injector: %w", err)
 	}
