@@ -292,20 +292,9 @@ func (p *Page) result(loader cdp.LoaderID) NavResult {
 	return r
 }
 
-// Back goes one step back in the page's history and waits for the load.
-func (p *Page) Back(ctx context.Context) (NavResult, error) {
-	h, err := cdp.Call(ctx, p.t.s, page.GetNavigationHistory, cdp.Empty{})
-	if err != nil {
-		return NavResult{}, fmt.Errorf("going back: %w", err)
-	}
-	if h.CurrentIndex <= 0 {
-		return NavResult{}, errors.New("going back: no earlier page")
-	}
-	if err := p.t.s.Call(ctx, page.CommandNavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[h.CurrentIndex-1].ID}, nil); err != nil {
-		return NavResult{}, fmt.Errorf("going back: %w", err)
-	}
-	return p.WaitLoaded(ctx, func(string) bool { return true })
-}
+// Back goes one step back in the page's history and waits until the
+// entry it goes to has loaded (see history.go).
+func (p *Page) Back(ctx context.Context) (NavResult, error) { return p.historyStep(ctx, -1) }
 
 // WaitLoaded waits until the top frame has loaded a document whose URL
 // satisfies ok, and returns where it is.

@@ -270,7 +270,7 @@ func (r *run) page(ctx context.Context) PageState {
 	if r.titleDoc == "" || r.titleDoc != r.g.doc {
 		title = r.s.Title(ctx)
 	}
-	return PageState{URL: r.s.URL(), Title: title, Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
+	return PageState{URL: r.s.URL(), Title: clip(title), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch, Status: r.s.Status()}
 }
 
 func (r *run) denied(ctx context.Context, reason spec.Reason, msg string) Result {

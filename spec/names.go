@@ -86,13 +86,16 @@ const (
 	ToolRequestUserControl = "browser_request_user_control"
 	ToolControlStatus      = "browser_control_status"
 	ToolWaitForControl     = "browser_wait_for_control"
+	ToolForward            = "browser_forward"
+	ToolScreenshot         = "browser_screenshot"
+	ToolHover              = "browser_hover"
 )
 
 // Tools returns the names of every MCP tool in CONTRACT.md order.
 func Tools() []string {
 	return []string{
-		ToolNavigate, ToolBack, ToolSnapshot, ToolClick, ToolType, ToolSelect,
+		ToolNavigate, ToolBack, ToolForward, ToolSnapshot, ToolClick, ToolType, ToolSelect,
 		ToolPressKey, ToolScroll, ToolWait, ToolRequestUserControl,
-		ToolControlStatus, ToolWaitForControl,
+		ToolControlStatus, ToolWaitForControl, ToolScreenshot, ToolHover,
 	}
 }
