@@ -108,7 +108,9 @@ func (r *renderer) line(e marks.Element, indent string) {
 		lines := strings.Split(strings.TrimRight(e.Text, "\n"), "\n")
 		fmt.Fprintf(r.b, "%s- %s:\n", indent, role)
 		for _, l := range lines {
-			fmt.Fprintf(r.b, "%s  | %s\n", indent, pagetext.Line(l))
+			// Line trims; the page's own indentation is kept.
+			lead := len(l) - len(strings.TrimLeft(l, " \t"))
+			fmt.Fprintf(r.b, "%s  | %s%s\n", indent, strings.Repeat(" ", min(lead, 40)), pagetext.Line(l))
 		}
 		return
 	}

@@ -14,7 +14,7 @@
   const LINE_ROLES = /^(listitem|cell|columnheader|rowheader|row|caption|term|definition|legend|status|alert|dialog|alertdialog|note|blockquote|code|tooltip|log|marquee|timer)$/;
   const BLOCK_ROLE = { li: "listitem", td: "cell", th: "columnheader", caption: "caption", figcaption: "caption", dt: "term", dd: "definition", legend: "legend", dialog: "dialog", blockquote: "blockquote", pre: "pre" };
   // Lines inside these are indented one step more.
-  const NESTS = /^(li|dialog|fieldset|details|blockquote|form|ul|ol|dl|table)$/;
+  const NESTS = /^(li|dialog|fieldset|details|blockquote|form|ul|ol|dl)$/;
   const CTRL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
   function lineRole(el) {
@@ -60,15 +60,16 @@
           text += p.name ? " " + p.name + " " : " ";
         }
       }
-      line.parts = [];
-      line.inline = [];
+      const inline = l.inline;
+      l.parts = [];
+      l.inline = [];
       if (!words && !(/^h\d$/.test(l.role) && parts.length)) return;
       if (typeof parts[0] === "string") parts[0] = parts[0].trimStart();
       const n = parts.length - 1;
       if (typeof parts[n] === "string") parts[n] = parts[n].trimEnd();
-      for (const e of l.inline) e.inline = true;
+      for (const e of inline) e.inline = true;
       const e = { id: 0, role: l.role, name: "", tag: "", box: NO_BOX, depth: l.depth, text: l.pre ? text.trim() : text.replace(/\s+/g, " ").trim() };
-      if (l.inline.length) e.parts = parts.filter((p) => p !== "");
+      if (inline.length) e.parts = parts.filter((p) => p !== "");
       if (l.pre) e.pre = true;
       out.push(e);
     };
