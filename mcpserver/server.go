@@ -2,12 +2,9 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"log/slog"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/poppy-browser/poppy-browser/control"
@@ -34,9 +31,12 @@ type WaitForControlInput struct {
 
 // OfferResult is browser_request_user_control's answer.
 type OfferResult struct {
-	Outcome spec.Outcome  `json:"outcome"`
-	Offer   control.Offer `json:"offer"`
-	Message string        `json:"message"`
+	Outcome spec.Outcome   `json:"outcome"`
+	Reason  spec.Reason    `json:"reason,omitempty"`
+	Offer   *control.Offer `json:"offer,omitempty"`
+	// Replaced is the id of the open offer this one replaced.
+	Replaced string `json:"replaced,omitempty"`
+	Message  string `json:"message"`
 }
 
 // ControlStatus is browser_control_status's answer, and
@@ -46,18 +46,8 @@ type ControlStatus struct {
 	Offer         *control.Offer  `json:"offer,omitempty" jsonschema:"the open offer of control to the User"`
 	LastReturn    *control.Return `json:"last_return,omitempty" jsonschema:"how and when the User last gave control back"`
 	MustReobserve bool            `json:"must_reobserve" jsonschema:"take a new snapshot before acting"`
-	TimedOut      bool            `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User still holds control"`
+	TimedOut      bool            `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User's turn is not over (they hold control, or the offer is unanswered)"`
 	Message       string          `json:"message"`
-}
-
-// controlTools describes the control tools, for the model.
-var controlTools = map[string]string{
-	spec.ToolRequestUserControl: "Offer control of the browser to the User, for a step the Company leaves to them (a user_step denial). " +
-		"It answers at once with the offer and never waits for the User; the User takes control in their own time. " +
-		"Tell the User what to do, then continue other work or poll browser_wait_for_control. Only the User ends their control.",
-	spec.ToolControlStatus: "Who controls the browser (agent or user), the open offer, how control last came back, and must_reobserve (take a new snapshot before acting).",
-	spec.ToolWaitForControl: "Wait until control of the browser is back with you, at most timeout_seconds (up to 60), and return the status. " +
-		"If timed_out, the User is still acting: call again later or do other work. When control is back, take a new snapshot before acting.",
 }
 
 // NewServer returns an MCP server whose browser tools all pass g. It
@@ -83,42 +73,34 @@ func New(g *gate.Gate, opts *Options) *mcp.Server {
 	for _, e := range gate.Catalogue() {
 		addAction(srv, g, e)
 	}
-
-	ctl := g.Control()
-	mcp.AddTool(srv, &mcp.Tool{Name: spec.ToolRequestUserControl, Description: controlTools[spec.ToolRequestUserControl]},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in gate.RequestInput) (*mcp.CallToolResult, OfferResult, error) {
-			offer := ctl.RequestUser(in.Reason, g.StepFor(in.Ref))
-			return nil, OfferResult{Outcome: spec.OutcomeDone, Offer: offer,
-				Message: "The User has been offered control. Tell them which step is theirs; continue other work or poll browser_wait_for_control."}, nil
-		})
-	mcp.AddTool(srv, &mcp.Tool{Name: spec.ToolControlStatus, Description: controlTools[spec.ToolControlStatus],
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
-		func(ctx context.Context, _ *mcp.CallToolRequest, _ gate.NoInput) (*mcp.CallToolResult, ControlStatus, error) {
-			return nil, statusOf(ctl.Status(), false), nil
-		})
-	wfc := &mcp.Tool{Name: spec.ToolWaitForControl, Description: controlTools[spec.ToolWaitForControl],
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
-	wfc.InputSchema = gate.SchemaFor[WaitForControlInput](func(s *jsonschema.Schema) {
-		s.Properties["timeout_seconds"].Minimum = ptr(0.0)
-		s.Properties["timeout_seconds"].Maximum = ptr(MaxWaitForControl.Seconds())
-	})
-	mcp.AddTool(srv, wfc, func(ctx context.Context, _ *mcp.CallToolRequest, in WaitForControlInput) (*mcp.CallToolResult, ControlStatus, error) {
-		return nil, waitForControl(ctx, ctl, in.TimeoutSeconds), nil
-	})
+	addControlTools(srv, g)
 	return srv
 }
 
-// waitForControl waits up to seconds (bounded by MaxWaitForControl) for the
-// agent to hold control.
+// waitForControl waits up to seconds (bounded by MaxWaitForControl) until
+// the User's turn is over: while an offer is open, until it is answered
+// and, if the User took control, until they end it; while the User holds
+// control, until they end it.
 func waitForControl(ctx context.Context, ctl gate.Controls, seconds float64) ControlStatus {
 	d := min(time.Duration(seconds*float64(time.Second)), MaxWaitForControl)
 	wctx, cancel := context.WithTimeout(ctx, max(d, 0))
 	defer cancel()
-	st, err := ctl.WaitForAgent(wctx)
-	if err != nil {
-		return statusOf(ctl.Status(), errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil)
+	events, stop := ctl.Subscribe()
+	defer stop()
+	for {
+		st := ctl.Status()
+		if st.Controller == spec.ControllerAgent && st.Offer == nil {
+			return statusOf(st, false)
+		}
+		select {
+		case <-wctx.Done():
+			return statusOf(ctl.Status(), true)
+		case _, ok := <-events:
+			if !ok {
+				return statusOf(ctl.Status(), false)
+			}
+		}
 	}
-	return statusOf(st, false)
 }
 
 func statusOf(st control.Status, timedOut bool) ControlStatus {
@@ -130,6 +112,7 @@ func statusOf(st control.Status, timedOut bool) ControlStatus {
 	case st.MustReobserve:
 		cs.Message = "Control is back with you; take a new snapshot before acting."
 	case st.Offer != nil:
+		cs.TimedOut = timedOut
 		cs.Message = "You hold control; your offer to the User is open until they take it or decline it."
 	default:
 		cs.Message = "You hold control of the browser."
@@ -141,27 +124,6 @@ func statusOf(st control.Status, timedOut bool) ControlStatus {
 // disconnects.
 func ServeStdio(ctx context.Context, srv *mcp.Server) error {
 	return srv.Run(ctx, &mcp.StdioTransport{})
-}
-
-// addAction adds the MCP tool of one catalogue entry: its input is
-// checked against the entry's schema, turned into the action and passed
-// to the gate. A denial or a failure is a normal result.
-func addAction(srv *mcp.Server, g *gate.Gate, e gate.Entry) {
-	tool := &mcp.Tool{Name: e.Tool, Description: e.Description, InputSchema: e.Input,
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: e.ReadOnly, OpenWorldHint: ptr(true)}}
-	mcp.AddTool(srv, tool, func(ctx context.Context, _ *mcp.CallToolRequest, in json.RawMessage) (*mcp.CallToolResult, gate.Result, error) {
-		a, err := e.Action(in)
-		if err != nil {
-			return nil, gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument,
-				Message: "The input does not fit the tool: " + err.Error()}, nil
-		}
-		res := g.Do(ctx, a)
-		if res.Outcome == spec.OutcomeDone && res.Text != "" {
-			// A snapshot's text is the content a client shows first.
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}, res, nil
-		}
-		return nil, res, nil
-	})
 }
 
 func ptr[T any](v T) *T { return &v }
