@@ -232,7 +232,7 @@ func (r *renderer) states(line *strings.Builder, e marks.Element, info *ElementI
 	if e.UserField {
 		line.WriteString(" (the User's field: value hidden)")
 	} else {
-		if info.Value != "" && len(e.Selected) == 0 { // a select's options say it
+		if info.Value != "" {
 			fmt.Fprintf(line, " value=%s", quote(info.Value))
 		}
 		if e.Checked != nil {

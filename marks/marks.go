@@ -400,6 +400,14 @@ type Part struct {
 	ID   int
 }
 
+// MarshalJSON writes a string or a number, as the scanner does.
+func (p Part) MarshalJSON() ([]byte, error) {
+	if p.ID != 0 {
+		return json.Marshal(p.ID)
+	}
+	return json.Marshal(p.Text)
+}
+
 // UnmarshalJSON reads a string or a number.
 func (p *Part) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {

@@ -151,6 +151,9 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	if err := json.Unmarshal(raw, &r); err != nil {
 		d.t.Fatalf("%s: decoding %s: %v", tool, raw, err)
 	}
+	if tool == "browser_snapshot" && r.Outcome == "done" {
+		r.Text = contentText(res) // the text goes out once, as the content
+	}
 	return r
 }
 
@@ -166,7 +169,7 @@ func contentText(res *mcp.CallToolResult) string {
 
 func (d *demo) snapshot(ctx context.Context) result {
 	d.t.Helper()
-	r := d.call(ctx, "browser_snapshot", nil)
+	r := d.call(ctx, "browser_snapshot", map[string]any{"elements": true})
 	if r.Outcome != "done" {
 		d.t.Fatalf("snapshot: %+v", r)
 	}
