@@ -7,9 +7,21 @@
   // continue the line of their block. A control or link inside a line is a
   // part of it ("... the [link "Authority" e12] rode ..."); one standing
   // alone is a line of its own.
-  const INLINE = /^(a|abbr|b|bdi|bdo|big|br|cite|code|data|del|dfn|em|font|i|img|ins|kbd|label|mark|nobr|q|s|samp|small|span|strike|strong|sub|sup|time|tt|u|var|wbr|output|meter|progress)$/;
-  const INLINE_CONTROL = /^(button|input|select|textarea)$/;
-  const SKIP = /^(script|style|template|noscript|head|svg|math)$/;
+  const INLINE = new Set("a abbr b bdi bdo big br cite code data del dfn em font i img ins kbd label mark nobr q s samp small span strike strong sub sup time tt u var wbr output meter progress button input select textarea".split(" "));
+  const SKIP = new Set("script style template noscript head svg math".split(" "));
+  // isInteractive is el.matches(INTERACTIVE) without the selector engine:
+  // the walk asks it of every element.
+  const INTERACTIVE_TAGS = new Set("button select textarea summary iframe".split(" "));
+  const ROLE_SET = new Set(ROLES);
+  const docDesignMode = getter(Document.prototype, "designMode");
+  function isInteractive(el, tag) {
+    if (INTERACTIVE_TAGS.has(tag)) return true;
+    if (tag === "a" || tag === "area") return el.hasAttribute("href");
+    if (tag === "input") return el.type !== "hidden";
+    const role = attr(el, "role");
+    if (role) for (const r of role.split(/\s+/)) if (ROLE_SET.has(r)) return true;
+    return false;
+  }
   // Block roles kept in a line's prefix; any other block is plain "text".
   const LINE_ROLES = /^(listitem|cell|columnheader|rowheader|row|caption|term|definition|legend|status|alert|dialog|alertdialog|note|blockquote|code|tooltip|log|marquee|timer)$/;
   const BLOCK_ROLE = { li: "listitem", td: "cell", th: "columnheader", caption: "caption", figcaption: "caption", dt: "term", dd: "definition", legend: "legend", dialog: "dialog", blockquote: "blockquote", pre: "pre" };
@@ -68,7 +80,7 @@
       const n = parts.length - 1;
       if (typeof parts[n] === "string") parts[n] = parts[n].trimEnd();
       for (const e of inline) e.inline = true;
-      const e = { id: 0, role: l.role, name: "", tag: "", box: NO_BOX, depth: l.depth, text: l.pre ? text.trim() : text.replace(/\s+/g, " ").trim() };
+      const e = { id: 0, role: l.role, depth: l.depth, text: l.pre ? text.trim() : text.replace(/\s+/g, " ").trim() };
       if (inline.length) e.parts = parts.filter((p) => p !== "");
       if (l.pre) e.pre = true;
       out.push(e);
@@ -77,18 +89,18 @@
     // control, whose name carries it, nor inside a hidden subtree).
     const visit = (el, depth, hidden, inEditable, text) => {
       const tag = el.localName;
-      if (SKIP.test(tag) && !attr(el, ATTR)) return;
-      hidden = hidden || attr(el, "aria-hidden") === "true";
       const marked = attr(el, ATTR) !== null;
-      const editableRoot = el.isContentEditable && !inEditable;
-      const interactive = !inEditable && (editableRoot || el.matches(INTERACTIVE) || marked && isControl(el));
+      if (SKIP.has(tag) && !marked) return;
+      hidden = hidden || attr(el, "aria-hidden") === "true";
+      const editableRoot = !inEditable && (designMode || attr(el, "contenteditable") !== null) && el.isContentEditable;
+      const interactive = !inEditable && (editableRoot || isInteractive(el, tag) || marked && isControl(el));
       const ed = inEditable || editableRoot;
       if (interactive) {
         const box = hidden ? null : boxIfShown(el);
         let d = depth;
         if (box || marked) {
           const e = entry(el, depth, true, box || (el.checkVisibility() ? el.getBoundingClientRect() : NO_BOX));
-          const inline = box && line && (INLINE.test(tag) || INLINE_CONTROL.test(tag));
+          const inline = box && line && INLINE.has(tag);
           if (!inline) close();
           out.push(e);
           d = depth + 1;
@@ -122,7 +134,7 @@
         children(el, depth, false, ed, false);
         return;
       }
-      const block = !INLINE.test(tag);
+      const block = !INLINE.has(tag);
       if (!block || flat > 0 && tag !== "tr") {
         if (flat > 0 && block) put(" ");
         if (marked) close(), out.push(entry(el, depth, false, el.getBoundingClientRect()));
@@ -142,7 +154,7 @@
         d = depth + 1;
       }
       const row = tag === "tr" && !el.querySelector("table");
-      open(row ? "row" : lineRole(el), d, tag === "pre" || el.matches("pre *"));
+      open(row ? "row" : lineRole(el), d, tag === "pre" || !!(outer && outer.pre));
       if (row) {
         flat++;
         let first = true;
@@ -178,6 +190,7 @@
       }
     };
     pending = [];
+    const designMode = docDesignMode.call(document) === "on";
     const start = rootID ? lookup(rootID) : docElement.call(document);
     if (!start) throw new Error("stale element");
     open("text", 0, false);
