@@ -110,7 +110,7 @@ func (r *renderer) line(e marks.Element, indent string) {
 		for _, l := range lines {
 			// Line trims; the page's own indentation is kept.
 			lead := len(l) - len(strings.TrimLeft(l, " \t"))
-			fmt.Fprintf(r.b, "%s  | %s%s\n", indent, strings.Repeat(" ", min(lead, 40)), pagetext.Line(l))
+			fmt.Fprintf(r.b, "%s| %s%s\n", indent, strings.Repeat(" ", min(lead, 40)), pagetext.Line(l))
 		}
 		return
 	}

@@ -85,7 +85,7 @@ func TestSnapshotContainers(t *testing.T) {
 		"- text: Delivery on Tuesday",
 		`- text: Transit officials from the [link "Regional Transit Authority" ` + rta.Ref + `] rode the first train on Monday morning.`,
 		"the end of the long paragraph.",
-		"- pre:\n  | line one\n  |   line two",
+		"- pre:\n| line one\n|   line two",
 		"- row: Item | Price",
 		"- row: Lamp | €40",
 		"A brass desk lamp",
