@@ -66,6 +66,8 @@ func viewSite(t *testing.T) string {
 	mux.HandleFunc("/fields", page(200, html, `<!doctype html><title>Fields</title><style>input{width:200px;height:60px;border:0}</style>
 <input id="mine" style="background:rgb(255,0,0)" data-poppy-user-step="interaction">
 <input id="free" style="background:rgb(255,0,0)">`))
+	mux.HandleFunc("/part", page(200, html, `<!doctype html><title>Part</title>
+<form data-poppy-user-step="submission" name="f"><p>Inside text</p><button type="button">Go</button></form><p>Outside text</p>`))
 	corpus := filepath.Join("..", "testsite", "fixtures", "corpus")
 	mux.Handle("/corpus/", http.StripPrefix("/corpus/", http.FileServer(http.Dir(corpus))))
 	srv := newServer(t, mux)
@@ -221,4 +223,21 @@ func newServer(t *testing.T, h http.Handler) string {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+func TestSnapshotOfOneElement(t *testing.T) {
+	g, _, ctx := chromiumGate(t)
+	base := viewSite(t)
+	must(t, g.Do(ctx, Navigate{URL: base + "/part"}), spec.OutcomeDone, "")
+	snap := must(t, g.Do(ctx, Snapshot{}), spec.OutcomeDone, "")
+	form := refByName(t, snap, "form", "f")
+	part := must(t, g.Do(ctx, Snapshot{Ref: form.Ref}), spec.OutcomeDone, "")
+	if !strings.Contains(part.Text, "Inside text") || strings.Contains(part.Text, "Outside text") {
+		t.Errorf("snapshot of %s:\n%s", form.Ref, part.Text)
+	}
+	if go_ := refByName(t, part, "button", "Go"); go_.Ref != refByName(t, snap, "button", "Go").Ref {
+		t.Errorf("the button's ref changed within the epoch: %s", go_.Ref)
+	}
+	must(t, g.Do(ctx, Navigate{URL: base + "/part"}), spec.OutcomeDone, "")
+	must(t, g.Do(ctx, Snapshot{Ref: form.Ref}), spec.OutcomeDenied, spec.ReasonStaleRef)
 }
