@@ -146,3 +146,20 @@ func TestToolsListSize(t *testing.T) {
 		}
 	}
 }
+
+// A screenshot goes out as image content; a failure is isError.
+func TestResultContent(t *testing.T) {
+	shot := result(gate.Result{Outcome: spec.OutcomeDone, Message: "A picture.", Image: []byte("\x89PNG"), ImageType: "image/png"}, false)
+	img, ok := shot.Content[0].(*mcp.ImageContent)
+	if !ok || img.MIMEType != "image/png" || string(img.Data) != "\x89PNG" || shot.IsError {
+		t.Errorf("screenshot result: %+v", shot.Content)
+	}
+	snap := result(gate.Result{Outcome: spec.OutcomeDone, Text: "- h1: Title", Elements: []gate.ElementInfo{{Ref: "e1"}}}, false)
+	b, _ := json.Marshal(snap.StructuredContent)
+	if strings.Contains(string(b), "Title") || strings.Contains(string(b), "elements") {
+		t.Errorf("structured content repeats the text or lists elements unasked: %s", b)
+	}
+	if failed := result(gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailTimeout}, false); !failed.IsError {
+		t.Error("a failed outcome is not isError")
+	}
+}
