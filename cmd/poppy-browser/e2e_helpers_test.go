@@ -140,7 +140,9 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	if err != nil {
 		d.t.Fatalf("%s: %v", tool, err)
 	}
-	if res.IsError {
+	// A failed outcome is isError (as in Playwright MCP) and still carries
+	// its structured result; an error without one is the test's failure.
+	if res.IsError && res.StructuredContent == nil {
 		d.t.Fatalf("%s: tool error: %v", tool, contentText(res))
 	}
 	raw, err := json.Marshal(res.StructuredContent)
@@ -150,6 +152,9 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	var r result
 	if err := json.Unmarshal(raw, &r); err != nil {
 		d.t.Fatalf("%s: decoding %s: %v", tool, raw, err)
+	}
+	if res.IsError != (r.Outcome == "failed") {
+		d.t.Errorf("%s: isError %v with outcome %q", tool, res.IsError, r.Outcome)
 	}
 	if tool == "browser_snapshot" && r.Outcome == "done" {
 		r.Text = contentText(res) // the text goes out once, as the content
