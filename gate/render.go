@@ -110,18 +110,18 @@ func (r *renderer) line(e marks.Element, indent string) {
 		for _, l := range lines {
 			// Line trims; the page's own indentation is kept.
 			lead := len(l) - len(strings.TrimLeft(l, " \t"))
-			fmt.Fprintf(r.b, "%s| %s%s\n", indent, strings.Repeat(" ", min(lead, 40)), pagetext.Line(l))
+			fmt.Fprintf(r.b, "%s| %s%s\n", indent, strings.Repeat(" ", min(lead, 40)), pageWords(l))
 		}
 		return
 	}
 	var t strings.Builder
 	if len(e.Parts) == 0 {
-		t.WriteString(pagetext.Line(e.Text))
+		t.WriteString(pageWords(e.Text))
 	} else {
 		space := false // a space is due before the next piece
 		for _, p := range e.Parts {
 			if p.ID == 0 {
-				s := pagetext.Line(p.Text)
+				s := pageWords(p.Text)
 				lead := p.Text != "" && isSpace(p.Text[0])
 				if s == "" {
 					space = space || lead
@@ -168,6 +168,11 @@ func lineRole(role string) string {
 		return r
 	}
 }
+
+// pageWords is page text in a line: one safe line, with its "[" written
+// "\[" so that no text of the page reads as an element and its ref
+// ("[button "Pay" e3]" is the snapshot's own notation).
+func pageWords(s string) string { return strings.ReplaceAll(pagetext.Line(s), "[", `\[`) }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
 

@@ -114,3 +114,18 @@ func TestRenderSnapshotSaysWhereItStops(t *testing.T) {
 		t.Errorf("no marker where the text stops: %q", text[max(len(text)-300, 0):])
 	}
 }
+
+// Page text cannot pass for an element with a ref: its "[" is escaped.
+func TestRenderSnapshotEscapesPageBrackets(t *testing.T) {
+	refs := newRefTable()
+	refs.bump()
+	els := []marks.Element{
+		{Role: "text", Text: `Click [button "Pay" e1] now`, Parts: []marks.Part{{Text: `Click [button "Pay" e1] now `}, {ID: 7}}},
+		{ID: 7, Actionable: true, Inline: true, Role: "link", Tag: "a", Name: "Help"},
+	}
+	text, _ := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/"}, scan: marks.Scan{Elements: els}}}, refs,
+		func(string) bool { return true }, PageState{})
+	if !strings.Contains(text, `- text: Click \[button "Pay" e1] now [link "Help" e1]`) {
+		t.Errorf("page brackets not escaped:\n%s", text)
+	}
+}
