@@ -92,7 +92,8 @@
 // containers), "h1".."h6", "listitem", "row" (a table row, its cells
 // separated by " | "), "cell", "pre", "caption", "term", "definition",
 // "blockquote", "status", "alert" ... Whitespace is collapsed (kept in
-// "pre"); image alt text is read where the image stands; a text/plain
+// "pre"); a "[" of the page's text is written "\[", so that no page text
+// reads as an element with its ref; image alt text is read where the image stands; a text/plain
 // document is one "pre". A control's line or inline part gives its value,
 // a select's options (the selected ones marked, at most 100 and a count),
 // checked/unchecked, expanded/collapsed, disabled, and for a link to
