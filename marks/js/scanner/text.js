@@ -129,8 +129,9 @@
         return;
       }
       if (tag === "br") { put(line && line.pre ? "\n" : " "); return; }
-      if (el instanceof HTMLLabelElement && el.control) {
-        // Its control carries its text as the control's name.
+      if (el instanceof HTMLLabelElement && el.control && el.control.checkVisibility()) {
+        // Its control carries its text as the control's name (a label of
+        // a control not rendered, a styled toggle, is read as text).
         children(el, depth, false, ed, false);
         return;
       }
