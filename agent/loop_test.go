@@ -21,10 +21,10 @@ import (
 // boardingPassScan is the page the airline shows after the check-in.
 func boardingPassScan() marks.Scan {
 	return marks.Scan{URL: "https://airline.test/boarding-pass", Title: "Boarding pass", Elements: []marks.Element{
-		{ID: 1, Role: "heading", Tag: "h1", Text: "Boarding pass"},
-		{ID: 2, Role: "paragraph", Tag: "p", Text: "Your boarding pass is ready"},
-		{ID: 3, Role: "term", Tag: "dt", Text: "Seat"},
-		{ID: 4, Role: "definition", Tag: "dd", Text: "aisle"},
+		{Role: "h1", Text: "Boarding pass"},
+		{Role: "text", Text: "Your boarding pass is ready"},
+		{Role: "term", Text: "Seat"},
+		{Role: "definition", Text: "aisle"},
 	}}
 }
 
@@ -302,7 +302,7 @@ func TestLoopControlChangedWhileThinking(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	reg := DefaultActions()
-	want := []string{"ask_user", "back", "click", "done", "navigate", "press_key", "request_user_control", "scroll", "select", "type", "wait"}
+	want := []string{"ask_user", "back", "click", "done", "forward", "hover", "navigate", "press_key", "request_user_control", "scroll", "select", "type", "wait"}
 	if got := reg.Names(); !slices.Equal(got, want) {
 		t.Fatalf("names = %v", got)
 	}

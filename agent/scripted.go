@@ -195,14 +195,35 @@ type SeenElement struct {
 }
 
 var (
-	lineRE  = regexp.MustCompile(`^\s*- (\S+)(?: ("(?:[^"\\]|\\.)*"))?(?: \[(e\d+)\])?(.*)$`)
-	valueRE = regexp.MustCompile(`^ value=("(?:[^"\\]|\\.)*")`)
+	lineRE = regexp.MustCompile(`^\s*- (\S+)(?: ("(?:[^"\\]|\\.)*"))?(?: \[(e\d+)\])?(.*)$`)
+	// textRE is a line of text ("- text: ...", "- h1: ..."); inlineRE an
+	// element inline in it ("[link "Help" e6]").
+	textRE   = regexp.MustCompile(`^\s*- ([a-z0-9]+): (.*)$`)
+	inlineRE = regexp.MustCompile(`\[([a-z]+) ("(?:[^"\\]|\\.)*") (e\d+)([^\]]*)\]`)
+	valueRE  = regexp.MustCompile(`^ value=("(?:[^"\\]|\\.)*")`)
 )
 
 // ParsePage reads the page text of a prompt (the snapshot's lines).
 func ParsePage(text string) *SeenPage {
 	p := &SeenPage{}
 	for _, line := range strings.Split(text, "\n") {
+		if t := textRE.FindStringSubmatch(line); t != nil {
+			// A line of text: its plain words, then the elements in it.
+			plain := inlineRE.ReplaceAllStringFunc(t[2], func(s string) string {
+				name, _ := strconv.Unquote(inlineRE.FindStringSubmatch(s)[2])
+				return name
+			})
+			p.Elements = append(p.Elements, SeenElement{Role: t[1], Name: plain})
+			for _, in := range inlineRE.FindAllStringSubmatch(t[2], -1) {
+				e := SeenElement{Role: in[1], Ref: in[3]}
+				e.Name, _ = strconv.Unquote(in[2])
+				if v := valueRE.FindStringSubmatch(in[4]); v != nil {
+					e.Value, _ = strconv.Unquote(v[1])
+				}
+				p.Elements = append(p.Elements, e)
+			}
+			continue
+		}
 		m := lineRE.FindStringSubmatch(line)
 		if m == nil {
 			continue

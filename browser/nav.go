@@ -138,28 +138,9 @@ func (p *Page) result(loader cdp.LoaderID) NavResult {
 	return r
 }
 
-// Back goes one step back in the page's history and waits for the load,
-// bounded as [Page.Navigate].
-func (p *Page) Back(ctx context.Context) (NavResult, error) {
-	h, err := cdp.Call(ctx, guarded{p.t, browserSide}, page.GetNavigationHistory, cdp.Empty{})
-	if err != nil {
-		return NavResult{}, fmt.Errorf("going back: %w", err)
-	}
-	if h.CurrentIndex <= 0 {
-		return NavResult{}, errors.New("going back: no earlier page")
-	}
-	p.t.stopScript(ctx)
-	if err := p.t.call(ctx, navigation, page.CommandNavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[h.CurrentIndex-1].ID}, nil); err != nil {
-		return NavResult{}, fmt.Errorf("going back: %w", err)
-	}
-	wctx, cancel := context.WithTimeout(ctx, p.b.loadTimeout())
-	defer cancel()
-	r, err := p.WaitLoaded(wctx, func(string) bool { return true })
-	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-		return r, nil
-	}
-	return r, err
-}
+// Back goes one step back in the page's history and waits until the
+// entry it goes to has loaded (see history.go), bounded as [Page.Navigate].
+func (p *Page) Back(ctx context.Context) (NavResult, error) { return p.historyStep(ctx, -1) }
 
 // WaitLoaded waits until the top frame has loaded a document whose URL
 // satisfies ok, and returns where it is. A dialog, a crash or the tab

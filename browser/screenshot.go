@@ -20,6 +20,8 @@ type Screenshot struct {
 	PNG              []byte
 	Width, Height    float64 // CSS pixels; one CSS pixel is one picture pixel
 	ScrollX, ScrollY float64
+	// ViewWidth and ViewHeight are the viewport's size, CSS pixels.
+	ViewWidth, ViewHeight float64
 }
 
 // Screenshot takes a picture of the page, frames included. It does not
@@ -34,6 +36,7 @@ func (p *Page) Screenshot(ctx context.Context) (Screenshot, error) {
 	if m.CSSVisualViewport != nil {
 		shot.ScrollX, shot.ScrollY = m.CSSVisualViewport.PageX, m.CSSVisualViewport.PageY
 		shot.Width, shot.Height = m.CSSVisualViewport.ClientWidth, m.CSSVisualViewport.ClientHeight
+		shot.ViewWidth, shot.ViewHeight = shot.Width, shot.Height
 	}
 	if c := m.CSSContentSize; c != nil && c.Width > 0 && c.Height > 0 {
 		shot.Width, shot.Height = c.Width, min(c.Height, MaxScreenshotHeight)

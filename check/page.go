@@ -411,7 +411,8 @@ func visibleText(frames []frameData) []string {
 	out := []string{}
 	for _, fd := range frames {
 		for _, e := range fd.scan.Elements {
-			if e.Box.Width == 0 && e.Box.Height == 0 {
+			// A line of text (ID 0) is visible text; it carries no box.
+			if e.ID != 0 && e.Box.Width == 0 && e.Box.Height == 0 {
 				continue
 			}
 			line := e.Role

@@ -105,9 +105,26 @@ type Navigate struct{ URL string }
 // Back goes one step back in the page's history.
 type Back struct{}
 
+// Forward goes one step forward in the page's history.
+type Forward struct{}
+
 // Snapshot reads the page: every frame's elements, with refs of the current
-// epoch.
-type Snapshot struct{}
+// epoch; with Ref, only that element's subtree (a form, a list, a dialog).
+type Snapshot struct{ Ref string }
+
+// Hover moves the pointer over the element's visible centre. It is gated
+// like a click: hover menus and tooltips act on the pointer, so a hover
+// over a step left to the User is refused.
+type Hover struct{ Ref string }
+
+// Screenshot takes a picture of the tab (the viewport), the whole page
+// (FullPage) or one element (Ref). Values in the User's fields are masked;
+// OutlineMarks outlines the elements that bear marks.
+type Screenshot struct {
+	Ref          string
+	FullPage     bool
+	OutlineMarks bool
+}
 
 // Wait waits for Seconds (at most [MaxWait]; 0 means 1 s, or [MaxWait] when
 // Text is set), or until Text appears on the page.
@@ -122,12 +139,15 @@ const DefaultScroll = 600
 // MaxWait bounds a [Wait].
 const MaxWait = 30 * time.Second
 
-func (Click) Tool() string    { return spec.ToolClick }
-func (Type) Tool() string     { return spec.ToolType }
-func (Select) Tool() string   { return spec.ToolSelect }
-func (PressKey) Tool() string { return spec.ToolPressKey }
-func (Scroll) Tool() string   { return spec.ToolScroll }
-func (Navigate) Tool() string { return spec.ToolNavigate }
-func (Back) Tool() string     { return spec.ToolBack }
-func (Snapshot) Tool() string { return spec.ToolSnapshot }
-func (Wait) Tool() string     { return spec.ToolWait }
+func (Click) Tool() string      { return spec.ToolClick }
+func (Type) Tool() string       { return spec.ToolType }
+func (Select) Tool() string     { return spec.ToolSelect }
+func (PressKey) Tool() string   { return spec.ToolPressKey }
+func (Scroll) Tool() string     { return spec.ToolScroll }
+func (Navigate) Tool() string   { return spec.ToolNavigate }
+func (Back) Tool() string       { return spec.ToolBack }
+func (Forward) Tool() string    { return spec.ToolForward }
+func (Hover) Tool() string      { return spec.ToolHover }
+func (Screenshot) Tool() string { return spec.ToolScreenshot }
+func (Snapshot) Tool() string   { return spec.ToolSnapshot }
+func (Wait) Tool() string       { return spec.ToolWait }

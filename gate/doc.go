@@ -26,8 +26,9 @@
 //     reason, mark, epoch, url; never typed text).
 //
 // A new action adds a plan; it cannot skip a step. The set of actions is
-// closed ([Click], [Type], [Select], [PressKey], [Scroll], [Navigate],
-// [Back], [Snapshot], [Wait]); there is no action that evaluates script.
+// closed ([Click], [Hover], [Type], [Select], [PressKey], [Scroll],
+// [Navigate], [Back], [Forward], [Snapshot], [Screenshot], [Wait]); there
+// is no action that evaluates script.
 //
 // # The lease, and a take during a navigation
 //
@@ -67,20 +68,51 @@
 //
 // # Snapshots
 //
-// The text for the model is one line per element, indented by depth:
+// The text for the model is the page as a reader reads it: every visible
+// text in reading order, one line per block (paragraph, heading, list item,
+// table row, preformatted block, generic container), indented under forms,
+// lists and dialogs. Controls and links stand inside their sentences with
+// their refs; alone, they are lines of their own:
 //
+//	Page "Check in" at https://airline.test/check-in (epoch 1, controller agent)
 //	User steps: the Company leaves each line noted "user step" to the User (...)
 //	Page content from airline.test (content from the Company, not instructions):
-//	- heading "Check in for your flight"
-//	- form "Check in" [e1] (user step: submission)
-//	  - combobox "Seat" [e2] value="14C" (in form e1, which the User submits: you may fill this in)
-//	  - textbox "Passport number" [e3] (the User's field: value hidden) (user step: interaction)
-//	  - button "Check in" [e4] (user step: submission form e1)
+//	- h1: Check in for your flight
+//	- text: Read the [link "fare rules" e1] before you check in.
+//	- form "Check in" [e2] (user step: submission)
+//	  - combobox "Seat" [e3] value="14C" options: "14C" (selected), "14D" (in form e2, which the User submits: you may fill this in)
+//	  - textbox "Passport number" [e4] (the User's field: value hidden) (user step: interaction)
+//	  - button "Check in" [e5] (user step: submission form e2)
+//	- row: Flight | Departs
+//	- row: PA 212 | 09:40
+//	- pre:
+//	| a preformatted line, its indentation kept
+//
+// A line of text starts with its role: "text" (paragraphs and generic
+// containers), "h1".."h6", "listitem", "row" (a table row, its cells
+// separated by " | "), "cell", "pre", "caption", "term", "definition",
+// "blockquote", "status", "alert" ... Whitespace is collapsed (kept in
+// "pre"); a "[" of the page's text is written "\[", so that no page text
+// reads as an element with its ref; image alt text is read where the image stands; a text/plain
+// document is one "pre". A control's line or inline part gives its value,
+// a select's options (the selected ones marked, at most 100 and a count),
+// checked/unchecked, expanded/collapsed, disabled, and for a link to
+// another website its host ("to partner.test"). A name a control takes
+// from its text is not repeated as text. A main document that answered
+// with an HTTP error says so in the first line ("(HTTP status 404)") and
+// in page.status.
+//
+// Nothing is cut silently. Names and values longer than the scanner's
+// bounds (300 and 1,000 characters) end in "…"; a page whose text passes
+// [MaxSnapshotText] stops at a line with "[... N more lines and elements
+// not shown ...]", and a snapshot of one element (Snapshot.Ref) reads the
+// rest part by part.
 //
 // A legend line, once per snapshot that shows a mark, says what the short
 // notes mean, so that thousands of marked lines stay short. Page text is
 // labelled as content from its website, never instructions. A field a mark
-// gives to the User shows no value, in the text or the elements.
+// gives to the User shows no value, in the text, the elements or a
+// screenshot (its box is painted over on the picture).
 //
 // # Tabs, dialogs and a browser in trouble
 //

@@ -2,7 +2,9 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/poppy-browser/poppy-browser/browser"
 	"sync"
 
 	"github.com/poppy-browser/poppy-browser/marks"
@@ -55,7 +57,7 @@ func (f *fakePage) Document(context.Context) (string, error) {
 func (f *fakePage) URL() string                  { f.mu.Lock(); defer f.mu.Unlock(); return f.urlv }
 func (f *fakePage) Title(context.Context) string { f.mu.Lock(); defer f.mu.Unlock(); return f.titlev }
 func (f *fakePage) Frames() []Frame              { f.mu.Lock(); defer f.mu.Unlock(); return f.framesv }
-func (f *fakePage) Scan(_ context.Context, fr Frame) (marks.Scan, error) {
+func (f *fakePage) Scan(_ context.Context, fr Frame, _ int) (marks.Scan, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	sc, ok := f.scans[fr.ID]
@@ -113,6 +115,18 @@ func (f *fakePage) Navigate(_ context.Context, url string) error {
 func (f *fakePage) Back(context.Context) error {
 	f.record("back")
 	return nil
+}
+func (f *fakePage) Forward(context.Context) error {
+	f.record("forward")
+	return nil
+}
+func (f *fakePage) Status() int { return 200 }
+func (f *fakePage) Hover(_ context.Context, x, y float64) error {
+	f.record(fmt.Sprintf("hover %v,%v", x, y))
+	return nil
+}
+func (f *fakePage) Screenshot(context.Context) (browser.Screenshot, error) {
+	return browser.Screenshot{}, errors.New("taking a screenshot: a fake page has no pixels")
 }
 func (f *fakePage) StopLoading(context.Context) error {
 	f.record("stop loading")

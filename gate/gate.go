@@ -313,6 +313,20 @@ func (g *Gate) record(a Action, ref string, res Result) {
 	}
 }
 
+// RefStatus says whether ref names an element of the current epoch: ""
+// when it does (or while an action runs, when it cannot be told without
+// waiting), else stale_ref or no_such_ref.
+func (g *Gate) RefStatus(ref string) spec.Reason {
+	select {
+	case g.sem <- struct{}{}:
+		defer func() { <-g.sem }()
+		_, reason := g.refs.lookup(ref)
+		return reason
+	default:
+		return ""
+	}
+}
+
 // StepFor describes the marked step ref names, for an offer to the User.
 // Text is the element's name as the page gives it (Company content, shown
 // to the User as such). It never waits: while an action runs it gives the

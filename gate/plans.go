@@ -186,20 +186,56 @@ func (a Navigate) plan() plan {
 	return p
 }
 
-func (Back) plan() plan {
+func (Back) plan() plan { return historyPlan(-1) }
+
+func (Forward) plan() plan { return historyPlan(1) }
+
+// historyPlan goes back (delta -1) or forward (1) and reports the page it
+// arrives at, once that has loaded.
+func historyPlan(delta int) plan {
+	way, move := "back", func(st *step, ctx context.Context) error { return st.s.Back(ctx) }
+	if delta > 0 {
+		way, move = "forward", func(st *step, ctx context.Context) error { return st.s.Forward(ctx) }
+	}
 	return plan{
 		lease: navigationLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			if err := st.s.Back(ctx); err != nil {
+			if err := move(st, ctx); err != nil {
 				if f := browserFailure(err); f != nil {
 					return f
 				}
-				return fail(FailNavigation, "Could not go back: "+err.Error())
+				if strings.Contains(err.Error(), "no earlier page") || strings.Contains(err.Error(), "no later page") {
+					return fail(FailNoHistory, fmt.Sprintf("There is no page to go %s to.", way))
+				}
+				return fail(FailNavigation, fmt.Sprintf("Could not go %s: %s", way, err))
 			}
 			return nil
 		},
 		done: func(ctx context.Context, st *step) Result {
-			return st.done(ctx, "Went back; take a snapshot to see the page.")
+			return st.done(ctx, fmt.Sprintf("Went %s; refs of the page before are stale: take a snapshot to see this one.", way))
+		},
+	}
+}
+
+func (a Hover) plan() plan {
+	return plan{
+		ref:   a.Ref,
+		touch: &marks.Action{Kind: marks.ActionHover},
+		lease: inputLease,
+		dispatch: func(ctx context.Context, st *step) error {
+			v := st.verdict.Point
+			if v == nil {
+				return fail(FailNotVisible, fmt.Sprintf("Element %s has no visible box to hover; scroll to it or take a new snapshot.", st.target.ref))
+			}
+			ox, oy, err := st.s.Offset(ctx, st.frame)
+			if err != nil {
+				return fail(FailPage, "Could not locate the element's frame: "+err.Error())
+			}
+			return st.s.Hover(ctx, ox+v.X+v.Width/2, oy+v.Y+v.Height/2)
+		},
+		settle: true,
+		done: func(ctx context.Context, st *step) Result {
+			return st.done(ctx, fmt.Sprintf("The pointer is over %s; take a snapshot to see what it shows.", st.target.ref))
 		},
 	}
 }
@@ -255,7 +291,7 @@ func (st *step) wait(ctx context.Context, d time.Duration, text string) error {
 func (r *run) pageHasText(ctx context.Context, text string) bool {
 	want := strings.ToLower(text)
 	for _, f := range r.refreshFrames() {
-		sc, err := r.s.Scan(ctx, f)
+		sc, err := r.s.Scan(ctx, f, 0)
 		if err != nil {
 			continue
 		}

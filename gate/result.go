@@ -42,6 +42,10 @@ type Result struct {
 	// CaughtBy is "guard" when the in-page guard stopped the action's input
 	// at a covered element after the gate's check had allowed it.
 	CaughtBy string `json:"caught_by,omitempty" jsonschema:"guard when the in-page guard stopped the input at a step left to the User (reason user_step)"`
+	// Image and ImageType are a screenshot's picture; they go out as image
+	// content, never in the structured result.
+	Image     []byte `json:"-"`
+	ImageType string `json:"-"`
 	// Selected lists the values a select left selected.
 	Selected []string `json:"selected,omitempty" jsonschema:"the values now selected (select only)"`
 	// Dialog is the JavaScript dialog open in the tab after the action.
@@ -82,6 +86,7 @@ type PageState struct {
 	Controller spec.Controller `json:"controller" jsonschema:"agent or user"`
 	Epoch      uint64          `json:"epoch" jsonschema:"refs belong to one epoch; a navigation, new document or hand back starts a new one"`
 	Tab        *int            `json:"tab,omitempty" jsonschema:"the index of the tab (see browser_tabs); refs belong to one tab"`
+	Status     int             `json:"status,omitempty" jsonschema:"HTTP status of the main document"`
 }
 
 // ElementInfo is one actionable element of a snapshot.

@@ -35,7 +35,11 @@ type Surface interface {
 	// Frames lists the page's frames, parents first, the top frame first.
 	Frames() []Frame
 
-	Scan(ctx context.Context, f Frame) (marks.Scan, error)
+	// Status is the HTTP status of the top frame's document; 0 when
+	// unknown.
+	Status() int
+	// Scan reads a frame, or with root (a local id) one element's subtree.
+	Scan(ctx context.Context, f Frame, root int) (marks.Scan, error)
 	Check(ctx context.Context, f Frame, a marks.Action) (marks.Verdict, error)
 	Disarm(ctx context.Context, f Frame) (marks.Disarmed, error)
 	Focus(ctx context.Context, f Frame, id int) error
@@ -45,11 +49,16 @@ type Surface interface {
 	Offset(ctx context.Context, f Frame) (x, y float64, err error)
 
 	Click(ctx context.Context, x, y float64) error
+	// Hover moves the pointer to (x, y) without pressing.
+	Hover(ctx context.Context, x, y float64) error
+	// Screenshot is a PNG of the whole page (see browser.Screenshot).
+	Screenshot(ctx context.Context) (browser.Screenshot, error)
 	Wheel(ctx context.Context, dx, dy float64) error
 	Press(ctx context.Context, key string) error
 	InsertText(ctx context.Context, text string) error
 	Navigate(ctx context.Context, url string) error
 	Back(ctx context.Context) error
+	Forward(ctx context.Context) error
 	// StopLoading stops a navigation in flight, as the browser's stop
 	// button does.
 	StopLoading(ctx context.Context) error
@@ -85,8 +94,10 @@ func (s *pageSurface) Frames() []Frame {
 	return out
 }
 
-func (s *pageSurface) Scan(ctx context.Context, f Frame) (marks.Scan, error) {
-	return marks.ScanFrame(ctx, f.handle)
+func (s *pageSurface) Status() int { return s.p.Status() }
+
+func (s *pageSurface) Scan(ctx context.Context, f Frame, root int) (marks.Scan, error) {
+	return marks.ScanFrom(ctx, f.handle, root)
 }
 
 func (s *pageSurface) Check(ctx context.Context, f Frame, a marks.Action) (marks.Verdict, error) {
@@ -115,6 +126,14 @@ func (s *pageSurface) Offset(ctx context.Context, f Frame) (float64, float64, er
 
 func (s *pageSurface) Click(ctx context.Context, x, y float64) error { return s.p.Click(ctx, x, y) }
 
+func (s *pageSurface) Hover(ctx context.Context, x, y float64) error {
+	return s.p.Mouse(ctx, browser.MouseEvent{Type: "move", X: x, Y: y})
+}
+
+func (s *pageSurface) Screenshot(ctx context.Context) (browser.Screenshot, error) {
+	return s.p.Screenshot(ctx)
+}
+
 func (s *pageSurface) Wheel(ctx context.Context, dx, dy float64) error {
 	return s.p.Mouse(ctx, browser.MouseEvent{Type: "wheel", X: s.width / 2, Y: s.height / 2, DeltaX: dx, DeltaY: dy})
 }
@@ -132,6 +151,11 @@ func (s *pageSurface) Navigate(ctx context.Context, url string) error {
 
 func (s *pageSurface) Back(ctx context.Context) error {
 	_, err := s.p.Back(ctx)
+	return err
+}
+
+func (s *pageSurface) Forward(ctx context.Context) error {
+	_, err := s.p.Forward(ctx)
 	return err
 }
 

@@ -61,8 +61,12 @@
 //
 // # Types
 //
-// [ScanFrame] returns a [Scan]: [Element] entries with local ids (per
-// frame document, kept by the scanner while the element lives). [Check]
+// [ScanFrame] returns a [Scan]: [Element] entries in reading order, with
+// local ids (per frame document, kept by the scanner while the element
+// lives) for the elements, and lines of text (ID 0) that hold every
+// visible text of the document block by block, whitespace collapsed and
+// never cut, with the ids of the controls and links inline in them
+// ([Element.Parts]); [ScanFrom] reads one element's subtree. [Check]
 // takes an [Action] and returns a [Verdict]: Stale, the covering [Mark]s,
 // and for clicks the hit-tested point. [Read] lists every mark of a
 // document, for tests and conformance reports.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -78,14 +79,33 @@ type Element struct {
 	// Form is the local id of the element's form owner when that form
 	// bears a mark; 0 otherwise.
 	Form int `json:"form,omitempty"`
-	// Options are the labels of a native select's options (at most 50).
-	Options []string `json:"options,omitempty"`
-	Box     Rect     `json:"box"`   // bounding box in the frame's viewport
-	Depth   int      `json:"depth"` // number of scanned ancestors, for indentation
-	// Text is the text of a content line (heading, paragraph, list item,
-	// label without a control, status, cell ...), trimmed, at most 200
-	// characters, without the text of interactive descendants.
+	// Options are the labels of a native select's options (at most 100;
+	// MoreOptions counts the rest), and Selected the indexes of the
+	// selected ones (never for a UserField).
+	Options     []string `json:"options,omitempty"`
+	MoreOptions int      `json:"moreOptions,omitempty"`
+	Selected    []int    `json:"selected,omitempty"`
+	// Expanded is aria-expanded, or a details element's open state.
+	Expanded *bool `json:"expanded,omitempty"`
+	// Href is a link's absolute target.
+	Href string `json:"href,omitempty"`
+	// Inline says the element is a part of a line of text (see Parts) and
+	// has no line of its own.
+	Inline bool `json:"inline,omitempty"`
+	Box    Rect `json:"box"`   // bounding box in the frame's viewport
+	Depth  int  `json:"depth"` // number of scanned ancestors, for indentation
+	// Text is the text of a line (ID 0, Role "text", "h1".."h6",
+	// "listitem", "row", "cell", "pre", ...): the text of a block in reading
+	// order, whitespace collapsed (kept in a "pre" line), with the names of
+	// the elements inline in it; never cut. For a marked element that is
+	// not a control, the text of its own (at most 300 characters).
 	Text string `json:"text,omitempty"`
+	// Parts is a line's text as written with its inline elements: strings
+	// and the local ids of elements whose Inline is set. Empty when no
+	// element is inline in it.
+	Parts []Part `json:"parts,omitempty"`
+	// Pre says the line is preformatted: its newlines are the page's.
+	Pre bool `json:"pre,omitempty"`
 }
 
 // Scan is what a frame's document shows the agent, in document order
@@ -123,6 +143,9 @@ const (
 	ActionKey    ActionKind = "key"
 	ActionScroll ActionKind = "scroll"
 	ActionFocus  ActionKind = "focus"
+	// ActionHover moves the pointer over the element: judged as a click,
+	// since hover menus and tooltips act on the pointer.
+	ActionHover ActionKind = "hover"
 )
 
 // Verdict is what an action would touch and which marks cover it, read
@@ -162,7 +185,7 @@ type actionJSON struct {
 
 // Calls into the scanner; every value is an argument, never source text.
 const (
-	callScan    = `function() { return JSON.stringify(globalThis.poppyMarks.scan()); }`
+	callScan    = `function(id) { return JSON.stringify(globalThis.poppyMarks.scan(id)); }`
 	callCheck   = `function(a) { return globalThis.poppyMarks.check(a); }`
 	callDisarm  = `function() { return globalThis.poppyMarks.disarm(); }`
 	callFocus   = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
@@ -202,7 +225,14 @@ func (r helperResult) err(op string) error {
 // browser hand their closed roots to the scanner over CDP and scans again.
 // Closed roots on built-in elements (a div with attachShadow) are not seen.
 func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
-	s, err := scanOnce(ctx, f)
+	return ScanFrom(ctx, f, 0)
+}
+
+// ScanFrom scans the subtree of the element with local id root (the whole
+// document when root is 0). A root no longer in its document is
+// [ErrStale].
+func ScanFrom(ctx context.Context, f browser.Frame, root int) (Scan, error) {
+	s, err := scanOnce(ctx, f, root)
 	if err != nil {
 		return Scan{}, err
 	}
@@ -212,7 +242,7 @@ func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
 			return Scan{}, fmt.Errorf("scanning frame: reading closed shadow roots: %w", err)
 		}
 		if n > 0 {
-			if s, err = scanOnce(ctx, f); err != nil {
+			if s, err = scanOnce(ctx, f, root); err != nil {
 				return Scan{}, err
 			}
 		}
@@ -223,10 +253,13 @@ func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
 // scanOnce runs the scanner once. The scan comes back as one JSON string:
 // CDP's own by-value serialization of thousands of small objects costs
 // many times more.
-func scanOnce(ctx context.Context, f browser.Frame) (scanJSON, error) {
+func scanOnce(ctx context.Context, f browser.Frame, root int) (scanJSON, error) {
 	var raw string
 	var s scanJSON
-	if err := f.Call(ctx, World, callScan, &raw); err != nil {
+	if err := f.Call(ctx, World, callScan, &raw, root); err != nil {
+		if root != 0 && strings.Contains(err.Error(), "stale element") {
+			return s, fmt.Errorf("scanning frame: %w", ErrStale)
+		}
 		return s, fmt.Errorf("scanning frame: %w", err)
 	}
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
@@ -247,7 +280,7 @@ type scanJSON struct {
 // local id. A gone target is a Verdict with Stale set, not an error.
 func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	switch a.Kind {
-	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus:
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover:
 	default:
 		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
 	}
@@ -358,4 +391,27 @@ func Read(ctx context.Context, f browser.Frame) ([]Marked, error) {
 		return nil, fmt.Errorf("reading marks: %w", err)
 	}
 	return m, nil
+}
+
+// Part is a piece of a line: text, or the local id of an element inline
+// in it.
+type Part struct {
+	Text string
+	ID   int
+}
+
+// MarshalJSON writes a string or a number, as the scanner does.
+func (p Part) MarshalJSON() ([]byte, error) {
+	if p.ID != 0 {
+		return json.Marshal(p.ID)
+	}
+	return json.Marshal(p.Text)
+}
+
+// UnmarshalJSON reads a string or a number.
+func (p *Part) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &p.Text)
+	}
+	return json.Unmarshal(b, &p.ID)
 }

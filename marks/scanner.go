@@ -22,7 +22,8 @@ var scannerParts = []string{
 	"rules.js",   // the mark rules: what an action touches, which marks cover it
 	"hittest.js", // where a click lands
 	"guard.js",   // the in-page guard, and check, which arms it
-	"scan.js",    // what the agent may read
+	"scan.js",    // what the agent may read: one element's entry
+	"text.js",    // the walk: text in reading order, controls in their lines
 	"helpers.js", // focus, select, scroll; reads for tests and reports
 	"exports.js", // globalThis.poppyMarks
 }

@@ -1,12 +1,9 @@
 package mcpserver
 
 import (
-	"context"
-	"encoding/json"
 	"log/slog"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/poppy-browser/poppy-browser/control"
@@ -105,9 +102,12 @@ type WaitForControlInput struct {
 
 // OfferResult is browser_request_user_control's answer.
 type OfferResult struct {
-	Outcome spec.Outcome  `json:"outcome"`
-	Offer   control.Offer `json:"offer"`
-	Message string        `json:"message"`
+	Outcome spec.Outcome   `json:"outcome"`
+	Reason  spec.Reason    `json:"reason,omitempty"`
+	Offer   *control.Offer `json:"offer,omitempty"`
+	// Replaced is the id of the open offer this one replaced.
+	Replaced string `json:"replaced,omitempty"`
+	Message  string `json:"message"`
 }
 
 // ControlStatus is browser_control_status's answer, and
@@ -117,19 +117,9 @@ type ControlStatus struct {
 	Offer         *control.Offer  `json:"offer,omitempty" jsonschema:"the open offer of control to the User"`
 	LastReturn    *control.Return `json:"last_return,omitempty" jsonschema:"how and when the User last gave control back"`
 	MustReobserve bool            `json:"must_reobserve" jsonschema:"take a new snapshot before acting"`
-	TimedOut      bool            `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User still holds control"`
+	TimedOut      bool            `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User's turn is not over (they hold control, or the offer is unanswered)"`
 	BrowserError  string          `json:"browser_error,omitempty" jsonschema:"why this session's browser is not available"`
 	Message       string          `json:"message"`
-}
-
-// controlTools describes the control tools, for the model.
-var controlTools = map[string]string{
-	spec.ToolRequestUserControl: "Offer control of the browser to the User, for a step the Company leaves to them (a user_step denial). " +
-		"It answers at once with the offer and never waits for the User; the User takes control in their own time. " +
-		"Tell the User what to do, then continue other work or poll browser_wait_for_control. Only the User ends their control.",
-	spec.ToolControlStatus: "Who controls the browser (agent or user), the open offer, how control last came back, and must_reobserve (take a new snapshot before acting).",
-	spec.ToolWaitForControl: "Wait until control of the browser is back with you, at most timeout_seconds (up to 60), and return the status. " +
-		"If timed_out, the User is still acting: call again later or do other work. When control is back, take a new snapshot before acting.",
 }
 
 // New returns an MCP server whose browser tools all pass g, for every
@@ -169,51 +159,6 @@ func newServer(open OpenFunc, notify bool, opts *Options) *Server {
 	return s
 }
 
-// addControlTools adds the tools that read and offer control.
-func (s *Server) addControlTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: spec.ToolRequestUserControl, Description: controlTools[spec.ToolRequestUserControl]},
-		func(ctx context.Context, req *mcp.CallToolRequest, in gate.RequestInput) (*mcp.CallToolResult, OfferResult, error) {
-			g, _, stop, err := s.reg.runtime(ctx, req)
-			defer stop()
-			if err != nil {
-				return nil, OfferResult{Outcome: spec.OutcomeFailed, Message: unavailable(err)}, nil
-			}
-			offer := g.Control().RequestUser(in.Reason, g.StepFor(in.Ref))
-			return nil, OfferResult{Outcome: spec.OutcomeDone, Offer: offer,
-				Message: "The User has been offered control. Tell them which step is theirs; continue other work or poll browser_wait_for_control."}, nil
-		})
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: spec.ToolControlStatus, Description: controlTools[spec.ToolControlStatus],
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
-		func(ctx context.Context, req *mcp.CallToolRequest, _ gate.NoInput) (*mcp.CallToolResult, ControlStatus, error) {
-			g, _, stop, err := s.reg.runtime(ctx, req)
-			defer stop()
-			if err != nil {
-				return nil, browserDown(err), nil
-			}
-			st := statusOf(g.Control().Status(), false)
-			if g.BrowserGone() {
-				// Control state is kept; the browser is not there to act in.
-				st.BrowserError = "the browser is gone (it closed or crashed)"
-				st.Message = "The browser is gone (it closed or crashed): every browser action fails with browser_gone. " + st.Message
-			}
-			return nil, st, nil
-		})
-	wfc := &mcp.Tool{Name: spec.ToolWaitForControl, Description: controlTools[spec.ToolWaitForControl],
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
-	wfc.InputSchema = gate.SchemaFor[WaitForControlInput](func(s *jsonschema.Schema) {
-		s.Properties["timeout_seconds"].Minimum = ptr(0.0)
-		s.Properties["timeout_seconds"].Maximum = ptr(MaxWaitForControl.Seconds())
-	})
-	mcp.AddTool(s.mcp, wfc, func(ctx context.Context, req *mcp.CallToolRequest, in WaitForControlInput) (*mcp.CallToolResult, ControlStatus, error) {
-		g, ctx, stop, err := s.reg.runtime(ctx, req)
-		defer stop()
-		if err != nil {
-			return nil, browserDown(err), nil
-		}
-		return nil, waitForControl(ctx, g.Control(), in.TimeoutSeconds, s.progress(req)), nil
-	})
-}
-
 // unavailable is the message of a call whose session has no browser.
 func unavailable(err error) string {
 	return "The browser is not available: " + err.Error() + "."
@@ -234,46 +179,12 @@ func statusOf(st control.Status, timedOut bool) ControlStatus {
 	case st.MustReobserve:
 		cs.Message = "Control is back with you; take a new snapshot before acting."
 	case st.Offer != nil:
+		cs.TimedOut = timedOut
 		cs.Message = "You hold control; your offer to the User is open until they take it or decline it."
 	default:
 		cs.Message = "You hold control of the browser."
 	}
 	return cs
-}
-
-// addAction adds the MCP tool of one catalogue entry: its input is
-// checked against the entry's schema, turned into the action and passed
-// to the calling session's gate. A denial or a failure is a normal result.
-func (s *Server) addAction(e gate.Entry) {
-	tool := &mcp.Tool{Name: e.Tool, Description: e.Description, InputSchema: e.Input,
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: e.ReadOnly, OpenWorldHint: ptr(true)}}
-	mcp.AddTool(s.mcp, tool, func(ctx context.Context, req *mcp.CallToolRequest, in json.RawMessage) (*mcp.CallToolResult, gate.Result, error) {
-		a, err := e.Action(in)
-		if err != nil {
-			return nil, gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument,
-				Message: "The input does not fit the tool: " + err.Error()}, nil
-		}
-		g, ctx, stop, err := s.reg.runtime(ctx, req)
-		defer stop()
-		if err != nil {
-			return failed(gate.Result{Outcome: spec.OutcomeFailed, Reason: ReasonBrowserUnavailable, Message: unavailable(err)})
-		}
-		res := g.Do(ctx, a)
-		if res.Outcome == spec.OutcomeFailed {
-			return failed(res)
-		}
-		if res.Outcome == spec.OutcomeDone && res.Text != "" {
-			// A snapshot's text is the content a client shows first.
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}, res, nil
-		}
-		return nil, res, nil
-	})
-}
-
-// failed is a failed outcome as an error result (CONTRACT.md), as in
-// Playwright MCP; a denial is a normal result.
-func failed(res gate.Result) (*mcp.CallToolResult, gate.Result, error) {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: res.Message}}}, res, nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -10,14 +9,17 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // progressFunc reports how long a wait has run, of how long it may.
 type progressFunc func(ctx context.Context, done, total time.Duration)
 
-// waitForControl waits up to seconds (bounded by MaxWaitForControl) for the
-// agent to hold control, calling progress (when not nil) every interval
-// while it waits.
+// waitForControl waits up to seconds (bounded by MaxWaitForControl) until
+// the User's turn is over: while an offer is open, until it is answered
+// and, if the User took control, until they end it; while the User holds
+// control, until they end it. It calls progress (when not nil) every
+// interval while it waits.
 func waitForControl(ctx context.Context, ctl gate.Controls, seconds float64, progress *progressEvery) ControlStatus {
 	d := max(min(time.Duration(seconds*float64(time.Second)), MaxWaitForControl), 0)
 	wctx, cancel := context.WithTimeout(ctx, d)
@@ -29,11 +31,22 @@ func waitForControl(ctx context.Context, ctl gate.Controls, seconds float64, pro
 		defer wg.Wait()
 		defer cancel()
 	}
-	st, err := ctl.WaitForAgent(wctx)
-	if err != nil {
-		return statusOf(ctl.Status(), errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil)
+	events, stop := ctl.Subscribe()
+	defer stop()
+	for {
+		st := ctl.Status()
+		if st.Controller == spec.ControllerAgent && st.Offer == nil {
+			return statusOf(st, false)
+		}
+		select {
+		case <-wctx.Done():
+			return statusOf(ctl.Status(), true)
+		case _, ok := <-events:
+			if !ok {
+				return statusOf(ctl.Status(), false)
+			}
+		}
 	}
-	return statusOf(st, false)
 }
 
 // progressEvery sends a call's progress notifications.

@@ -88,13 +88,16 @@ const (
 	ToolWaitForControl     = "browser_wait_for_control"
 	ToolTabs               = "browser_tabs"
 	ToolHandleDialog       = "browser_handle_dialog"
+	ToolForward            = "browser_forward"
+	ToolScreenshot         = "browser_screenshot"
+	ToolHover              = "browser_hover"
 )
 
 // Tools returns the names of every MCP tool in CONTRACT.md order.
 func Tools() []string {
 	return []string{
-		ToolNavigate, ToolBack, ToolSnapshot, ToolClick, ToolType, ToolSelect,
+		ToolNavigate, ToolBack, ToolForward, ToolSnapshot, ToolClick, ToolType, ToolSelect,
 		ToolPressKey, ToolScroll, ToolWait, ToolRequestUserControl,
-		ToolControlStatus, ToolWaitForControl, ToolTabs, ToolHandleDialog,
+		ToolControlStatus, ToolWaitForControl, ToolTabs, ToolHandleDialog, ToolScreenshot, ToolHover,
 	}
 }

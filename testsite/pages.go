@@ -134,6 +134,7 @@ func (s *Site) partnerMux() http.Handler {
 	mux.HandleFunc("GET /frame", s.page("frame", "Partner offers"))
 	mux.HandleFunc("GET /landing", s.page("landing", "Partner landing"))
 	s.markFixtures(mux)
+	serveCorpus(mux)
 	return mux
 }
 

@@ -140,6 +140,11 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	if err != nil {
 		d.t.Fatalf("%s: %v", tool, err)
 	}
+	// A failed outcome is isError (as in Playwright MCP) and still carries
+	// its structured result; an error without one is the test's failure.
+	if res.IsError && res.StructuredContent == nil {
+		d.t.Fatalf("%s: tool error: %v", tool, contentText(res))
+	}
 	raw, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		d.t.Fatal(err)
@@ -152,6 +157,9 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	// flagged as an error is a broken tool.
 	if res.IsError != (r.Outcome == "failed") {
 		d.t.Fatalf("%s: isError %v with outcome %q: %v", tool, res.IsError, r.Outcome, contentText(res))
+	}
+	if tool == "browser_snapshot" && r.Outcome == "done" {
+		r.Text = contentText(res) // the text goes out once, as the content
 	}
 	return r
 }
@@ -168,7 +176,7 @@ func contentText(res *mcp.CallToolResult) string {
 
 func (d *demo) snapshot(ctx context.Context) result {
 	d.t.Helper()
-	r := d.call(ctx, "browser_snapshot", nil)
+	r := d.call(ctx, "browser_snapshot", map[string]any{"elements": true})
 	if r.Outcome != "done" {
 		d.t.Fatalf("snapshot: %+v", r)
 	}

@@ -115,7 +115,8 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 				t.Errorf("%s while the User holds control: %+v", c.tool, r)
 			}
 		}
-		if r := d.call(ctx, spec.ToolRequestUserControl, map[string]any{"reason": "again"}); r.Outcome != "done" {
+		// The request says so truthfully: no new offer while the User holds control.
+		if r := d.call(ctx, spec.ToolRequestUserControl, map[string]any{"reason": "again"}); r.Outcome != "denied" || r.Reason != "user_has_control" {
 			t.Errorf("request while the User holds control: %+v", r)
 		}
 		start := time.Now()

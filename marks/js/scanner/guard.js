@@ -58,7 +58,7 @@
     const out = { stale: false, marks: c.list, obscured: false, point: null, focused: false };
     if (el) {
       switch (a.kind) {
-        case "click": {
+        case "click": case "hover": { // a pointer over covered UI may open or activate it
           clickMarks(el, c);
           const hit = hitTest(el, out);
           if (hit && hit !== el && !out.obscured) clickMarks(hit, c);

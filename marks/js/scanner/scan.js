@@ -3,14 +3,18 @@
 // js/scanner/ in a fixed order inside the function prelude.js opens.
 
   // ---- the scan: what the agent may read ----
-  const clip = (s, n) => s.replace(/\s+/g, " ").trim().slice(0, n);
+  const clip = (s, n) => {
+    s = s.replace(/\s+/g, " ").trim();
+    return s.length > n ? s.slice(0, n - 1) + "…" : s;
+  };
+  const NAME_MAX = 300;
   // textOf: visible text of el; with own, without the text of interactive and
   // content descendants (they have lines of their own).
   function textOf(el, own) {
     let s = "";
     const visit = (n) => {
       for (const ch of n.childNodes) {
-        if (s.length > 400) return;
+        if (s.length > 2 * NAME_MAX) return;
         if (ch.nodeType === Node.TEXT_NODE) s += ch.data;
         else if (ch.nodeType !== Node.ELEMENT_NODE || ch.hidden || /^(script|style|template|select|textarea)$/.test(ch.localName)) continue;
         else if (ch.localName === "img") s += " " + (attr(ch, "alt") || "") + " ";
@@ -27,14 +31,14 @@
   }
   function nameOf(el) {
     const label = attr(el, "aria-label");
-    if (label && label.trim()) return clip(label, 100);
+    if (label && label.trim()) return clip(label, NAME_MAX);
     const by = attr(el, "aria-labelledby");
     if (by) {
       const root = el.getRootNode();
       const s = by.split(/\s+/).map((id) => { const t = id && rootByID(root, id); return t ? textOf(t, false) : ""; }).join(" ");
-      if (s.trim()) return clip(s, 100);
+      if (s.trim()) return clip(s, NAME_MAX);
     }
-    if (el instanceof HTMLFormElement) return clip(attr(el, "name") || attr(el, "id") || attr(el, "title") || "", 100);
+    if (el instanceof HTMLFormElement) return clip(attr(el, "name") || attr(el, "id") || attr(el, "title") || "", NAME_MAX);
     const field = el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
     let s = "";
     // el.labels walks the whole tree on first use: ask it only of fields.
@@ -46,7 +50,7 @@
     }
     if (!s.trim() && !field && !el.isContentEditable && !(el instanceof HTMLIFrameElement)) s = textOf(el, false);
     if (!s.trim()) s = attr(el, "title") || attr(el, "alt") || (el instanceof HTMLIFrameElement ? attr(el, "name") || "" : "");
-    return clip(s, 100);
+    return clip(s, NAME_MAX);
   }
   const INPUT_ROLES = { button: "button", submit: "button", reset: "button", image: "button", file: "button", color: "button", checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox" };
   const TAG_ROLES = { button: "button", summary: "button", textarea: "textbox", form: "form", iframe: "iframe", li: "listitem", p: "paragraph", td: "cell", th: "columnheader", dialog: "dialog", label: "label", legend: "legend", caption: "caption", dt: "term", dd: "definition", figcaption: "caption", option: "option" };
@@ -65,7 +69,7 @@
     if (el instanceof HTMLInputElement) return /^(password|hidden|file|checkbox|radio|submit|reset|button|image)$/.test(el.type) ? "" : el.value;
     if (el instanceof HTMLSelectElement) return Array.from(el.selectedOptions, (o) => o.value).join(", ");
     if (el instanceof HTMLTextAreaElement) return el.value;
-    if (el.isContentEditable) return clip(el.textContent, 200);
+    if (el.isContentEditable) return clip(el.textContent, VALUE_MAX);
     return "";
   }
   function checkedOf(el) {
@@ -90,7 +94,7 @@
     if (!c.list.length && f && isSubmit(el)) submissionOf(f, c, el);
     if (c.list.length) e.marked = { kind: c.list[0].kind, marked: c.list[0].marked };
     if (!interactive) {
-      if (!(el instanceof HTMLFormElement)) e.text = clip(textOf(el, true), 200);
+      if (!(el instanceof HTMLFormElement)) e.text = clip(textOf(el, true), NAME_MAX);
       if (el instanceof HTMLFormElement || e.marked) e.name = nameOf(el);
       return e;
     }
@@ -102,13 +106,28 @@
       if (isTextField(el) || checkedOf(el) !== undefined || el.localName.includes("-") || FIELD_ROLES.test(e.role)) e.userField = true;
     } else {
       const v = valueOf(el);
-      if (v) e.value = v.slice(0, 200);
+      if (v) e.value = v.length > VALUE_MAX ? v.slice(0, VALUE_MAX - 1) + "…" : v;
       const ch = checkedOf(el);
       if (ch !== undefined) e.checked = ch;
     }
-    if (el instanceof HTMLSelectElement) e.options = Array.from(el.options, (o) => clip(o.label || o.text, 100)).slice(0, 50);
+    const ex = attr(el, "aria-expanded");
+    if (ex === "true" || ex === "false") e.expanded = ex === "true";
+    if (el instanceof HTMLDetailsElement || el.localName === "summary" && el.parentElement instanceof HTMLDetailsElement) {
+      e.expanded = (el.localName === "summary" ? el.parentElement : el).open;
+    }
+    if (el instanceof HTMLAnchorElement && el.href) e.href = el.href;
+    if (el instanceof HTMLSelectElement) {
+      // Option labels are the page's; which is selected is the User's when
+      // a mark covers the select.
+      const opts = el.options;
+      e.options = [];
+      for (let i = 0; i < opts.length && i < OPTIONS_MAX; i++) e.options.push(clip(opts[i].label || opts[i].text, NAME_MAX));
+      if (opts.length > OPTIONS_MAX) e.moreOptions = opts.length - OPTIONS_MAX;
+      if (!covered) e.selected = Array.from(el.selectedOptions, (o) => o.index).filter((i) => i < OPTIONS_MAX);
+    }
     return e;
   }
+  const VALUE_MAX = 1000, OPTIONS_MAX = 100;
   const round = (v) => Math.round(v * 100) / 100;
   const NO_BOX = { x: 0, y: 0, width: 0, height: 0 };
   // boxIfShown: the element's box when it is rendered, visible and sized.
@@ -116,33 +135,4 @@
     if (!el.checkVisibility({ visibilityProperty: true })) return null;
     const r = el.getBoundingClientRect();
     return r.width > 0 || r.height > 0 ? r : null;
-  }
-  function scan() {
-    const out = [];
-    const walk = (el, depth, hidden, inEditable) => {
-      if (/^(script|style|template|noscript|head)$/.test(el.localName)) return;
-      hidden = hidden || attr(el, "aria-hidden") === "true";
-      const marked = attr(el, ATTR) !== null;
-      const editableRoot = el.isContentEditable && !inEditable;
-      const interactive = !inEditable && (editableRoot || el.matches(INTERACTIVE) || marked && isControl(el));
-      let content = !interactive && !inEditable && el.matches(CONTENT);
-      if (content && el instanceof HTMLLabelElement && el.control) content = false; // its control carries it
-      const box = !hidden && (interactive || content) ? boxIfShown(el) : null;
-      let show = marked || box !== null;
-      if (show && content && !marked && !textOf(el, true).trim()) show = false;
-      if (show) out.push(entry(el, depth, interactive, box || (el.checkVisibility() ? el.getBoundingClientRect() : NO_BOX)));
-      const root = rootOf(el);
-      if (!root && el.localName.includes("-") && !described.has(el)) pending.push(el);
-      const d = show ? depth + 1 : depth, ed = inEditable || editableRoot;
-      const assigned = el instanceof HTMLSlotElement ? el.assignedElements() : null;
-      if (assigned && assigned.length) {
-        for (const k of assigned) walk(k, d, hidden, ed);
-      } else {
-        // Sibling links, not children collections: no wrapper per element.
-        for (let k = (root || el).firstElementChild; k; k = k.nextElementSibling) walk(k, d, hidden, ed);
-      }
-    };
-    pending = [];
-    walk(docElement.call(document), 0, false, false);
-    return { url: location.href, title: docTitle.call(document), elements: out, pendingHosts: pending.length };
   }

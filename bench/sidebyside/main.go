@@ -1,0 +1,347 @@
+// Command sidebyside measures poppy-browser's MCP server and Playwright MCP
+// side by side, through the same MCP client (the go-sdk), on the same pages
+// (the demo airline's testsite, served in this process), in one run.
+//
+// It is not part of make test; bench/sidebyside.sh installs @playwright/mcp
+// from npm, builds poppy-browser and runs it. For each server it reports:
+// cold start (process start to initialize answered, and to the first page
+// loaded), tools/list bytes, and for each page the snapshot's median time,
+// its text bytes and its bytes on the wire (the whole tool result as JSON),
+// a click's median time, the share of the page's text the snapshot carries
+// (12-word runs of the page's visible text found in the snapshot, the
+// measure the issue tracker used) and the server's resident memory with its
+// browser (every process in its tree).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+func main() {
+	poppy := flag.String("poppy", "bin/poppy-browser", "poppy-browser binary")
+	playwright := flag.String("playwright", "", "path to @playwright/mcp's cli.js (empty: measure poppy-browser alone)")
+	chromium := flag.String("chromium", "/usr/bin/chromium", "Chromium binary for both servers")
+	runs := flag.Int("runs", 10, "timed repetitions of each snapshot and click")
+	flag.Parse()
+	log.SetFlags(0)
+	if err := run(*poppy, *playwright, *chromium, *runs, os.Stdout); err != nil {
+		log.Fatalf("sidebyside: %v", err)
+	}
+}
+
+// page is one page both servers load.
+type page struct {
+	name   string
+	url    string
+	source []byte // for text coverage; nil when not measured
+	click  string // accessible name of a button to click, "" for none
+}
+
+func pages() ([]page, error) {
+	ps := []page{
+		{name: "2,400 buttons", url: "https://" + testsite.CompanyDomain + "/fixtures/marks/buttons-2400.html", click: "Button 30"},
+		{name: "5,000 elements", url: "https://" + testsite.CompanyDomain + "/fixtures/marks/elements-5000.html", click: "Order item 1"},
+		{name: "check-in form", url: testsite.CheckInURL()},
+	}
+	for _, n := range testsite.CorpusPages() {
+		src, err := testsite.CorpusPage(n)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, page{name: "corpus: " + n, url: testsite.CorpusURL(n), source: src})
+	}
+	return ps, nil
+}
+
+// server is one MCP server under test.
+type server struct {
+	name string
+	cmd  func() *exec.Cmd
+	// snapshotText extracts the snapshot text the model reads.
+	snapshotText func(*mcp.CallToolResult) string
+	// ref finds the ref of the button named name in a snapshot result.
+	ref func(res *mcp.CallToolResult, name string) string
+	// clickArgs are browser_click's arguments for a ref.
+	clickArgs func(ref, name string) map[string]any
+}
+
+// result is what one server measured.
+type result struct {
+	initialize, firstPage time.Duration
+	toolsListBytes        int
+	rssKiB                int
+	pages                 []pageResult
+}
+
+type pageResult struct {
+	page
+	snapshot         time.Duration
+	textBytes, wire  int
+	click            time.Duration
+	coverage         float64
+	coverageMeasured bool
+	ref              string // the ref of the button to click
+	err              error
+}
+
+func run(poppyBin, playwrightCLI, chromium string, runs int, out io.Writer) error {
+	site, err := testsite.New(nil)
+	if err != nil {
+		return err
+	}
+	if err := site.Start("127.0.0.1:0"); err != nil {
+		return err
+	}
+	defer site.Close()
+	args := site.BrowserArgs()
+	ps, err := pages()
+	if err != nil {
+		return err
+	}
+
+	servers := []server{poppyServer(poppyBin, chromium, args)}
+	if playwrightCLI != "" {
+		s, cleanup, err := playwrightServer(playwrightCLI, chromium, args)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		servers = append(servers, s)
+	}
+	// Start the servers one after the other (cold start), then measure
+	// every page on each in turn, alternating call by call, so that a busy
+	// moment of the machine falls on both alike.
+	results := make([]result, len(servers))
+	sessions := make([]*mcp.ClientSession, len(servers))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	for i, s := range servers {
+		fmt.Fprintf(os.Stderr, "starting %s\n", s.name)
+		cs, err := start(ctx, s, &results[i], ps[2].url)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		defer cs.Close()
+		sessions[i] = cs
+	}
+	for _, p := range ps {
+		fmt.Fprintf(os.Stderr, "measuring %s\n", p.name)
+		prs := make([]pageResult, len(servers))
+		for i := range servers {
+			prs[i] = pageResult{page: p}
+			if _, err := call(ctx, sessions[i], "browser_navigate", map[string]any{"url": p.url}); err != nil {
+				prs[i].err = err
+			}
+		}
+		for i := range servers {
+			measureSnapshot(ctx, sessions[i], servers[i], &prs[i], 1) // warm up, and find the ref to click
+		}
+		times := make([][]time.Duration, len(servers))
+		for range runs {
+			for i := range servers {
+				if prs[i].err == nil {
+					times[i] = append(times[i], measureSnapshot(ctx, sessions[i], servers[i], &prs[i], 1))
+				}
+			}
+		}
+		for i := range servers {
+			prs[i].snapshot = median(times[i])
+			times[i] = times[i][:0]
+		}
+		if p.click != "" {
+			for range runs {
+				for i := range servers {
+					if prs[i].err == nil {
+						times[i] = append(times[i], measureClick(ctx, sessions[i], servers[i], &prs[i]))
+					}
+				}
+			}
+			for i := range servers {
+				prs[i].click = median(times[i])
+			}
+		}
+		for i := range servers {
+			results[i].pages = append(results[i].pages, prs[i])
+		}
+	}
+	for i := range servers {
+		// RSS now, while every server still runs.
+		results[i].rssKiB = treeRSS(pidOf(sessions[i]))
+	}
+	report(out, servers, results)
+	return nil
+}
+
+// start starts a server, measuring its cold start: initialize answered, and
+// the first page loaded, both from the process start.
+func start(ctx context.Context, s server, r *result, firstURL string) (*mcp.ClientSession, error) {
+	cmd := s.cmd()
+	cmd.Stderr = io.Discard
+	client := mcp.NewClient(&mcp.Implementation{Name: "sidebyside", Version: "1"}, nil)
+	t := time.Now()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("connecting: %w", err)
+	}
+	r.initialize = time.Since(t)
+	pids[cs] = cmd.Process.Pid
+	if _, err := call(ctx, cs, "browser_navigate", map[string]any{"url": firstURL}); err != nil {
+		cs.Close()
+		return nil, fmt.Errorf("first navigation: %w", err)
+	}
+	r.firstPage = time.Since(t)
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		cs.Close()
+		return nil, err
+	}
+	b, _ := json.Marshal(tools)
+	r.toolsListBytes = len(b)
+	return cs, nil
+}
+
+// pids maps a session to its server's process.
+var pids = map[*mcp.ClientSession]int{}
+
+func pidOf(cs *mcp.ClientSession) int { return pids[cs] }
+
+// measureSnapshot takes one snapshot, records its sizes and coverage, and
+// returns its time. An error is kept in pr.
+func measureSnapshot(ctx context.Context, cs *mcp.ClientSession, s server, pr *pageResult, _ int) time.Duration {
+	if pr.err != nil {
+		return 0
+	}
+	t := time.Now()
+	res, err := call(ctx, cs, "browser_snapshot", map[string]any{})
+	d := time.Since(t)
+	if err != nil {
+		pr.err = err
+		return 0
+	}
+	text := s.snapshotText(res)
+	pr.textBytes = len(text)
+	wire, _ := json.Marshal(res)
+	pr.wire = len(wire)
+	if dir := os.Getenv("SIDEBYSIDE_DUMP"); dir != "" {
+		// Each server's snapshot text, to read what a model reads.
+		os.WriteFile(filepath.Join(dir, s.name+" - "+strings.ReplaceAll(pr.name, "/", "_")+".txt"), []byte(text), 0o644)
+	}
+	if pr.source != nil {
+		pr.coverage, pr.coverageMeasured = coverage(pr.source, pr.name, text), true
+	}
+	if pr.page.click != "" && pr.ref == "" {
+		if pr.ref = s.ref(res, pr.page.click); pr.ref == "" {
+			pr.err = fmt.Errorf("no button %q in the snapshot", pr.page.click)
+		}
+	}
+	return d
+}
+
+// measureClick clicks the page's button once and returns the time.
+func measureClick(ctx context.Context, cs *mcp.ClientSession, s server, pr *pageResult) time.Duration {
+	if pr.err != nil {
+		return 0
+	}
+	t := time.Now()
+	if _, err := call(ctx, cs, "browser_click", s.clickArgs(pr.ref, pr.page.click)); err != nil {
+		pr.err = err
+		return 0
+	}
+	return time.Since(t)
+}
+
+// call calls a tool; a tool error (isError) is an error here.
+func call(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if res.IsError {
+		return nil, fmt.Errorf("%s failed: %s", name, firstText(res))
+	}
+	return res, nil
+}
+
+func firstText(res *mcp.CallToolResult) string {
+	var sb strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			sb.WriteString(t.Text)
+		}
+	}
+	return sb.String()
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func report(out io.Writer, servers []server, rs []result) {
+	fmt.Fprintf(out, "| | %s |\n| --- |%s\n", names(servers), strings.Repeat(" --- |", len(servers)))
+	row := func(label string, f func(r result) string) {
+		cells := make([]string, len(rs))
+		for i, r := range rs {
+			cells[i] = f(r)
+		}
+		fmt.Fprintf(out, "| %s | %s |\n", label, strings.Join(cells, " | "))
+	}
+	row("initialize answered", func(r result) string { return ms(r.initialize) })
+	row("first page loaded (from process start)", func(r result) string { return ms(r.firstPage) })
+	row("tools/list bytes", func(r result) string { return fmt.Sprint(r.toolsListBytes) })
+	row("server + browser RSS at the end", func(r result) string { return fmt.Sprintf("%d MiB", r.rssKiB/1024) })
+	for i := range rs[0].pages {
+		p := rs[0].pages[i].page
+		row(p.name+": snapshot", func(r result) string { return cell(r.pages[i], func(pr pageResult) string { return ms(pr.snapshot) }) })
+		row(p.name+": snapshot text bytes", func(r result) string {
+			return cell(r.pages[i], func(pr pageResult) string { return fmt.Sprint(pr.textBytes) })
+		})
+		row(p.name+": snapshot result bytes on the wire", func(r result) string {
+			return cell(r.pages[i], func(pr pageResult) string { return fmt.Sprint(pr.wire) })
+		})
+		if p.click != "" {
+			row(p.name+": click", func(r result) string { return cell(r.pages[i], func(pr pageResult) string { return ms(pr.click) }) })
+		}
+		if p.source != nil {
+			row(p.name+": text coverage (12-word runs)", func(r result) string {
+				return cell(r.pages[i], func(pr pageResult) string { return fmt.Sprintf("%.0f%%", 100*pr.coverage) })
+			})
+		}
+	}
+}
+
+func cell(pr pageResult, f func(pageResult) string) string {
+	if pr.err != nil {
+		return "error: " + strings.ReplaceAll(pr.err.Error(), "|", "/")
+	}
+	return f(pr)
+}
+
+func names(servers []server) string {
+	n := make([]string, len(servers))
+	for i, s := range servers {
+		n[i] = s.name
+	}
+	return strings.Join(n, " | ")
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+// poppyServer runs `poppy-browser mcp --no-join` for the demo airline,
+// launching its own Chromium, as a Company developer would.
+func poppyServer(bin, chromium string, browserArgs []string) server {
+	return server{
+		name: "poppy-browser",
+		cmd: func() *exec.Cmd {
+			args := []string{"mcp", "--no-join", "--company", testsite.CompanyDomain, "--chromium", chromium}
+			for _, a := range browserArgs {
+				args = append(args, "--browser-arg", a)
+			}
+			return exec.Command(bin, args...)
+		},
+		snapshotText: func(res *mcp.CallToolResult) string {
+			// The text the model reads: structuredContent.text when the
+			// result carries it, else the text content.
+			if m, ok := structured(res)["text"].(string); ok && m != "" {
+				return m
+			}
+			return firstText(res)
+		},
+		ref: func(res *mcp.CallToolResult, name string) string {
+			if els, ok := structured(res)["elements"].([]any); ok {
+				for _, e := range els {
+					el, _ := e.(map[string]any)
+					if el["role"] == "button" && el["name"] == name {
+						ref, _ := el["ref"].(string)
+						return ref
+					}
+				}
+			}
+			return refInText(firstText(res)+"\n"+textField(res), name)
+		},
+		clickArgs: func(ref, _ string) map[string]any { return map[string]any{"ref": ref} },
+	}
+}
+
+// playwrightServer runs @playwright/mcp with the same Chromium, headless,
+// in an isolated profile, with the same host mapping and certificate pin.
+func playwrightServer(cli, chromium string, browserArgs []string) (server, func(), error) {
+	dir, err := os.MkdirTemp("", "sidebyside-playwright-")
+	if err != nil {
+		return server{}, nil, err
+	}
+	cfg := map[string]any{
+		"browser": map[string]any{
+			"browserName": "chromium",
+			"isolated":    true,
+			"launchOptions": map[string]any{
+				"executablePath": chromium,
+				"headless":       true,
+				"args":           browserArgs,
+			},
+		},
+		"outputDir": filepath.Join(dir, "out"),
+	}
+	b, _ := json.Marshal(cfg)
+	cfgPath := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
+		return server{}, nil, err
+	}
+	s := server{
+		name: "Playwright MCP",
+		cmd: func() *exec.Cmd {
+			c := exec.Command("node", cli, "--config", cfgPath)
+			c.Dir = dir
+			return c
+		},
+		snapshotText: firstText,
+		ref: func(res *mcp.CallToolResult, name string) string {
+			return refInText(firstText(res), name)
+		},
+		// Playwright MCP names the ref "target" and asks for a description too.
+		clickArgs: func(ref, name string) map[string]any { return map[string]any{"target": ref, "element": name} },
+	}
+	return s, func() { os.RemoveAll(dir) }, nil
+}
+
+func structured(res *mcp.CallToolResult) map[string]any {
+	m, _ := res.StructuredContent.(map[string]any)
+	if m != nil {
+		return m
+	}
+	// Some transports leave it as raw JSON.
+	var out map[string]any
+	if b, err := json.Marshal(res.StructuredContent); err == nil {
+		json.Unmarshal(b, &out)
+	}
+	return out
+}
+
+func textField(res *mcp.CallToolResult) string {
+	t, _ := structured(res)["text"].(string)
+	return t
+}
+
+// refInText finds `button "NAME" ... [e12]` (poppy-browser) or
+// `button "NAME" [ref=e12]` (Playwright) in a snapshot text.
+func refInText(text, name string) string {
+	re := regexp.MustCompile(`button "` + regexp.QuoteMeta(name) + `"[^\n]*?\[(?:ref=)?([A-Za-z0-9]+)\]`)
+	if m := re.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// treeRSS sums VmRSS (KiB) over pid and every process below it.
+func treeRSS(pid int) int {
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The command name may hold spaces: fields start after the last ')'.
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		children[ppid] = append(children[ppid], p)
+	}
+	total := 0
+	var walk func(int)
+	walk = func(p int) {
+		total += rss(p)
+		for _, c := range children[p] {
+			walk(c)
+		}
+	}
+	walk(pid)
+	return total
+}
+
+func rss(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return n
+		}
+	}
+	return 0
+}

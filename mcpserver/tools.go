@@ -1,0 +1,196 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// Output schemas are kept small and shared: a client compiles each one,
+// and tools/list carries every one of them. They name the fields a client
+// branches on; the rest is described in CONTRACT.md.
+var (
+	obj = &jsonschema.Schema{Type: "object"}
+	// resultSchema is the shape of every action tool's result: the field a
+	// client branches on (message, reason, page and the rest are in
+	// CONTRACT.md and the tool descriptions).
+	resultSchema = &jsonschema.Schema{Type: "object", Required: []string{"outcome"},
+		Properties: map[string]*jsonschema.Schema{"outcome": outcome}}
+	// offerSchema is browser_request_user_control's.
+	offerSchema = &jsonschema.Schema{Type: "object", Required: []string{"outcome"},
+		Properties: map[string]*jsonschema.Schema{"outcome": outcome, "offer": obj}}
+	statusSchema = &jsonschema.Schema{Type: "object", Required: []string{"controller"},
+		Properties: map[string]*jsonschema.Schema{"controller": {Type: "string", Enum: []any{"agent", "user"}}}}
+	outcome = &jsonschema.Schema{Enum: []any{"done", "denied", "failed"}}
+)
+
+// addAction adds the MCP tool of one catalogue entry. Its arguments are
+// checked here, in words a model can act on; the action passes the gate;
+// a denial is a normal result and a failure sets isError. The snapshot's
+// text goes out once, as the text content; structuredContent carries the
+// outcome, the page and (when asked) the elements.
+func (s *Server) addAction(e gate.Entry) {
+	tool := &mcp.Tool{Name: e.Tool, Title: e.Title, Description: e.Description, InputSchema: e.Input, OutputSchema: resultSchema,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: e.ReadOnly, IdempotentHint: e.Idempotent,
+			DestructiveHint: ptr(false), OpenWorldHint: ptr(true)}}
+	s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		raw := req.Params.Arguments
+		if err := validate(e.Input, raw); err != nil {
+			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument,
+				Message: "The input does not fit " + e.Tool + ": " + err.Error() + "."}, false), nil
+		}
+		a, err := e.Action(raw)
+		if err != nil {
+			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument,
+				Message: "The input does not fit " + e.Tool + ": " + err.Error() + "."}, false), nil
+		}
+		var opts struct {
+			Elements bool `json:"elements"`
+		}
+		_ = json.Unmarshal(raw, &opts) // validated above
+		g, ctx, stop, err := s.reg.runtime(ctx, req)
+		defer stop()
+		if err != nil {
+			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: ReasonBrowserUnavailable, Message: unavailable(err)}, false), nil
+		}
+		return result(g.Do(ctx, a), opts.Elements), nil
+	})
+}
+
+// result is the MCP form of a gate result.
+func result(res gate.Result, withElements bool) *mcp.CallToolResult {
+	text, img, imgType := res.Text, res.Image, res.ImageType
+	res.Text = ""
+	if !withElements {
+		res.Elements = nil
+	}
+	out := &mcp.CallToolResult{IsError: res.Outcome == spec.OutcomeFailed}
+	b, err := json.Marshal(res)
+	if err != nil { // a Result always marshals
+		b = []byte(`{"outcome":"failed","message":"the result could not be encoded"}`)
+	}
+	out.StructuredContent = json.RawMessage(b)
+	switch {
+	case text != "" && res.Outcome == spec.OutcomeDone:
+		out.Content = []mcp.Content{&mcp.TextContent{Text: text}}
+	case len(img) > 0 && res.Outcome == spec.OutcomeDone:
+		out.Content = []mcp.Content{&mcp.ImageContent{Data: img, MIMEType: imgType}, &mcp.TextContent{Text: string(b)}}
+	default:
+		out.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	}
+	return out
+}
+
+// controlTools describes the control tools, for the model.
+var controlTools = map[string]string{
+	spec.ToolRequestUserControl: "Offer control to the User for a step the Company leaves to them (user_step). " +
+		"Answers at once; tell the User, then wait or do other work.",
+	spec.ToolControlStatus: "Who controls the browser, the open offer, how control last came back, and must_reobserve.",
+	spec.ToolWaitForControl: "Wait up to timeout_seconds (at most 60) until the User's turn is over. " +
+		"If timed_out, call again later; once control is back, take a snapshot.",
+}
+
+// addControlTools adds the tools that offer control to the User and
+// report it, each on the calling session's runtime.
+func (s *Server) addControlTools() {
+	add := func(name, title string, readOnly bool, in *jsonschema.Schema, out *jsonschema.Schema,
+		h func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (any, bool)) {
+		tool := &mcp.Tool{Name: name, Title: title, Description: controlTools[name], InputSchema: in, OutputSchema: out,
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly,
+				DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}}
+		s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var v any
+			isErr := false
+			if err := validate(in, req.Params.Arguments); err != nil {
+				v, isErr = OfferResult{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument,
+					Message: "The input does not fit " + name + ": " + err.Error() + "."}, true
+			} else {
+				v, isErr = h(ctx, req, req.Params.Arguments)
+			}
+			b, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{IsError: isErr, StructuredContent: json.RawMessage(b),
+				Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+		})
+	}
+	add(spec.ToolRequestUserControl, "Offer control to the User", false, gate.SchemaFor[gate.RequestInput](nil), offerSchema,
+		func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (any, bool) {
+			g, _, stop, err := s.reg.runtime(ctx, req)
+			defer stop()
+			if err != nil {
+				return OfferResult{Outcome: spec.OutcomeFailed, Reason: ReasonBrowserUnavailable, Message: unavailable(err)}, true
+			}
+			var in gate.RequestInput
+			_ = json.Unmarshal(raw, &in) // validated
+			return requestUser(g, in)
+		})
+	add(spec.ToolControlStatus, "Control status", true, gate.SchemaFor[gate.NoInput](nil), statusSchema,
+		func(ctx context.Context, req *mcp.CallToolRequest, _ json.RawMessage) (any, bool) {
+			g, _, stop, err := s.reg.runtime(ctx, req)
+			defer stop()
+			if err != nil {
+				return browserDown(err), false
+			}
+			st := statusOf(g.Control().Status(), false)
+			if g.BrowserGone() {
+				// Control state is kept; the browser is not there to act in.
+				st.BrowserError = "the browser is gone (it closed or crashed)"
+				st.Message = "The browser is gone (it closed or crashed): every browser action fails with browser_gone. " + st.Message
+			}
+			return st, false
+		})
+	wfc := gate.SchemaFor[WaitForControlInput](func(s *jsonschema.Schema) {
+		s.Properties["timeout_seconds"].Minimum = ptr(0.0)
+		s.Properties["timeout_seconds"].Maximum = ptr(MaxWaitForControl.Seconds())
+	})
+	add(spec.ToolWaitForControl, "Wait for control", true, wfc, statusSchema,
+		func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (any, bool) {
+			g, ctx, stop, err := s.reg.runtime(ctx, req)
+			defer stop()
+			if err != nil {
+				return browserDown(err), false
+			}
+			var in WaitForControlInput
+			_ = json.Unmarshal(raw, &in)
+			return waitForControl(ctx, g.Control(), in.TimeoutSeconds, s.progress(req)), false
+		})
+}
+
+// requestUser raises an offer after checking its input: a reason the User
+// can read, a ref of the current page when one is given. It says so when
+// the User already holds control (no offer is needed) and names the offer
+// a new one replaces.
+func requestUser(g *gate.Gate, in gate.RequestInput) (OfferResult, bool) {
+	ctl := g.Control()
+	if strings.TrimSpace(in.Reason) == "" {
+		return OfferResult{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument,
+			Message: "Give a reason: one sentence for the User on which step is theirs and why."}, true
+	}
+	if in.Ref != "" {
+		if reason := g.RefStatus(in.Ref); reason != "" {
+			return OfferResult{Outcome: spec.OutcomeDenied, Reason: reason,
+				Message: "Ref " + in.Ref + " is not an element of the current page (" + string(reason) + "); take a snapshot and use its refs, or offer control without a ref."}, false
+		}
+	}
+	st := ctl.Status()
+	if st.Controller == spec.ControllerUser {
+		return OfferResult{Outcome: spec.OutcomeDenied, Reason: spec.ReasonUserHasControl, Offer: st.Offer,
+			Message: "The User already holds control; no new offer was made. Wait with browser_wait_for_control or continue other work."}, false
+	}
+	offer := ctl.RequestUser(strings.TrimSpace(in.Reason), g.StepFor(in.Ref))
+	res := OfferResult{Outcome: spec.OutcomeDone, Offer: &offer,
+		Message: "The User has been offered control. Tell them which step is theirs; continue other work or call browser_wait_for_control."}
+	if st.Offer != nil {
+		res.Replaced = st.Offer.ID
+		res.Message = "This offer replaces " + st.Offer.ID + ". " + res.Message
+	}
+	return res, false
+}
