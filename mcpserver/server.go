@@ -12,6 +12,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/internal/version"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -21,7 +22,7 @@ const MaxWaitForControl = 60 * time.Second
 // Options configures [New]. A nil *Options means all defaults.
 type Options struct {
 	// Name and Version name the server to clients. Empty means
-	// "poppy-browser" and "dev".
+	// "poppy-browser" and the binary's version (package internal/version).
 	Name, Version string
 	// Logger receives the SDK's logs. Nil discards.
 	Logger *slog.Logger
@@ -72,7 +73,7 @@ func New(g *gate.Gate, opts *Options) *mcp.Server {
 		impl.Name = "poppy-browser"
 	}
 	if impl.Version == "" {
-		impl.Version = "dev"
+		impl.Version = version.String()
 	}
 	srv := mcp.NewServer(impl, &mcp.ServerOptions{
 		Logger: opts.Logger,

@@ -35,6 +35,8 @@ type Supervisor struct {
 	gate     *gate.Gate
 	live     *ui.Live
 
+	stopNotices func() // desktop notifications, or nil
+
 	started, closed bool
 }
 
@@ -97,6 +99,9 @@ func (s *Supervisor) Start(ctx context.Context) (err error) {
 		CompanyHost: s.company.IsCompanyHost,
 		Logger:      s.log,
 	})
+	if s.opts.NotifyDesktop {
+		s.stopNotices = startDesktopNotices(s.control, s.opts.notify)
+	}
 	if !s.opts.NoLiveView {
 		return s.startLive()
 	}
@@ -220,6 +225,9 @@ func (s *Supervisor) Close() error {
 	}
 	s.closed = true
 	var errs []error
+	if s.stopNotices != nil {
+		s.stopNotices()
+	}
 	if s.live != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		errs = append(errs, s.live.Shutdown(ctx))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,12 +11,11 @@ import (
 // runAudit prints an audit log as a readable timeline.
 func runAudit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("audit", "audit FILE", stderr)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return errors.New("audit: give one audit log file")
+		return usageErrorf("audit: give one audit log file (poppy-browser audit FILE)")
 	}
 	f, err := os.Open(fs.Arg(0))
 	if err != nil {

@@ -42,7 +42,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	settle := fs.Duration("settle", 5*time.Second, "longest wait for a page to become quiet after it loads")
 	// Misuse exits 2, "could not check": 1 means findings, and a CI job
 	// must not read a typo as a failing page.
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
@@ -54,7 +54,6 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	}
 	urls := fs.Args()
 	if len(urls) == 0 {
-		fs.Usage()
 		return &exitError{code: check.ExitCouldNotCheck, msg: "check: give at least one URL"}
 	}
 	opts := &check.Options{

@@ -44,11 +44,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	cfg.registerCompany(fs)
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP on this address (give a loopback one) instead of stdio; every request needs the header Authorization: Bearer TOKEN, the token printed on stderr or set in POPPY_MCP_TOKEN")
 	tui := fs.Bool("tui", false, "show the User's terminal UI on the controlling terminal (/dev/tty), beside the MCP transport")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if cfg.Company == "" {
-		return errors.New("mcp: --company is required")
+		return usageErrorf("mcp: --company is required")
 	}
 	cfg.UserMessages = stderr
 	sv, err := cfg.start(ctx)
@@ -130,7 +130,7 @@ func randomToken() (string, error) {
 func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("testsite", "testsite [--addr ADDR]", stderr)
 	addr := fs.String("addr", "127.0.0.1:8443", "listen address (keep it on loopback)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	site, err := testsite.New(&testsite.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))})

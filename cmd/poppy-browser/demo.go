@@ -34,7 +34,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	task := fs.String("task", demoTask, "the task for the agent")
 	httpAddr := fs.String("http", "", "serve the agent's MCP tools over Streamable HTTP here instead of running the built-in agent")
 	tuiFlag := fs.Bool("tui", true, "when you play the User, show the terminal UI on /dev/tty; quitting it ends the demo")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	// A bad --model or a missing key fails before anything starts.
@@ -136,11 +136,11 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	startURL := fs.String("start", "", "open this URL before the task starts (default: where the join landed)")
 	task := fs.String("task", "", "what the agent should do")
 	verbose := fs.Bool("verbose", false, "debug logs on stderr")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if cfg.Company == "" || *task == "" {
-		return errors.New("run: --company and --task are required")
+		return usageErrorf("run: --company and --task are required")
 	}
 	model, err := mf.build(*task, os.Getenv)
 	if err != nil {

@@ -3,8 +3,12 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/internal/desktop"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 )
@@ -25,7 +29,8 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.Var(&c.browserArgs, "browser-arg", "extra Chromium flag (repeatable), e.g. --host-resolver-rules=...")
 	fs.StringVar(&c.AuditLog, "audit-log", "", "append the audit log (JSONL) to this file")
 	fs.StringVar(&c.LiveAddr, "live", "127.0.0.1:0", "address of the User's live view")
-	fs.StringVar(&c.LiveURLFile, "live-url-file", "", "write the live view URL with its token to this file (mode 0600)")
+	fs.StringVar(&c.LiveURLFile, "live-url-file", desktop.DefaultURLFile(), "write the live view URL with its token to this file (mode 0600), where open-live reads it; empty for none")
+	fs.BoolVar(&c.NotifyDesktop, "notify", false, "show a desktop notification when the agent offers the User control (notify-send, osascript)")
 }
 
 // registerCompany adds the flags that name the Company and the join.
@@ -46,6 +51,11 @@ func (c *config) start(ctx context.Context) (*supervisor.Supervisor, error) {
 	opts.BrowserArgs = append(append([]string(nil), c.browserArgs...), opts.BrowserArgs...)
 	if !opts.NoLiveView {
 		warnIfExposed(opts.UserMessages, "--live", opts.LiveAddr)
+	}
+	if opts.LiveURLFile != "" {
+		if err := os.MkdirAll(filepath.Dir(opts.LiveURLFile), 0o700); err != nil {
+			return nil, fmt.Errorf("--live-url-file: %w", err)
+		}
 	}
 	sv := supervisor.New(&opts)
 	if err := sv.Start(ctx); err != nil {
