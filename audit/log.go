@@ -3,10 +3,13 @@ package audit
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"sync"
 	"time"
@@ -17,6 +20,7 @@ import (
 
 // Event names, in [Entry.Event].
 const (
+	EventStart    = "start" // the first line of a run: the runtime started
 	EventJoin     = "join"
 	EventNavigate = "navigate"
 	EventAction   = "action"
@@ -31,6 +35,9 @@ const (
 	HowTake       = "take"
 	HowHandedBack = "handed_back"
 	HowCancelled  = "cancelled"
+	// HowDeclined is an offer the User declined (an offer event): the
+	// User never held control, so it is no return of control.
+	HowDeclined = "declined"
 )
 
 // Who acted, in [Entry.By].
@@ -44,18 +51,22 @@ const (
 // Callers must never put a credential, a token, or a value the User typed
 // into any field (Message included).
 type Entry struct {
-	Time    time.Time `json:"time"`
-	Event   string    `json:"event"`
-	Tool    string    `json:"tool,omitempty"`
-	Ref     string    `json:"ref,omitempty"`
-	Reason  string    `json:"reason,omitempty"`
-	From    string    `json:"from,omitempty"`
-	To      string    `json:"to,omitempty"`
-	How     string    `json:"how,omitempty"`
-	By      string    `json:"by,omitempty"`
-	Offer   string    `json:"offer,omitempty"` // offer ID, for offer and control events
-	URL     string    `json:"url,omitempty"`
-	Message string    `json:"message,omitempty"`
+	Time time.Time `json:"time"`
+	// Run is one process start's id ([RunID]); Session names the MCP
+	// session over --http. A [Log] fills both.
+	Run     string `json:"run,omitempty"`
+	Session string `json:"session,omitempty"`
+	Event   string `json:"event"`
+	Tool    string `json:"tool,omitempty"`
+	Ref     string `json:"ref,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	From    string `json:"from,omitempty"`
+	To      string `json:"to,omitempty"`
+	How     string `json:"how,omitempty"`
+	By      string `json:"by,omitempty"`
+	Offer   string `json:"offer,omitempty"` // offer ID, for offer and control events
+	URL     string `json:"url,omitempty"`
+	Message string `json:"message,omitempty"`
 	// Epoch is the agent's page epoch (the refs' epoch) on the gate's
 	// lines; ControlEpoch counts the User's returns of control on control
 	// lines. They are different clocks, so they have different names.
@@ -72,15 +83,55 @@ type Mark struct {
 	Touches string        `json:"touches"` // ref of the element the action would change
 }
 
-// Log writes [Entry] values as JSON lines. It is safe for concurrent use;
-// lines never interleave. It keeps no entry after writing it. A nil *Log
-// records nothing.
+// Log writes [Entry] values as JSON lines, each stamped with the run's id
+// and the log's session ([Log.With]). It is safe for concurrent use; lines
+// never interleave. It keeps no entry after writing it. A nil *Log records
+// nothing.
 type Log struct {
+	*sink
+	session string
+	run     string // replaces the sink's run id when set (WithRun)
+	derived bool   // made by With or WithRun: Close closes nothing
+}
+
+// sink is what the logs [Log.With] derives share: one writer, one lock,
+// one set of observers.
+type sink struct {
 	mu     sync.Mutex
 	w      io.Writer
 	closer io.Closer // the file Open opened, or nil
 	now    func() time.Time
+	run    string
 	obs    map[*observer]struct{}
+}
+
+// WithRun returns a log writing to the same place whose lines carry run
+// instead of [RunID] (examples and tests with fixed output). Closing it
+// closes nothing. WithRun on a nil *Log returns nil.
+func (a *Log) WithRun(run string) *Log {
+	if a == nil {
+		return nil
+	}
+	d := &Log{sink: a.sink, session: a.session, derived: true, run: run}
+	return d
+}
+
+// RunID is this process's run id, on every line it writes: its start time
+// and a random part, so that runs appended to one file stay apart.
+var RunID = sync.OnceValue(func() string {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b)
+})
+
+// With returns a log writing to the same place whose lines carry session
+// (an MCP session over --http). Closing it closes nothing; close the log
+// it came from. With on a nil *Log returns nil.
+func (a *Log) With(session string) *Log {
+	if a == nil {
+		return nil
+	}
+	return &Log{sink: a.sink, session: session, run: a.run, derived: true}
 }
 
 // observer is one function registered with [Log.Observe].
@@ -92,7 +143,7 @@ func New(w io.Writer, now func() time.Time) *Log {
 	if now == nil {
 		now = time.Now
 	}
-	return &Log{w: w, now: now}
+	return &Log{sink: &sink{w: w, now: now, run: RunID()}}
 }
 
 // Open opens path for appending (creating it with mode 0600) and returns a
@@ -119,6 +170,15 @@ func (a *Log) Record(e Entry) error {
 	if e.Time.IsZero() {
 		e.Time = a.now()
 	}
+	if e.Run == "" {
+		e.Run = a.run
+	}
+	if e.Run == "" {
+		e.Run = a.sink.run
+	}
+	if e.Session == "" {
+		e.Session = a.session
+	}
 	e.Time = e.Time.UTC()
 	e.clean()
 	b, err := json.Marshal(e)
@@ -138,19 +198,35 @@ func (a *Log) Record(e Entry) error {
 // clean replaces control characters (a page's title or URL, the model's
 // reason) with spaces in every text field.
 func (e *Entry) clean() {
-	for _, f := range []*string{&e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
+	for _, f := range []*string{&e.Run, &e.Session, &e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
 		&e.How, &e.By, &e.Offer, &e.Message} {
 		*f = pagetext.Line(*f)
 	}
 	if e.URL != "" {
-		e.URL = pagetext.URL(e.URL) // a data: URL is only summarised
+		e.URL = pagetext.URL(withoutQuery(e.URL)) // a data: URL is only summarised
 	}
+	e.From, e.To = withoutQuery(e.From), withoutQuery(e.To)
 	if e.Mark != nil {
 		m := *e.Mark
 		m.Kind = spec.MarkKind(pagetext.Line(string(m.Kind)))
 		m.Marked, m.Touches = pagetext.Line(m.Marked), pagetext.Line(m.Touches)
 		e.Mark = &m
 	}
+}
+
+// withoutQuery drops a web URL's query, fragment and user info (a form
+// sent with GET puts what the User typed in the query); anything else it
+// returns as it is.
+func withoutQuery(s string) string {
+	if _, ok := pagetext.WebHost(s); !ok {
+		return s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
+	}
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment, u.User = "", false, "", "", nil
+	return u.String()
 }
 
 // Observe calls fn with every entry recorded from now on, in order, until
@@ -175,9 +251,10 @@ func (a *Log) Observe(fn func(Entry)) (stop func()) {
 	}
 }
 
-// Close closes the file opened by [Open]; otherwise it does nothing.
+// Close closes the file opened by [Open]; otherwise (and on a log from
+// [Log.With]) it does nothing.
 func (a *Log) Close() error {
-	if a == nil || a.closer == nil {
+	if a == nil || a.closer == nil || a.derived {
 		return nil
 	}
 	a.mu.Lock()

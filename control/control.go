@@ -26,6 +26,7 @@ const (
 	HowTake       How = audit.HowTake
 	HowHandedBack How = audit.HowHandedBack
 	HowCancelled  How = audit.HowCancelled
+	HowDeclined   How = audit.HowDeclined
 )
 
 // Kind is what an [Event] is about.
@@ -86,6 +87,12 @@ type Return struct {
 	At  time.Time `json:"at"`
 }
 
+// Decline records the User's most recent declined offer.
+type Decline struct {
+	Offer string    `json:"offer"` // the offer's ID
+	At    time.Time `json:"at"`
+}
+
 // Status is a snapshot of the state. Its pointers are copies; changing them
 // changes nothing in the [Control].
 type Status struct {
@@ -93,8 +100,12 @@ type Status struct {
 	// Offer is the open offer, if any. It stays open while the User holds
 	// control and is cleared when the User hands back or cancels.
 	Offer *Offer
-	// LastReturn is the User's most recent hand back or cancel.
+	// LastReturn is the User's most recent hand back or cancel. A declined
+	// offer is none: the User never held control.
 	LastReturn *Return
+	// Declined is the offer the User declined, until the agent raises a
+	// new one.
+	Declined *Decline
 	// MustReobserve is set when the User returns control and cleared by
 	// [Control.Observed]: the agent must look at the page again first.
 	MustReobserve bool
@@ -110,7 +121,7 @@ type Event struct {
 	// From and To are the holder before and after; equal for an offer.
 	From, To spec.Controller
 	// How is HowTake, HowHandedBack or HowCancelled for a control event,
-	// empty for a new offer, HowCancelled when the User declines an offer.
+	// empty for a new offer, HowDeclined when the User declines an offer.
 	How How
 	// Offer is the offer raised, declined or taken (nil if none was open).
 	Offer *Offer
@@ -187,6 +198,10 @@ func (c *Control) statusLocked() Status {
 		r := *s.LastReturn
 		s.LastReturn = &r
 	}
+	if s.Declined != nil {
+		d := *s.Declined
+		s.Declined = &d
+	}
 	return s
 }
 
@@ -213,6 +228,7 @@ func (c *Control) RequestUser(reason string, step *Step) Offer {
 		At:     c.nowLocked(),
 	}
 	c.st.Offer = o
+	c.st.Declined = nil
 	e := Event{
 		Time: o.At, Kind: KindOffer, From: c.st.Controller, To: c.st.Controller,
 		Offer: o.clone(), Epoch: c.st.Epoch, By: ByAgent,
@@ -322,9 +338,9 @@ func (u *User) HandBack(ctx context.Context) error {
 
 // Cancel returns control to the agent like [User.HandBack], with LastReturn
 // cancelled. While the agent holds control and an offer is open, Cancel
-// declines the offer instead: the offer is cleared and LastReturn says
-// cancelled; holder, epoch and MustReobserve stay. With neither, it returns
-// [ErrNotHeld].
+// declines the offer instead: the offer is cleared and Declined names it;
+// holder, epoch, MustReobserve and LastReturn stay (the User never held
+// control). With neither, it returns [ErrNotHeld].
 func (u *User) Cancel(ctx context.Context) error {
 	return u.c.release(ctx, HowCancelled)
 }
@@ -383,10 +399,10 @@ func (c *Control) declineOffer() bool {
 	now := c.nowLocked()
 	offer := c.st.Offer
 	c.st.Offer = nil
-	c.st.LastReturn = &Return{How: HowCancelled, At: now}
+	c.st.Declined = &Decline{Offer: offer.ID, At: now}
 	c.publishLocked(Event{
 		Time: now, Kind: KindOffer, From: c.st.Controller, To: c.st.Controller,
-		How: HowCancelled, Offer: offer, Epoch: c.st.Epoch, By: ByUser,
+		How: HowDeclined, Offer: offer, Epoch: c.st.Epoch, By: ByUser,
 	})
 	c.logger.Info("offer declined", "offer", offer.ID)
 	return true

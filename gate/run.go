@@ -17,6 +17,7 @@ type run struct {
 	g            *Gate
 	s            Surface
 	ref          string // the ref the action named, for the audit line
+	before       string // the page's URL when the run began, for the audit line
 	epochAtStart uint64
 	frameList    []Frame // the page's frames, read once per run
 	armed        []Frame // frames whose in-page guard the check armed
@@ -48,6 +49,7 @@ func (r *run) open(ctx context.Context) *Result {
 		return &Result{Outcome: spec.OutcomeFailed, Reason: FailNoPage, Message: "There is no page open.",
 			Page: PageState{Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
 	}
+	r.before = r.s.URL()
 	r.sync(ctx)
 	r.epochAtStart = r.g.refs.epoch
 	return nil

@@ -43,12 +43,13 @@ type OfferResult struct {
 // ControlStatus is browser_control_status's answer, and
 // browser_wait_for_control's.
 type ControlStatus struct {
-	Controller    spec.Controller `json:"controller" jsonschema:"agent or user"`
-	Offer         *control.Offer  `json:"offer,omitempty" jsonschema:"the open offer of control to the User"`
-	LastReturn    *control.Return `json:"last_return,omitempty" jsonschema:"how and when the User last gave control back"`
-	MustReobserve bool            `json:"must_reobserve" jsonschema:"take a new snapshot before acting"`
-	TimedOut      bool            `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User still holds control"`
-	Message       string          `json:"message"`
+	Controller    spec.Controller  `json:"controller" jsonschema:"agent or user"`
+	Offer         *control.Offer   `json:"offer,omitempty" jsonschema:"the open offer of control to the User"`
+	LastReturn    *control.Return  `json:"last_return,omitempty" jsonschema:"how and when the User last gave control back"`
+	Declined      *control.Decline `json:"declined,omitempty" jsonschema:"the offer the User declined without taking control"`
+	MustReobserve bool             `json:"must_reobserve" jsonschema:"take a new snapshot before acting"`
+	TimedOut      bool             `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User still holds control"`
+	Message       string           `json:"message"`
 }
 
 // controlTools describes the control tools, for the model.
@@ -123,7 +124,7 @@ func waitForControl(ctx context.Context, ctl gate.Controls, seconds float64) Con
 }
 
 func statusOf(st control.Status, timedOut bool) ControlStatus {
-	cs := ControlStatus{Controller: st.Controller, Offer: st.Offer, LastReturn: st.LastReturn, MustReobserve: st.MustReobserve}
+	cs := ControlStatus{Controller: st.Controller, Offer: st.Offer, LastReturn: st.LastReturn, Declined: st.Declined, MustReobserve: st.MustReobserve}
 	switch {
 	case st.Controller == spec.ControllerUser:
 		cs.TimedOut = timedOut
@@ -132,6 +133,8 @@ func statusOf(st control.Status, timedOut bool) ControlStatus {
 		cs.Message = "Control is back with you; take a new snapshot before acting."
 	case st.Offer != nil:
 		cs.Message = "You hold control; your offer to the User is open until they take it or decline it."
+	case st.Declined != nil:
+		cs.Message = "The User declined your offer of control; you hold control and the step stays undone. Do not do it for them; tell the User."
 	default:
 		cs.Message = "You hold control of the browser."
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/injector"
+	"github.com/poppy-browser/poppy-browser/internal/version"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -35,7 +36,8 @@ type Supervisor struct {
 	gate     *gate.Gate
 	live     *ui.Live
 
-	stopNotices func() // desktop notifications, or nil
+	stopNotices  func() // desktop notifications, or nil
+	stopUserNavs func() // recording the User's navigations, or nil
 
 	started, closed bool
 }
@@ -87,6 +89,7 @@ func (s *Supervisor) Start(ctx context.Context) (err error) {
 		}
 	}
 	s.control = control.New(&control.Options{Apply: apply, Audit: s.audit, Logger: s.log})
+	s.stopUserNavs = startUserNavigations(s.control, s.Page, s.audit)
 	if !s.opts.NoJoin {
 		if err := s.join(ctx); err != nil {
 			return err
@@ -136,11 +139,24 @@ func (s *Supervisor) findCompany(ctx context.Context) (*session.Company, error) 
 	return co, nil
 }
 
+// openAudit opens the audit log and writes the run's start line.
 func (s *Supervisor) openAudit() (*audit.Log, error) {
-	if s.opts.AuditLog == "" {
-		return audit.New(io.Discard, nil), nil
+	a := audit.New(io.Discard, nil)
+	if s.opts.AuditLog != "" {
+		var err error
+		if a, err = audit.Open(s.opts.AuditLog); err != nil {
+			return nil, err
+		}
 	}
-	return audit.Open(s.opts.AuditLog)
+	start := audit.Entry{Event: audit.EventStart, Message: "poppy-browser " + version.String()}
+	if s.company != nil {
+		start.URL = "https://" + s.company.Domain + "/"
+	}
+	if err := a.Record(start); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
 }
 
 // startBrowser launches (or attaches to) the browser with the Company's
@@ -225,8 +241,10 @@ func (s *Supervisor) Close() error {
 	}
 	s.closed = true
 	var errs []error
-	if s.stopNotices != nil {
-		s.stopNotices()
+	for _, stop := range []func(){s.stopNotices, s.stopUserNavs} {
+		if stop != nil {
+			stop()
+		}
 	}
 	if s.live != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
