@@ -2,6 +2,8 @@ package supervisor
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"sync"
 
 	"github.com/poppy-browser/poppy-browser/control"
@@ -35,6 +37,30 @@ func startDesktopNotices(ctl *control.Control, notify func(ctx context.Context, 
 	})
 	return func() {
 		cancel()
+		unsubscribe()
+		wg.Wait()
+	}
+}
+
+// startOfferAnnouncements writes one line to w for each offer of control,
+// with the live view's URL (its token included: w is the User's own
+// channel, never the model's), until stop is called.
+func startOfferAnnouncements(ctl *control.Control, w io.Writer, liveURL func() string) (stop func()) {
+	events, unsubscribe := ctl.Subscribe()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for e := range events {
+			if e.Kind != control.KindOffer || e.How != "" || e.Offer == nil {
+				continue
+			}
+			if u := liveURL(); u != "" {
+				fmt.Fprintf(w, "poppy-browser: the agent offers you control (%s); take it in the live view: %s\n", e.Offer.ID, u)
+			} else {
+				fmt.Fprintf(w, "poppy-browser: the agent offers you control (%s)\n", e.Offer.ID)
+			}
+		}
+	})
+	return func() {
 		unsubscribe()
 		wg.Wait()
 	}

@@ -63,6 +63,10 @@ type Options struct {
 	// UserMessages is where the live view's URL (with its token) is shown to
 	// the User. Nil means it is not shown.
 	UserMessages io.Writer
+	// AnnounceOffers writes a line to UserMessages for each offer of
+	// control, with the live view's URL, for a User who watches the
+	// runtime's stderr. False writes none.
+	AnnounceOffers bool
 	// NotifyDesktop shows a desktop notification (notify-send, osascript)
 	// when the agent offers the User control, for a User without a
 	// terminal. False shows none.

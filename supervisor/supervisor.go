@@ -37,6 +37,7 @@ type Supervisor struct {
 	live     *ui.Live
 
 	stopNotices  func() // desktop notifications, or nil
+	stopAnnounce func() // offer lines on UserMessages, or nil
 	stopUserNavs func() // recording the User's navigations, or nil
 
 	started, closed bool
@@ -106,7 +107,12 @@ func (s *Supervisor) Start(ctx context.Context) (err error) {
 		s.stopNotices = startDesktopNotices(s.control, s.opts.notify)
 	}
 	if !s.opts.NoLiveView {
-		return s.startLive()
+		if err := s.startLive(); err != nil {
+			return err
+		}
+	}
+	if s.opts.AnnounceOffers && s.opts.UserMessages != nil {
+		s.stopAnnounce = startOfferAnnouncements(s.control, s.opts.UserMessages, s.LiveURL)
 	}
 	return nil
 }
@@ -241,7 +247,7 @@ func (s *Supervisor) Close() error {
 	}
 	s.closed = true
 	var errs []error
-	for _, stop := range []func(){s.stopNotices, s.stopUserNavs} {
+	for _, stop := range []func(){s.stopNotices, s.stopAnnounce, s.stopUserNavs} {
 		if stop != nil {
 			stop()
 		}

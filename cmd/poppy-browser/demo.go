@@ -142,6 +142,9 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if cfg.Company == "" || *task == "" {
 		return usageErrorf("run: --company and --task are required")
 	}
+	if cfg.NoJoin && *startURL == "" {
+		return usageErrorf("run: --no-join needs --start URL (without a join the browser would start on about:blank)")
+	}
 	model, err := mf.build(*task, os.Getenv)
 	if err != nil {
 		return err
@@ -149,7 +152,8 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	cfg.UserMessages = stderr
+	cfg.UserMessages = stderr // the live view's URL, at start and with each offer: the User's, not the model's
+	cfg.AnnounceOffers = true
 	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err
