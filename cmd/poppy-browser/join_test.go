@@ -117,10 +117,7 @@ func TestJoinFailures(t *testing.T) {
 // missing argument) is one line and exit status 2; --help prints the usage
 // and exits 0; --version and version print the same version.
 func TestCommandErrorsAreOneLine(t *testing.T) {
-	bin := t.TempDir() + "/poppy-browser"
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	for _, c := range []struct {
 		args []string
 		code int
