@@ -19,13 +19,15 @@ import (
 // Options configure [Launch]. The zero value launches a headless Chromium
 // found on PATH that adds no header to any request.
 type Options struct {
-	ExecPath    string   // Chromium binary; "" finds one on PATH
-	CDPURL      string   // attach to this browser (ws:// or http:// DevTools URL) instead of launching
-	Headful     bool     // show a window
-	Args        []string // extra command-line flags, e.g. --host-resolver-rules
-	UserDataDir string   // "" uses a fresh temporary profile removed by Close
-	Width       int      // viewport width in CSS pixels; 0 means 1280
-	Height      int      // viewport height; 0 means 800
+	ExecPath string // Chromium binary; "" finds one on PATH
+	CDPURL   string // attach to this browser (ws:// or http:// DevTools URL) instead of launching
+	// AttachTimeout bounds attaching to CDPURL. 0 means DefaultAttachTimeout.
+	AttachTimeout time.Duration
+	Headful       bool     // show a window
+	Args          []string // extra command-line flags, e.g. --host-resolver-rules
+	UserDataDir   string   // "" uses a fresh temporary profile removed by Close
+	Width         int      // viewport width in CSS pixels; 0 means 1280
+	Height        int      // viewport height; 0 means 800
 
 	// CompanyHost reports whether a request host (no port) belongs to the
 	// Company. Requests to such hosts get CompanyHeaders; no other request
@@ -116,7 +118,7 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 		Close() error
 	}
 	if opts.CDPURL != "" {
-		t, err := dial(ctx, opts.CDPURL)
+		t, err := dial(ctx, opts.CDPURL, b.attachTimeout())
 		if err != nil {
 			b.cancel()
 			return nil, err
@@ -133,7 +135,18 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 	_ = tr
 	go b.conn.readLoop(b.ctx)
 
-	if err := b.setup(ctx); err != nil {
+	sctx := ctx
+	if opts.CDPURL != "" {
+		// A browser that accepts the connection but never answers must not
+		// hold up the start.
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, b.attachTimeout())
+		defer cancel()
+	}
+	if err := b.setup(sctx); err != nil {
+		if opts.CDPURL != "" && sctx.Err() != nil && ctx.Err() == nil {
+			err = fmt.Errorf("attaching to %s: no answer within %s", redactURL(opts.CDPURL), b.attachTimeout())
+		}
 		last := ""
 		if b.proc != nil {
 			last = b.proc.lastLine()
@@ -145,6 +158,13 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 		return nil, fmt.Errorf("starting chromium: %w", err)
 	}
 	return b, nil
+}
+
+func (b *Browser) attachTimeout() time.Duration {
+	if b.opts.AttachTimeout > 0 {
+		return b.opts.AttachTimeout
+	}
+	return DefaultAttachTimeout
 }
 
 func (b *Browser) setup(ctx context.Context) error {

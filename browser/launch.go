@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
@@ -152,17 +154,44 @@ func (p *process) lastLine() string {
 	return last
 }
 
-func dial(ctx context.Context, url string) (chromedp.Transport, error) {
+// DefaultAttachTimeout bounds attaching to a running browser (--cdp-url)
+// when [Options] sets none: the connection, its handshake and the first
+// commands.
+const DefaultAttachTimeout = 20 * time.Second
+
+// dial connects to a running browser within limit.
+func dial(ctx context.Context, url string, limit time.Duration) (chromedp.Transport, error) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	t, err := dialUnbounded(ctx, url)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, fmt.Errorf("attaching to %s: no answer within %s", redactURL(url), limit)
+	}
+	return t, err
+}
+
+// redactURL drops a DevTools URL's query and user info (a browser pool's
+// token travels there), for errors.
+func redactURL(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return "the DevTools URL"
+	}
+	u.RawQuery, u.User, u.Fragment = "", nil, ""
+	return u.String()
+}
+
+func dialUnbounded(ctx context.Context, url string) (chromedp.Transport, error) {
 	ws := url
 	if strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://") {
 		var err error
 		if ws, err = resolveWebSocketURL(ctx, url); err != nil {
-			return nil, fmt.Errorf("attaching to %s: %w", url, err)
+			return nil, fmt.Errorf("attaching to %s: %w", redactURL(url), err)
 		}
 	}
 	c, err := remote.DialContext(ctx, ws)
 	if err != nil {
-		return nil, fmt.Errorf("attaching to %s: %w", url, err)
+		return nil, fmt.Errorf("attaching to %s: %w", redactURL(url), err)
 	}
 	return c, nil
 }
@@ -175,6 +204,10 @@ func resolveWebSocketURL(ctx context.Context, base string) (string, error) {
 	}
 	resp, err := (&http.Client{}).Do(req)
 	if err != nil {
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			return "", ue.Err // its URL may carry the pool's token
+		}
 		return "", err
 	}
 	defer resp.Body.Close()
