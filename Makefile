@@ -28,30 +28,21 @@ test: chromium
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 30m ./...
 
-# fuzz runs each fuzz target for FUZZTIME, one after the other (not part of
-# make test). One line per target.
-FUZZTIME ?= 60s
-
-fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParseExtensions$$' -fuzztime $(FUZZTIME) ./spec
-	$(GO) test -run '^$$' -fuzz '^FuzzParseDocument$$' -fuzztime $(FUZZTIME) ./spec
-	$(GO) test -run '^$$' -fuzz '^FuzzMatchesURL$$' -fuzztime $(FUZZTIME) ./spec
-	$(GO) test -run '^$$' -fuzz '^FuzzMatchesDomain$$' -fuzztime $(FUZZTIME) ./spec
-	$(GO) test -run '^$$' -fuzz '^FuzzNormalizeDomain$$' -fuzztime $(FUZZTIME) ./spec
-	$(GO) test -run '^$$' -fuzz '^FuzzParseCompany$$' -fuzztime $(FUZZTIME) ./session
-	$(GO) test -run '^$$' -fuzz '^FuzzJoinCredential$$' -fuzztime $(FUZZTIME) ./testsite
-
 bench: chromium
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
 
-# fuzz runs every fuzz target for 60 s each (not part of make test). One
-# line per target: add yours.
+# fuzz runs each fuzz target (package:Name) for FUZZTIME, one after the
+# other (not part of make test). Add yours to FUZZ_TARGETS.
 FUZZTIME ?= 60s
+FUZZ_TARGETS := \
+	./spec:FuzzParseExtensions ./spec:FuzzParseDocument ./spec:FuzzMatchesURL \
+	./spec:FuzzMatchesDomain ./spec:FuzzNormalizeDomain \
+	./session:FuzzParseCompany ./testsite:FuzzJoinCredential \
+	./internal/pagetext:FuzzLine ./internal/pagetext:FuzzURL \
+	./agent:FuzzParseReply
+
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME) ./internal/pagetext
-	$(GO) test -run '^$$' -fuzz '^FuzzURL$$' -fuzztime $(FUZZTIME) ./internal/pagetext
-	$(GO) test -run '^$$' -fuzz '^FuzzParseExtensions$$' -fuzztime $(FUZZTIME) ./spec
-	$(GO) test -run '^$$' -fuzz '^FuzzParseDocument$$' -fuzztime $(FUZZTIME) ./spec
-	$(GO) test -run '^$$' -fuzz '^FuzzMatchesURL$$' -fuzztime $(FUZZTIME) ./spec
-	$(GO) test -run '^$$' -fuzz '^FuzzNormalizeDomain$$' -fuzztime $(FUZZTIME) ./spec
-	$(GO) test -run '^$$' -fuzz '^FuzzParseReply$$' -fuzztime $(FUZZTIME) ./agent
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) "$${t%%:*}"; \
+	done

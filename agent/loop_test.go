@@ -84,7 +84,13 @@ func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 	userDone := make(chan error, 1)
 	go func() {
 		userDone <- func() error {
-			for e := range changes {
+			for {
+				var e control.Event
+				select {
+				case e = <-changes:
+				case <-ctx.Done():
+					return errors.New("no offer of control came")
+				}
 				if e.Kind != control.KindOffer {
 					continue
 				}
@@ -110,7 +116,6 @@ func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 				}
 				return f.Control.User().HandBack(ctx)
 			}
-			return errors.New("no offer")
 		}()
 	}()
 

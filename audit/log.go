@@ -84,36 +84,21 @@ type Mark struct {
 }
 
 // Log writes [Entry] values as JSON lines, each stamped with the run's id
-// and the log's session ([Log.With]). It is safe for concurrent use; lines
-// never interleave. It keeps no entry after writing it. A nil *Log records
-// nothing.
+// ([RunID]) and, on a session's view ([Log.ForSession]), the session. It is
+// safe for concurrent use; lines never interleave. It keeps no entry after
+// writing it. A nil *Log records nothing.
 type Log struct {
-	*sink
+	// parent, session and run are set on a view (ForSession, WithRun): its
+	// lines go to parent with Session (and Run) set.
+	parent  *Log
 	session string
-	run     string // replaces the sink's run id when set (WithRun)
-	derived bool   // made by With or WithRun: Close closes nothing
-}
+	run     string
 
-// sink is what the logs [Log.With] derives share: one writer, one lock,
-// one set of observers.
-type sink struct {
 	mu     sync.Mutex
 	w      io.Writer
 	closer io.Closer // the file Open opened, or nil
 	now    func() time.Time
-	run    string
 	obs    map[*observer]struct{}
-}
-
-// WithRun returns a log writing to the same place whose lines carry run
-// instead of [RunID] (examples and tests with fixed output). Closing it
-// closes nothing. WithRun on a nil *Log returns nil.
-func (a *Log) WithRun(run string) *Log {
-	if a == nil {
-		return nil
-	}
-	d := &Log{sink: a.sink, session: a.session, derived: true, run: run}
-	return d
 }
 
 // RunID is this process's run id, on every line it writes: its start time
@@ -124,14 +109,31 @@ var RunID = sync.OnceValue(func() string {
 	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b)
 })
 
-// With returns a log writing to the same place whose lines carry session
-// (an MCP session over --http). Closing it closes nothing; close the log
-// it came from. With on a nil *Log returns nil.
-func (a *Log) With(session string) *Log {
+// ForSession returns a view of the log for one MCP session: its lines
+// carry Session id, its observers see only that session's lines, and its
+// Close does nothing (the log is the runtime's).
+func (a *Log) ForSession(id string) *Log {
 	if a == nil {
 		return nil
 	}
-	return &Log{sink: a.sink, session: session, run: a.run, derived: true}
+	run := a.run
+	if a.parent != nil {
+		a = a.parent
+	}
+	return &Log{parent: a, session: id, run: run}
+}
+
+// WithRun returns a view of the log whose lines carry run instead of
+// [RunID] (examples and tests with fixed output). Its Close does nothing.
+func (a *Log) WithRun(run string) *Log {
+	if a == nil {
+		return nil
+	}
+	session := a.session
+	if a.parent != nil {
+		a = a.parent
+	}
+	return &Log{parent: a, session: session, run: run}
 }
 
 // observer is one function registered with [Log.Observe].
@@ -143,7 +145,7 @@ func New(w io.Writer, now func() time.Time) *Log {
 	if now == nil {
 		now = time.Now
 	}
-	return &Log{sink: &sink{w: w, now: now, run: RunID()}}
+	return &Log{w: w, now: now}
 }
 
 // Open opens path for appending (creating it with mode 0600) and returns a
@@ -165,19 +167,20 @@ func (a *Log) Record(e Entry) error {
 	if a == nil {
 		return nil
 	}
+	if a.parent != nil {
+		e.Session = a.session
+		if a.run != "" {
+			e.Run = a.run
+		}
+		return a.parent.Record(e)
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if e.Time.IsZero() {
 		e.Time = a.now()
 	}
 	if e.Run == "" {
-		e.Run = a.run
-	}
-	if e.Run == "" {
-		e.Run = a.sink.run
-	}
-	if e.Session == "" {
-		e.Session = a.session
+		e.Run = RunID()
 	}
 	e.Time = e.Time.UTC()
 	e.clean()
@@ -237,6 +240,14 @@ func (a *Log) Observe(fn func(Entry)) (stop func()) {
 	if a == nil || fn == nil {
 		return func() {}
 	}
+	if a.parent != nil {
+		session := a.session
+		return a.parent.Observe(func(e Entry) {
+			if e.Session == session {
+				fn(e)
+			}
+		})
+	}
 	o := &observer{fn: fn}
 	a.mu.Lock()
 	if a.obs == nil {
@@ -251,10 +262,10 @@ func (a *Log) Observe(fn func(Entry)) (stop func()) {
 	}
 }
 
-// Close closes the file opened by [Open]; otherwise (and on a log from
-// [Log.With]) it does nothing.
+// Close closes the file opened by [Open]; otherwise (and on a view) it
+// does nothing.
 func (a *Log) Close() error {
-	if a == nil || a.closer == nil || a.derived {
+	if a == nil || a.parent != nil || a.closer == nil {
 		return nil
 	}
 	a.mu.Lock()

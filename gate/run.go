@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"sync/atomic"
 	"time"
 
@@ -272,7 +273,8 @@ func (r *run) page(ctx context.Context) PageState {
 	if r.titleDoc == "" || r.titleDoc != r.g.doc {
 		title = r.s.Title(ctx)
 	}
-	return PageState{URL: r.s.URL(), Title: title, Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
+	// The title is the page's text: one safe line (see package pagetext).
+	return PageState{URL: r.s.URL(), Title: pagetext.Line(title), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}
 }
 
 func (r *run) denied(ctx context.Context, reason spec.Reason, msg string) Result {

@@ -1,0 +1,101 @@
+package control
+
+import (
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/audit"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// How is how control changed, in [Event.How], [Return.How] and the audit
+// log (the audit log's words).
+type How string
+
+// How control changed.
+const (
+	HowTake       How = audit.HowTake
+	HowHandedBack How = audit.HowHandedBack
+	HowCancelled  How = audit.HowCancelled
+	HowDeclined   How = audit.HowDeclined
+)
+
+// Kind is what an [Event] is about.
+type Kind string
+
+// Event kinds, in [Event.Kind].
+const (
+	KindOffer   Kind = audit.EventOffer
+	KindControl Kind = audit.EventControl
+)
+
+// By is who caused a change, in [Event.By].
+type By string
+
+// Who caused a change.
+const (
+	ByUser  By = audit.ByUser
+	ByAgent By = audit.ByAgent
+)
+
+// Step is the marked step an offer is about. Every field is optional.
+type Step struct {
+	Ref  string `json:"ref,omitempty"`  // element ref of the marked step, e.g. "e12"
+	Kind string `json:"kind,omitempty"` // "interaction" or "submission"
+	Text string `json:"text,omitempty"` // what the page says about it (Company content)
+}
+
+// Offer is the agent's offer of control to the User.
+type Offer struct {
+	ID     string    `json:"id"`
+	Reason string    `json:"reason"`
+	Step   *Step     `json:"step,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+// Return records how the User last gave control back.
+type Return struct {
+	How How       `json:"how"` // HowHandedBack or HowCancelled
+	At  time.Time `json:"at"`
+}
+
+// Decline records the User's most recent declined offer.
+type Decline struct {
+	Offer string    `json:"offer"` // the offer's ID
+	At    time.Time `json:"at"`
+}
+
+// Status is a snapshot of the state. Its pointers are copies; changing them
+// changes nothing in the [Control].
+type Status struct {
+	Controller spec.Controller
+	// Offer is the open offer, if any. It stays open while the User holds
+	// control and is cleared when the User hands back or cancels.
+	Offer *Offer
+	// LastReturn is the User's most recent hand back or cancel. A declined
+	// offer is none: the User never held control.
+	LastReturn *Return
+	// Declined is the offer the User declined, until the agent raises a
+	// new one.
+	Declined *Decline
+	// MustReobserve is set when the User returns control and cleared by
+	// [Control.Observed]: the agent must look at the page again first.
+	MustReobserve bool
+	// Epoch counts the User's returns of control. Element refs from an older
+	// epoch are stale. (Package agent combines it with its own page epochs.)
+	Epoch uint64
+}
+
+// Event is one change, as delivered to subscribers.
+type Event struct {
+	Time time.Time
+	Kind Kind // KindOffer or KindControl
+	// From and To are the holder before and after; equal for an offer.
+	From, To spec.Controller
+	// How is HowTake, HowHandedBack or HowCancelled for a control event,
+	// empty for a new offer, HowDeclined when the User declines an offer.
+	How How
+	// Offer is the offer raised, declined or taken (nil if none was open).
+	Offer *Offer
+	Epoch uint64
+	By    By // ByUser or ByAgent
+}
