@@ -13,7 +13,8 @@ const (
 	FailPage        spec.Reason = "page_error"  // the page could not be read or driven
 	FailNoPage      spec.Reason = "no_page"     // there is no page to act on
 	FailBadArgument spec.Reason = "bad_argument"
-	FailNoHistory   spec.Reason = "no_history" // nothing to go back to
+	FailNoHistory   spec.Reason = "no_history"   // nothing to go back to
+	FailBrowserGone spec.Reason = "browser_gone" // the browser closed or crashed
 )
 
 // CaughtByGuard is [Result.CaughtBy] when the in-page guard stopped input.

@@ -65,6 +65,17 @@ type pageSurface struct {
 	height float64
 }
 
+// Gone reports whether the page's connection has ended: the browser
+// closed, crashed or went away (an attached browser of a pool).
+func (s *pageSurface) Gone() bool {
+	select {
+	case <-s.p.Done():
+		return true
+	default:
+		return false
+	}
+}
+
 func (s *pageSurface) Document(ctx context.Context) (string, error) {
 	// The main frame's loader changes with every new document; the browser
 	// tracks it from events, so this costs no round trip.

@@ -160,6 +160,11 @@ func addAction(srv *mcp.Server, g *gate.Gate, e gate.Entry) {
 				Message: "The input does not fit the tool: " + err.Error()}, nil
 		}
 		res := g.Do(ctx, a)
+		if res.Outcome == spec.OutcomeFailed {
+			// CONTRACT.md: a failed outcome sets isError, as Playwright MCP
+			// does; a denial does not.
+			return &mcp.CallToolResult{IsError: true}, res, nil
+		}
 		if res.Outcome == spec.OutcomeDone && res.Text != "" {
 			// A snapshot's text is the content a client shows first.
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}, res, nil
