@@ -28,6 +28,10 @@ const (
 	EventOffer    = "offer"
 	EventControl  = "control"
 	EventError    = "error"
+	// EventSessionStart and EventSessionEnd bound one MCP session's lines
+	// over --http; the end's Reason says why ("idle", "closed").
+	EventSessionStart = "session_start"
+	EventSessionEnd   = "session_end"
 )
 
 // How control changed, in [Entry.How] (package control uses the same words).

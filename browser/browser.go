@@ -80,11 +80,14 @@ type Browser struct {
 	ctx    context.Context // lives until Close; owns the read loop and event goroutines
 	cancel context.CancelFunc
 
-	mu       sync.Mutex
-	scripts  map[string]Script         // by key
-	targets  map[target.SessionID]*tgt // attached page and frame targets
-	pages    map[target.ID]*Page       // top-level pages
-	pageSubs []chan *Page              // listeners for new pages
+	mu      sync.Mutex
+	scripts map[string]Script // by key
+	// ctxScripts are scripts of one browser context, by context and key
+	// (see Context.SetScript).
+	ctxScripts map[cdp.BrowserContextID]map[string]Script
+	targets    map[target.SessionID]*tgt // attached page and frame targets
+	pages      map[target.ID]*Page       // top-level pages
+	pageSubs   []chan *Page              // listeners for new pages
 
 	observers    map[uint64]RequestObserver // by key, see ObserveRequests
 	nextObserver uint64
@@ -348,6 +351,7 @@ func (b *Browser) attached(parent *Session, raw jsonv2.Value) {
 		if err := t.configure(ctx); err != nil && !isGone(err) {
 			b.log.Warn("configuring target", "type", info.Type, "err", err)
 		}
+		close(t.ready)
 		if p != nil {
 			b.newPageWindowInput(ctx, p)
 			b.mu.Lock()

@@ -23,6 +23,15 @@
 // each redirect hop is paused again, so a redirect from the Company to
 // elsewhere does not carry the header on.
 //
+// # Browser contexts
+//
+// A [Context] is a browser context (cookies, storage, tabs): one per User
+// when several share a Chromium ([Browser.NewContext]), or the default one
+// of the tab Chromium opened at launch ([Browser.InitialPage], which reuses
+// that tab, or an existing blank tab when attached, rather than opening
+// one). Scripts set on a Context ([Context.SetScript]) run in its targets
+// only, beside the browser's own; window input can be blocked per context.
+//
 // # Environment
 //
 // A Chromium we start gets an allowlisted environment, never ours whole:

@@ -33,6 +33,7 @@ type tgt struct {
 	navigating bool                                   // the top frame has a navigation requested that has neither committed nor stopped
 	installMu  sync.Mutex                             // one script install at a time (see installScript)
 	changed    chan struct{}                          // closed and replaced on every frame or context change
+	ready      chan struct{}                          // closed once configure has run (see Browser.attached)
 }
 
 type execContext struct {
@@ -55,6 +56,7 @@ func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
 		docs:     map[cdp.LoaderID]int64{},
 		loaded:   map[cdp.LoaderID]bool{},
 		changed:  make(chan struct{}),
+		ready:    make(chan struct{}),
 	}
 	t.watchLog()
 	track(t, runtime.ExecutionContextCreated, t.contextCreatedLocked)
@@ -216,10 +218,7 @@ func (t *tgt) configure(ctx context.Context) error {
 		}
 	}
 	t.b.mu.Lock()
-	scripts := make(map[string]Script, len(t.b.scripts))
-	for k, v := range t.b.scripts {
-		scripts[k] = v
-	}
+	scripts := t.b.scriptsForLocked(t)
 	t.b.mu.Unlock()
 	for key, sc := range scripts {
 		if err := t.installScript(ctx, key, sc); err != nil {
@@ -265,7 +264,7 @@ func (t *tgt) installScript(ctx context.Context, key string, _ Script) error {
 	t.installMu.Lock()
 	defer t.installMu.Unlock()
 	t.b.mu.Lock()
-	sc, ok := t.b.scripts[key]
+	sc, ok := t.b.scriptsForLocked(t)[key]
 	t.b.mu.Unlock()
 	if !ok {
 		return nil

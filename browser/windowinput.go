@@ -6,13 +6,21 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 )
 
 // windowInput is whether input from the browser's own windows reaches pages.
 type windowInput struct {
-	mu      sync.Mutex // serialises changes and our own dispatches
-	blocked bool
+	mu        sync.Mutex // serialises changes and our own dispatches
+	blocked   bool       // every page's (Browser.SetWindowInput)
+	byContext map[cdp.BrowserContextID]bool
+}
+
+// blockedLocked reports whether window input to p is blocked, browser-wide
+// or for its context. The caller holds mu.
+func (w *windowInput) blockedLocked(p *Page) bool {
+	return w.blocked || w.byContext[p.browserContext]
 }
 
 // SetWindowInput sets whether input from the browser's own windows (a
@@ -33,7 +41,7 @@ func (b *Browser) SetWindowInput(ctx context.Context, allowed bool) error {
 	b.win.blocked = !allowed
 	var errs error
 	for _, p := range b.Pages() {
-		if err := p.ignoreInput(ctx, !allowed); err != nil && !isGone(err) {
+		if err := p.ignoreInput(ctx, b.win.blockedLocked(p)); err != nil && !isGone(err) {
 			errs = errors.Join(errs, err)
 		}
 	}
@@ -44,7 +52,7 @@ func (b *Browser) SetWindowInput(ctx context.Context, allowed bool) error {
 func (b *Browser) newPageWindowInput(ctx context.Context, p *Page) {
 	b.win.mu.Lock()
 	defer b.win.mu.Unlock()
-	if !b.win.blocked {
+	if !b.win.blockedLocked(p) {
 		return
 	}
 	if err := p.ignoreInput(ctx, true); err != nil && !isGone(err) {
@@ -62,7 +70,7 @@ func (p *Page) dispatch(ctx context.Context, fn func() error) error {
 	b := p.b
 	b.win.mu.Lock()
 	defer b.win.mu.Unlock()
-	if !b.win.blocked {
+	if !b.win.blockedLocked(p) {
 		return fn()
 	}
 	if err := p.ignoreInput(ctx, false); err != nil {

@@ -36,6 +36,11 @@
 // count over the same private path, for the conformance checker (package
 // check).
 //
+// An injector works in a scope ([Scope]): the whole browser, or one browser
+// context when several Users' Sessions share a Chromium (each with its own
+// holder of control). Its script and its changes then reach that
+// context's frames only.
+//
 // On any host other than organization.domain and its subdomains the script
 // returns before touching anything: navigator.poppy is undefined there and
 // no global is added.

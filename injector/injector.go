@@ -20,18 +20,26 @@ var poppyJS string
 // scriptKey names the injected script among the browser's scripts.
 const scriptKey = "injector/navigator.poppy"
 
+// Scope is where an injector works: the whole browser ([browser.Browser])
+// or one browser context ([browser.Context]) when several Users share a
+// Chromium, each with their own holder of control.
+type Scope interface {
+	SetScript(ctx context.Context, key string, s browser.Script) error
+	Pages() []*browser.Page
+}
+
 // Options configure an [Injector].
 type Options struct {
-	Domain  string           // the Company's organization.domain; its hosts and subdomains get navigator.poppy
-	Browser *browser.Browser // where to inject
-	Logger  *slog.Logger     // nil discards
+	Domain  string       // the Company's organization.domain; its hosts and subdomains get navigator.poppy
+	Browser Scope        // where to inject: a *browser.Browser or a *browser.Context
+	Logger  *slog.Logger // nil discards
 }
 
 // Injector provides navigator.poppy.controller in every Company frame.
 // Its methods are safe for concurrent use.
 type Injector struct {
 	domain string
-	b      *browser.Browser
+	b      Scope
 	log    *slog.Logger
 
 	mu  sync.Mutex // one change at a time

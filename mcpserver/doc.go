@@ -1,5 +1,6 @@
 // Package mcpserver is the MCP server of the runtime: typed tools over the
-// gate, and notifications of control changes.
+// gate, notifications of control changes, one runtime per MCP session, and
+// serving over stdio or Streamable HTTP.
 //
 // [New] registers every tool of CONTRACT.md. The browser tools are built
 // from the gate's catalogue (gate.Catalogue): each input is checked against
@@ -12,9 +13,43 @@
 // does. [NotifyControl] turns every control change into an MCP logging
 // notification.
 //
+// # Sessions
+//
+// [NewServer] takes an [OpenFunc] instead of a gate: each MCP session gets
+// its own [Runtime] (over --http, supervisor.Session: its own browser
+// context, control, live view and audit lines). The runtime is opened in
+// the background when the session begins (initialize, or the first request
+// of the sessionless protocol), so initialize and tools/list answer at once
+// while Chromium starts; a tool call waits for its session's runtime (at
+// most Options.StartTimeout) and, if it could not start, fails with
+// ReasonBrowserUnavailable and the reason (browser_control_status answers
+// with browser_error). Each runtime's control changes go to its own session
+// only. Every call's context also ends when its session ends, so a DELETE
+// or an idle expiry stops a browser_wait_for_control at once. A session
+// beyond Options.MaxSessions is refused at its initialize with a JSON-RPC
+// error (CodeTooManySessions) naming the cap; over HTTP a session with no
+// request for Options.SessionIdle ends, its runtime closed with reason
+// "idle" (EndIdle) before the MCP session itself.
+//
+// # Serving
+//
+// [Server.ServeHTTP] serves Streamable HTTP: a bearer token on every
+// request (given, or random and shown once; a token the User set is never
+// printed), the scheme matched in any case, no cross-origin request, a
+// loud warning for a non-loopback address ([WarnIfExposed]).
+// [Server.ServeStdio] serves stdio. Both fill gaps of the go-sdk (v1.8):
+// the response of a call the client cancelled (notifications/cancelled) is
+// not sent (over HTTP its event is dropped from the call's stream); a call
+// before initialize is answered with code -32600 (Invalid Request) rather
+// than code 0 (over stdio the SDK's other code-0 errors get -32603).
+// browser_wait_for_control sends a progress notification every
+// Options.ProgressEvery when the call carries a progress token, so clients
+// with a request timeout can reset it.
+//
 // # What it must not do
 //
 // Bypass the gate (every browser tool is one gate.Gate.Do); take, hand back
-// or cancel control for the User; import the built-in loop (package agent)
-// or the User's side (package ui).
+// or cancel control for the User; import the built-in loop (package agent),
+// the User's side (package ui) or the runtime's wiring (package
+// supervisor: it is handed an OpenFunc).
 package mcpserver

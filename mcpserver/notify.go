@@ -35,6 +35,25 @@ type ControlNotice struct {
 // a logging level (logging/setLevel "notice" or lower), as MCP logging
 // requires. It blocks; run it in a goroutine owned by the caller.
 func NotifyControl(ctx context.Context, srv *mcp.Server, ctl gate.Controls) {
+	forEachNotice(ctx, ctl, func(n ControlNotice) {
+		for ss := range srv.Sessions() {
+			// A session that has gone away only loses its notice.
+			_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: ControlLogger, Data: n})
+		}
+	})
+}
+
+// notifySession is NotifyControl for one session and its own control
+// state (a [Server] with a runtime per session).
+func notifySession(ctx context.Context, ss *mcp.ServerSession, ctl gate.Controls) {
+	forEachNotice(ctx, ctl, func(n ControlNotice) {
+		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: ControlLogger, Data: n})
+	})
+}
+
+// forEachNotice calls send with the notice of every control change until
+// ctx ends.
+func forEachNotice(ctx context.Context, ctl gate.Controls, send func(ControlNotice)) {
 	events, stop := ctl.Subscribe()
 	defer stop()
 	for {
@@ -45,11 +64,7 @@ func NotifyControl(ctx context.Context, srv *mcp.Server, ctl gate.Controls) {
 			if !ok {
 				return
 			}
-			n := noticeFor(e)
-			for ss := range srv.Sessions() {
-				// A session that has gone away only loses its notice.
-				_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: ControlLogger, Data: n})
-			}
+			send(noticeFor(e))
 		}
 	}
 }

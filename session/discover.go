@@ -59,6 +59,16 @@ func Discover(ctx context.Context, client *http.Client, company string) (*Compan
 	return c, warnings, nil
 }
 
+// CheckCompany reports, without any I/O, whether Discover could take
+// company at all (a domain or an https URL, never an IP literal), with the
+// error Discover would give.
+func CheckCompany(company string) error {
+	if _, err := parseCompany(company, false); err != nil {
+		return fmt.Errorf("discovering %s: %w", company, err)
+	}
+	return nil
+}
+
 func discover(ctx context.Context, client *http.Client, target companyTarget) (*Company, []spec.Warning, error) {
 	body, err := fetchDocument(ctx, client, "https://"+target.host+spec.WellKnownPath)
 	if err != nil {

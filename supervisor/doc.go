@@ -1,41 +1,69 @@
-// Package supervisor runs one Session's runtime, the way tsnet.Server is one
+// Package supervisor runs a Company's runtime, the way tsnet.Server is one
 // node: a Company's website in a real Chromium, with the Company's marks
-// honoured, navigator.poppy provided, the gate for the agent, the audit log
-// and the User's live view, started and stopped in order.
+// honoured, navigator.poppy provided, the gate for each agent, the audit
+// log and each User's live view, started and stopped in order.
+//
+// # Structure
+//
+// A [Server] owns what is shared: the Company (discovery, or --no-join),
+// the audit log, and one Chromium launched (or attached) with the
+// Poppy-Extensions header on the Company's requests and the marks scanner.
+// A [Session] is one User's agent in it: a browser context and its page,
+// the injector scoped to that context, control state (with the
+// window-input guard), the join, the gate, a live view with its own token,
+// and audit lines carrying the session's id ([audit.Log.ForSession]).
+// With [Options.ContextPerSession] (MCP over --http) every Session gets a
+// new browser context (Target.createBrowserContext), disposed of when the
+// Session closes: cookies, storage, tabs, the holder of control and
+// navigator.poppy's value are the Session's alone, and its live view
+// listens on a free port of LiveAddr's host. Without it (stdio, demo, run,
+// check) the one Session drives the tab Chromium opened at launch (or, when
+// attached, an existing blank tab; only if there is none, one new tab), in
+// the default context: no extra tab or context is paid for.
+//
+// [Supervisor] is a Server with its one Session, for callers that want one
+// runtime started and stopped as a unit (cmd's demo, run and check, and
+// the end-to-end tests).
 //
 // # What it owns
 //
-// The wiring of one runtime: finding the Company (discovery, or --no-join),
-// launching or attaching the browser with the Poppy-Extensions header on the
-// Company's requests, the marks scanner (and, for check, its watcher), the
-// injector, the control state with the window-input guard, the join, the
-// gate ([gate.Gate]), the audit log and the live view. Commands
-// (cmd/poppy-browser), the conformance checker (check) and the end-to-end
+// The wiring of the runtime: finding the Company, launching or attaching
+// the browser, the marks scanner (and, for check, its watcher), the
+// injector, control, the join, the gate ([gate.Gate]), the audit log and
+// the live view. Commands (cmd/poppy-browser), the conformance checker
+// (check), the MCP server's sessions (through cmd) and the end-to-end
 // tests build on it rather than wiring these themselves.
 //
 // # What it must not do
 //
 // Parse flags, print to a terminal on its own (the live view's URL goes to
 // [Options.UserMessages] only), or act for the model: the agent acts only
-// through [Supervisor.Gate], the User only through control's User handle
+// through a Session's gate, the User only through control's User handle
 // and the live view.
 //
 // # Lifecycle
 //
-// [New] takes [Options] and starts nothing. [Supervisor.Start] starts, in
-// order: the Company (discovery or NoJoin), the audit log, the browser with
-// the marks script, the injector, the agent's page, control (with the window
-// guard when asked), the join, the gate, the live view. If a step fails,
-// Start closes what it started and returns the error. [Supervisor.Close]
-// stops in the reverse order of what the User and the agent reach: the live
-// view first (no more User input or screencast), then the browser, then the
-// audit log; it returns their errors joined and waits for the live view's
-// goroutines. Close is safe to call more than once and after a failed Start.
+// [NewServer] takes [Options] and starts nothing. [Server.Start] finds
+// the Company, opens the audit log and launches the browser; it may run in
+// a goroutine while [Server.Ready] lets callers wait for it (the MCP server
+// answers initialize meanwhile). [Server.NewSession] waits for Ready, then
+// opens, in order: browser context and page, injector, control, join,
+// gate, live view; on error it closes what it opened. [Session.Close]
+// stops the live view, disposes of its browser context and records
+// session_end with its reason. [Server.Close] stops a start in progress,
+// then closes the browser and the audit log; close Sessions first.
+// [Supervisor.Start] is Server.Start then one NewSession; on error it
+// closes what it started. [Supervisor.Close] closes the Session then the
+// Server. Every Close is safe to call more than once and after a failed
+// start.
 //
 // # Concurrency
 //
-// Start and Close must not run concurrently with each other. The accessors
-// are safe for concurrent use once Start has returned nil; the parts they
-// return document their own concurrency. The Supervisor starts no goroutine
-// of its own: the browser and the live view own theirs.
+// Server and Session methods are safe for concurrent use; Sessions of one
+// Server open and close independently. A Supervisor's Start and Close must
+// not run concurrently with each other. The accessors are safe once the
+// start has returned nil; the parts they return document their own
+// concurrency. The package starts no goroutine of its own: the browser and
+// the live views own theirs, and a caller runs Server.Start in its own
+// goroutine when it wants the start in the background.
 package supervisor

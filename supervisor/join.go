@@ -14,8 +14,9 @@ import (
 // joinAdapter gives session.Join the browser it needs: a navigation that
 // ends where the auto-submitted join form (and its 303) leads.
 type joinAdapter struct {
-	b *browser.Browser
-	p *browser.Page
+	b       *browser.Browser
+	cookies interface{ ClearCookies(context.Context) error } // the Session's browser context, or the whole browser
+	p       *browser.Page
 }
 
 func (j joinAdapter) Navigate(ctx context.Context, url string) (string, int, error) {
@@ -31,12 +32,31 @@ func (j joinAdapter) Navigate(ctx context.Context, url string) (string, int, err
 	return res.URL, res.Status, nil
 }
 
-func (j joinAdapter) ClearCookies(ctx context.Context) error { return j.b.ClearCookies(ctx) }
+func (j joinAdapter) ClearCookies(ctx context.Context) error { return j.cookies.ClearCookies(ctx) }
 
+// WatchRequests checks the requests of the join's page only: other
+// Sessions' pages may be loading in the same browser meanwhile.
 func (j joinAdapter) WatchRequests(ctx context.Context, check func(session.JoinRequest) bool) (func(), error) {
 	return j.b.ObserveRequests(ctx, func(r browser.Request) bool {
+		if !j.ownFrame(r) {
+			return false
+		}
 		return !check(session.JoinRequest{Method: r.Method, URL: r.URL, Document: r.ResourceType == "Document"})
 	})
+}
+
+// ownFrame reports whether r comes from a frame of the join's page (a
+// request without a frame, as a worker's, counts as its).
+func (j joinAdapter) ownFrame(r browser.Request) bool {
+	if r.FrameID == "" {
+		return true
+	}
+	for _, f := range j.p.Frames() {
+		if f.ID == r.FrameID {
+			return true
+		}
+	}
+	return false
 }
 
 func (j joinAdapter) Cookies(ctx context.Context, url string) ([]session.Cookie, error) {
@@ -48,11 +68,17 @@ func (j joinAdapter) Cookies(ctx context.Context, url string) ([]session.Cookie,
 	return out, err
 }
 
+// windowInput is where window input is blocked: the whole browser, or one
+// Session's browser context.
+type windowInput interface {
+	SetWindowInput(ctx context.Context, allowed bool) error
+}
+
 // guardWindowInput blocks the browser window's own input now (the agent
 // holds control) and returns an Apply hook that lets it through only while
 // the User holds control: allowed after every frame reads "user", blocked
 // before any frame reads "agent" again.
-func guardWindowInput(ctx context.Context, b *browser.Browser, set func(context.Context, spec.Controller) error) (func(context.Context, spec.Controller) error, error) {
+func guardWindowInput(ctx context.Context, b windowInput, set func(context.Context, spec.Controller) error) (func(context.Context, spec.Controller) error, error) {
 	if err := b.SetWindowInput(ctx, false); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -48,6 +49,13 @@ type Options struct {
 	// after load (the conformance checker). False installs the scanner only.
 	WatchMarks bool
 
+	// ContextPerSession gives every [Session] of a [Server] its own browser
+	// context (cookies, storage, tabs), navigator.poppy, control state,
+	// live view on a free port of LiveAddr's host, and audit lines with its
+	// id: several Users' agents in one Chromium (MCP over --http). False
+	// means one Session in the browser's first tab. [New] ignores it.
+	ContextPerSession bool
+
 	// AuditLog is the file the audit log is appended to (JSONL, mode 0600).
 	// Empty means no file; observers of [Supervisor.Audit] still see entries.
 	AuditLog string
@@ -58,7 +66,9 @@ type Options struct {
 	// LiveAddr is the live view's listen address. Empty means 127.0.0.1:0.
 	LiveAddr string
 	// LiveURLFile, when set, receives the live view's URL with its token
-	// (mode 0600), for scripted users. Empty means no file.
+	// (mode 0600), for scripted users. Empty means no file. With
+	// ContextPerSession it is not written: each Session's URL goes to
+	// UserMessages with the session's id.
 	LiveURLFile string
 	// UserMessages is where the live view's URL (with its token) is shown to
 	// the User. Nil means it is not shown.
@@ -79,4 +89,25 @@ type Options struct {
 
 	// Logger receives debug logs. Nil means discard.
 	Logger *slog.Logger
+}
+
+// Check reports, without any I/O, what Start would refuse in o at once: no
+// Company, a Company that cannot be one, or a join without a credential
+// source. A caller that starts the runtime in the background checks first,
+// so such a mistake is one error at once rather than a failed tool later.
+func (o *Options) Check() error {
+	switch {
+	case o.Company == "":
+		return errors.New("starting runtime: no Company")
+	case o.NoJoin:
+		_, err := session.NoJoin(o.Company)
+		return err
+	}
+	if err := session.CheckCompany(o.Company); err != nil {
+		return err
+	}
+	if o.Credentials == nil {
+		return errors.New("joining: no credential source (use --assertion-cmd, or --no-join)")
+	}
+	return nil
 }

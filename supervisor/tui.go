@@ -10,14 +10,22 @@ import (
 // RunTUI shows the User's terminal UI on the controlling terminal
 // (/dev/tty) until the User quits or ctx ends. It fails with
 // [ui.ErrNoTerminal] when there is none.
-func (s *Supervisor) RunTUI(ctx context.Context) error {
+func (s *Supervisor) RunTUI(ctx context.Context) error { return s.sess.RunTUI(ctx) }
+
+// TUIOptions describes the runtime to the User's terminal UI.
+func (s *Supervisor) TUIOptions() *ui.TUIOptions { return s.sess.TUIOptions() }
+
+// RunTUI shows the Session's terminal UI on the controlling terminal
+// (/dev/tty) until the User quits or ctx ends. It fails with
+// [ui.ErrNoTerminal] when there is none.
+func (ss *Session) RunTUI(ctx context.Context) error {
 	in, out, err := ui.OpenTerminal()
 	if err != nil {
 		return err
 	}
 	defer in.Close()
 	defer out.Close()
-	tui, err := ui.NewTUI(s.TUIOptions())
+	tui, err := ui.NewTUI(ss.TUIOptions())
 	if err != nil {
 		return err
 	}
@@ -26,7 +34,8 @@ func (s *Supervisor) RunTUI(ctx context.Context) error {
 
 // TUIOptions describes the runtime to the User's terminal UI: the Company,
 // the Session, the agent's page and the live view.
-func (s *Supervisor) TUIOptions() *ui.TUIOptions {
+func (ss *Session) TUIOptions() *ui.TUIOptions {
+	s := ss.srv
 	co := s.company
 	company := co.Domain
 	if co.Name != "" {
@@ -45,11 +54,11 @@ func (s *Supervisor) TUIOptions() *ui.TUIOptions {
 	}
 	note += " · declares " + strings.Join(exts, ", ")
 	return &ui.TUIOptions{
-		Control: s.control,
-		Audit:   s.audit,
+		Control: ss.control,
+		Audit:   ss.audit,
 		Company: company,
 		Session: note,
-		PageURL: func() string { return s.page.URL() },
-		LiveURL: s.LiveURL(),
+		PageURL: func() string { return ss.page.URL() },
+		LiveURL: ss.LiveURL(),
 	}
 }

@@ -3,23 +3,16 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
-	"crypto/rand"
-	"crypto/subtle"
-	"encoding/base64"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
-	"strings"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -42,8 +35,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var cfg config
 	cfg.register(fs)
 	cfg.registerCompany(fs)
-	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP on this address (give a loopback one) instead of stdio; every request needs the header Authorization: Bearer TOKEN, the token printed on stderr or set in POPPY_MCP_TOKEN")
-	tui := fs.Bool("tui", false, "show the User's terminal UI on the controlling terminal (/dev/tty), beside the MCP transport")
+	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP on this address (give a loopback one) instead of stdio; every request needs the header Authorization: Bearer TOKEN, the token printed on stderr or set in POPPY_MCP_TOKEN; each MCP session gets its own browser context, control and live view")
+	tui := fs.Bool("tui", false, "show the User's terminal UI on the controlling terminal (/dev/tty), beside the MCP transport (stdio only)")
+	var mo mcpserver.Options
+	fs.IntVar(&mo.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over --http: at most this many MCP sessions at once; a new one beyond is refused")
+	fs.DurationVar(&mo.SessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "over --http: end a session (and its browser context) after this long without a request")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -51,80 +47,48 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return usageErrorf("mcp: --company is required")
 	}
 	cfg.UserMessages = stderr
-	sv, err := cfg.start(ctx)
-	if err != nil {
+	cfg.ContextPerSession = *httpAddr != ""
+	opts := cfg.options()
+	if err := opts.Check(); err != nil {
 		return err
 	}
-	defer sv.Close()
-	srv := mcpserver.New(sv.Gate(), nil)
-	ctx, stop := startUserSide(ctx, sv, srv, *tui, false, stderr)
-	defer stop()
+	rt := supervisor.NewServer(&opts)
+	defer rt.Close()
+	// Chromium starts beside the MCP handshake: initialize answers at once
+	// and the first browser tool waits for the start.
+	go func() {
+		if err := rt.Start(ctx); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(stderr, "poppy-browser: the browser did not start: %v\n", err)
+		}
+	}()
+	srv := mcpserver.NewServer(func(ctx context.Context, id string) (mcpserver.Runtime, error) {
+		ss, err := rt.NewSession(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if *tui && *httpAddr == "" {
+			go showTUI(ctx, ss.RunTUI, ss.LiveURL(), stderr)
+		}
+		return ss, nil
+	}, &mo)
 	if *httpAddr != "" {
-		return serveMCPHTTP(ctx, srv, *httpAddr, stderr)
+		return serveHTTP(ctx, srv, *httpAddr, stderr)
 	}
-	return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: writeCloser{stdout}})
+	return srv.ServeStdio(ctx, stdin, stdout)
 }
 
-func serveMCPHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer) error {
+// serveHTTP serves srv over Streamable HTTP on addr, with the token from
+// POPPY_MCP_TOKEN (never printed) or a random one shown on stderr.
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, stderr io.Writer) error {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
-	return serveMCPListener(ctx, srv, l, stderr)
-}
-
-// serveMCPListener serves MCP over Streamable HTTP on l. Every request must
-// carry the run's bearer token (POPPY_MCP_TOKEN, or a random one shown once
-// on stderr) and no foreign Origin: a page in any browser on this machine
-// must not drive the agent's browser. The go-sdk also refuses a non-loopback
-// Host on a loopback listener (DNS rebinding).
-func serveMCPListener(ctx context.Context, srv *mcp.Server, l net.Listener, stderr io.Writer) error {
-	token := os.Getenv("POPPY_MCP_TOKEN")
-	shown := "$POPPY_MCP_TOKEN" // a token the User set is theirs: never printed
-	if token == "" {
-		var err error
-		if token, err = randomToken(); err != nil {
-			return fmt.Errorf("mcp: %w", err)
-		}
-		shown = token
+	o := &mcpserver.HTTPOptions{Token: os.Getenv("POPPY_MCP_TOKEN"), Messages: stderr}
+	if o.Token != "" {
+		o.TokenFromEnv = "$POPPY_MCP_TOKEN"
 	}
-	warnIfExposed(stderr, "--http", l.Addr().String())
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	hs := &http.Server{Handler: requireBearer(token, http.NewCrossOriginProtection().Handler(h)), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), shown)
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(sctx)
-	}()
-	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("mcp: %w", err)
-	}
-	return nil
-}
-
-// requireBearer lets through only requests that carry the token. The
-// scheme name is case-insensitive (RFC 9110, section 11.1).
-func requireBearer(token string, next http.Handler) http.Handler {
-	want := []byte(token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		scheme, cred, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(cred)), want) != 1 {
-			w.Header().Set("WWW-Authenticate", "Bearer")
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-func randomToken() (string, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
+	return srv.ServeHTTP(ctx, l, o)
 }
 
 func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -166,7 +130,3 @@ func startDemoSite() (*testsite.Site, *session.KeySigner, error) {
 	}
 	return site, signer, nil
 }
-
-type writeCloser struct{ io.Writer }
-
-func (writeCloser) Close() error { return nil }

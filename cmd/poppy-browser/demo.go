@@ -64,10 +64,10 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer sv.Close()
 	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, sv.Page().URL())
 	if *httpAddr != "" {
-		srv := mcpserver.New(sv.Gate(), nil)
-		ctx, stop := startUserSide(ctx, sv, srv, *tuiFlag, true, stderr)
+		srv := mcpserver.NewServer(mcpserver.Fixed(sv.Gate()), nil) // the demo's one User
+		ctx, stop := startUserSide(ctx, sv, *tuiFlag, true, stderr)
 		defer stop()
-		return serveMCPHTTP(ctx, srv, *httpAddr, stderr) // the token goes where the live view's does
+		return serveHTTP(ctx, srv, *httpAddr, stderr) // the token goes where the live view's does
 	}
 	auto := *autoFlag || !ui.IsTerminal(stdin)
 	lctx, stopLoop := context.WithCancelCause(ctx)

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/internal/desktop"
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 )
@@ -44,22 +44,28 @@ func (c *config) registerCompany(fs *flag.FlagSet) {
 
 // start starts the runtime the flags describe.
 func (c *config) start(ctx context.Context) (*supervisor.Supervisor, error) {
+	opts := c.options()
+	sv := supervisor.New(&opts)
+	if err := sv.Start(ctx); err != nil {
+		return nil, err
+	}
+	return sv, nil
+}
+
+// options are the runtime's options the flags describe.
+func (c *config) options() supervisor.Options {
 	opts := c.Options
 	if c.assertionCmd != "" {
 		opts.Credentials = session.CommandSource{Command: c.assertionCmd, Timeout: c.assertionTimeout}
 	}
 	opts.BrowserArgs = append(append([]string(nil), c.browserArgs...), opts.BrowserArgs...)
 	if !opts.NoLiveView {
-		warnIfExposed(opts.UserMessages, "--live", opts.LiveAddr)
+		mcpserver.WarnIfExposed(opts.UserMessages, "--live", opts.LiveAddr)
 	}
 	if opts.LiveURLFile != "" {
-		if err := os.MkdirAll(filepath.Dir(opts.LiveURLFile), 0o700); err != nil {
-			return nil, fmt.Errorf("--live-url-file: %w", err)
-		}
+		// The default is in the User's cache directory, which may not exist
+		// yet; if it cannot be made, writing the file says why.
+		_ = os.MkdirAll(filepath.Dir(opts.LiveURLFile), 0o700)
 	}
-	sv := supervisor.New(&opts)
-	if err := sv.Start(ctx); err != nil {
-		return nil, err
-	}
-	return sv, nil
+	return opts
 }

@@ -1,0 +1,229 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTPOptions configures [Server.ServeHTTP].
+type HTTPOptions struct {
+	// Token is the bearer token every request must carry. "" means a
+	// random one, shown once on Messages.
+	Token string
+	// TokenFromEnv says Token was set by the User (POPPY_MCP_TOKEN): it is
+	// theirs and never printed; Messages names the variable instead.
+	TokenFromEnv string
+	// Messages is where the address, the token and warnings go (stderr).
+	// Nil means nowhere.
+	Messages io.Writer
+}
+
+// sessionHeader is the Streamable HTTP session header.
+const sessionHeader = "Mcp-Session-Id"
+
+// ServeHTTP serves s over Streamable HTTP on l until ctx ends. Every
+// request must carry the bearer token and no foreign Origin: a page in any
+// browser on this machine must not drive the agent's browser (the go-sdk
+// also refuses a non-loopback Host on a loopback listener, against DNS
+// rebinding). At most Options.MaxSessions sessions are open at once, each
+// with its own runtime; an initialize beyond is answered with a JSON-RPC
+// error (CodeTooManySessions) that names the cap. A session with no request for
+// Options.SessionIdle ends (its runtime first, recorded as "idle"), and a
+// DELETE ends a session's calls in flight before the session.
+func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) error {
+	if o == nil {
+		o = &HTTPOptions{}
+	}
+	msgs := o.Messages
+	if msgs == nil {
+		msgs = io.Discard
+	}
+	token, shown := o.Token, o.TokenFromEnv
+	if token == "" {
+		var err error
+		if token, err = randomToken(); err != nil {
+			return fmt.Errorf("mcp: %w", err)
+		}
+		shown = token
+	} else if shown == "" {
+		shown = "(the token you set)"
+	}
+	WarnIfExposed(msgs, "--http", l.Addr().String())
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer s.Close()
+	if s.opts.SessionIdle > 0 {
+		go s.reg.reapIdle(ctx, s.opts.SessionIdle)
+	}
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+	h := requireBearer(token, http.NewCrossOriginProtection().Handler(s.door(sdk)))
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(msgs, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), shown)
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(sctx)
+	}()
+	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	return nil
+}
+
+// door is what the server checks before the go-sdk sees a request: the
+// a call before initialize, activity, a DELETE's calls, and the responses
+// of cancelled calls (dropped).
+func (s *Server) door(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(sessionHeader)
+		if id != "" {
+			e := s.reg.lookupID(id)
+			if e == nil {
+				next.ServeHTTP(w, r)
+				return
+			}
+			e.busy(0) // seen now
+			switch r.Method {
+			case http.MethodDelete:
+				s.reg.end(e, EndClosed) // its calls stop before the SDK waits for them
+			case http.MethodPost:
+				body, ok := readBody(w, r)
+				if !ok {
+					return
+				}
+				calls := e.cancels.observe(body)
+				defer e.cancels.done(calls)
+				w = &dropCancelled{ResponseWriter: w, c: &e.cancels}
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, ok := readBody(w, r)
+		if !ok {
+			return
+		}
+		reqID, forSDK := firstCall(body)
+		if !forSDK && r.Header.Get("Mcp-Protocol-Version") < "2026-07-28" {
+			writeRPCError(w, http.StatusBadRequest, reqID, errNotInitialized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// readBody reads a POST body (as bounded as the go-sdk does) and puts it
+// back for the next handler.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
+	if err != nil {
+		http.Error(w, "reading the request: "+err.Error(), http.StatusRequestEntityTooLarge)
+		return nil, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, true
+}
+
+// errNotInitialized answers a request without a session that is not an
+// initialize (the go-sdk would answer with code 0).
+var errNotInitialized = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "the session is not initialized: send initialize first"}
+
+// firstCall reads a POST body without a session: the ID of its first
+// request, and whether the go-sdk should see it: an initialize, a
+// server/discover, or a request of the sessionless protocol (its _meta
+// names a protocol version), which the SDK answers itself (a stateful
+// server tells such a client which versions it speaks). A batch counts by
+// its first message.
+func firstCall(body []byte) (id any, forSDK bool) {
+	var one struct {
+		ID     any    `json:"id"`
+		Method string `json:"method"`
+		Params struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"params"`
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
+			return nil, false
+		}
+		trimmed = batch[0]
+	}
+	if json.Unmarshal(trimmed, &one) != nil {
+		return nil, false
+	}
+	_, sessionless := one.Params.Meta["io.modelcontextprotocol/protocolVersion"]
+	return one.ID, one.Method == "initialize" || one.Method == "server/discover" || sessionless
+}
+
+func writeRPCError(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": id, "error": e})
+}
+
+// requireBearer lets through only requests that carry the token. The
+// scheme name is case-insensitive (RFC 9110, section 11.1).
+func requireBearer(token string, next http.Handler) http.Handler {
+	want := []byte(token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, cred, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(cred)), want) != 1 {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func randomToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// WarnIfExposed prints one loud line on w when addr (given to flag) is not
+// a loopback address: the listener speaks plain HTTP, so anyone on that
+// network can read its traffic, tokens included.
+func WarnIfExposed(w io.Writer, flag, addr string) {
+	if w == nil || addr == "" || IsLoopback(addr) {
+		return
+	}
+	fmt.Fprintf(w, "WARNING: %s listens on %s, not on loopback: this is plain HTTP, and anyone on that network can read it, tokens included\n", flag, addr)
+}
+
+// IsLoopback reports whether a listen address binds loopback only. An
+// empty host (every interface) is not loopback.
+func IsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,108 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServeStdio serves s over r and w (stdin and stdout) until ctx ends or the
+// client disconnects. Two details the go-sdk leaves out are kept here: a
+// call the client cancelled (notifications/cancelled) gets no response, as
+// MCP asks; and an error the SDK answers with code 0 (a call before
+// initialize, for one) gets a JSON-RPC code: Invalid Request before
+// initialize, Internal Error otherwise.
+func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	defer s.Close()
+	return s.mcp.Run(ctx, &guardedTransport{&mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}}})
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// guardedTransport wraps a transport's connection in a guardedConn.
+type guardedTransport struct{ mcp.Transport }
+
+func (t *guardedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &guardedConn{Connection: c, inFlight: map[string]bool{}, cancelled: map[string]bool{}}, nil
+}
+
+// guardedConn drops the response of a call the client has cancelled and
+// gives a code to the SDK's code-0 errors.
+type guardedConn struct {
+	mcp.Connection
+
+	mu        sync.Mutex
+	inFlight  map[string]bool // calls read and not yet answered, by ID
+	cancelled map[string]bool // of those, the ones the client cancelled
+}
+
+func (c *guardedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	req, ok := msg.(*jsonrpc.Request)
+	if err != nil || !ok {
+		return msg, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if req.IsCall() {
+		c.inFlight[idKey(req.ID)] = true
+	}
+	if req.Method == "notifications/cancelled" {
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) == nil {
+			if id, err := jsonrpc.MakeID(p.RequestID); err == nil && c.inFlight[idKey(id)] {
+				c.cancelled[idKey(id)] = true
+			}
+		}
+	}
+	return msg, nil
+}
+
+func (c *guardedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		k := idKey(resp.ID)
+		c.mu.Lock()
+		drop := c.cancelled[k]
+		delete(c.inFlight, k)
+		delete(c.cancelled, k)
+		c.mu.Unlock()
+		if drop {
+			return nil
+		}
+		resp.Error = withCode(resp.Error)
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// withCode gives an error without a JSON-RPC code one.
+func withCode(err error) error {
+	var wire *jsonrpc.Error
+	if err == nil || errors.As(err, &wire) && wire.Code != 0 {
+		return err
+	}
+	code := int64(jsonrpc.CodeInternalError)
+	if strings.Contains(err.Error(), "during session initialization") {
+		code = jsonrpc.CodeInvalidRequest // the SDK's answer to a call before initialize
+	}
+	return &jsonrpc.Error{Code: code, Message: err.Error()}
+}
+
+// idKey is a request ID as a map key (a number and a string never meet).
+func idKey(id jsonrpc.ID) string {
+	b, _ := json.Marshal(id.Raw())
+	return string(b)
+}

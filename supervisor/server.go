@@ -1,0 +1,209 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/audit"
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/internal/version"
+	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// Server is what the Sessions of one runtime share: the Company, the audit
+// log and one Chromium with the Company's header and the marks script.
+// Each User's agent works in a [Session] of it ([Server.NewSession]).
+// Create it with [NewServer], start it with [Server.Start] (which may run
+// in the background while [Server.Ready] waits), and stop it with
+// [Server.Close]. Its methods are safe for concurrent use.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+
+	company *session.Company
+	audit   *audit.Log
+	browser *browser.Browser
+
+	ready    chan struct{} // closed when Start has ended
+	startErr error         // why Start failed; read after ready
+
+	mu          sync.Mutex
+	started     bool
+	closed      bool
+	cancelStart context.CancelFunc
+	initialUsed bool // the one session of a runtime without ContextPerSession is open
+}
+
+// NewServer returns a Server for opts; it starts nothing.
+func NewServer(opts *Options) *Server {
+	s := &Server{ready: make(chan struct{})}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	return s
+}
+
+// Start finds the Company (discovery, or NoJoin), opens the audit log and
+// launches (or attaches to) the browser with the Company's header and the
+// marks script. It blocks until done; run it in a goroutine to answer
+// clients meanwhile, and let them wait with [Server.Ready]. Close stops a
+// start in progress. Start may be called once.
+func (s *Server) Start(ctx context.Context) (err error) {
+	s.mu.Lock()
+	if s.started || s.closed {
+		s.mu.Unlock()
+		return errors.New("starting runtime: already started")
+	}
+	s.started = true
+	ctx, s.cancelStart = context.WithCancel(ctx)
+	s.mu.Unlock()
+	defer func() {
+		s.startErr = err
+		close(s.ready)
+	}()
+	if s.company, err = s.findCompany(ctx); err != nil {
+		return err
+	}
+	if s.audit, err = s.openAudit(); err != nil {
+		return err
+	}
+	return s.startBrowser(ctx)
+}
+
+// Ready waits until Start has ended and returns its error, or ctx's.
+func (s *Server) Ready(ctx context.Context) error {
+	select {
+	case <-s.ready:
+		return s.startErr
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the browser to start: %w", ctx.Err())
+	}
+}
+
+// findCompany discovers the Company, or takes its domain as is with NoJoin.
+func (s *Server) findCompany(ctx context.Context) (*session.Company, error) {
+	if s.opts.NoJoin {
+		return session.NoJoin(s.opts.Company)
+	}
+	client := s.opts.HTTPClient
+	if client == nil {
+		client = &http.Client{Timeout: 20 * time.Second}
+	}
+	co, warnings, err := session.Discover(ctx, client, s.opts.Company)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		// The Company's poppy.json is off the letter: the User (or the
+		// Company's developer) should see it, not only a log.
+		if s.opts.UserMessages != nil {
+			fmt.Fprintf(s.opts.UserMessages, "poppy-browser: warning: %s\n", w.Message)
+		} else {
+			s.log.Warn("poppy.json", "warning", w.Message)
+		}
+	}
+	if s.opts.Credentials == nil {
+		return nil, errors.New("joining: no credential source (use --assertion-cmd, or --no-join)")
+	}
+	return co, nil
+}
+
+// openAudit opens the audit log and writes the run's start line.
+func (s *Server) openAudit() (*audit.Log, error) {
+	a := audit.New(io.Discard, nil)
+	if s.opts.AuditLog != "" {
+		var err error
+		if a, err = audit.Open(s.opts.AuditLog); err != nil {
+			return nil, err
+		}
+	}
+	start := audit.Entry{Event: audit.EventStart, Message: "poppy-browser " + version.String()}
+	if s.company != nil {
+		start.URL = "https://" + s.company.Domain + "/"
+	}
+	if err := a.Record(start); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// startBrowser launches (or attaches to) the browser with the Company's
+// header and installs the marks script.
+func (s *Server) startBrowser(ctx context.Context) error {
+	header, err := spec.FormatExtensions(s.company.Extensions)
+	if err != nil {
+		return err
+	}
+	s.browser, err = browser.Launch(ctx, &browser.Options{
+		ExecPath:       s.opts.Chromium,
+		CDPURL:         s.opts.CDPURL,
+		Headful:        s.opts.Headful,
+		Args:           s.opts.BrowserArgs,
+		CompanyHost:    s.company.IsCompanyHost,
+		CompanyURL:     s.company.DeclaresTo,
+		CompanyHeaders: map[string]string{spec.HeaderExtensions: header},
+		Logger:         s.log,
+	})
+	if err != nil {
+		return err
+	}
+	if err := s.browser.SetScript(ctx, "marks", marks.Script()); err != nil {
+		return fmt.Errorf("starting runtime: %w", err)
+	}
+	if s.opts.WatchMarks {
+		if err := s.browser.SetScript(ctx, "marks-watch", marks.WatchScript()); err != nil {
+			return fmt.Errorf("starting runtime: %w", err)
+		}
+	}
+	return nil
+}
+
+// Close stops a start in progress, then closes the browser and the audit
+// log, and returns their errors joined. Close the Sessions first. Later
+// calls return nil.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	started := s.started
+	if s.cancelStart != nil {
+		s.cancelStart()
+	}
+	s.mu.Unlock()
+	if !started {
+		return nil
+	}
+	<-s.ready
+	var errs []error
+	if s.browser != nil {
+		errs = append(errs, s.browser.Close())
+	}
+	errs = append(errs, s.audit.Close())
+	return errors.Join(errs...)
+}
+
+// Company is the Company, once Ready.
+func (s *Server) Company() *session.Company { return s.company }
+
+// Browser is the browser, once Ready. The agent never reaches it but
+// through a Session's gate.
+func (s *Server) Browser() *browser.Browser { return s.browser }
+
+// Audit is the audit log, once Ready; a Session's lines carry its id.
+func (s *Server) Audit() *audit.Log { return s.audit }

@@ -1,0 +1,268 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/audit"
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/injector"
+	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/ui"
+)
+
+// Session is one User's agent in a [Server]: a browser context and its
+// agent's page, navigator.poppy in that context, its own control state,
+// join, gate, live view (with its own token) and audit lines. With
+// [Options.ContextPerSession] each Session gets a new browser context;
+// otherwise the one Session uses the browser's first tab and default
+// context. The accessors are safe for concurrent use.
+type Session struct {
+	srv *Server
+	id  string
+	log *slog.Logger
+
+	audit    *audit.Log // lines carry id
+	bctx     *browser.Context
+	page     *browser.Page
+	injector *injector.Injector
+	control  *control.Control
+	gate     *gate.Gate
+	live     *ui.Live
+	// stops end what runs beside the Session (the User's navigations,
+	// notices, offer lines), in Close.
+	stops []func()
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// NewSession opens the Session id (the MCP session id; "" over stdio) once
+// the Server is Ready, in the order: browser context and page, injector,
+// control, join, gate, live view. On error it closes what it opened.
+func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
+	if err := s.Ready(ctx); err != nil {
+		return nil, err
+	}
+	ss := &Session{srv: s, id: id, log: s.log.With("session", id), audit: s.audit}
+	if id != "" {
+		ss.audit = s.audit.ForSession(id)
+	}
+	if err := ss.open(ctx); err != nil {
+		_ = ss.close(context.WithoutCancel(ctx), "")
+		return nil, err
+	}
+	if id != "" {
+		ss.record(audit.Entry{Event: audit.EventSessionStart})
+	}
+	return ss, nil
+}
+
+// open makes the Session's page and starts the rest on it.
+func (ss *Session) open(ctx context.Context) error {
+	if err := ss.openPage(ctx); err != nil {
+		return err
+	}
+	return ss.start(ctx)
+}
+
+// openPage makes the Session's browser context and page.
+func (ss *Session) openPage(ctx context.Context) (err error) {
+	s := ss.srv
+	if s.opts.ContextPerSession {
+		if ss.bctx, err = s.browser.NewContext(ctx); err != nil {
+			return err
+		}
+		ss.page, err = ss.bctx.NewPage(ctx)
+		return err
+	}
+	s.mu.Lock()
+	used := s.initialUsed
+	s.initialUsed = true
+	s.mu.Unlock()
+	if used {
+		return errors.New("opening a session: this runtime serves one session (set ContextPerSession for more)")
+	}
+	if ss.page, err = s.browser.InitialPage(ctx); err != nil {
+		return err
+	}
+	ss.bctx = ss.page.Context()
+	return nil
+}
+
+// start installs the injector and opens control, the join, the gate and
+// the live view.
+func (ss *Session) start(ctx context.Context) (err error) {
+	s := ss.srv
+	// One Session alone keeps the whole browser in step (a page it opens in
+	// another context included); Sessions side by side touch their own.
+	var scope injector.Scope = ss.bctx
+	var window windowInput = ss.bctx
+	if !s.opts.ContextPerSession {
+		scope, window = s.browser, s.browser
+	}
+	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log}); err != nil {
+		return err
+	}
+	if err := ss.injector.Install(ctx); err != nil {
+		return err
+	}
+	apply := ss.injector.Set
+	if s.opts.Headful || s.opts.GuardWindow {
+		if apply, err = guardWindowInput(ctx, window, ss.injector.Set); err != nil {
+			return err
+		}
+	}
+	ss.control = control.New(&control.Options{Apply: apply, Audit: ss.audit, Logger: ss.log})
+	ss.stops = append(ss.stops, startUserNavigations(ss.control, ss.Page, ss.audit))
+	if s.opts.NotifyDesktop {
+		ss.stops = append(ss.stops, startDesktopNotices(ss.control, s.opts.notify))
+	}
+	if !s.opts.NoJoin {
+		if err := ss.join(ctx); err != nil {
+			return err
+		}
+	}
+	ss.gate = gate.New(&gate.Options{
+		Page:        ss.Page,
+		Control:     ss.control,
+		Audit:       ss.audit,
+		CompanyHost: s.company.IsCompanyHost,
+		Logger:      ss.log,
+	})
+	if !s.opts.NoLiveView {
+		if err := ss.startLive(); err != nil {
+			return err
+		}
+	}
+	if s.opts.AnnounceOffers && s.opts.UserMessages != nil {
+		ss.stops = append(ss.stops, startOfferAnnouncements(ss.control, s.opts.UserMessages, ss.LiveURL))
+	}
+	return nil
+}
+
+// join joins the Company's Session in the agent's page and records it.
+func (ss *Session) join(ctx context.Context) error {
+	s := ss.srv
+	returnTo := s.opts.ReturnTo
+	if returnTo == "" {
+		returnTo = "https://" + s.company.Domain + "/"
+	}
+	j := joinAdapter{b: s.browser, cookies: ss.bctx, p: ss.page}
+	if !s.opts.ContextPerSession {
+		j.cookies = s.browser
+	}
+	if err := session.Join(ctx, j, s.company, s.opts.Credentials, returnTo, &session.JoinOptions{Logger: ss.log}); err != nil {
+		return err
+	}
+	ss.record(audit.Entry{Event: audit.EventJoin, URL: returnTo})
+	return nil
+}
+
+func (ss *Session) startLive() (err error) {
+	s := ss.srv
+	addr := s.opts.LiveAddr
+	if s.opts.ContextPerSession {
+		addr = freePortOf(addr) // each Session its own live view and token
+	}
+	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Control: ss.control, Page: ss.Page, Logger: ss.log})
+	if err != nil {
+		return err
+	}
+	if err := ss.live.Start(); err != nil {
+		return err
+	}
+	if s.opts.LiveURLFile != "" && !s.opts.ContextPerSession {
+		if err := ss.live.WriteURLFile(s.opts.LiveURLFile); err != nil {
+			return err
+		}
+	}
+	if s.opts.UserMessages != nil {
+		if ss.id != "" {
+			fmt.Fprintf(s.opts.UserMessages, "live view for the User of MCP session %s: %s\n", ss.id, ss.live.URL())
+		} else {
+			fmt.Fprintf(s.opts.UserMessages, "live view for the User: %s\n", ss.live.URL())
+		}
+	}
+	return nil
+}
+
+// freePortOf is addr's host on a free port ("" is loopback).
+func freePortOf(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, "0")
+}
+
+func (ss *Session) record(e audit.Entry) {
+	if err := ss.audit.Record(e); err != nil {
+		ss.log.Error("audit record failed", "event", e.Event, "err", err)
+	}
+}
+
+// Close ends the Session: its live view, then its browser context (tabs,
+// cookies and storage; the default context's tab stays), and records the
+// end with reason ("idle", "closed") in the audit log. Later calls return
+// the first call's error.
+func (ss *Session) Close(reason string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return ss.close(ctx, reason)
+}
+
+func (ss *Session) close(ctx context.Context, reason string) error {
+	ss.closeOnce.Do(func() {
+		for _, stop := range ss.stops {
+			stop()
+		}
+		var errs []error
+		if ss.live != nil {
+			errs = append(errs, ss.live.Shutdown(ctx))
+		}
+		if ss.bctx != nil && ss.srv.opts.ContextPerSession {
+			errs = append(errs, ss.bctx.Close(ctx))
+		}
+		if ss.id != "" && reason != "" {
+			ss.record(audit.Entry{Event: audit.EventSessionEnd, Reason: reason})
+		}
+		ss.closeErr = errors.Join(errs...)
+	})
+	return ss.closeErr
+}
+
+// ID is the MCP session id ("" for the one session over stdio).
+func (ss *Session) ID() string { return ss.id }
+
+// Page is the agent's page (the tab the join landed in).
+func (ss *Session) Page() *browser.Page { return ss.page }
+
+// Control says who holds this Session's browser; its User handle is for
+// the User's channels only.
+func (ss *Session) Control() *control.Control { return ss.control }
+
+// Injector sets navigator.poppy.controller in the Session's Company frames.
+func (ss *Session) Injector() *injector.Injector { return ss.injector }
+
+// Gate is the agent's one path to the Session's page.
+func (ss *Session) Gate() *gate.Gate { return ss.gate }
+
+// Audit is the Session's view of the audit log.
+func (ss *Session) Audit() *audit.Log { return ss.audit }
+
+// LiveURL is the Session's live view address with its token, or "" without
+// a live view. Show it only to the User.
+func (ss *Session) LiveURL() string {
+	if ss.live == nil {
+		return ""
+	}
+	return ss.live.URL()
+}
