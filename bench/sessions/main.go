@@ -3,9 +3,12 @@
 // Chromium started apart (headless, a DevTools port), the demo airline in
 // process, and N `poppy-browser mcp --cdp-url` processes (one per Session,
 // each in its own browser context), each driven by a go-sdk client calling
-// tools at the same time as the others. It prints the memory (RSS of the
-// Chromium process tree and of the poppy-browser processes) and the p50
-// and p95 latency of each tool, for each N.
+// tools at the same time as the others. With -mode http (the default) the N
+// Sessions are N MCP sessions of one `poppy-browser mcp --http --cdp-url`
+// process (a browser context each); with -mode processes, N processes of
+// one session each. It prints the memory (PSS of the Chromium process tree
+// and of the poppy-browser processes) and the p50 and p95 latency of each
+// tool, for each N.
 //
 //	go build -o /tmp/poppy-browser ./cmd/poppy-browser
 //	go run ./bench/sessions -poppy /tmp/poppy-browser -n 1,4,16 -rounds 10
@@ -37,6 +40,7 @@ func main() {
 	poppy := flag.String("poppy", "", "the poppy-browser binary (required)")
 	ns := flag.String("n", "1,4,16", "numbers of concurrent sessions")
 	rounds := flag.Int("rounds", 10, "rounds of tool calls per session (navigate, snapshot, click, back, snapshot)")
+	flag.StringVar(&mode, "mode", "http", "http: N MCP sessions of one process; processes: N processes of one session")
 	flag.Parse()
 	if *poppy == "" {
 		fmt.Fprintln(os.Stderr, "sessions: give -poppy BIN")
@@ -48,6 +52,8 @@ func main() {
 	}
 }
 
+var mode string
+
 func run(poppy, ns string, rounds int) error {
 	site, err := testsite.New(nil)
 	if err != nil {
@@ -57,7 +63,8 @@ func run(poppy, ns string, rounds int) error {
 		return err
 	}
 	defer site.Close()
-	fmt.Println("| sessions | Chromium RSS | per session (Chromium) | poppy-browser RSS per process | tool | calls | p50 | p95 | max |")
+	fmt.Printf("mode %s\n\n", mode)
+	fmt.Println("| sessions | Chromium PSS (idle) | Chromium per session | poppy-browser PSS | tool | calls | p50 | p95 | max |")
 	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, f := range strings.Split(ns, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -80,24 +87,22 @@ func measure(poppy string, site *testsite.Site, n, rounds int) error {
 		return err
 	}
 	defer chromium.stop()
-	base := rssOfGroup(chromium.cmd.Process.Pid)
+	base := pssOfGroup(chromium.cmd.Process.Pid)
 
-	var sessions []*mcp.ClientSession
-	var procs []*exec.Cmd
+	sessions, procs, err := connect(ctx, poppy, cdpURL, n)
 	defer func() {
 		for _, s := range sessions {
 			s.Close()
 		}
-	}()
-	for i := range n {
-		cmd := exec.Command(poppy, "mcp", "--company", testsite.CompanyDomain, "--no-join", "--cdp-url", cdpURL, "--live-url-file", "")
-		client := mcp.NewClient(&mcp.Implementation{Name: "bench-sessions", Version: "1"}, nil)
-		cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			return fmt.Errorf("session %d: %w", i, err)
+		for _, p := range procs {
+			if mode == "http" {
+				_ = p.Process.Signal(syscall.SIGTERM)
+				_ = p.Wait()
+			}
 		}
-		sessions = append(sessions, cs)
-		procs = append(procs, cmd)
+	}()
+	if err != nil {
+		return err
 	}
 	lat := map[string][]time.Duration{}
 	var mu sync.Mutex
@@ -147,10 +152,10 @@ func measure(poppy string, site *testsite.Site, n, rounds int) error {
 	if err := <-errs; err != nil {
 		return err
 	}
-	chromeRSS := rssOfGroup(chromium.cmd.Process.Pid)
+	chromeRSS := pssOfGroup(chromium.cmd.Process.Pid)
 	var poppyRSS int64
 	for _, p := range procs {
-		poppyRSS += rss(p.Process.Pid)
+		poppyRSS += pss(p.Process.Pid)
 	}
 	tools := []string{"browser_navigate", "browser_snapshot", "browser_click", "browser_back"}
 	for i, tool := range tools {
@@ -158,7 +163,7 @@ func measure(poppy string, site *testsite.Site, n, rounds int) error {
 		slices.Sort(ds)
 		mem := "| | | |"
 		if i == 0 {
-			mem = fmt.Sprintf("| %s (%s idle) | %s | %s |", mib(chromeRSS), mib(base), mib((chromeRSS-base)/int64(n)), mib(poppyRSS/int64(n)))
+			mem = fmt.Sprintf("| %s (%s) | %s | %s in %d process(es) |", mib(chromeRSS), mib(base), mib((chromeRSS-base)/int64(n)), mib(poppyRSS), len(procs))
 		}
 		fmt.Printf("| %d %s %s | %d | %s | %s | %s |\n", n, mem, tool, len(ds), ms(pct(ds, 50)), ms(pct(ds, 95)), ms(ds[len(ds)-1]))
 	}
@@ -264,14 +269,15 @@ func startChromium(ctx context.Context, extra []string) (*chromiumProc, string, 
 	}
 }
 
-// rss is a process's resident set in bytes (0 if it is gone).
-func rss(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+// pss is a process's proportional set size in bytes (its share of shared
+// pages counted once across processes), 0 if it is gone.
+func pss(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "Pss:" {
 			kb, _ := strconv.ParseInt(f[1], 10, 64)
 			return kb * 1024
 		}
@@ -279,9 +285,9 @@ func rss(pid int) int64 {
 	return 0
 }
 
-// rssOfGroup sums the resident sets of a process group (Chromium and its
-// helpers; shared pages are counted in each, so this is an upper bound).
-func rssOfGroup(pgid int) int64 {
+// pssOfGroup sums the proportional set sizes of a process group (Chromium
+// and its helpers).
+func pssOfGroup(pgid int) int64 {
 	dirs, _ := os.ReadDir("/proc")
 	var sum int64
 	for _, d := range dirs {
@@ -290,7 +296,7 @@ func rssOfGroup(pgid int) int64 {
 			continue
 		}
 		if g, err := syscall.Getpgid(pid); err == nil && g == pgid {
-			sum += rss(pid)
+			sum += pss(pid)
 		}
 	}
 	return sum
