@@ -76,7 +76,7 @@ func (ss *Session) open(ctx context.Context) error {
 // openPage makes the Session's browser context and page.
 func (ss *Session) openPage(ctx context.Context) (err error) {
 	s := ss.srv
-	if s.opts.ContextPerSession {
+	if s.ownContexts() {
 		if ss.bctx, err = s.browser.NewContext(ctx); err != nil {
 			return err
 		}
@@ -105,7 +105,7 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	// another context included); Sessions side by side touch their own.
 	var scope injector.Scope = ss.bctx
 	var window windowInput = ss.bctx
-	if !s.opts.ContextPerSession {
+	if !s.ownContexts() {
 		scope, window = s.browser, s.browser
 	}
 	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log}); err != nil {
@@ -156,7 +156,7 @@ func (ss *Session) join(ctx context.Context) error {
 		returnTo = "https://" + s.company.Domain + "/"
 	}
 	j := joinAdapter{b: s.browser, cookies: ss.bctx, p: ss.page}
-	if !s.opts.ContextPerSession {
+	if !s.ownContexts() {
 		j.cookies = s.browser
 	}
 	if err := session.Join(ctx, j, s.company, s.opts.Credentials, returnTo, &session.JoinOptions{Logger: ss.log}); err != nil {
@@ -228,7 +228,7 @@ func (ss *Session) close(ctx context.Context, reason string) error {
 		if ss.live != nil {
 			errs = append(errs, ss.live.Shutdown(ctx))
 		}
-		if ss.bctx != nil && ss.srv.opts.ContextPerSession {
+		if ss.bctx != nil && ss.srv.ownContexts() {
 			errs = append(errs, ss.bctx.Close(ctx))
 		}
 		if ss.id != "" && reason != "" {
@@ -265,4 +265,11 @@ func (ss *Session) LiveURL() string {
 		return ""
 	}
 	return ss.live.URL()
+}
+
+// ownContexts says whether each Session gets a browser context of its own:
+// with ContextPerSession, and always in a browser the runtime attached to
+// (--cdp-url): a pool's browser is shared, its first tab is not ours.
+func (s *Server) ownContexts() bool {
+	return s.opts.ContextPerSession || s.opts.CDPURL != ""
 }
