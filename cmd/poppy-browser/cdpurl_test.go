@@ -77,7 +77,8 @@ func (c *separateChromium) kill() {
 }
 
 // TestCDPURLAttach: poppy-browser mcp --cdp-url drives a Chromium started
-// separately (the browser pool's case): tools work through it; when that
+// separately (the browser pool's case): tools work through it, two
+// runtimes attached to it keep their own tabs; when that
 // browser goes away, the next call fails at once, saying the browser is
 // gone, and every later call does so too, even once a new browser listens
 // at the same address (no reattach: the runtime's Session state lived in
@@ -95,6 +96,7 @@ func TestCDPURLAttach(t *testing.T) {
 	chromium, wsURL := startSeparateChromium(t, ctx, port, site.BrowserArgs())
 	httpURL := fmt.Sprintf("http://127.0.0.1:%d", port)
 
+	var first *mcp.ClientSession
 	for i, cdpURL := range []string{wsURL, httpURL} { // both forms a pool hands out
 		cmd := exec.Command(bin, "mcp", "--company", testsite.CompanyDomain, "--no-join", "--cdp-url", cdpURL,
 			"--live-url-file", "")
@@ -106,14 +108,21 @@ func TestCDPURLAttach(t *testing.T) {
 			t.Fatalf("connect with --cdp-url %s: %v\n%s", cdpURL, err, stderr.String())
 		}
 		defer cs.Close()
-		if r, _ := callTool(t, ctx, cs, "browser_navigate", map[string]any{"url": testsite.BookingURL()}); r["outcome"] != "done" {
+		target := []string{testsite.BookingURL(), testsite.CheckInURL()}[i]
+		if r, _ := callTool(t, ctx, cs, "browser_navigate", map[string]any{"url": target}); r["outcome"] != "done" {
 			t.Fatalf("navigate through the separate browser: %v\n%s", r, stderr.String())
 		}
 		if r, _ := callTool(t, ctx, cs, "browser_snapshot", nil); r["outcome"] != "done" || !strings.Contains(fmt.Sprint(r["text"]), "Check in") {
 			t.Fatalf("snapshot through the separate browser: %v", r)
 		}
 		if i == 0 {
+			first = cs
 			continue // the second attaches beside the first
+		}
+		// Each attached runtime has a browser context of its own: the
+		// second's navigation left the first's tab where it was.
+		if r, _ := callTool(t, ctx, first, "browser_snapshot", nil); fmt.Sprint(r["page"].(map[string]any)["url"]) != testsite.BookingURL() {
+			t.Errorf("the first runtime's page moved with the second's: %v", r["page"])
 		}
 		chromium.kill()
 		for _, phase := range []string{"after the browser went away", "after a new browser came to the same address"} {
