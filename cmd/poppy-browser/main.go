@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/poppy-browser/poppy-browser/internal/cli"
+	"github.com/poppy-browser/poppy-browser/internal/desktop"
 	"github.com/poppy-browser/poppy-browser/internal/version"
 )
 
@@ -49,7 +51,7 @@ Run 'poppy-browser <command> --help' for the flags of a command.
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageErrorf("no command given (see poppy-browser --help)")
+		return cli.UsageErrorf("no command given (see poppy-browser --help)")
 	}
 	switch args[0] {
 	case "mcp":
@@ -65,7 +67,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "audit":
 		return runAudit(args[1:], stdout, stderr)
 	case "open-live":
-		return runOpenLive(ctx, args[1:], stderr)
+		return desktop.RunOpenLive(ctx, args[1:], stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "poppy-browser %s\n", version.String())
 		return nil
@@ -73,34 +75,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stdout, usage)
 		return nil
 	default:
-		return usageErrorf("unknown command %q (see poppy-browser --help)", args[0])
+		return cli.UsageErrorf("unknown command %q (see poppy-browser --help)", args[0])
 	}
-}
-
-// stringList is a repeatable flag.
-type stringList []string
-
-func (s *stringList) String() string     { return fmt.Sprint(*s) }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-// usageErrorf is a usage error: one line on stderr and exit status 2.
-func usageErrorf(format string, args ...any) error {
-	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}
-}
-
-// parseFlags parses args with fs. --help prints the command's usage (and
-// returns flag.ErrHelp, exit 0); a bad flag is a one-line usage error.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	printUsage := fs.Usage
-	fs.Usage = func() {} // the flag package calls it on errors too
-	err := fs.Parse(args)
-	fs.Usage = printUsage
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		printUsage()
-		return err
-	case err != nil:
-		return usageErrorf("%s: %v (see poppy-browser %s --help)", fs.Name(), err, fs.Name())
-	}
-	return nil
 }

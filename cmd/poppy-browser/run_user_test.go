@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -79,7 +80,7 @@ func TestRunReachesTheUser(t *testing.T) {
 // leave the agent on about:blank: a usage error, before any browser.
 func TestRunNeedsAStartWithoutAJoin(t *testing.T) {
 	err := run(t.Context(), []string{"run", "--company", "airline.test", "--no-join", "--task", "t"}, strings.NewReader(""), io.Discard, io.Discard)
-	var ee *exitError
+	var ee *cli.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(err.Error(), "--start") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("err = %v, want a one-line usage error naming --start", err)
 	}

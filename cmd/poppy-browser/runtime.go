@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/internal/desktop"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
@@ -17,7 +18,7 @@ import (
 // subcommand (CONTRACT.md) fill them.
 type config struct {
 	supervisor.Options
-	browserArgs      stringList
+	browserArgs      cli.StringList
 	assertionCmd     string
 	assertionTimeout time.Duration
 }

@@ -5,7 +5,7 @@
 //
 // # What it owns
 //
-// [DefaultURLFile], [OpenLive] (the URL with its token reaches the web
+// [DefaultURLFile], [OpenLive] and the open-live subcommand ([RunOpenLive]) (the URL with its token reaches the web
 // browser through a mode-0600 page in a private directory, never a command
 // line other users can read) and [Notify] (best effort, bounded, never
 // blocking its caller for long).
