@@ -150,9 +150,6 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	if err != nil {
 		d.t.Fatalf("%s: %v", tool, err)
 	}
-	if res.IsError {
-		d.t.Fatalf("%s: tool error: %v", tool, contentText(res))
-	}
 	raw, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		d.t.Fatal(err)
@@ -160,6 +157,10 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	var r result
 	if err := json.Unmarshal(raw, &r); err != nil {
 		d.t.Fatalf("%s: decoding %s: %v", tool, raw, err)
+	}
+	// CONTRACT.md: isError exactly when the outcome is failed.
+	if failed := r.Outcome == "failed"; res.IsError != failed {
+		d.t.Fatalf("%s: isError %v with outcome %q: %v", tool, res.IsError, r.Outcome, contentText(res))
 	}
 	return r
 }
