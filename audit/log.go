@@ -28,6 +28,8 @@ const (
 	EventOffer    = "offer"
 	EventControl  = "control"
 	EventError    = "error"
+	EventDialog   = "dialog" // a page opened a dialog (its type in Message, never its text)
+	EventTab      = "tab"    // an action opened a tab (its URL)
 	// EventSessionStart and EventSessionEnd bound one MCP session's lines
 	// over --http; the end's Reason says why ("idle", "closed").
 	EventSessionStart = "session_start"

@@ -31,7 +31,7 @@ func TestAttachIsBounded(t *testing.T) {
 	for _, u := range []string{"http://" + l.Addr().String() + "/?token=pool-secret", "ws://" + l.Addr().String() + "/devtools/browser/x?token=pool-secret"} {
 		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 		start := time.Now()
-		b, err := browser.Launch(ctx, &browser.Options{CDPURL: u, AttachTimeout: time.Second})
+		b, err := browser.Launch(ctx, &browser.Options{CDPURL: u, ConnectTimeout: time.Second})
 		cancel()
 		if err == nil {
 			b.Close()
@@ -40,7 +40,7 @@ func TestAttachIsBounded(t *testing.T) {
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("%s: failed after %s, want about the 1 s bound", u, d)
 		}
-		if !strings.Contains(err.Error(), "no answer within 1s") || strings.Contains(err.Error(), "pool-secret") {
+		if !strings.Contains(err.Error(), "no answer in 1s") || strings.Contains(err.Error(), "pool-secret") {
 			t.Errorf("%s: err = %v, want the bound named and no token", u, err)
 		}
 	}

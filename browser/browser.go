@@ -11,7 +11,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/cdproto/target"
 )
@@ -19,15 +18,13 @@ import (
 // Options configure [Launch]. The zero value launches a headless Chromium
 // found on PATH that adds no header to any request.
 type Options struct {
-	ExecPath string // Chromium binary; "" finds one on PATH
-	CDPURL   string // attach to this browser (ws:// or http:// DevTools URL) instead of launching
-	// AttachTimeout bounds attaching to CDPURL. 0 means DefaultAttachTimeout.
-	AttachTimeout time.Duration
-	Headful       bool     // show a window
-	Args          []string // extra command-line flags, e.g. --host-resolver-rules
-	UserDataDir   string   // "" uses a fresh temporary profile removed by Close
-	Width         int      // viewport width in CSS pixels; 0 means 1280
-	Height        int      // viewport height; 0 means 800
+	ExecPath    string   // Chromium binary; "" finds one on PATH
+	CDPURL      string   // attach to this browser (ws:// or http:// DevTools URL) instead of launching
+	Headful     bool     // show a window
+	Args        []string // extra command-line flags, e.g. --host-resolver-rules
+	UserDataDir string   // "" uses a fresh temporary profile removed by Close
+	Width       int      // viewport width in CSS pixels; 0 means 1280
+	Height      int      // viewport height; 0 means 800
 
 	// CompanyHost reports whether a request host (no port) belongs to the
 	// Company. Requests to such hosts get CompanyHeaders; no other request
@@ -37,6 +34,17 @@ type Options struct {
 	// CompanyURL, when set, decides instead of CompanyHost whether a
 	// request URL gets CompanyHeaders (the caller's policy on schemes).
 	CompanyURL func(url string) bool
+
+	// BusyTimeout bounds a command that needs a page's main thread (a
+	// script, input, a DOM read): past it the call fails with ErrPageBusy.
+	// 0 means 10 s.
+	BusyTimeout time.Duration
+	// LoadTimeout bounds a navigation (see Page.Navigate) and Page.Settle.
+	// 0 means 20 s.
+	LoadTimeout time.Duration
+	// ConnectTimeout bounds attaching to CDPURL (the connection and the
+	// first commands). 0 means 10 s.
+	ConnectTimeout time.Duration
 
 	Logger *slog.Logger // nil discards
 }
@@ -53,6 +61,20 @@ func (o *Options) height() int {
 		return o.Height
 	}
 	return 800
+}
+
+func (b *Browser) busyTimeout() time.Duration {
+	if b.opts.BusyTimeout > 0 {
+		return b.opts.BusyTimeout
+	}
+	return 10 * time.Second
+}
+
+func (b *Browser) loadTimeout() time.Duration {
+	if b.opts.LoadTimeout > 0 {
+		return b.opts.LoadTimeout
+	}
+	return 20 * time.Second
 }
 
 // UtilityWorld is an isolated world present in every frame, where the
@@ -79,6 +101,10 @@ type Browser struct {
 
 	ctx    context.Context // lives until Close; owns the read loop and event goroutines
 	cancel context.CancelFunc
+	wg     sync.WaitGroup // the goroutines of the browser: Close waits for them
+
+	closeOnce sync.Once
+	closeErr  error
 
 	mu      sync.Mutex
 	scripts map[string]Script // by key
@@ -88,6 +114,7 @@ type Browser struct {
 	targets    map[target.SessionID]*tgt // attached page and frame targets
 	pages      map[target.ID]*Page       // top-level pages
 	pageSubs   []chan *Page              // listeners for new pages
+	groups     map[cdp.BrowserContextID]*Tabs
 
 	observers    map[uint64]RequestObserver // by key, see ObserveRequests
 	nextObserver uint64
@@ -111,50 +138,52 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 		scripts: map[string]Script{},
 		targets: map[target.SessionID]*tgt{},
 		pages:   map[target.ID]*Page{},
+		groups:  map[cdp.BrowserContextID]*Tabs{},
 	}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
 	b.scripts["poppy-browser/utility"] = Script{World: UtilityWorld, Source: "// reads the page for poppy-browser"}
 	b.ctx, b.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	var tr interface {
-		Close() error
-	}
 	if opts.CDPURL != "" {
-		t, err := dial(ctx, opts.CDPURL, b.attachTimeout())
+		timeout := opts.ConnectTimeout
+		if timeout <= 0 {
+			timeout = 10 * time.Second
+		}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		t, err := dial(cctx, opts.CDPURL)
 		if err != nil {
 			b.cancel()
+			if cctx.Err() != nil && ctx.Err() == nil {
+				return nil, fmt.Errorf("attaching to %s: no answer in %s", redactURL(opts.CDPURL), timeout)
+			}
 			return nil, err
 		}
-		b.conn, tr = newConn(t), t
+		b.conn = newConn(t)
+		ctx = cctx
 	} else {
 		t, p, err := startProcess(ctx, opts)
 		if err != nil {
 			b.cancel()
 			return nil, err
 		}
-		b.conn, b.proc, tr = newConn(t), p, t
+		b.conn, b.proc = newConn(t), p
 	}
-	_ = tr
-	go b.conn.readLoop(b.ctx)
+	b.wg.Go(func() { b.conn.readLoop(b.ctx) })
 
-	sctx := ctx
-	if opts.CDPURL != "" {
-		// A browser that accepts the connection but never answers must not
-		// hold up the start.
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithTimeout(ctx, b.attachTimeout())
-		defer cancel()
-	}
-	if err := b.setup(sctx); err != nil {
-		if opts.CDPURL != "" && sctx.Err() != nil && ctx.Err() == nil {
-			err = fmt.Errorf("attaching to %s: no answer within %s", redactURL(opts.CDPURL), b.attachTimeout())
-		}
+	if err := b.setup(ctx); err != nil {
 		last := ""
 		if b.proc != nil {
 			last = b.proc.lastLine()
 		}
 		b.Close()
+		if opts.CDPURL != "" {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("attaching to %s: the browser did not answer: %w", redactURL(opts.CDPURL), err)
+			}
+			return nil, fmt.Errorf("attaching to %s: %w", redactURL(opts.CDPURL), err)
+		}
 		if last != "" {
 			return nil, fmt.Errorf("starting chromium: %w (chromium said: %s)", err, last)
 		}
@@ -163,18 +192,19 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 	return b, nil
 }
 
-func (b *Browser) attachTimeout() time.Duration {
-	if b.opts.AttachTimeout > 0 {
-		return b.opts.AttachTimeout
-	}
-	return DefaultAttachTimeout
-}
-
 func (b *Browser) setup(ctx context.Context) error {
 	root := b.conn.root()
 	root.on(target.AttachedToTarget.Method, func(raw jsonv2.Value) { b.attached(root, raw) })
 	root.on(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { b.detached(raw) })
-	if err := b.enableHeaders(ctx); err != nil {
+	b.watchTargets(root)
+	b.watchFaults(root)
+	if err := b.intercept(ctx); err != nil {
+		return err
+	}
+	if err := b.denyDownloads(ctx, ""); err != nil {
+		return err
+	}
+	if err := root.Call(ctx, target.CommandSetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}, nil); err != nil {
 		return err
 	}
 	_, err := cdp.Call(ctx, root, target.SetAutoAttach, target.SetAutoAttachParams{
@@ -185,37 +215,59 @@ func (b *Browser) setup(ctx context.Context) error {
 	return err
 }
 
-// Close ends the browser (or detaches from an attached one) and frees its
-// temporary profile.
+// Close ends the browser (or detaches from an attached one), frees its
+// temporary profile and waits for the goroutines of the Browser to end. It
+// reports what could not be cleaned up. Calling it again returns the same.
 func (b *Browser) Close() error {
-	if b.proc != nil {
-		ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
-		_ = b.conn.root().Call(ctx, "Browser.close", nil, nil)
-		cancel()
-	}
-	b.cancel()
-	_ = b.conn.tr.Close()
-	b.proc.stop()
-	return nil
+	b.closeOnce.Do(func() {
+		var errs []error
+		if b.proc != nil && b.conn.deadErr() == nil {
+			ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
+			_ = b.conn.root().Call(ctx, "Browser.close", nil, nil)
+			cancel()
+		}
+		b.cancel()
+		if err := b.conn.tr.Close(); err != nil && b.conn.deadErr() == nil {
+			errs = append(errs, fmt.Errorf("closing the browser connection: %w", err))
+		}
+		b.wg.Wait()
+		if err := b.proc.stop(); err != nil {
+			errs = append(errs, err)
+		}
+		b.closeErr = errors.Join(errs...)
+	})
+	return b.closeErr
 }
 
 // Crashed is closed when the connection to the browser is lost.
 func (b *Browser) Crashed() <-chan struct{} { return b.conn.done }
 
+// Gone reports why the browser can no longer be used (wrapping
+// [ErrBrowserGone]), or nil while it can.
+func (b *Browser) Gone() error { return b.conn.deadErr() }
+
 // SetScript installs s under key in every current target and every target
 // created later, replacing the script that had that key. Documents that are
 // already loaded keep what they ran; replacing affects new documents only.
 func (b *Browser) SetScript(ctx context.Context, key string, s Script) error {
+	if err := b.Gone(); err != nil {
+		return fmt.Errorf("installing script %s: %w", key, err)
+	}
 	b.mu.Lock()
 	b.scripts[key] = s
 	ts := b.targetList()
 	b.mu.Unlock()
-	var errs []error
-	for _, t := range ts {
-		if err := t.installScript(ctx, key, s); err != nil && !isGone(err) {
-			errs = append(errs, err)
-		}
+	// In parallel, each bounded: one busy tab must not hold up the others.
+	var wg sync.WaitGroup
+	errs := make([]error, len(ts))
+	for i, t := range ts {
+		wg.Go(func() {
+			if err := t.installScript(ctx, key); err != nil && !isGone(err) {
+				errs[i] = err
+			}
+		})
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
 
@@ -236,6 +288,9 @@ func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	}
 	ch := b.subscribePages()
 	defer b.unsubscribePages(ch)
+	if err := b.denyDownloads(ctx, bc.BrowserContextID); err != nil {
+		return nil, fmt.Errorf("opening a page: %w", err)
+	}
 	res, err := cdp.Call(ctx, b.conn.root(), target.CreateTarget, target.CreateTargetParams{
 		URL:              "about:blank",
 		BrowserContextID: bc.BrowserContextID,
@@ -246,6 +301,9 @@ func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	}
 	for {
 		if p := b.pageByTarget(res.TargetID); p != nil {
+			if err := p.waitReady(ctx); err != nil {
+				return nil, fmt.Errorf("opening a page: %w", err)
+			}
 			return p, nil
 		}
 		select {
@@ -314,110 +372,6 @@ func (b *Browser) ClearCookies(ctx context.Context) error {
 	return nil
 }
 
-// attached configures a newly attached target while it waits for us, then
-// lets it run: scripts and child auto-attach are in place before any of the
-// page's own code.
-func (b *Browser) attached(parent *Session, raw jsonv2.Value) {
-	ev, ok := decode[target.EventAttachedToTarget](raw)
-	if !ok || ev.TargetInfo == nil {
-		return
-	}
-	info := ev.TargetInfo
-	s := b.conn.addSession(ev.SessionID, info.TargetID, info.Type)
-	switch info.Type {
-	case "page", "iframe":
-	default:
-		// Workers and the like: nothing of ours runs there; let them go.
-		go func() {
-			_ = s.Call(b.ctx, runtime.CommandRunIfWaitingForDebugger, nil, nil)
-		}()
-		return
-	}
-	t := newTgt(b, s, parent, info)
-	b.mu.Lock()
-	b.targets[s.id] = t
-	var p *Page
-	if info.Type == "page" {
-		p = &Page{b: b, t: t, browserContext: info.BrowserContextID, opener: info.OpenerID}
-		t.page = p
-		b.pages[info.TargetID] = p
-	} else if pt := b.targets[parent.id]; pt != nil {
-		t.page = pt.page
-	}
-	b.mu.Unlock()
-	go func() {
-		ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-		defer cancel()
-		if err := t.configure(ctx); err != nil && !isGone(err) {
-			b.log.Warn("configuring target", "type", info.Type, "err", err)
-		}
-		close(t.ready)
-		if p != nil {
-			b.newPageWindowInput(ctx, p)
-			b.mu.Lock()
-			subs := append([]chan *Page(nil), b.pageSubs...)
-			b.mu.Unlock()
-			for _, ch := range subs {
-				select {
-				case ch <- p:
-				default:
-				}
-			}
-		}
-	}()
-}
-
-func (b *Browser) detached(raw jsonv2.Value) {
-	ev, ok := decode[target.EventDetachedFromTarget](raw)
-	if !ok {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t := b.targets[ev.SessionID]
-	delete(b.targets, ev.SessionID)
-	if t != nil && t.page != nil && t.page.t == t {
-		delete(b.pages, t.s.targetID)
-	}
-}
-
-// targetsOfPage lists the targets (the page and its out-of-process iframes).
-func (b *Browser) targetsOfPage(p *Page) []*tgt {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var ts []*tgt
-	for _, t := range b.targets {
-		if t.page == p {
-			ts = append(ts, t)
-		}
-	}
-	return ts
-}
-
-func (b *Browser) allTargets() []*tgt {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.targetList()
-}
-
 const cleanupTimeout = 2 * time.Second
 
 func ptr[T any](v T) *T { return &v }
-
-// isGone reports errors that mean the target or context went away, which is
-// normal while pages navigate and close.
-func isGone(err error) bool {
-	if err == nil {
-		return false
-	}
-	if errors.Is(err, ErrClosed) || errors.Is(err, context.Canceled) {
-		return true
-	}
-	msg := err.Error()
-	for _, s := range []string{"No session with given id", "Session with given id not found", "Cannot find context", "Execution context was destroyed", "No frame", "Target closed", "not found"} {
-		if containsFold(msg, s) {
-			return true
-		}
-	}
-	return false
-}

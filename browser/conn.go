@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -14,9 +13,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// ErrClosed is returned by calls on a browser whose connection is gone.
-var ErrClosed = errors.New("browser connection closed")
-
 // conn multiplexes the flat CDP sessions of one browser over a chromedp
 // Transport. chromedp's own Browser routes only the sessions it created, so
 // the auto-attached sessions of out-of-process iframes and popups, which we
@@ -25,11 +21,11 @@ type conn struct {
 	tr   chromedp.Transport
 	next atomic.Int64
 
-	rootSession *Session // the browser session, never detached
+	rootSession *session // the browser session, never detached
 
 	mu       sync.Mutex
 	pending  map[int64]chan *cdproto.Message
-	sessions map[target.SessionID]*Session
+	sessions map[target.SessionID]*session
 	err      error // why the connection ended; set before done closes
 
 	done chan struct{}
@@ -39,7 +35,7 @@ func newConn(tr chromedp.Transport) *conn {
 	c := &conn{
 		tr:       tr,
 		pending:  make(map[int64]chan *cdproto.Message),
-		sessions: make(map[target.SessionID]*Session),
+		sessions: make(map[target.SessionID]*session),
 		done:     make(chan struct{}),
 	}
 	c.rootSession = newSession(c, "", "", "browser")
@@ -47,7 +43,7 @@ func newConn(tr chromedp.Transport) *conn {
 	return c
 }
 
-func (c *conn) root() *Session { return c.rootSession }
+func (c *conn) root() *session { return c.rootSession }
 
 // readLoop routes replies to their callers and events to their sessions, in
 // the order the browser sent them. It returns when the transport fails.
@@ -57,13 +53,13 @@ func (c *conn) readLoop(ctx context.Context) {
 		msg := new(cdproto.Message)
 		if err := c.tr.Read(ctx, msg); err != nil {
 			c.mu.Lock()
-			c.err = fmt.Errorf("%w: %v", ErrClosed, err)
+			c.err = fmt.Errorf("%w: %v", ErrBrowserGone, err)
 			for id, ch := range c.pending {
 				close(ch)
 				delete(c.pending, id)
 			}
 			sessions := c.sessions
-			c.sessions = map[target.SessionID]*Session{}
+			c.sessions = map[target.SessionID]*session{}
 			c.mu.Unlock()
 			for _, s := range sessions {
 				s.close()
@@ -95,7 +91,7 @@ func (c *conn) readLoop(ctx context.Context) {
 	}
 }
 
-func (c *conn) addSession(id target.SessionID, targetID target.ID, kind string) *Session {
+func (c *conn) addSession(id target.SessionID, targetID target.ID, kind string) *session {
 	s := newSession(c, id, targetID, kind)
 	c.mu.Lock()
 	c.sessions[id] = s
@@ -111,37 +107,6 @@ func (c *conn) removeSession(id target.SessionID) {
 	if s != nil {
 		s.close()
 	}
-}
-
-func (c *conn) call(ctx context.Context, sessionID target.SessionID, method string, params, res any) error {
-	id, ch, err := c.send(ctx, sessionID, method, params)
-	if err != nil {
-		return err
-	}
-	return c.wait(ctx, id, ch, method, res)
-}
-
-// callBatch sends commands of one method in order without waiting between
-// them, then waits for every reply: Chromium runs a session's commands in
-// the order they arrive, so the sequence is kept without a round trip each.
-func (c *conn) callBatch(ctx context.Context, sessionID target.SessionID, method string, params []any) error {
-	type sent struct {
-		id int64
-		ch chan *cdproto.Message
-	}
-	all := make([]sent, 0, len(params))
-	for _, p := range params {
-		id, ch, err := c.send(ctx, sessionID, method, p)
-		if err != nil {
-			return err
-		}
-		all = append(all, sent{id, ch})
-	}
-	var errs []error
-	for _, s := range all {
-		errs = append(errs, c.wait(ctx, s.id, s.ch, method, nil))
-	}
-	return errors.Join(errs...)
 }
 
 // send writes one command and returns the channel its reply will arrive on.
@@ -172,11 +137,20 @@ func (c *conn) send(ctx context.Context, sessionID target.SessionID, method stri
 }
 
 // wait takes the reply of command id and decodes its result into res.
-func (c *conn) wait(ctx context.Context, id int64, ch chan *cdproto.Message, method string, res any) error {
+// A close of gone (the session detached) ends the wait with ErrFrameGone.
+func (c *conn) wait(ctx context.Context, id int64, ch chan *cdproto.Message, gone <-chan struct{}, method string, res any) error {
 	select {
+	case <-gone:
+		c.forget(id)
+		if err := c.deadErr(); err != nil {
+			return err
+		}
+		return fmt.Errorf("%s: %w", method, ErrFrameGone)
 	case <-ctx.Done():
 		c.forget(id)
 		return ctx.Err()
+	case <-c.done:
+		return c.closedErr()
 	case reply, ok := <-ch:
 		if !ok {
 			return c.closedErr()
@@ -199,20 +173,29 @@ func (c *conn) forget(id int64) {
 	c.mu.Unlock()
 }
 
+// deadErr is why the connection ended, or nil while it lives.
+func (c *conn) deadErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+var unmarshalOpts = chromedp.DefaultUnmarshalOptions
+
 func (c *conn) closedErr() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
 		return c.err
 	}
-	return ErrClosed
+	return ErrBrowserGone
 }
 
-// Session is one flat CDP session: the browser itself, a page, or an
+// session is one flat CDP session: the browser itself, a page, or an
 // out-of-process iframe. It satisfies [cdp.Session], so the typed commands of
 // cdproto work on it: cdp.Call(ctx, s, page.Navigate, params).
 // A Session is safe for concurrent use.
-type Session struct {
+type session struct {
 	c        *conn
 	id       target.SessionID
 	targetID target.ID
@@ -225,10 +208,10 @@ type Session struct {
 	gone     chan struct{}
 }
 
-var _ cdp.Session = (*Session)(nil)
+var _ cdp.Session = (*session)(nil)
 
-func newSession(c *conn, id target.SessionID, targetID target.ID, kind string) *Session {
-	return &Session{c: c, id: id, targetID: targetID, kind: kind,
+func newSession(c *conn, id target.SessionID, targetID target.ID, kind string) *session {
+	return &session{c: c, id: id, targetID: targetID, kind: kind,
 		handlers: map[string][]func(jsonv2.Value){},
 		subs:     map[string]map[*subscription]struct{}{},
 		gone:     make(chan struct{}),
@@ -236,24 +219,28 @@ func newSession(c *conn, id target.SessionID, targetID target.ID, kind string) *
 }
 
 // ID is the CDP session id ("" for the browser session).
-func (s *Session) ID() target.SessionID { return s.id }
+func (s *session) ID() target.SessionID { return s.id }
 
 // TargetID is the target this session is attached to.
-func (s *Session) TargetID() target.ID { return s.targetID }
+func (s *session) TargetID() target.ID { return s.targetID }
 
 // Kind is the target type: "browser", "page", "iframe", "worker", ...
-func (s *Session) Kind() string { return s.kind }
+func (s *session) Kind() string { return s.kind }
 
 // Done is closed when the session detaches.
-func (s *Session) Done() <-chan struct{} { return s.gone }
+func (s *session) Done() <-chan struct{} { return s.gone }
 
 // Call runs one command in this session.
-func (s *Session) Call(ctx context.Context, method string, params, res any) error {
-	return s.c.call(ctx, s.id, method, params, res)
+func (s *session) Call(ctx context.Context, method string, params, res any) error {
+	id, ch, err := s.c.send(ctx, s.id, method, params)
+	if err != nil {
+		return err
+	}
+	return s.c.wait(ctx, id, ch, s.gone, method, res)
 }
 
 // Subscribe buffers every later event of method until cancel is called.
-func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
+func (s *session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
 	sub := newSubscription()
 	s.mu.Lock()
 	if s.closed {
@@ -276,13 +263,13 @@ func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
 
 // on registers a handler run on the read loop, in event order. Handlers must
 // not block: anything that calls the browser runs in its own goroutine.
-func (s *Session) on(method string, fn func(jsonv2.Value)) {
+func (s *session) on(method string, fn func(jsonv2.Value)) {
 	s.mu.Lock()
 	s.handlers[method] = append(s.handlers[method], fn)
 	s.mu.Unlock()
 }
 
-func (s *Session) dispatch(method string, params jsonv2.Value) {
+func (s *session) dispatch(method string, params jsonv2.Value) {
 	s.mu.Lock()
 	hs := s.handlers[method]
 	var subs []*subscription
@@ -298,7 +285,7 @@ func (s *Session) dispatch(method string, params jsonv2.Value) {
 	}
 }
 
-func (s *Session) close() {
+func (s *session) close() {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/storage"
@@ -129,12 +130,17 @@ func (c *Context) SetScript(ctx context.Context, key string, s Script) error {
 		}
 	}
 	b.mu.Unlock()
-	var errs []error
-	for _, t := range ts {
-		if err := t.installScript(ctx, key, s); err != nil && !isGone(err) {
-			errs = append(errs, err)
-		}
+	// In parallel, each bounded: one busy tab must not hold up the others.
+	var wg sync.WaitGroup
+	errs := make([]error, len(ts))
+	for i, t := range ts {
+		wg.Go(func() {
+			if err := t.installScript(ctx, key); err != nil && !isGone(err) {
+				errs[i] = err
+			}
+		})
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
 

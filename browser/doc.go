@@ -1,11 +1,13 @@
 // Package browser launches or attaches Chromium and gives the rest of
-// poppy-browser the pages, frames and input it needs, with site isolation on.
+// poppy-browser the tabs, frames and input it needs, with site isolation on.
 //
 // It owns the CDP connection: the targets and their frames (out-of-process
 // iframes and popups included), the Poppy-Extensions header on the Company's
-// requests and on no other, the scripts injected into every frame, and the
-// dispatch of input. It decides no policy: what may be clicked is package
-// marks' and agent's business, who may act is package control's.
+// requests and on no other, the scripts injected into every frame, dialogs,
+// and the dispatch of input. It is the only package that speaks CDP: no raw
+// protocol call leaves it, and only it imports chromedp or cdproto. It
+// decides no policy: what may be clicked is package marks' and gate's
+// business, who may act is package control's.
 //
 // # Layering
 //
@@ -13,15 +15,76 @@
 // cdproto the typed commands. chromedp's own Browser routes only the
 // sessions it created, and we must configure every auto-attached target
 // (an out-of-process iframe, a popup) before its first script runs, so a
-// small router of our own ([Session]) multiplexes the flat sessions.
-// [Launch] sets auto-attach with waitForDebuggerOnStart on the browser and on
-// every page and frame target: each new target gets its scripts and its own
-// auto-attach, then runs.
+// small router of our own (an unexported session type) multiplexes the
+// flat sessions. [Launch] sets auto-attach with waitForDebuggerOnStart on
+// the browser and on every page and frame target: each new target gets its
+// scripts, its domains and its own auto-attach in commands sent back to
+// back, the last of which lets it run; only then are the replies awaited
+// (a target in a fresh renderer answers nothing before it runs), so no
+// target is ever left paused.
 //
 // Requests are intercepted once, at the browser session (Fetch domain),
 // which sees the requests of every target, workers and redirects included:
 // each redirect hop is paused again, so a redirect from the Company to
 // elsewhere does not carry the header on.
+//
+// # Tabs
+//
+// Every top-level target is a [Page]; the pages of one browser context form
+// a [Tabs] group, in the order they opened, with one active tab: a new tab
+// (a target=_blank link, window.open with or without noopener, a tab the
+// User opens) becomes active; when the active tab closes, its opener, else
+// the last tab, does. [Tabs.Mark] and [Tabs.OpenedSince] tell a caller which
+// tabs an action opened. Frames of a target that went away, of a crashed
+// renderer, or whose parent is gone are not listed ([Page.Frames]).
+//
+// # Bounded calls and typed failures
+//
+// Every call returns within a bound with an error that says why, matched
+// with errors.Is:
+//   - [ErrBrowserGone]: the process died or the connection closed; every
+//     call fails at once from then on ([Browser.Gone], [Browser.Crashed]).
+//   - [ErrPageBusy]: a command that needs a page's main thread (a script,
+//     input, a DOM read) got no answer within [Options.BusyTimeout] (10 s).
+//     The next navigation of that tab ends the script first, so the tab can
+//     leave; [Frame.StopScript] does it on demand.
+//   - [ErrDialogOpen]: a JavaScript dialog holds the tab. The call that
+//     opened it (a click) returns as soon as it opens; later calls fail at
+//     once until [Page.HandleDialog] answers it. A page that opens more than
+//     five dialogs within five seconds gets every further dialog dismissed
+//     at once until its next document (recorded, [Dialog.Dismissed]).
+//   - [ErrCrashed]: the tab's renderer crashed ([Page.Crashed]); calls fail
+//     at once; a navigation recovers the tab.
+//   - [ErrTabClosed], [ErrFrameGone]: the tab closed (window.close() too),
+//     the frame navigated away or was removed.
+//   - [ErrLoadTimeout]: a navigation did not commit within
+//     [Options.LoadTimeout] (20 s); one that committed but keeps loading
+//     returns at that bound with [NavResult].Loaded false. A navigation the
+//     browser refuses (DNS, connection, TLS error) is a [NavError].
+//
+// Attaching with [Options.CDPURL] gives up after [Options.ConnectTimeout]
+// (10 s). Protocol errors are matched by their JSON-RPC code and by the
+// browser's own state (a context that no longer exists), never by text.
+//
+// [Browser.EachFrame] runs a function in every frame of every tab at once,
+// each under its own bound, and reports the frames it could not reach: a
+// busy, crashed or dialog-held tab, or one that is not the agent's, cannot
+// hold up a switch of control.
+//
+// # Downloads, file choosers, authentication
+//
+// Downloads are refused (Browser.setDownloadBehavior deny) and recorded on
+// their tab ([Page.Downloads]): no page writes to the runtime's disk. File
+// choosers are intercepted, open no dialog and pick no file, and are
+// recorded ([Page.FileChoosers]): choosing a file is the User's step (there
+// is no upload folder yet). HTTP authentication challenges are cancelled
+// (the page shows the server's 401) and recorded ([Page.AuthChallenges]).
+//
+// # Snapshot size
+//
+// The browser does not cap what a script returns: the cap on snapshot text
+// belongs to package gate, which builds the text; a scan of one subtree is
+// the scanner's (package marks) to offer.
 //
 // # Browser contexts
 //
@@ -44,8 +107,9 @@
 //
 // # Lifecycle and concurrency
 //
-// A [Browser] lives until [Browser.Close], which ends the process and frees
-// its temporary profile; the ctx of Launch bounds only the start. All types
-// are safe for concurrent use. Frames are values; a [Frame] whose document
-// went away answers with an error wrapping [ErrFrameGone].
+// A [Browser] lives until [Browser.Close], which ends the process, frees its
+// temporary profile and waits for the goroutines the Browser started; the
+// ctx of Launch bounds only the start. All types are safe for concurrent
+// use. Frames are values; a [Frame] whose document went away answers with an
+// error wrapping [ErrFrameGone].
 package browser

@@ -10,19 +10,12 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 )
 
-// enableHeaders intercepts every request of the browser, in every target, at
-// the browser session: a request to a Company host continues with
-// CompanyHeaders added, any other continues untouched. Chromium pauses each
+// intercept intercepts every request of the browser, in every target, at
+// the browser session, once: a request to a Company host continues with
+// CompanyHeaders added, any other continues untouched (or is blocked by a
+// request observer, see [Browser.ObserveRequests]). Chromium pauses each
 // redirect hop again, so a Company-to-elsewhere redirect loses the header.
-func (b *Browser) enableHeaders(ctx context.Context) error {
-	if b.opts.CompanyHost == nil && b.opts.CompanyURL == nil || len(b.opts.CompanyHeaders) == 0 {
-		return nil
-	}
-	return b.intercept(ctx)
-}
-
-// intercept turns request interception on, once: for the Company headers
-// and for request observers ([Browser.ObserveRequests]).
+// Authentication challenges are handled here too (see watchFaults).
 func (b *Browser) intercept(ctx context.Context) error {
 	b.interceptMu.Lock()
 	defer b.interceptMu.Unlock()
@@ -35,10 +28,11 @@ func (b *Browser) intercept(ctx context.Context) error {
 		if !ok || ev.Request == nil {
 			return
 		}
-		go b.continueRequest(ev)
+		b.wg.Go(func() { b.continueRequest(ev) })
 	})
 	_, err := cdp.Call(ctx, root, fetch.Enable, fetch.EnableParams{
-		Patterns: []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
+		Patterns:           []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
+		HandleAuthRequests: ptr(true),
 	})
 	if err == nil {
 		b.intercepting = true

@@ -43,11 +43,11 @@ func (p *Page) Mouse(ctx context.Context, ev MouseEvent) error {
 	case "wheel":
 		// cdproto omits zero deltas, which Chromium requires for a wheel.
 		wheel := map[string]any{"type": input.DispatchMouseEventTypeMouseWheel, "x": ev.X, "y": ev.Y, "deltaX": ev.DeltaX, "deltaY": ev.DeltaY}
-		return p.t.s.Call(ctx, input.CommandDispatchMouseEvent, wheel, nil)
+		return p.t.call(ctx, mainThread, input.CommandDispatchMouseEvent, wheel, nil)
 	default:
 		return fmt.Errorf("mouse event: unknown type %q", ev.Type)
 	}
-	return p.dispatch(ctx, func() error { return p.t.s.Call(ctx, input.CommandDispatchMouseEvent, params, nil) })
+	return p.dispatch(ctx, func() error { return p.t.call(ctx, mainThread, input.CommandDispatchMouseEvent, params, nil) })
 }
 
 // Click moves the pointer to (x, y), then presses and releases the left
@@ -59,7 +59,7 @@ func (p *Page) Click(ctx context.Context, x, y float64) error {
 		input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1},
 	}
 	err := p.dispatch(ctx, func() error {
-		return p.t.s.c.callBatch(ctx, p.t.s.id, input.CommandDispatchMouseEvent, events)
+		return p.t.batch(ctx, mainThread, input.CommandDispatchMouseEvent, events)
 	})
 	if err != nil {
 		return fmt.Errorf("clicking: %w", err)
@@ -96,7 +96,7 @@ func (p *Page) Key(ctx context.Context, key string, down bool) error {
 	} else {
 		params.Type = input.DispatchKeyEventTypeKeyUp
 	}
-	return p.dispatch(ctx, func() error { return p.t.s.Call(ctx, input.CommandDispatchKeyEvent, params, nil) })
+	return p.dispatch(ctx, func() error { return p.t.call(ctx, mainThread, input.CommandDispatchKeyEvent, params, nil) })
 }
 
 // Press sends key down then key up.
@@ -113,7 +113,7 @@ func (p *Page) Press(ctx context.Context, key string) error {
 // InsertText types text into the focused element as one input.
 func (p *Page) InsertText(ctx context.Context, text string) error {
 	return p.dispatch(ctx, func() error {
-		_, err := cdp.Call(ctx, p.t.s, input.InsertText, input.InsertTextParams{Text: text})
+		_, err := cdp.Call(ctx, p.t.main(), input.InsertText, input.InsertTextParams{Text: text})
 		return err
 	})
 }

@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
@@ -127,19 +126,21 @@ func startProcess(ctx context.Context, opts *Options) (chromedp.Transport, *proc
 	return chromedp.NewPipeConn(parentR, parentW), p, nil
 }
 
-func (p *process) stop() {
+// stop ends the process group (Chromium's helpers too) and removes the
+// temporary profile.
+func (p *process) stop() error {
 	if p == nil {
-		return
+		return nil
 	}
-	select {
-	case <-p.exited:
-	default:
-		killProcessGroup(p.cmd)
-		<-p.exited
-	}
+	// The helpers may outlive the main process: end the group either way.
+	killProcessGroup(p.cmd)
+	<-p.exited
 	if p.tmpDir != "" {
-		os.RemoveAll(p.tmpDir)
+		if err := os.RemoveAll(p.tmpDir); err != nil {
+			return fmt.Errorf("removing the temporary profile: %w", err)
+		}
 	}
+	return nil
 }
 
 // lastLine is the last non-empty line Chromium printed, for start errors.
@@ -154,22 +155,6 @@ func (p *process) lastLine() string {
 	return last
 }
 
-// DefaultAttachTimeout bounds attaching to a running browser (--cdp-url)
-// when [Options] sets none: the connection, its handshake and the first
-// commands.
-const DefaultAttachTimeout = 20 * time.Second
-
-// dial connects to a running browser within limit.
-func dial(ctx context.Context, url string, limit time.Duration) (chromedp.Transport, error) {
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	t, err := dialUnbounded(ctx, url)
-	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, fmt.Errorf("attaching to %s: no answer within %s", redactURL(url), limit)
-	}
-	return t, err
-}
-
 // redactURL drops a DevTools URL's query and user info (a browser pool's
 // token travels there), for errors.
 func redactURL(raw string) string {
@@ -181,7 +166,7 @@ func redactURL(raw string) string {
 	return u.String()
 }
 
-func dialUnbounded(ctx context.Context, url string) (chromedp.Transport, error) {
+func dial(ctx context.Context, url string) (chromedp.Transport, error) {
 	ws := url
 	if strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://") {
 		var err error

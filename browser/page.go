@@ -2,31 +2,16 @@ package browser
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 )
-
-// The browser's own small scripts, run in [UtilityWorld].
-var (
-	//go:embed js/settle.js
-	settleJS string
-	//go:embed js/title.js
-	titleJS string
-	//go:embed js/locate.js
-	locateJS string
-)
-
-// ErrFrameGone means the frame navigated away or was removed.
-var ErrFrameGone = errors.New("frame is gone")
 
 // Page is a top-level tab (or popup) with its frames, including those that
 // run in other processes. Safe for concurrent use.
@@ -35,21 +20,61 @@ type Page struct {
 	t              *tgt
 	browserContext cdp.BrowserContextID
 	opener         target.ID
+	tabs           *Tabs
+
+	mu          sync.Mutex
+	alert       chan struct{} // closed and replaced when a dialog opens or the renderer crashes
+	crashed     bool
+	title       string // as the browser last reported it
+	dialog      *openDialog
+	dialogs     []Dialog    // the last few, newest last
+	recent      []time.Time // when recent dialogs opened, for the loop bound
+	autoDismiss bool        // a dialog loop: dismiss every dialog until the next document
+	downloads   []Download
+	choosers    []FileChooser
+	auths       []AuthChallenge
+}
+
+func newPage(b *Browser, t *tgt, info *target.Info) *Page {
+	return &Page{b: b, t: t, browserContext: info.BrowserContextID, opener: info.OpenerID,
+		title: info.Title, alert: make(chan struct{})}
+}
+
+// notifyLocked wakes the commands waiting in the page's targets (see
+// tgt.await) so they look at its state again.
+func (p *Page) notifyLocked() {
+	close(p.alert)
+	p.alert = make(chan struct{})
 }
 
 // TargetID identifies the tab.
-func (p *Page) TargetID() target.ID { return p.t.s.targetID }
-
-// Session is the page's own CDP session (for input and screencast).
-func (p *Page) Session() *Session { return p.t.s }
+func (p *Page) TargetID() string { return string(p.t.s.targetID) }
 
 // Done is closed when the page closes.
 func (p *Page) Done() <-chan struct{} { return p.t.s.Done() }
 
+// BrowserGone reports why the page's browser can no longer be used
+// (wrapping [ErrBrowserGone]), or nil while it can.
+func (p *Page) BrowserGone() error { return p.b.Gone() }
+
+// Tabs is the group of tabs this page belongs to (its browser context).
+func (p *Page) Tabs() *Tabs { return p.tabs }
+
+// Crashed reports whether the tab's renderer crashed and no navigation has
+// recovered it since.
+func (p *Page) Crashed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.crashed
+}
+
+// FrameID identifies a frame within the browser.
+type FrameID string
+
 // Frame is one frame of a page, with where its scripts run.
 type Frame struct {
-	ID       cdp.FrameID
-	ParentID cdp.FrameID
+	ID       FrameID
+	ParentID FrameID
 	URL      string
 	Remote   bool // runs in its own process (an out-of-process iframe)
 	t        *tgt
@@ -60,7 +85,7 @@ func (p *Page) MainFrame() Frame {
 	t := p.t
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	f := Frame{ID: t.mainID, t: t}
+	f := Frame{ID: FrameID(t.mainID), t: t}
 	if fi := t.frames[t.mainID]; fi != nil {
 		f.URL = fi.url
 	}
@@ -84,26 +109,30 @@ func (p *Page) Document() string {
 }
 
 // Frames lists every frame of the page, parents before children, each once,
-// owned by the target that renders it.
+// owned by the target that renders it. Frames whose target went away, whose
+// renderer crashed or whose parent is no longer listed are left out.
 func (p *Page) Frames() []Frame {
 	seen := map[cdp.FrameID]Frame{}
-	for _, t := range p.b.targetsOfPage(p) {
+	targets := p.b.targetsOfPage(p)
+	for _, t := range targets {
 		t.mu.Lock()
+		if t.crashed && t != p.t {
+			t.mu.Unlock()
+			continue
+		}
 		for id, fi := range t.frames {
 			owned := t.contexts[id] != nil || id == t.mainID
-			prev, had := seen[id]
-			if had && (prev.t.contexts[id] != nil || (prev.Remote && prev.ID == cdp.FrameID(prev.t.s.targetID))) && !owned {
+			// The target that renders a frame wins over its parent, which
+			// also lists it.
+			if prev, had := seen[id]; had && (!owned || cdp.FrameID(prev.t.s.targetID) == id) {
 				continue
 			}
-			if !owned && had {
-				continue
-			}
-			seen[id] = Frame{ID: id, ParentID: fi.parent, URL: fi.url, t: t, Remote: t != p.t}
+			seen[id] = Frame{ID: FrameID(id), ParentID: FrameID(fi.parent), URL: fi.url, t: t, Remote: t != p.t}
 		}
 		t.mu.Unlock()
 	}
 	// An out-of-process frame's own target knows no parent; take it from the parent target.
-	for _, t := range p.b.targetsOfPage(p) {
+	for _, t := range targets {
 		if t == p.t {
 			continue
 		}
@@ -112,10 +141,25 @@ func (p *Page) Frames() []Frame {
 			if pt := p.b.targetBySession(t.parent); pt != nil {
 				pt.mu.Lock()
 				if fi := pt.frames[id]; fi != nil {
-					f.ParentID = fi.parent
+					f.ParentID = FrameID(fi.parent)
 				}
 				pt.mu.Unlock()
 				seen[id] = f
+			}
+		}
+	}
+	main := cdp.FrameID(p.MainFrame().ID)
+	// Drop orphans: a frame whose parent is not listed belongs to a document
+	// (or a target) that went away.
+	for changed := true; changed; {
+		changed = false
+		for id, f := range seen {
+			if id == main {
+				continue
+			}
+			if _, ok := seen[cdp.FrameID(f.ParentID)]; f.ParentID == "" || !ok {
+				delete(seen, id)
+				changed = true
 			}
 		}
 	}
@@ -126,7 +170,7 @@ func (p *Page) Frames() []Frame {
 	depth := func(f Frame) int {
 		d := 0
 		for cur := f; cur.ParentID != "" && d < 32; d++ {
-			cur = seen[cur.ParentID]
+			cur = seen[cdp.FrameID(cur.ParentID)]
 		}
 		return d
 	}
@@ -140,7 +184,7 @@ func (p *Page) Frames() []Frame {
 	return out
 }
 
-func (b *Browser) targetBySession(s *Session) *tgt {
+func (b *Browser) targetBySession(s *session) *tgt {
 	if s == nil {
 		return nil
 	}
@@ -149,78 +193,11 @@ func (b *Browser) targetBySession(s *Session) *tgt {
 	return b.targets[s.id]
 }
 
-// Call runs the function declaration fn in world of the frame ("" is the
-// page's own world) with args as JSON values, and decodes its JSON result
-// (promises are awaited) into res. A thrown exception is an error.
-func (f Frame) Call(ctx context.Context, world, fn string, res any, args ...any) error {
-	if f.t == nil {
-		return fmt.Errorf("%w: no frame", ErrFrameGone)
-	}
-	id, err := f.t.context(ctx, f.ID, world)
-	if err != nil {
-		return err
-	}
-	callArgs := make([]*runtime.CallArgument, len(args))
-	for i, a := range args {
-		raw, err := jsonv2.Marshal(a)
-		if err != nil {
-			return fmt.Errorf("encoding argument %d: %w", i, err)
-		}
-		callArgs[i] = &runtime.CallArgument{Value: raw}
-	}
-	out, err := cdp.Call(ctx, f.t.s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: fn,
-		ExecutionContextID:  id,
-		Arguments:           callArgs,
-		ReturnByValue:       ptr(true),
-		AwaitPromise:        ptr(true),
-	})
-	if err != nil {
-		if isGone(err) {
-			return fmt.Errorf("%w: %v", ErrFrameGone, err)
-		}
-		return err
-	}
-	if out.ExceptionDetails != nil {
-		return fmt.Errorf("script error: %s", exceptionText(out.ExceptionDetails))
-	}
-	if res != nil && out.Result != nil && len(out.Result.Value) > 0 {
-		if err := jsonv2.Unmarshal(out.Result.Value, res); err != nil {
-			return fmt.Errorf("decoding script result: %w", err)
-		}
-	}
-	return nil
-}
-
-// Session is the CDP session that renders the frame.
-func (f Frame) Session() *Session {
-	if f.t == nil {
-		return nil
-	}
-	return f.t.s
-}
-
-func exceptionText(d *runtime.ExceptionDetails) string {
-	if d.Exception != nil && d.Exception.Description != "" {
-		return firstLine(d.Exception.Description)
-	}
-	return firstLine(d.Text)
-}
-
-func firstLine(s string) string {
-	for i, r := range s {
-		if r == '\n' {
-			return s[:i]
-		}
-	}
-	return s
-}
-
 // Offset is where the frame's viewport sits in the top frame's viewport, in
 // CSS pixels, so that a point inside the frame can be clicked from the top.
 func (f Frame) Offset(ctx context.Context, p *Page) (x, y float64, err error) {
 	frames := p.Frames()
-	byID := map[cdp.FrameID]Frame{}
+	byID := map[FrameID]Frame{}
 	for _, fr := range frames {
 		byID[fr.ID] = fr
 	}
@@ -233,11 +210,12 @@ func (f Frame) Offset(ctx context.Context, p *Page) (x, y float64, err error) {
 		if !ok {
 			return 0, 0, fmt.Errorf("%w: parent of %s", ErrFrameGone, cur.ID)
 		}
-		owner, err := cdp.Call(ctx, parent.t.s, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cur.ID})
+		s := parent.t.main()
+		owner, err := cdp.Call(ctx, s, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(cur.ID)})
 		if err != nil {
 			return 0, 0, fmt.Errorf("locating frame: %w", err)
 		}
-		box, err := cdp.Call(ctx, parent.t.s, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner.BackendNodeID})
+		box, err := cdp.Call(ctx, s, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner.BackendNodeID})
 		if err != nil {
 			return 0, 0, fmt.Errorf("locating frame: %w", err)
 		}
@@ -251,187 +229,12 @@ func (f Frame) Offset(ctx context.Context, p *Page) (x, y float64, err error) {
 	return x, y, nil
 }
 
-// NavResult is where a navigation ended.
-type NavResult struct {
-	URL    string
-	Status int // HTTP status of the final document; 0 when unknown (about:, same-document)
-}
-
-// Navigate loads url in the top frame and waits for its load event.
-func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
-	t := p.t
-	loaded, stop := t.s.Subscribe(page.LifecycleEvent.Method)
-	defer stop()
-	res, err := cdp.Call(ctx, t.s, page.Navigate, page.NavigateParams{URL: url})
-	if err != nil {
-		return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
+// waitReady waits until the page is configured and running.
+func (p *Page) waitReady(ctx context.Context) error {
+	select {
+	case <-p.t.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	if res.ErrorText != "" {
-		return NavResult{}, fmt.Errorf("navigating to %s: %s", url, res.ErrorText)
-	}
-	if res.LoaderID == "" { // same-document
-		return NavResult{URL: p.URL()}, nil
-	}
-	if err := waitLoad(ctx, loaded, res.FrameID, res.LoaderID); err != nil {
-		return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
-	}
-	return p.result(res.LoaderID), nil
-}
-
-func (p *Page) result(loader cdp.LoaderID) NavResult {
-	t := p.t
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	r := NavResult{Status: int(t.docs[loader])}
-	if fi := t.frames[t.mainID]; fi != nil {
-		r.URL = fi.url
-		if loader == "" {
-			r.Status = int(t.docs[fi.loader])
-		}
-	}
-	return r
-}
-
-// Back goes one step back in the page's history and waits for the load.
-func (p *Page) Back(ctx context.Context) (NavResult, error) {
-	h, err := cdp.Call(ctx, p.t.s, page.GetNavigationHistory, cdp.Empty{})
-	if err != nil {
-		return NavResult{}, fmt.Errorf("going back: %w", err)
-	}
-	if h.CurrentIndex <= 0 {
-		return NavResult{}, errors.New("going back: no earlier page")
-	}
-	if err := p.t.s.Call(ctx, page.CommandNavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[h.CurrentIndex-1].ID}, nil); err != nil {
-		return NavResult{}, fmt.Errorf("going back: %w", err)
-	}
-	return p.WaitLoaded(ctx, func(string) bool { return true })
-}
-
-// WaitLoaded waits until the top frame has loaded a document whose URL
-// satisfies ok, and returns where it is.
-func (p *Page) WaitLoaded(ctx context.Context, ok func(url string) bool) (NavResult, error) {
-	t := p.t
-	for {
-		r, ch, loadedDoc := p.state()
-		if loadedDoc && ok(r.URL) {
-			return r, nil
-		}
-		select {
-		case <-ctx.Done():
-			return r, fmt.Errorf("waiting for the page to load: %w", ctx.Err())
-		case <-t.s.Done():
-			return r, fmt.Errorf("%w: page closed", ErrFrameGone)
-		case <-ch:
-		}
-	}
-}
-
-// Settle waits until no navigation of the top frame is pending and its
-// document has loaded: after a click on a link or a submit button, the next
-// look at the page sees where it led, not the page it left.
-func (p *Page) Settle(ctx context.Context) error {
-	t := p.t
-	// A click queues its navigation as a task of the page; once a task
-	// queued after it has run, the page has told us of the navigation
-	// (events and replies of a session keep their order). A page that is
-	// already navigating away answers with an error, which is fine here.
-	_ = p.MainFrame().Call(ctx, UtilityWorld, settleJS, nil)
-	for {
-		t.mu.Lock()
-		pending := t.navigating
-		ch := t.changed
-		t.mu.Unlock()
-		_, _, loaded := p.state()
-		if !pending && loaded {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for the page to settle: %w", ctx.Err())
-		case <-t.s.Done():
-			return fmt.Errorf("%w: page closed", ErrFrameGone)
-		case <-ch:
-		}
-	}
-}
-
-// state reads the top frame and whether its document finished loading.
-func (p *Page) state() (NavResult, <-chan struct{}, bool) {
-	t := p.t
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var r NavResult
-	loaded := false
-	if fi := t.frames[t.mainID]; fi != nil {
-		r.URL = fi.url
-		r.Status = int(t.docs[fi.loader])
-		loaded = t.loadedLocked(fi.loader)
-	}
-	return r, t.changed, loaded
-}
-
-func waitLoad(ctx context.Context, events <-chan jsonv2.Value, frame cdp.FrameID, loader cdp.LoaderID) error {
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case raw, ok := <-events:
-			if !ok {
-				return ErrFrameGone
-			}
-			ev, ok := decode[page.EventLifecycleEvent](raw)
-			if ok && ev.FrameID == frame && ev.LoaderID == loader && ev.Name == "load" {
-				return nil
-			}
-		}
-	}
-}
-
-// Title is the top document's title.
-func (p *Page) Title(ctx context.Context) string {
-	var title string
-	_ = p.MainFrame().Call(ctx, UtilityWorld, titleJS, &title)
-	return title
-}
-
-// Rect is a box in the top frame's viewport, CSS pixels.
-type Rect struct {
-	X, Y, Width, Height float64
-}
-
-// Locate finds the first element matching a CSS selector in the top frame
-// and returns its box, for scripted users of the live view.
-func (p *Page) Locate(ctx context.Context, selector string) (Rect, error) {
-	var r *Rect
-	err := p.MainFrame().Call(ctx, UtilityWorld, locateJS, &r, selector)
-	if err != nil {
-		return Rect{}, fmt.Errorf("locating %q: %w", selector, err)
-	}
-	if r == nil {
-		return Rect{}, fmt.Errorf("locating %q: no such element", selector)
-	}
-	return *r, nil
-}
-
-// ErrNoObject means the object or property asked for is not in that frame.
-var ErrNoObject = errors.New("no such object")
-
-func wrapGone(err error) error {
-	if isGone(err) {
-		return fmt.Errorf("%w: %v", ErrFrameGone, err)
-	}
-	return err
-}
-
-// Goto starts loading url in the top frame and returns without waiting; use
-// WaitLoaded to wait for where the navigation (and any that follow it) ends.
-func (p *Page) Goto(ctx context.Context, url string) error {
-	res, err := cdp.Call(ctx, p.t.s, page.Navigate, page.NavigateParams{URL: url})
-	if err != nil {
-		return fmt.Errorf("navigating to %s: %w", url, err)
-	}
-	if res.ErrorText != "" {
-		return fmt.Errorf("navigating to %s: %s", url, res.ErrorText)
-	}
-	return nil
 }

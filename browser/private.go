@@ -34,7 +34,7 @@ func (f Frame) CallPrivate(ctx context.Context, allow func(origin string) bool, 
 		return fmt.Errorf("%w: no frame", ErrFrameGone)
 	}
 	f.t.mu.Lock()
-	ec, ok := f.t.contexts[f.ID][""]
+	ec, ok := f.t.contexts[cdp.FrameID(f.ID)][""]
 	f.t.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("%w: frame %s has no document yet", ErrNoObject, f.ID)
@@ -42,25 +42,25 @@ func (f Frame) CallPrivate(ctx context.Context, allow func(origin string) bool, 
 	if !allow(ec.origin) {
 		return fmt.Errorf("%w: frame %s", ErrNotAllowed, f.ID)
 	}
-	s := f.t.s
+	s := f.t.main() // bounded: a busy, crashed or dialog-held tab fails at once or at its bound
 	// One object group per call: calls in other frames of this target run
 	// at the same time and release their own groups.
 	group := fmt.Sprintf("poppy-browser-private-%d", f.t.b.getterCalls.Add(1))
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
-		_ = s.Call(cctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}, nil)
+		_ = f.t.s.Call(cctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}, nil)
 	}()
 	ev, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ec.id, ObjectGroup: group})
 	if err != nil {
-		return wrapGone(err)
+		return f.t.frameErr(cdp.FrameID(f.ID), ec.id, "", err)
 	}
 	if ev.ExceptionDetails != nil || ev.Result == nil || ev.Result.ObjectID == "" {
 		return fmt.Errorf("%w: %s is not an object here", ErrNoObject, expr)
 	}
 	props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: ev.Result.ObjectID, OwnProperties: ptr(true)})
 	if err != nil {
-		return wrapGone(err)
+		return f.t.frameErr(cdp.FrameID(f.ID), ec.id, "", err)
 	}
 	var fn runtime.RemoteObjectID
 	for _, p := range props.PrivateProperties {
@@ -91,7 +91,7 @@ func (f Frame) CallPrivate(ctx context.Context, allow func(origin string) bool, 
 		ObjectGroup:         group,
 	})
 	if err != nil {
-		return wrapGone(err)
+		return f.t.frameErr(cdp.FrameID(f.ID), ec.id, "", err)
 	}
 	if out.ExceptionDetails != nil {
 		return fmt.Errorf("script error: %s", exceptionText(out.ExceptionDetails))
@@ -110,7 +110,7 @@ func (f Frame) Origin(ctx context.Context) (string, error) {
 	if f.t == nil {
 		return "", fmt.Errorf("%w: no frame", ErrFrameGone)
 	}
-	ec, err := f.t.contextOf(ctx, f.ID, "")
+	ec, err := f.t.contextOf(ctx, cdp.FrameID(f.ID), "")
 	if err != nil {
 		return "", err
 	}

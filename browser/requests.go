@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 )
 
@@ -12,8 +11,8 @@ import (
 type Request struct {
 	URL          string
 	Method       string
-	ResourceType string      // "Document" for a navigation, "XHR", "Fetch", ...
-	FrameID      cdp.FrameID // the frame that made it (the frame navigated, for "Document")
+	ResourceType string  // "Document" for a navigation, "XHR", "Fetch", ...
+	FrameID      FrameID // the frame that made it (the frame navigated, for "Document")
 	// Body is the request body when the browser reports it (form posts,
 	// small fetch bodies); empty otherwise.
 	Body string
@@ -61,7 +60,7 @@ func (b *Browser) observe(ev fetch.EventRequestPaused) bool {
 	if len(obs) == 0 {
 		return false
 	}
-	r := Request{URL: ev.Request.URL, Method: ev.Request.Method, ResourceType: string(ev.ResourceType), FrameID: ev.FrameID}
+	r := Request{URL: ev.Request.URL, Method: ev.Request.Method, ResourceType: string(ev.ResourceType), FrameID: FrameID(ev.FrameID)}
 	var body strings.Builder
 	for _, e := range ev.Request.PostDataEntries {
 		body.Write(e.Bytes)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 )
 
@@ -24,7 +25,7 @@ type Screenshot struct {
 // Screenshot takes a picture of the page, frames included. It does not
 // scroll the page.
 func (p *Page) Screenshot(ctx context.Context) (Screenshot, error) {
-	s := p.t.s
+	s := p.t.main()
 	m, err := cdp.Call(ctx, s, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
 		return Screenshot{}, fmt.Errorf("taking a screenshot: %w", err)
@@ -47,4 +48,15 @@ func (p *Page) Screenshot(ctx context.Context) (Screenshot, error) {
 	}
 	shot.PNG = res.Data
 	return shot, nil
+}
+
+// SetViewport makes the tab's viewport width x height CSS pixels (device
+// scale 1, not mobile), as a window of that size would.
+func (p *Page) SetViewport(ctx context.Context, width, height int) error {
+	if err := p.t.call(ctx, mainThread, emulation.CommandSetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: int64(width), Height: int64(height), DeviceScaleFactor: 1,
+	}, nil); err != nil {
+		return fmt.Errorf("setting the viewport: %w", err)
+	}
+	return nil
 }

@@ -20,22 +20,22 @@ func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, hostsFn, adopt
 	if f.t == nil {
 		return 0, fmt.Errorf("%w: no frame", ErrFrameGone)
 	}
-	id, err := f.t.context(ctx, f.ID, world)
+	id, err := f.t.context(ctx, cdp.FrameID(f.ID), world)
 	if err != nil {
 		return 0, err
 	}
-	s := f.t.s
+	s := f.t.main()
 	group := fmt.Sprintf("poppy-browser-shadow-%d", f.t.b.getterCalls.Add(1))
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
-		_ = s.Call(cctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}, nil)
+		_ = f.t.s.Call(cctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}, nil)
 	}()
 	hosts, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: hostsFn, ExecutionContextID: id, ObjectGroup: group,
 	})
 	if err != nil {
-		return 0, wrapGone(err)
+		return 0, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
 	}
 	if hosts.ExceptionDetails != nil {
 		return 0, fmt.Errorf("script error: %s", exceptionText(hosts.ExceptionDetails))
@@ -45,7 +45,7 @@ func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, hostsFn, adopt
 	}
 	props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: hosts.Result.ObjectID, OwnProperties: ptr(true)})
 	if err != nil {
-		return 0, wrapGone(err)
+		return 0, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
 	}
 	n := 0
 	for _, p := range props.Result {
@@ -54,7 +54,7 @@ func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, hostsFn, adopt
 		}
 		desc, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: p.Value.ObjectID, Depth: ptr(int64(0)), Pierce: ptr(true)})
 		if err != nil {
-			return n, wrapGone(err)
+			return n, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
 		}
 		if desc.Node == nil {
 			continue
@@ -65,7 +65,7 @@ func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, hostsFn, adopt
 			}
 			obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: root.BackendNodeID, ExecutionContextID: id, ObjectGroup: group})
 			if err != nil {
-				return n, wrapGone(err)
+				return n, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
 			}
 			if obj.Object == nil || obj.Object.ObjectID == "" {
 				continue
@@ -75,7 +75,7 @@ func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, hostsFn, adopt
 				Arguments: []*runtime.CallArgument{{ObjectID: p.Value.ObjectID}, {ObjectID: obj.Object.ObjectID}},
 			})
 			if err != nil {
-				return n, wrapGone(err)
+				return n, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
 			}
 			if out.ExceptionDetails != nil {
 				return n, fmt.Errorf("script error: %s", exceptionText(out.ExceptionDetails))

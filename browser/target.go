@@ -2,12 +2,16 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
 	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto"
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -18,8 +22,8 @@ import (
 // it renders, their execution contexts, and the scripts installed in it.
 type tgt struct {
 	b      *Browser
-	s      *Session
-	parent *Session
+	s      *session
+	parent *session
 	info   *target.Info
 	page   *Page // the top-level page this target belongs to
 
@@ -27,11 +31,13 @@ type tgt struct {
 	frames     map[cdp.FrameID]*frameInfo
 	mainID     cdp.FrameID
 	contexts   map[cdp.FrameID]map[string]execContext // frame -> world ("" main) -> context
-	scriptID   map[string]page.ScriptIdentifier       // by key
+	scripts    map[string][]*scriptVersion            // by key: the installs not yet removed, newest last
 	docs       map[cdp.LoaderID]int64                 // status of document responses by loader
 	loaded     map[cdp.LoaderID]bool                  // documents whose load event fired
 	navigating bool                                   // the top frame has a navigation requested that has neither committed nor stopped
-	installMu  sync.Mutex                             // one script install at a time (see installScript)
+	busy       bool                                   // a main-thread command got no answer in time; cleared by the next answer
+	crashed    bool                                   // its renderer crashed (a navigation of the page recovers it)
+	installMu  sync.Mutex                             // orders the sending of script installs (see installScript)
 	changed    chan struct{}                          // closed and replaced on every frame or context change
 	ready      chan struct{}                          // closed once configure has run (see Browser.attached)
 }
@@ -46,13 +52,14 @@ type frameInfo struct {
 	id, parent cdp.FrameID
 	url        string
 	loader     cdp.LoaderID
+	failed     string // the URL that could not be loaded, when the frame shows the browser's error page
 }
 
-func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
+func newTgt(b *Browser, s, parent *session, info *target.Info) *tgt {
 	t := &tgt{b: b, s: s, parent: parent, info: info,
 		frames:   map[cdp.FrameID]*frameInfo{},
 		contexts: map[cdp.FrameID]map[string]execContext{},
-		scriptID: map[string]page.ScriptIdentifier{},
+		scripts:  map[string][]*scriptVersion{},
 		docs:     map[cdp.LoaderID]int64{},
 		loaded:   map[cdp.LoaderID]bool{},
 		changed:  make(chan struct{}),
@@ -73,8 +80,9 @@ func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
 		if ev.Frame == nil {
 			return
 		}
-		if ev.Frame.ID == t.mainID {
+		if ev.Frame.ID == t.mainID || ev.Frame.ParentID == "" {
 			t.navigating = false
+			t.crashed = false
 		}
 		t.removeChildrenLocked(ev.Frame.ID)
 		t.setFrameLocked(ev.Frame)
@@ -105,6 +113,7 @@ func newTgt(b *Browser, s, parent *Session, info *target.Info) *tgt {
 			t.loaded[ev.LoaderID] = true
 		}
 	})
+	track(t, inspector.TargetCrashed, func(inspector.EventTargetCrashed) { t.crashedLocked() })
 	track(t, network.ResponseReceived, func(ev network.EventResponseReceived) {
 		if ev.Type == network.ResourceTypeDocument && ev.Response != nil {
 			t.docs[ev.LoaderID] = ev.Response.Status
@@ -155,6 +164,7 @@ func (t *tgt) setFrameLocked(f *cdp.Frame) {
 	fi.parent = f.ParentID
 	fi.url = f.URL + f.URLFragment
 	fi.loader = f.LoaderID
+	fi.failed = f.UnreachableURL
 	if f.ParentID == "" || cdp.FrameID(t.s.targetID) == f.ID {
 		t.mainID = f.ID
 	}
@@ -202,91 +212,97 @@ func (t *tgt) contextDestroyedLocked(ev runtime.EventExecutionContextDestroyed) 
 
 // configure runs while the target waits for the debugger: every script and
 // the auto-attach of its children go in before its first document runs.
+// The commands are sent back to back, the last one resuming the target,
+// and only then are the replies awaited: a target in a fresh renderer may
+// not answer anything (Page.enable included) until it runs, so waiting for
+// a reply before resuming would leave it paused for good.
 func (t *tgt) configure(ctx context.Context) error {
 	s := t.s
-	steps := []struct {
-		method string
-		params any
-	}{
-		{page.CommandEnable, page.EnableParams{}},
-		{page.CommandSetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true}},
-		{network.CommandEnable, network.EnableParams{}},
-	}
-	for _, st := range steps {
-		if err := s.Call(ctx, st.method, st.params, nil); err != nil {
-			return err
-		}
-	}
+	s.on(target.AttachedToTarget.Method, func(raw jsonv2.Value) { t.b.attached(s, raw) })
+	s.on(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { t.b.detached(raw) })
+	t.installMu.Lock()
+	defer t.installMu.Unlock()
 	t.b.mu.Lock()
 	scripts := t.b.scriptsForLocked(t)
 	t.b.mu.Unlock()
+
+	type step struct {
+		method string
+		params any
+		res    any
+		key    string // the script this step installs
+	}
+	steps := []step{
+		{method: page.CommandEnable, params: page.EnableParams{}},
+		{method: page.CommandSetLifecycleEventsEnabled, params: page.SetLifecycleEventsEnabledParams{Enabled: true}},
+		{method: network.CommandEnable, params: network.EnableParams{}},
+	}
+	if t.info.Type == "page" {
+		steps = append(steps,
+			step{method: inspector.CommandEnable},
+			step{method: page.CommandSetInterceptFileChooserDialog, params: page.SetInterceptFileChooserDialogParams{Enabled: true}})
+	}
 	for key, sc := range scripts {
-		if err := t.installScript(ctx, key, sc); err != nil {
+		steps = append(steps, step{method: page.CommandAddScriptToEvaluateOnNewDocument, key: key,
+			params: page.AddScriptToEvaluateOnNewDocumentParams{Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != "")},
+			res:    new(page.AddScriptToEvaluateOnNewDocumentResult)})
+	}
+	tree := new(page.GetFrameTreeResult)
+	steps = append(steps,
+		step{method: target.CommandSetAutoAttach, params: target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true)}},
+		step{method: runtime.CommandEnable},
+		step{method: page.CommandGetFrameTree, res: tree},
+		step{method: runtime.CommandRunIfWaitingForDebugger})
+	type sent struct {
+		id int64
+		ch chan *cdproto.Message
+	}
+	all := make([]sent, 0, len(steps))
+	for _, st := range steps {
+		id, ch, err := s.c.send(ctx, s.id, st.method, st.params)
+		if err != nil {
+			for _, p := range all {
+				s.c.forget(p.id)
+			}
 			return err
 		}
+		all = append(all, sent{id, ch})
 	}
-	if err := s.Call(ctx, target.CommandSetAutoAttach, target.SetAutoAttachParams{
-		AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true),
-	}, nil); err != nil {
-		return err
+	var errs []error
+	for i, st := range steps {
+		if err := s.c.wait(ctx, all[i].id, all[i].ch, s.gone, st.method, st.res); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if st.key != "" {
+			v := &scriptVersion{id: st.res.(*page.AddScriptToEvaluateOnNewDocumentResult).Identifier, known: make(chan struct{})}
+			close(v.known)
+			t.mu.Lock()
+			t.scripts[st.key] = append(t.scripts[st.key], v)
+			t.mu.Unlock()
+		}
 	}
-	s.on(target.AttachedToTarget.Method, func(raw jsonv2.Value) { t.b.attached(s, raw) })
-	s.on(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { t.b.detached(raw) })
-	if err := s.Call(ctx, runtime.CommandEnable, nil, nil); err != nil {
-		return err
-	}
-	tree, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
-	if err == nil && tree.FrameTree != nil {
+	if tree.FrameTree != nil {
 		t.mu.Lock()
+		// Events that came after the tree was taken are newer than it:
+		// the tree only fills in frames not heard of yet.
 		var walk func(ft *page.FrameTree)
 		walk = func(ft *page.FrameTree) {
-			t.setFrameLocked(ft.Frame)
+			if t.frames[ft.Frame.ID] == nil || t.frames[ft.Frame.ID].loader == "" {
+				t.setFrameLocked(ft.Frame)
+			}
 			for _, c := range ft.ChildFrames {
 				walk(c)
 			}
 		}
 		walk(tree.FrameTree)
-		t.mainID = tree.FrameTree.Frame.ID
+		if t.mainID == "" {
+			t.mainID = tree.FrameTree.Frame.ID
+		}
 		t.notifyLocked()
 		t.mu.Unlock()
 	}
-	return s.Call(ctx, runtime.CommandRunIfWaitingForDebugger, nil, nil)
-}
-
-// installScript installs the browser's current script under key. Installs
-// on one target are serialized and always take the newest script, so a
-// target that attaches while a script is being replaced ends with the new
-// one. Only isolated-world scripts also run at once in loaded documents:
-// running a main-world script after the page's own scripts would hand its
-// arguments to whatever the page has patched (Function.prototype and the
-// like), so main-world scripts run at document start only.
-func (t *tgt) installScript(ctx context.Context, key string, _ Script) error {
-	t.installMu.Lock()
-	defer t.installMu.Unlock()
-	t.b.mu.Lock()
-	sc, ok := t.b.scriptsForLocked(t)[key]
-	t.b.mu.Unlock()
-	if !ok {
-		return nil
-	}
-	t.mu.Lock()
-	old, had := t.scriptID[key]
-	t.mu.Unlock()
-	res, err := cdp.Call(ctx, t.s, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != ""),
-	})
-	if err != nil {
-		return fmt.Errorf("installing script %s: %w", key, err)
-	}
-	t.mu.Lock()
-	t.scriptID[key] = res.Identifier
-	t.mu.Unlock()
-	if had {
-		if err := t.s.Call(ctx, page.CommandRemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: old}, nil); err != nil {
-			return fmt.Errorf("replacing script %s: %w", key, err)
-		}
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // context returns the execution context of world in frame, waiting for it to
@@ -300,30 +316,49 @@ func (t *tgt) context(ctx context.Context, frame cdp.FrameID, world string) (run
 // document, so a call made with the id runs in a document of that origin or
 // fails.
 func (t *tgt) contextOf(ctx context.Context, frame cdp.FrameID, world string) (execContext, error) {
+	var busy <-chan time.Time
 	for {
 		t.mu.Lock()
 		c, ok := t.contexts[frame][world]
 		_, frameKnown := t.frames[frame]
 		ch := t.changed
 		t.mu.Unlock()
+		interrupt := t.interrupt()
+		if err := t.blocked(mainThread); err != nil {
+			return execContext{}, err
+		}
 		if ok {
 			return c, nil
 		}
 		if !frameKnown {
 			return execContext{}, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
 		}
+		if busy == nil {
+			timer := time.NewTimer(t.b.busyTimeout())
+			defer timer.Stop()
+			busy = timer.C
+		}
 		select {
 		case <-ctx.Done():
 			return execContext{}, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ctx.Err())
+		case <-busy:
+			t.mu.Lock()
+			t.busy = true
+			t.mu.Unlock()
+			return execContext{}, fmt.Errorf("waiting for a script context in frame %s: %w", frame, ErrPageBusy)
 		case <-t.s.Done():
-			return execContext{}, fmt.Errorf("%w: frame %s", ErrFrameGone, frame)
+			return execContext{}, t.goneErr()
+		case <-interrupt:
 		case <-ch:
 		}
 	}
 }
 
-func (t *tgt) loadedLocked(loader cdp.LoaderID) bool { return t.loaded[loader] }
-
-func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+// crashedLocked forgets what the crashed renderer held: its script contexts
+// and the frames below the top one. The top frame stays, to be navigated.
+func (t *tgt) crashedLocked() {
+	t.crashed = true
+	t.contexts = map[cdp.FrameID]map[string]execContext{}
+	t.removeChildrenLocked(t.mainID)
+	t.navigating = false
 }

@@ -61,7 +61,7 @@ func (b *Browser) newPageWindowInput(ctx context.Context, p *Page) {
 }
 
 func (p *Page) ignoreInput(ctx context.Context, ignore bool) error {
-	return p.t.s.Call(ctx, input.CommandSetIgnoreInputEvents, input.SetIgnoreInputEventsParams{Ignore: ignore}, nil)
+	return p.t.call(ctx, browserSide, input.CommandSetIgnoreInputEvents, input.SetIgnoreInputEventsParams{Ignore: ignore}, nil)
 }
 
 // dispatch runs one of our own input dispatches, lifting a window-input
@@ -83,4 +83,16 @@ func (p *Page) dispatch(ctx context.Context, fn func() error) error {
 		err = errors.Join(err, rerr)
 	}
 	return err
+}
+
+// SimulateWindowClick clicks at (x, y) the way a person at the browser's
+// window would: unlike [Page.Click], it does not lift a window-input block,
+// so a blocked page ignores it. It exists for tests of that block.
+func (p *Page) SimulateWindowClick(ctx context.Context, x, y float64) error {
+	events := []any{
+		input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y},
+		input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMousePressed, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1},
+		input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1},
+	}
+	return p.t.batch(ctx, mainThread, input.CommandDispatchMouseEvent, events)
 }

@@ -38,14 +38,8 @@ func TestWindowInputBlocked(t *testing.T) {
 	}
 	outside := func() {
 		t.Helper()
-		for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
-			params := map[string]any{"type": typ, "x": 50, "y": 50, "button": "left", "clickCount": 1}
-			if typ == "mouseMoved" {
-				params = map[string]any{"type": typ, "x": 50, "y": 50}
-			}
-			if err := p.Session().Call(ctx, "Input.dispatchMouseEvent", params, nil); err != nil {
-				t.Fatal(err)
-			}
+		if err := p.SimulateWindowClick(ctx, 50, 50); err != nil {
+			t.Fatal(err)
 		}
 	}
 	base := count()

@@ -2,11 +2,15 @@ package check
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/session"
@@ -35,41 +39,73 @@ type Options struct {
 	// Fill fills each submission form's controls as the agent would and
 	// reports what filling caused.
 	Fill bool
-	// NoProbe skips clicking unmarked buttons (submit paths) and submitting
-	// as the User (controller).
+	// NoProbe skips the escape routes (clicks and keys on unmarked
+	// controls) and the submission probes (as the User and as the agent).
 	NoProbe bool
-	// Settle bounds the wait for a page to become quiet after it loads
-	// (no DOM change for Quiet); 0 means 5 s.
+	// Watch is how long each page is watched after it loads, for marks
+	// that arrive late (a fetch, a framework's hydration, a timer): 0 means
+	// DefaultWatch; at most MaxWatch.
+	Watch time.Duration
+	// Settle bounds the wait, after Watch, for the page's network and DOM
+	// to be quiet for Quiet; 0 means 5 s.
 	Settle time.Duration
-	// Quiet is how long without a DOM change counts as settled; 0 means 700 ms.
+	// Quiet is how long without a DOM change or a request counts as
+	// settled; 0 means 700 ms.
 	Quiet time.Duration
-	// MaxProbes bounds the buttons clicked per page; 0 means 10.
+	// MaxProbes bounds the escape routes tried per page; 0 means 24.
 	MaxProbes int
+	// Parallel is how many pages are checked at once (they share the
+	// browser of their Company); 0 means 2.
+	Parallel int
+	// CAFile and Resolve are supervisor.Options.CAFile and Resolve: a
+	// private CA and host mappings for discovery and the browser alike
+	// (staging servers).
+	CAFile  string
+	Resolve []string
 	// Progress, when set, is called before each page.
 	Progress func(i, n int, url string)
 	// Logger receives debug logs; nil discards.
 	Logger *slog.Logger
 }
 
-// Checker checks pages one at a time, each in the runtime of its Company: a
+// Watch window bounds (see Options.Watch).
+const (
+	DefaultWatch = 5 * time.Second
+	MaxWatch     = 60 * time.Second
+)
+
+// Checker checks pages, each in the runtime of its Company: a
 // [supervisor.Supervisor] without a Session (--no-join), live view or audit
-// file, with the marks watcher. It keeps the runtime of the last Company
-// and starts another when a page belongs to another Company. Create it with
-// [New] and Close it. Its methods must not be called concurrently.
+// file, with the marks watcher, one per Company domain, shared by that
+// Company's pages. Create it with [New] and Close it. CheckPage and Run
+// are safe for concurrent use; Close is not.
 type Checker struct {
 	opts   Options
 	log    *slog.Logger
 	client *http.Client
-	sv     *supervisor.Supervisor // the runtime of the current Company, or nil
-	domain string                 // the current Company's domain
 
+	mu       sync.Mutex
+	runtimes map[string]*runtime // by Company domain
+
+	discMu     sync.Mutex
 	discovered map[string]*Discovery
 	companies  map[string]*session.Company
 }
 
+// runtime is one Company's runtime and the lock that keeps
+// navigator.poppy.controller in step with the pages sharing it: the
+// injector sets the value in every tab, so a probe as the User holds it
+// alone (Lock) while loads and probes as the agent share it (RLock).
+type runtime struct {
+	sv         *supervisor.Supervisor
+	controller sync.RWMutex
+	start      sync.Once
+	err        error
+}
+
 // New returns a checker; it starts a browser for the first page it checks.
 func New(ctx context.Context, opts *Options) (*Checker, error) {
-	c := &Checker{discovered: map[string]*Discovery{}, companies: map[string]*session.Company{}}
+	c := &Checker{runtimes: map[string]*runtime{}, discovered: map[string]*Discovery{}, companies: map[string]*session.Company{}}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -79,7 +115,25 @@ func New(ctx context.Context, opts *Options) (*Checker, error) {
 	}
 	c.client = c.opts.HTTPClient
 	if c.client == nil {
-		c.client = &http.Client{Timeout: 20 * time.Second}
+		var err error
+		if c.opts.CAFile != "" || len(c.opts.Resolve) > 0 {
+			// Discovery reaches staging servers as the browser does.
+			sopts := supervisor.Options{CAFile: c.opts.CAFile, Resolve: c.opts.Resolve}
+			if c.client, err = sopts.Client(); err != nil {
+				return nil, err
+			}
+		} else {
+			c.client = &http.Client{Timeout: 20 * time.Second}
+		}
+	}
+	switch {
+	case c.opts.Watch <= 0:
+		c.opts.Watch = DefaultWatch
+	case c.opts.Watch > MaxWatch:
+		return nil, fmt.Errorf("watch window %s is longer than %s", c.opts.Watch, MaxWatch)
+	}
+	if c.opts.Parallel <= 0 {
+		c.opts.Parallel = 2
 	}
 	if c.opts.Settle <= 0 {
 		c.opts.Settle = 5 * time.Second
@@ -88,50 +142,91 @@ func New(ctx context.Context, opts *Options) (*Checker, error) {
 		c.opts.Quiet = 700 * time.Millisecond
 	}
 	if c.opts.MaxProbes <= 0 {
-		c.opts.MaxProbes = 10
+		c.opts.MaxProbes = 24
 	}
 	return c, nil
 }
 
-// Close ends the current Company's runtime and its browser.
+// Close ends every Company's runtime and its browser.
 func (c *Checker) Close() error {
-	if c.sv == nil {
-		return nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var errs []error
+	for d, rt := range c.runtimes {
+		if rt.sv != nil {
+			errs = append(errs, rt.sv.Close())
+		}
+		delete(c.runtimes, d)
 	}
-	err := c.sv.Close()
-	c.sv = nil
-	return err
+	return errors.Join(errs...)
 }
 
-// Run checks every URL in order and returns the report. A page that cannot
-// be checked is a page with status "failed", not an error; the error is
-// for a run that could not go on (ctx ended, the browser crashed).
+// Run checks every URL, Parallel at a time, and returns the report with
+// the pages in the order given. A page that cannot be checked is a page
+// with status "failed", not an error; the error is for a run that could
+// not go on (ctx ended, a browser crashed).
 func (c *Checker) Run(ctx context.Context, urls []string) (*Report, error) {
-	r := &Report{Schema: SchemaID, Started: time.Now().UTC(), Pages: []PageReport{},
+	r := &Report{Schema: SchemaID, Started: time.Now().UTC(), Pages: make([]PageReport, len(urls)),
 		Options: ReportFlags{Discovery: !c.opts.NoDiscovery, Fill: c.opts.Fill, Probe: !c.opts.NoProbe}}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(c.opts.Parallel, len(urls)) {
+		wg.Go(func() {
+			for i := range next {
+				r.Pages[i] = c.CheckPage(ctx, urls[i])
+				if err := c.crashed(); err != nil {
+					cancel(err)
+				}
+			}
+		})
+	}
 	for i, u := range urls {
+		if ctx.Err() != nil {
+			break
+		}
 		if c.opts.Progress != nil {
 			c.opts.Progress(i+1, len(urls), u)
 		}
-		pr := c.CheckPage(ctx, u)
-		r.Pages = append(r.Pages, pr)
-		if err := ctx.Err(); err != nil {
-			r.tally()
-			return r, fmt.Errorf("checking %s: %w", u, err)
+		select {
+		case next <- i:
+		case <-ctx.Done():
 		}
-		if c.sv == nil {
+	}
+	close(next)
+	wg.Wait()
+	done := r.Pages[:0]
+	for i, p := range r.Pages {
+		if p.URL == "" { // never started: the run stopped first
+			p = PageReport{URL: urls[i], Status: StatusFailed, Error: "not checked: the run stopped", Marks: []MarkRow{}, Findings: []Finding{}, Checked: []string{}, Skipped: []string{}}
+		}
+		done = append(done, p)
+	}
+	r.Pages = done
+	r.Duration = time.Since(r.Started).Seconds()
+	r.tally()
+	if err := context.Cause(ctx); err != nil {
+		return r, fmt.Errorf("checking: %w", err)
+	}
+	return r, nil
+}
+
+// crashed reports a browser that went away.
+func (c *Checker) crashed() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, rt := range c.runtimes {
+		if rt.sv == nil || rt.sv.Browser() == nil {
 			continue
 		}
 		select {
-		case <-c.sv.Browser().Crashed():
-			r.tally()
-			return r, errors.New("checking: the browser went away")
+		case <-rt.sv.Browser().Crashed():
+			return errors.New("the browser went away")
 		default:
 		}
 	}
-	r.Duration = time.Since(r.Started).Seconds()
-	r.tally()
-	return r, nil
+	return nil
 }
 
 // company finds the Company of a page: by discovery (cached per host), or
@@ -146,13 +241,15 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 		co, err := session.NoJoin(host)
 		return co, nil, err
 	}
+	c.discMu.Lock() // one discovery per host, even for pages checked at once
+	defer c.discMu.Unlock()
 	if d, ok := c.discovered[host]; ok {
 		return c.companies[host], d, nil
 	}
 	d := &Discovery{Domain: host, URL: "https://" + host + spec.WellKnownPath}
 	co, warns, err := session.Discover(ctx, c.client, host)
 	if err != nil {
-		d.Error = err.Error()
+		d.Error = err.Error() + flagHint(err)
 		if co, err = session.NoJoin(host); err != nil {
 			return nil, nil, err
 		}
@@ -164,6 +261,21 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 	}
 	c.discovered[host], c.companies[host] = d, co
 	return co, d, nil
+}
+
+// flagHint names the flag that helps with a discovery error, if one does.
+func flagHint(err error) string {
+	var unknown x509.UnknownAuthorityError
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, spec.ErrBadDomain) && strings.Contains(err.Error(), "IP literal"), strings.Contains(err.Error(), "localhost"):
+		return " (a page in development: use --no-discovery)"
+	case errors.As(err, &unknown), strings.Contains(err.Error(), "x509:"):
+		return " (a staging server with a private CA: use --ca-file)"
+	case errors.As(err, &dns):
+		return " (a staging server not in DNS: use --resolve HOST=ADDR)"
+	}
+	return ""
 }
 
 // discoveryFindings turns a discovery outcome into findings.
@@ -182,30 +294,50 @@ func discoveryFindings(d *Discovery) []Finding {
 	return out
 }
 
-// use makes co the Company whose requests carry the header and whose pages
-// get navigator.poppy: it keeps the runtime when co is the current Company
-// and starts a new one otherwise.
-func (c *Checker) use(ctx context.Context, co *session.Company) (*supervisor.Supervisor, error) {
-	if c.sv != nil && c.domain == co.Domain {
-		return c.sv, nil
+// use returns the runtime of co, starting it for the Company's first page:
+// the header goes to co's requests and navigator.poppy to its pages.
+// With CAFile, the host (and port) of the Company's first page is verified
+// too, besides the Company's domain at 443.
+func (c *Checker) use(ctx context.Context, co *session.Company, page string) (*runtime, error) {
+	c.mu.Lock()
+	rt := c.runtimes[co.Domain]
+	if rt == nil {
+		rt = &runtime{}
+		c.runtimes[co.Domain] = rt
 	}
-	if err := c.Close(); err != nil {
-		c.log.Debug("closing the previous runtime", "err", err)
-	}
-	sv := supervisor.New(&supervisor.Options{
-		Company:     co.Domain,
-		NoJoin:      true,
-		NoLiveView:  true,
-		WatchMarks:  true,
-		Chromium:    c.opts.Chromium,
-		CDPURL:      c.opts.CDPURL,
-		Headful:     c.opts.Headful,
-		BrowserArgs: c.opts.BrowserArgs,
-		Logger:      c.log,
+	c.mu.Unlock()
+	rt.start.Do(func() {
+		// The browser outlives the page that starts it; its start is bounded.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+		defer cancel()
+		var trust []string
+		if u, err := url.Parse(page); err == nil && u.Scheme == "https" {
+			trust = []string{u.Host}
+		}
+		sv := supervisor.New(&supervisor.Options{
+			TrustHosts:  trust,
+			Company:     co.Domain,
+			NoJoin:      true,
+			NoLiveView:  true,
+			WatchMarks:  true,
+			Chromium:    c.opts.Chromium,
+			CDPURL:      c.opts.CDPURL,
+			Headful:     c.opts.Headful,
+			BrowserArgs: c.opts.BrowserArgs,
+			CAFile:      c.opts.CAFile,
+			Resolve:     c.opts.Resolve,
+			Logger:      c.log,
+		})
+		if err := sv.Start(sctx); err != nil {
+			rt.err = fmt.Errorf("starting the checker's browser: %w", err)
+			return
+		}
+		c.mu.Lock()
+		rt.sv = sv
+		c.mu.Unlock()
 	})
-	if err := sv.Start(ctx); err != nil {
-		return nil, fmt.Errorf("starting the checker's browser: %w", err)
+	if rt.err != nil {
+		return nil, rt.err
 	}
-	c.sv, c.domain = sv, co.Domain
-	return sv, nil
+	return rt, nil
 }

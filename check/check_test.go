@@ -32,7 +32,7 @@ func cleanPages() []string {
 // its golden file, and validates the JSON, JUnit and HTML outputs.
 func TestFixtures(t *testing.T) {
 	c := newChecker(t, check.Options{Fill: true})
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
 	defer cancel()
 	fixtures := testsite.CheckFixtureURLs()
 	names := make([]string, 0, len(fixtures))
@@ -72,12 +72,21 @@ func TestFixtures(t *testing.T) {
 		// The check-in page reads the controller, changes what it shows, and
 		// sends "user" with the User's submission.
 		ci := byURL[testsite.CheckInURL()]
-		want := &check.ControllerUse{Reads: true, ReadFrames: []string{testsite.CheckInURL(), "https://" + testsite.PayHost + "/frame"}, ChangesView: true, Sent: ptr(true), SentField: "controller"}
+		want := &check.ControllerUse{Reads: true, ReadFrames: []string{testsite.CheckInURL(), "https://" + testsite.PayHost + "/frame"}, ChangesView: true, Sent: ptr(true), SentField: "controller",
+			Submissions: []check.Submission{{Frame: testsite.CheckInURL(), Form: `form "check-in"`, Request: "POST /bookings/" + testsite.BookingID + "/check-in",
+				Field: "controller", AsUser: ptr("user"), AsAgent: ptr("agent")}}}
 		if diff := cmp.Diff(want, ci.Controller); diff != "" {
 			t.Errorf("check-in controller use (-want +got):\n%s", diff)
 		}
 		if len(ci.Views) != 2 || ci.Views[0].Controller != "agent" || ci.Views[1].Controller != "user" {
 			t.Errorf("check-in views: want agent and user, got %d", len(ci.Views))
+		}
+		var text bytes.Buffer
+		if err := (&check.Report{Pages: []check.PageReport{ci}}).WriteText(&text, check.Error); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text.String(), `button "Upgrade seat" (outside, form="check-in")`) {
+			t.Errorf("terminal output does not name the form of a form= control:\n%s", text.String())
 		}
 		if !strings.Contains(ci.Snapshot, `button "Check in" [e5] (user step: submission form e2`) {
 			t.Errorf("check-in snapshot lacks the marked Check in button:\n%s", ci.Snapshot)
@@ -88,6 +97,34 @@ func TestFixtures(t *testing.T) {
 			golden.Check(t, filepath.Join("testdata", n+".golden"), []byte(render(byURL[fixtures[n]])))
 		})
 	}
+	t.Run("late mark delay", func(t *testing.T) {
+		// The form marked two seconds after load is in the table with its delay.
+		for _, m := range byURL[fixtures["late-2s"]].Marks {
+			if m.MarkedAtMS == nil || *m.MarkedAtMS < 2000 {
+				t.Errorf("late-2s: %s marked at %v, want at least 2000 ms", m.Element, m.MarkedAtMS)
+			}
+		}
+		for _, u := range cleanPages() {
+			for _, m := range byURL[u].Marks {
+				if m.MarkedAtMS != nil {
+					t.Errorf("%s: %s is in the HTML but reported late (%v ms)", u, m.Element, *m.MarkedAtMS)
+				}
+			}
+		}
+	})
+	t.Run("routes", func(t *testing.T) {
+		for name, want := range map[string]string{"enter-escape": "Enter", "escape-submit": "click", "shadow-marks": "click", "closed-shadow": "click", "frame-marks": "click"} {
+			var got []string
+			for _, f := range byURL[fixtures[name]].Findings {
+				if f.Check == check.CheckSubmitPaths {
+					got = append(got, f.Route)
+				}
+			}
+			if len(got) != 1 || got[0] != want {
+				t.Errorf("%s: escape routes %q, want one %q", name, got, want)
+			}
+		}
+	})
 	t.Run("json", func(t *testing.T) { validateJSON(t, rep) })
 	t.Run("junit", func(t *testing.T) { validateJUnit(t, rep) })
 	t.Run("html", func(t *testing.T) { validateHTML(t, rep) })
@@ -104,11 +141,15 @@ func render(p check.PageReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "status %s\n", p.Status)
 	for _, m := range p.Marks {
-		fmt.Fprintf(&b, "mark %s value=%q kind=%s covers:", m.Element, m.Value, m.Kind)
+		fmt.Fprintf(&b, "mark %s value=%q kind=%s", m.Element, m.Value, m.Kind)
+		if m.MarkedAtMS != nil {
+			b.WriteString(" late")
+		}
+		b.WriteString(" covers:")
 		for _, c := range m.Covers {
 			fmt.Fprintf(&b, " [%s", c.Element)
 			if c.Outside {
-				b.WriteString(" outside")
+				fmt.Fprintf(&b, " outside form=%q", c.Form)
 			}
 			b.WriteString("]")
 		}
@@ -211,6 +252,11 @@ func validateJUnit(t *testing.T, rep *check.Report) {
 		fx["escape-submit"] + " BC-4-mark-all",
 		fx["unknown-value"] + " BC-4-values",
 		fx["submission-div"] + " BC-4-values",
+		fx["shadow-marks"] + " BC-4-mark-all",
+		fx["closed-shadow"] + " BC-4-mark-all",
+		fx["frame-marks"] + " BC-4-mark-all",
+		fx["late-2s"] + " BC-4-mark-all",
+		fx["enter-escape"] + " BC-4-mark-all",
 	} {
 		if !failed[want] {
 			t.Errorf("junit: %s did not fail", want)

@@ -5,7 +5,10 @@
 // declared browser-control v1 (the Poppy-Extensions header on the Company's
 // requests, navigator.poppy from package injector, the marks scanner of
 // package marks in every frame), so what it reports is what an agent
-// following the extension will do. It builds on package supervisor for that
+// following the extension will do. Every section sees what the gate sees:
+// each frame of the browser's frame list (same-origin, Company and
+// out-of-process iframes), open shadow roots, and the closed roots of
+// custom elements that [marks.ScanFrame] adopts. It builds on package supervisor for that
 // runtime (one per Company, without a Session, live view or audit file, with
 // the marks watcher) rather than wiring it itself, and reads pages through
 // browser, marks and injector; the agent's-eye snapshot goes through
@@ -29,35 +32,55 @@
 //     submission on a non-form are warnings (they count as interaction).
 //   - late marks (BC-4-mark-all): from document start the watcher of
 //     package marks records when each mark appeared and when each control was
-//     first painted visible and enabled; a control covered (by
-//     [marks.Check] semantics) only by marks that appeared after it was
-//     usable is a warning.
+//     first painted visible and enabled. The page is watched for
+//     Options.Watch (default [DefaultWatch], 5 s; at most [MaxWatch]) after
+//     it loads, then until its network and DOM have been quiet for
+//     Options.Quiet (700 ms), at most Options.Settle (5 s) more, so a mark
+//     added by a timer, a fetch or a framework's hydration seconds after load
+//     is in the marks table, which is read at the end; a mark added after
+//     the document was parsed carries its time (marked_at_ms). A control
+//     covered (by [marks.Check] semantics) only by marks that appeared
+//     after it was usable is a warning.
 //   - fill (BC-4-fill-not-perform, Options.Fill): each submission form is
 //     filled as the agent would (controls no mark refuses: typing, selecting,
 //     clicking checkboxes); a submit, navigation or non-GET request caused by
 //     filling is an error.
-//   - submit paths (BC-4-mark-all): each unmarked button of a frame with a
-//     marked form is clicked on a fresh load; one whose click submits a
-//     marked form (its submit event, or formdata and a request) is an error.
-//     Submissions that leave no such trace cannot be observed.
+//   - escape routes (check "submit-paths", BC-4-mark-all): when a Company
+//     frame has a marked form, each control of a Company frame that no mark
+//     covers and no marked form owns is tried as an agent may: a button is
+//     clicked, and pressed with Enter and with Space while focused; Enter is
+//     pressed in a single-line field. A route that submits a marked form
+//     (its submit event, or formdata and a request) is an error naming the
+//     route (Finding.Route). At most Options.MaxProbes routes a page; the
+//     page is loaded afresh before the first and after any route that
+//     changed it. Submissions that leave no such trace cannot be observed.
 //   - controller (BC-8.2-not-a-guarantee, BC-6-not-relied-on): whether the
-//     page's scripts read navigator.poppy.controller (counted by package
-//     injector); then the page is loaded with "user": if it shows something
-//     else, both views are kept with screenshots; and the first marked form
-//     is filled and submitted as the User, to see whether the request
-//     carries "user". These are info findings with the section 8.2 reminder.
+//     page's scripts read navigator.poppy.controller while it loads
+//     (counted by package injector); if so the page is loaded with "user":
+//     if it shows something else, both views are kept with screenshots.
+//     Then every marked form with a submit button is filled in and
+//     submitted on a fresh load as the User and again as the agent, and
+//     the request (answered by the browser) shows whether the page sends
+//     the controller, in which field, with which value each way; a page
+//     that reads the controller only when the form is submitted (section
+//     6's pattern) is found this way. These are info findings with the
+//     section 8.2 reminder.
 //
 // The agent's-eye view is the text of the agent's browser_snapshot, taken
 // through [gate.Gate], and a screenshot with each marked element boxed.
 //
 // # Probes
 //
-// Fill, submit-path and User-submission probes are the only input the
-// checker dispatches. While one runs, every navigation and non-GET request
+// Fill, escape-route and submission probes are the only input the checker
+// dispatches. While one runs, every navigation and non-GET request
 // of the page is recorded and answered by the browser with 204 No Content
 // ([browser.Browser.ObserveRequests]), so nothing reaches the server and the
-// document stays. Options.NoProbe turns off the submit-path and User
-// submission probes; fill runs only with Options.Fill.
+// document stays. Options.NoProbe turns off the escape-route and
+// submission probes; fill runs only with Options.Fill. After each input a
+// probe watches 700 ms for a submit event or a request (a submission starts
+// within a task or two), 3 s more after a submit event without a request
+// yet (a handler that fetches first). A probe's fresh load ends once the
+// marks of the first load are back and the page was quiet for 400 ms.
 //
 // # Severities and exit codes
 //
@@ -77,14 +100,17 @@
 //	  "counts": {"error": n, "warning": n, "info": n},
 //	  "failed": number of pages that could not be checked,
 //	  "pages": [{
-//	    "url", "final_url"?, "title"?, "status": "checked"|"failed", "error"?,
+//	    "url", "final_url"?, "title"?, "status": "checked"|"failed", "error"?, "seconds",
 //	    "discovery"?: {"domain", "url", "ok", "error"?, "warnings"?: [string]},
-//	    "marks": [{"frame", "element", "value", "kind", "covers": [{"element", "outside"?}]}],
+//	    "marks": [{"frame", "element", "value", "kind", "marked_at_ms"?,
+//	               "covers": [{"element", "outside"?, "form"?}]}],
 //	    "findings": [{"severity": "error"|"warning"|"info", "check", "requirement",
-//	                  "section", "message", "frame"?, "element"?,
+//	                  "section", "message", "frame"?, "element"?, "route"?,
 //	                  "usable_at_ms"?, "marked_at_ms"?}],
 //	    "checked": [requirement ID], "skipped": [requirement ID],
-//	    "controller"?: {"reads", "read_frames"?, "changes_view", "sent"?, "sent_field"?},
+//	    "controller"?: {"reads", "read_frames"?, "changes_view", "sent"?, "sent_field"?,
+//	                    "reads_on_submit"?, "submissions"?: [{"frame", "form", "request"?,
+//	                    "field"?, "as_user"?, "as_agent"?}]},
 //	    "snapshot"?: string,
 //	    "views"?: [{"controller", "text": [string], "width", "height",
 //	                "boxes": [{"x", "y", "width", "height", "kind", "label"}]}]
@@ -99,6 +125,10 @@
 //
 // # Concurrency
 //
-// A [Checker] checks one page at a time and is not safe for concurrent use.
-// There is no package state.
+// [Checker.Run] checks Options.Parallel pages at once (default 2), each in
+// its own tab of its Company's browser: one runtime per Company domain,
+// shared by that Company's pages. The injector sets navigator.poppy in every
+// tab, so a probe as the User holds its runtime alone while loads and
+// probes as the agent share it. CheckPage and Run are safe for concurrent
+// use; Close is not. There is no package state.
 package check

@@ -37,7 +37,11 @@ func (r *Report) WriteText(w io.Writer, failOn Severity) error {
 		} else {
 			b.WriteString("  marks:\n")
 			for _, m := range p.Marks {
-				fmt.Fprintf(&b, "    %-40s %-24s %s\n", m.Element, fmt.Sprintf("%q -> %s", m.Value, m.Kind), coversText(m.Covers))
+				late := ""
+				if m.MarkedAtMS != nil {
+					late = fmt.Sprintf(" (late: marked at %.0f ms)", *m.MarkedAtMS)
+				}
+				fmt.Fprintf(&b, "    %-40s %-24s %s%s\n", m.Element, fmt.Sprintf("%q -> %s", m.Value, m.Kind), coversText(m.Covers), late)
 			}
 		}
 		for _, f := range p.Findings {
@@ -62,7 +66,7 @@ func coversText(cs []Covered) string {
 	for i, c := range cs {
 		parts[i] = c.Element
 		if c.Outside {
-			parts[i] += " (outside, form=)"
+			parts[i] += fmt.Sprintf(" (outside, form=%q)", c.Form)
 		}
 	}
 	return "covers " + strings.Join(parts, ", ")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ import (
 // pageRun is one page being checked.
 type pageRun struct {
 	c   *Checker
+	rt  *runtime
 	sv  *supervisor.Supervisor
 	url string
 	co  *session.Company
@@ -39,8 +41,16 @@ type frameData struct {
 }
 
 // CheckPage checks one page. It never returns an error: a page that could
-// not be checked has Status [StatusFailed] and Error set.
+// not be checked has Status [StatusFailed] and Error set. It is safe to
+// call for several pages at once.
 func (c *Checker) CheckPage(ctx context.Context, raw string) PageReport {
+	start := time.Now()
+	rep := c.checkPage(ctx, raw)
+	rep.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
+	return rep
+}
+
+func (c *Checker) checkPage(ctx context.Context, raw string) PageReport {
 	rep := PageReport{URL: raw, Status: StatusChecked, Marks: []MarkRow{}, Findings: []Finding{}, Checked: []string{}, Skipped: []string{}}
 	fail := func(err error) PageReport {
 		rep.Status, rep.Error = StatusFailed, err.Error()
@@ -52,20 +62,25 @@ func (c *Checker) CheckPage(ctx context.Context, raw string) PageReport {
 	}
 	rep.Discovery = d
 	rep.Findings = append(rep.Findings, discoveryFindings(d)...)
-	sv, err := c.use(ctx, co)
+	rt, err := c.use(ctx, co, raw)
 	if err != nil {
 		return fail(err)
 	}
-	p, err := sv.Browser().NewPage(ctx)
+	r := &pageRun{c: c, rt: rt, sv: rt.sv, url: raw, co: co, inj: rt.sv.Injector(), rep: &rep}
+	// A tab is opened and closed outside any probe as the User: the
+	// injector's Set reaches every tab and must not meet one half made.
+	err = r.asAgent(func() (err error) {
+		r.p, err = rt.sv.Browser().NewPage(ctx)
+		return err
+	})
 	if err != nil {
 		return fail(err)
 	}
-	defer func() {
+	defer r.asAgent(func() error {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = p.Close(cctx)
-	}()
-	r := &pageRun{c: c, sv: sv, url: raw, co: co, inj: sv.Injector(), p: p, rep: &rep}
+		return r.p.Close(cctx)
+	})
 	if err := r.run(ctx); err != nil {
 		return fail(err)
 	}
@@ -95,21 +110,50 @@ func (r *pageRun) requirements(discovered bool) {
 	}
 }
 
+// asAgent runs fn while every page of the runtime reads "agent" (shared
+// with the other pages of the Company).
+func (r *pageRun) asAgent(fn func() error) error {
+	r.rt.controller.RLock()
+	defer r.rt.controller.RUnlock()
+	return fn()
+}
+
+// asUser runs fn while navigator.poppy.controller reads "user", alone: the
+// injector sets the value in every tab of the browser.
+func (r *pageRun) asUser(ctx context.Context, fn func() error) error {
+	r.rt.controller.Lock()
+	defer r.rt.controller.Unlock()
+	err := r.inj.Set(ctx, spec.ControllerUser)
+	if err == nil {
+		err = fn()
+	}
+	// Back to "agent" whatever happened: the other pages load as the agent.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	return errors.Join(err, r.inj.Set(rctx, spec.ControllerAgent))
+}
+
 func (r *pageRun) run(ctx context.Context) error {
-	if err := r.load(ctx, spec.ControllerAgent, r.c.opts.Settle); err != nil {
+	var frames []frameData
+	var reads []string
+	var agentView View
+	err := r.asAgent(func() error {
+		if err := r.load(ctx, r.c.opts.Watch, 0); err != nil {
+			return err
+		}
+		r.rep.FinalURL = r.p.URL()
+		r.rep.Title = r.p.Title(ctx)
+		if frames = r.readFrames(ctx); len(frames) == 0 {
+			return errors.New("reading the page: no frame could be read")
+		}
+		r.marksTable(ctx, frames)
+		r.lateMarks(ctx, frames)
+		reads = r.controllerReads(ctx, frames)
+		r.rep.Snapshot = r.snapshot(ctx)
+		var err error
+		agentView, err = r.view(ctx, spec.ControllerAgent, frames)
 		return err
-	}
-	r.rep.FinalURL = r.p.URL()
-	r.rep.Title = r.p.Title(ctx)
-	frames := r.readFrames(ctx)
-	if len(frames) == 0 {
-		return errors.New("reading the page: no frame could be read")
-	}
-	r.marksTable(frames)
-	r.lateMarks(ctx, frames)
-	reads := r.controllerReads(ctx, frames)
-	r.rep.Snapshot = r.snapshot(ctx)
-	agentView, err := r.view(ctx, spec.ControllerAgent, frames)
+	})
 	if err != nil {
 		return err
 	}
@@ -125,68 +169,27 @@ func (r *pageRun) run(ctx context.Context) error {
 		}
 	}
 	if !r.c.opts.NoProbe {
-		if err := r.submitPaths(ctx, frames); err != nil {
+		if err := r.escapeRoutes(ctx, frames); err != nil {
+			return err
+		}
+		if err := r.submissions(ctx, frames, reads); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// load loads the page afresh with controller and waits until it is quiet
-// (or settle passed).
-func (r *pageRun) load(ctx context.Context, controller spec.Controller, settle time.Duration) error {
-	if r.inj.Controller() != controller {
-		if err := r.inj.Set(ctx, controller); err != nil {
-			return err
-		}
-	}
-	lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	res, err := r.p.Navigate(lctx, r.url)
-	if err != nil {
-		return fmt.Errorf("loading the page: %w", err)
-	}
-	if res.Status >= 400 {
-		return fmt.Errorf("loading the page: HTTP %d", res.Status)
-	}
-	r.settle(ctx, settle)
-	return nil
-}
-
-// settle polls the watchers of every frame until none saw a DOM change for
-// the Quiet period, or until max passed.
-func (r *pageRun) settle(ctx context.Context, max time.Duration) {
-	ctx, cancel := context.WithTimeout(ctx, max)
-	defer cancel()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	quiet := float64(r.c.opts.Quiet.Milliseconds())
-	for {
-		still := true
-		for _, f := range r.p.Frames() {
-			fctx, fcancel := context.WithTimeout(ctx, time.Second)
-			w, err := marks.WatchReport(fctx, f)
-			fcancel()
-			if err == nil && w.Now-w.LastChange < quiet {
-				still = false
-			}
-		}
-		if still {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
 }
 
 // readFrames scans every frame of the page; frames that cannot be read
 // (gone, no document) are left out.
 func (r *pageRun) readFrames(ctx context.Context) []frameData {
 	var out []frameData
-	for _, f := range r.p.Frames() {
+	companyFrames := map[string]bool{} // by frame id
+	for _, f := range r.p.Frames() {   // parents first
+		company := r.co.IsCompanyURL(f.URL)
+		if strings.HasPrefix(f.URL, "about:") {
+			company = companyFrames[string(f.ParentID)] // about:blank and srcdoc frames have their parent's origin
+		}
+		companyFrames[string(f.ID)] = company
 		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		sc, err := marks.ScanFrame(fctx, f)
 		var inv []marks.Marking
@@ -198,7 +201,7 @@ func (r *pageRun) readFrames(ctx context.Context) []frameData {
 			r.c.log.Debug("reading frame", "url", f.URL, "err", err)
 			continue
 		}
-		fd := frameData{f: f, company: r.co.IsCompanyURL(f.URL), scan: sc, inv: inv, byID: map[int]marks.Element{}, owned: map[int]marks.Owned{}}
+		fd := frameData{f: f, company: company, scan: sc, inv: inv, byID: map[int]marks.Element{}, owned: map[int]marks.Owned{}}
 		for _, e := range sc.Elements {
 			fd.byID[e.ID] = e
 		}
@@ -252,13 +255,27 @@ func clip(s string) string {
 
 // marksTable lists every mark with its kind and what it covers, and warns
 // about values that count as something else (section 4 value rules).
-func (r *pageRun) marksTable(frames []frameData) {
+// A mark added after the document was parsed is late: its row says when.
+func (r *pageRun) marksTable(ctx context.Context, frames []frameData) {
 	for _, fd := range frames {
+		markedAt, parsed := map[int]float64{}, 0.0
+		if w, err := marks.WatchReport(ctx, fd.f); err == nil {
+			parsed = w.Parsed
+			for _, t := range w.Marked {
+				if !t.Closed {
+					markedAt[t.ID] = t.At
+				}
+			}
+		}
 		for _, m := range fd.inv {
 			kind := spec.KindOf(m.Value, m.Form)
 			row := MarkRow{Frame: fd.f.URL, Element: fd.describe(m.ID), Value: m.Value, Kind: kind, Covers: []Covered{}}
+			if at, ok := markedAt[m.ID]; ok && parsed > 0 && at > parsed {
+				at = math.Round(at)
+				row.MarkedAtMS = &at
+			}
 			for _, o := range m.Controls {
-				row.Covers = append(row.Covers, Covered{Element: fd.describe(o.ID), Outside: o.Outside})
+				row.Covers = append(row.Covers, Covered{Element: fd.describe(o.ID), Outside: o.Outside, Form: o.FormAttr})
 			}
 			r.rep.Marks = append(r.rep.Marks, row)
 			add := func(sev Severity, id, msg string) {

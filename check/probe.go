@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -16,10 +15,13 @@ import (
 )
 
 // Probe timing: how long the checker watches for what an action caused.
+// A submission starts within a task or two of the input, so 700 ms is
+// plenty; a submit handler that fetches first gets the grace period for
+// its request. A probe's fresh load waits until the page shows the marks
+// of the first load and is quiet (see pageRun.watch).
 const (
 	probeWindow = 700 * time.Millisecond // after each action
 	probeGrace  = 3 * time.Second        // after a submit event, for its request
-	probeSettle = 2 * time.Second        // quiet wait of a probe's fresh load
 )
 
 // recorder keeps the navigations and non-GET requests of the page's frames
@@ -54,21 +56,33 @@ func (r *pageRun) record(ctx context.Context) (*recorder, func(), error) {
 	return rec, stop, err
 }
 
-// effect is what an action caused in a frame.
+// effect is what an action caused in the page's frames.
 type effect struct {
-	events []marks.FormEvent // submit and formdata events after the action
+	events map[string][]marks.FormEvent // by frame id: submit and formdata events after the action
 	reqs   []browser.Request
+	dirty  bool // the DOM changed, a form event fired or a request was made
 }
 
-// submitted reports whether form was submitted (or its data gathered for a
-// request that followed).
-func (e effect) submitted(form int) bool {
-	for _, ev := range e.events {
+// submitted reports whether form of the frame was submitted (or its data
+// gathered for a request that followed).
+func (e effect) submitted(frame browser.Frame, form int) bool {
+	for _, ev := range e.events[string(frame.ID)] {
 		if ev.Form == form && (ev.Type == "submit" || len(e.reqs) > 0) {
 			return true
 		}
 	}
 	return false
+}
+
+// clocks are the frames' document clocks before an action.
+type clocks map[string]float64
+
+func (r *pageRun) clocks(ctx context.Context, frames []frameData) clocks {
+	out := clocks{}
+	for _, fd := range frames {
+		out[string(fd.f.ID)] = now(ctx, fd.f)
+	}
+	return out
 }
 
 // describeRequests names requests for a message, without hosts or queries.
@@ -91,24 +105,33 @@ func describeRequests(reqs []browser.Request) string {
 	return strings.Join(parts, ", ")
 }
 
-// watchEffect waits for what the action just taken in fd caused: events of
-// the frame's document after since, and recorded requests after before.
-func (r *pageRun) watchEffect(ctx context.Context, fd frameData, since float64, rec *recorder, before int) effect {
+// watchEffect waits for what the action just taken caused: events of the
+// frames' documents after their clocks, and recorded requests after before.
+func (r *pageRun) watchEffect(ctx context.Context, frames []frameData, since clocks, rec *recorder, before int) effect {
 	deadline := time.Now().Add(probeWindow)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	var e effect
 	for {
-		if w, err := marks.WatchReport(ctx, fd.f); err == nil {
-			e.events = e.events[:0]
+		e.events, e.dirty = map[string][]marks.FormEvent{}, false
+		submit := false
+		for _, fd := range frames {
+			w, err := marks.WatchReport(ctx, fd.f)
+			if err != nil {
+				e.dirty = true // gone or replaced: reload before the next probe
+				continue
+			}
+			t := since[string(fd.f.ID)]
+			e.dirty = e.dirty || w.LastChange > t
 			for _, ev := range w.Events {
-				if ev.At > since {
-					e.events = append(e.events, ev)
+				if ev.At > t {
+					e.events[string(fd.f.ID)] = append(e.events[string(fd.f.ID)], ev)
+					submit = submit || ev.Type == "submit"
 				}
 			}
 		}
 		e.reqs = rec.requests()[before:]
-		submit := slices.ContainsFunc(e.events, func(ev marks.FormEvent) bool { return ev.Type == "submit" })
+		e.dirty = e.dirty || len(e.reqs) > 0 || len(e.events) > 0
 		if len(e.reqs) > 0 && time.Now().After(deadline.Add(-probeWindow/2)) {
 			return e
 		}
@@ -123,17 +146,24 @@ func (r *pageRun) watchEffect(ctx context.Context, fd frameData, since float64, 
 	}
 }
 
-// reload loads the page afresh for a probe and finds frame i again.
-func (r *pageRun) reload(ctx context.Context, controller spec.Controller, want frameData) (frameData, bool, error) {
-	if err := r.load(ctx, controller, probeSettle); err != nil {
-		return frameData{}, false, err
+// reload loads the page afresh for a probe (the caller holds the
+// controller it wants) and reads its frames, once the marks of the first
+// load are there.
+func (r *pageRun) reload(ctx context.Context) ([]frameData, error) {
+	if err := r.load(ctx, 0, max(len(r.rep.Marks), 1)); err != nil {
+		return nil, err
 	}
-	for _, fd := range r.readFrames(ctx) {
+	return r.readFrames(ctx), nil
+}
+
+// sameFrame finds want's frame among frames: same URL and as many marks.
+func sameFrame(frames []frameData, want frameData) (frameData, bool) {
+	for _, fd := range frames {
 		if fd.f.URL == want.f.URL && len(fd.inv) == len(want.inv) {
-			return fd, true, nil
+			return fd, true
 		}
 	}
-	return frameData{}, false, nil
+	return frameData{}, false
 }
 
 // now is the frame document's clock.
@@ -157,14 +187,17 @@ func (r *pageRun) fillChecks(ctx context.Context, frames []frameData) error {
 			if spec.KindOf(m.Value, m.Form) != spec.Submission {
 				continue
 			}
-			fd, ok, err := r.reload(ctx, spec.ControllerAgent, orig)
+			err := r.asAgent(func() error {
+				all, err := r.reload(ctx)
+				if err != nil {
+					return err
+				}
+				if fd, ok := sameFrame(all, orig); ok {
+					return r.fillForm(ctx, all, fd, fd.inv[mi])
+				}
+				return nil
+			})
 			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			if err := r.fillForm(ctx, fd, fd.inv[mi]); err != nil {
 				return err
 			}
 		}
@@ -172,7 +205,7 @@ func (r *pageRun) fillChecks(ctx context.Context, frames []frameData) error {
 	return nil
 }
 
-func (r *pageRun) fillForm(ctx context.Context, fd frameData, form marks.Marking) error {
+func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, form marks.Marking) error {
 	rec, stop, err := r.record(ctx)
 	if err != nil {
 		return err
@@ -180,17 +213,17 @@ func (r *pageRun) fillForm(ctx context.Context, fd frameData, form marks.Marking
 	defer stop()
 	formName := fd.describe(form.ID)
 	for _, o := range form.Controls {
-		since, before := now(ctx, fd.f), len(rec.requests())
+		since, before := r.clocks(ctx, all), len(rec.requests())
 		acted, err := r.fillControl(ctx, fd, o, false)
 		if err != nil || !acted {
 			continue
 		}
-		e := r.watchEffect(ctx, fd, since, rec, before)
-		if !e.submitted(form.ID) && len(e.reqs) == 0 {
+		e := r.watchEffect(ctx, all, since, rec, before)
+		if !e.submitted(fd.f, form.ID) && len(e.reqs) == 0 {
 			continue
 		}
 		what := "caused " + describeRequests(e.reqs)
-		if e.submitted(form.ID) {
+		if e.submitted(fd.f, form.ID) {
 			what = "submitted the form"
 			if len(e.reqs) > 0 {
 				what += " (" + describeRequests(e.reqs) + ", blocked by the checker)"
@@ -287,208 +320,4 @@ func plausible(o marks.Owned) string {
 		v = v[:o.MaxLength]
 	}
 	return v
-}
-
-// buttonRoles are what the submit-path probe clicks.
-func isButton(e marks.Element) bool {
-	if e.Disabled {
-		return false
-	}
-	if e.Tag == "button" || e.Role == "button" {
-		return e.Tag != "input" || slices.Contains([]string{"button", "submit", "image", "reset"}, e.Type)
-	}
-	return false
-}
-
-// candidates are the buttons of a frame with a marked form that no mark
-// covers: an agent following the extension may click them.
-func candidates(fd frameData) []marks.Element {
-	hasForm := slices.ContainsFunc(fd.inv, func(m marks.Marking) bool { return m.Form })
-	if !fd.company || !hasForm {
-		return nil
-	}
-	var out []marks.Element
-	for _, e := range fd.scan.Elements {
-		if isButton(e) && e.Marked == nil && e.Form == 0 && (e.Box.Width > 0 || e.Box.Height > 0) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// submitPaths clicks each unmarked button of a frame with a marked form on a
-// fresh load and reports those whose click submits a marked form.
-func (r *pageRun) submitPaths(ctx context.Context, frames []frameData) error {
-	probes := 0
-	for _, orig := range frames {
-		for k, want := range candidates(orig) {
-			if probes >= r.c.opts.MaxProbes {
-				return nil
-			}
-			probes++
-			fd, ok, err := r.reload(ctx, spec.ControllerAgent, orig)
-			if err != nil {
-				return err
-			}
-			cs := candidates(fd)
-			if !ok || k >= len(cs) || cs[k].Name != want.Name {
-				continue
-			}
-			if err := r.probeButton(ctx, fd, cs[k]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func (r *pageRun) probeButton(ctx context.Context, fd frameData, b marks.Element) error {
-	v, err := marks.Check(ctx, fd.f, marks.Action{Kind: "click", ID: b.ID})
-	if err != nil || v.Stale || len(v.Marks) > 0 || v.Point == nil || v.Obscured {
-		return nil
-	}
-	ox, oy, err := fd.f.Offset(ctx, r.p)
-	if err != nil {
-		return nil
-	}
-	rec, stop, err := r.record(ctx)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	since := now(ctx, fd.f)
-	if err := r.p.Click(ctx, ox+v.Point.X, oy+v.Point.Y); err != nil {
-		return nil
-	}
-	e := r.watchEffect(ctx, fd, since, rec, 0)
-	for _, m := range fd.inv {
-		if !m.Form || !e.submitted(m.ID) {
-			continue
-		}
-		el := fd.describe(b.ID)
-		what := ""
-		if len(e.reqs) > 0 {
-			what = " (" + describeRequests(e.reqs) + ", blocked by the checker)"
-		}
-		f := finding(Error, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
-			"Clicking %s, which no mark covers, submits the %s %s%s: an agent following the extension may take the step. Mark the button, or make it a control of the form.",
-			el, spec.KindOf(m.Value, true), fd.describe(m.ID), what))
-		f.Frame, f.Element = fd.f.URL, el
-		r.rep.Findings = append(r.rep.Findings, f)
-	}
-	return nil
-}
-
-// controllerChecks reports the page's use of navigator.poppy.controller:
-// the reminder of section 8.2, whether the page shows the User something
-// else (both views kept), and whether the User's submission carries it.
-func (r *pageRun) controllerChecks(ctx context.Context, reads []string, agentView View) error {
-	use := &ControllerUse{Reads: true, ReadFrames: reads}
-	r.rep.Controller = use
-	f := finding(Info, CheckController, "BC-8.2-not-a-guarantee",
-		"The page reads navigator.poppy.controller. The value is not signed and anything in the page can change it: it is not a guarantee that the User took the step, so check the action's conditions on the server.")
-	f.Frame = reads[0]
-	r.rep.Findings = append(r.rep.Findings, f)
-
-	if err := r.load(ctx, spec.ControllerUser, probeSettle); err != nil {
-		return err
-	}
-	frames := r.readFrames(ctx)
-	userView, err := r.view(ctx, spec.ControllerUser, frames)
-	if err != nil {
-		return err
-	}
-	if !slices.Equal(userView.Text, agentView.Text) {
-		use.ChangesView = true
-		r.rep.Views = append(r.rep.Views, userView)
-		r.rep.Findings = append(r.rep.Findings, finding(Info, CheckController, "BC-6-not-relied-on",
-			"The page shows the agent something other than the User (both views are in the report). A page may do this, but must not rely on \"user\" as a guarantee that the User took the step."))
-	}
-	if !r.c.opts.NoProbe {
-		r.userSubmission(ctx, frames, use)
-	}
-	return r.inj.Set(ctx, spec.ControllerAgent)
-}
-
-// userSubmission fills and submits the first marked form with a submit
-// button as the User would, with the request blocked, and reports whether
-// the request carries the controller.
-func (r *pageRun) userSubmission(ctx context.Context, frames []frameData, use *ControllerUse) {
-	for _, fd := range frames {
-		if !fd.company {
-			continue
-		}
-		for _, m := range fd.inv {
-			if !m.Form {
-				continue
-			}
-			submit := slices.IndexFunc(m.Controls, func(o marks.Owned) bool {
-				return (o.Tag == "button" && o.Type == "submit") || (o.Tag == "input" && (o.Type == "submit" || o.Type == "image"))
-			})
-			if submit < 0 {
-				continue
-			}
-			for _, o := range m.Controls {
-				_, _ = r.fillControl(ctx, fd, o, true)
-			}
-			v, err := marks.Check(ctx, fd.f, marks.Action{Kind: "click", ID: m.Controls[submit].ID})
-			if err != nil || v.Point == nil {
-				continue
-			}
-			ox, oy, err := fd.f.Offset(ctx, r.p)
-			if err != nil {
-				continue
-			}
-			rec, stop, err := r.record(ctx)
-			if err != nil {
-				continue
-			}
-			since := now(ctx, fd.f)
-			err = r.p.Click(ctx, ox+v.Point.X, oy+v.Point.Y)
-			e := r.watchEffect(ctx, fd, since, rec, 0)
-			stop()
-			if err != nil || len(e.reqs) == 0 {
-				continue
-			}
-			formName := fd.describe(m.ID)
-			field := controllerField(e.reqs[0])
-			sent := field != ""
-			use.Sent, use.SentField = &sent, field
-			msg := fmt.Sprintf("When the User submits %s, the request carries the controller in the field %q. Record it if useful, but do not rely on it: it is not a guarantee.", formName, field)
-			if !sent {
-				msg = fmt.Sprintf("When the User submits %s, the request does not carry the controller. The page MAY send it (form.elements.controller.value = navigator.poppy?.controller), to record who was in control.", formName)
-			}
-			r.rep.Findings = append(r.rep.Findings, finding(Info, CheckController, "BC-6-not-relied-on", msg))
-			return
-		}
-	}
-}
-
-var multipartField = regexp.MustCompile(`name="([^"]+)"\r\n\r\nuser\r\n`)
-
-// controllerField finds the field of a request whose value is "user".
-func controllerField(q browser.Request) string {
-	var vals []url.Values
-	if u, err := url.Parse(q.URL); err == nil {
-		vals = append(vals, u.Query())
-	}
-	if v, err := url.ParseQuery(q.Body); err == nil {
-		vals = append(vals, v)
-	}
-	for _, vs := range vals {
-		keys := make([]string, 0, len(vs))
-		for k := range vs {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if slices.Contains(vs[k], string(spec.ControllerUser)) {
-				return k
-			}
-		}
-	}
-	if m := multipartField.FindStringSubmatch(q.Body); m != nil {
-		return m[1]
-	}
-	return ""
 }

@@ -66,6 +66,8 @@ type Finding struct {
 	Message     string   `json:"message"`     // one or two sentences
 	Frame       string   `json:"frame,omitempty"`
 	Element     string   `json:"element,omitempty"` // the element concerned, as role "name"
+	// Route is the input of an escape route: "click", "Enter" or "Space".
+	Route string `json:"route,omitempty"`
 	// UsableAtMS and MarkedAtMS time a late mark: when the control was first
 	// shown usable and when its first covering mark appeared, in
 	// milliseconds of the frame's document.
@@ -78,6 +80,8 @@ type Covered struct {
 	Element string `json:"element"`
 	// Outside: a control outside the form that names it with form=.
 	Outside bool `json:"outside,omitempty"`
+	// Form is the form= attribute of an Outside control: the form's id.
+	Form string `json:"form,omitempty"`
 }
 
 // MarkRow is one element bearing data-poppy-user-step.
@@ -87,6 +91,10 @@ type MarkRow struct {
 	Value   string        `json:"value"` // the attribute as written
 	Kind    spec.MarkKind `json:"kind"`  // what it counts as (section 4 value rules)
 	Covers  []Covered     `json:"covers"`
+	// MarkedAtMS is set for a late mark, added by a script after the
+	// document was parsed: when it appeared, in milliseconds of the frame's
+	// document (from its start).
+	MarkedAtMS *float64 `json:"marked_at_ms,omitempty"`
 }
 
 // Box is a marked element's box on a screenshot, in its pixels.
@@ -121,6 +129,27 @@ type ControllerUse struct {
 	// was not probed or no submission was seen.
 	Sent      *bool  `json:"sent,omitempty"`
 	SentField string `json:"sent_field,omitempty"`
+	// ReadsOnSubmit: the page read the controller only when a form was
+	// submitted (not while it loaded).
+	ReadsOnSubmit bool `json:"reads_on_submit,omitempty"`
+	// Submissions are the submission probes: each marked form with a
+	// submit path, submitted on a fresh load as the User and as the agent
+	// (the browser answered; nothing reached the Company).
+	Submissions []Submission `json:"submissions,omitempty"`
+}
+
+// Submission is what a marked form's submission would send.
+type Submission struct {
+	Frame   string `json:"frame"`
+	Form    string `json:"form"`
+	Request string `json:"request,omitempty"` // "POST /path": method and path, no host or query
+	// Field is the request field holding the controller; empty when the
+	// request does not carry it.
+	Field string `json:"field,omitempty"`
+	// AsUser and AsAgent are the field's values when the User submits and
+	// when the agent would (nil: no request seen that way).
+	AsUser  *string `json:"as_user,omitempty"`
+	AsAgent *string `json:"as_agent,omitempty"`
 }
 
 // Discovery is the outcome of discovery for the page's domain.
@@ -146,8 +175,10 @@ type PageReport struct {
 	Status    string     `json:"status"`
 	Error     string     `json:"error,omitempty"`
 	Discovery *Discovery `json:"discovery,omitempty"`
-	Marks     []MarkRow  `json:"marks"`
-	Findings  []Finding  `json:"findings"`
+	// Seconds is how long checking the page took (BENCHMARKS.md).
+	Seconds  float64   `json:"seconds"`
+	Marks    []MarkRow `json:"marks"`
+	Findings []Finding `json:"findings"`
 	// Checked lists the requirement IDs the checker tested on this page;
 	// Skipped those it did not (with --no-discovery, without --fill ...).
 	Checked    []string       `json:"checked"`

@@ -46,6 +46,10 @@ type plan struct {
 	settle bool
 	// done describes success.
 	done func(ctx context.Context, st *step) Result
+	// dialogOK lets the action run while a dialog holds the tab (it
+	// answers the dialog or works on tabs); every other action is refused
+	// with dialog_open then.
+	dialogOK bool
 }
 
 // lease is how an action holds control's input lease while it dispatches.

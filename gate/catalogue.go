@@ -70,6 +70,17 @@ type (
 		Seconds float64 `json:"seconds,omitempty" jsonschema:"how long to wait, at most 30"`
 		Text    string  `json:"text,omitempty" jsonschema:"stop as soon as this text is on the page"`
 	}
+	// TabsInput is browser_tabs' input.
+	TabsInput struct {
+		Action string `json:"action" jsonschema:"list, select, close or new"`
+		Index  *int   `json:"index,omitempty" jsonschema:"the tab to select or close (see list)"`
+		URL    string `json:"url,omitempty" jsonschema:"for new: an absolute http or https URL to open in it"`
+	}
+	// HandleDialogInput is browser_handle_dialog's input.
+	HandleDialogInput struct {
+		Accept     bool   `json:"accept" jsonschema:"true answers OK, false Cancel"`
+		PromptText string `json:"prompt_text,omitempty" jsonschema:"the answer to a prompt"`
+	}
 	// RequestInput is the input of an offer of control to the User (not
 	// an action of the gate; both front ends offer it).
 	RequestInput struct {
@@ -130,6 +141,18 @@ func Catalogue() []Entry {
 				s.Properties["seconds"].Maximum = ptr(MaxWait.Seconds())
 			},
 			func(in WaitInput) Action { return Wait{Seconds: in.Seconds, Text: in.Text} }),
+		entry(spec.ToolTabs, "",
+			"List, select, close or open browser tabs. Popups and links that open a new tab are tabs; a tab an action opens becomes the active one, and actions and snapshots work on the active tab. Refs belong to one tab. Select, close and new are denied while the User holds control.",
+			"", false,
+			func(s *jsonschema.Schema) {
+				s.Properties["action"].Enum = []any{"list", "select", "close", "new"}
+				s.Properties["index"].Minimum = ptr(0.0)
+			},
+			func(in TabsInput) Action { return Tabs{Action: in.Action, Index: in.Index, URL: in.URL} }),
+		entry(spec.ToolHandleDialog, "",
+			"Answer the dialog (alert, confirm, prompt or beforeunload) the page opened in the active tab: accept is OK, otherwise Cancel; prompt_text answers a prompt. While a dialog is open no other action can run in the tab.",
+			"", false, nil,
+			func(in HandleDialogInput) Action { return HandleDialog{Accept: in.Accept, PromptText: in.PromptText} }),
 	}
 }
 

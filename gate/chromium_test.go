@@ -116,6 +116,18 @@ func startSite() (*testSite, error) {
 			fmt.Fprint(w, checkInPage)
 		case "/hostile":
 			fmt.Fprint(w, hostilePage) // snapshot_hostile_test.go
+		case "/files":
+			fmt.Fprint(w, `<!doctype html><title>Files</title><a href="/ticket.pdf">Download the ticket</a><label>Passport scan <input type="file"></label>`)
+		case "/ticket.pdf":
+			w.Header().Set("Content-Type", "application/pdf")
+			w.Header().Set("Content-Disposition", `attachment; filename="ticket.pdf"`)
+			fmt.Fprint(w, "%PDF-1.4")
+		case "/tabs":
+			fmt.Fprint(w, `<!doctype html><title>Tabs</title><a href="/help" target="_blank">Help in a new tab</a>`)
+		case "/alert":
+			fmt.Fprint(w, `<!doctype html><title>Alert</title><button onclick="alert('Your session ends soon')">Warn me</button>`)
+		case "/confirm":
+			fmt.Fprint(w, `<!doctype html><title>Confirm</title><button onclick="document.title = 'answer:' + confirm('Cancel the booking?')">Cancel booking</button>`)
 		case "/help":
 			fmt.Fprint(w, `<!doctype html><title>Help</title><h1>Help</h1><a href="/check-in">Back to check-in</a>`)
 		default:

@@ -82,6 +82,29 @@
 // labelled as content from its website, never instructions. A field a mark
 // gives to the User shows no value, in the text or the elements.
 //
+// # Tabs, dialogs and a browser in trouble
+//
+// The gate acts on the active tab (Options.Page returns it; the supervisor
+// gives browser.Tabs.Active). A tab an action opens (a target=_blank link,
+// window.open) becomes the active one and the result lists it in
+// tabs_opened; the next action, in a new epoch, works on it, so refs
+// belong to one tab. [Tabs] (browser_tabs) lists, selects, closes and
+// opens tabs; a select, close or new passes the same sequence as any
+// action. A result's page carries its tab index.
+//
+// An action whose input opens a JavaScript dialog returns as soon as the
+// dialog opens (done, with dialog: the action ran up to it); while a
+// dialog holds the tab, every action but [HandleDialog]
+// (browser_handle_dialog) and [Tabs] is refused with dialog_open. A
+// browser that is gone, a crashed tab and a page whose main thread does
+// not answer (browser's bounds) fail with browser_gone, crashed and
+// page_busy, never an empty done; a snapshot that cannot read the top
+// frame fails the same way. [Gate.Close] (SIGTERM, SIGINT) stops the action
+// in flight, which fails with shutting_down, as does every later one.
+//
+// Snapshot size: the cap on the text for a model belongs here (the browser
+// returns what the scanner gives); it is not set yet.
+//
 // # What it must not do
 //
 // Know about MCP or any model; change who holds control (it reads control

@@ -2,6 +2,9 @@ package gate
 
 import (
 	"context"
+	"errors"
+	"fmt"
+
 	"github.com/poppy-browser/poppy-browser/audit"
 	"log/slog"
 	"net/url"
@@ -46,8 +49,14 @@ type Gate struct {
 	timeout time.Duration
 	log     *slog.Logger
 	current func() Surface
+	page    func() *browser.Page // Options.Page, safe to call at any time; nil with a Surface
 
 	sem chan struct{} // held while an action runs; guards the fields below
+
+	// life ends when the gate closes: the action in flight stops, and
+	// every later one fails with shutting_down.
+	life    context.Context
+	closeFn context.CancelFunc
 
 	refs     *refTable
 	ctlEpoch uint64
@@ -68,9 +77,11 @@ func New(opts *Options) *Gate {
 		timeout: opts.Timeout,
 		log:     opts.Logger,
 		current: opts.Surface,
+		page:    opts.Page,
 		sem:     make(chan struct{}, 1),
 		refs:    newRefTable(),
 	}
+	g.life, g.closeFn = context.WithCancel(context.Background())
 	if g.current == nil {
 		g.current = pageSurfaces(opts.Page)
 	}
@@ -130,6 +141,11 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	if a == nil {
 		return Result{Outcome: spec.OutcomeFailed, Reason: FailBadArgument, Message: "No action."}
 	}
+	if g.life.Err() != nil {
+		res := g.shuttingDown()
+		g.record(a, "", res.Page.URL, res)
+		return res
+	}
 	// 1. Control: refuse at once while the User holds it, without waiting
 	// for a running action.
 	if g.ctl.Holder() == spec.ControllerUser {
@@ -139,6 +155,10 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	}
 	select {
 	case g.sem <- struct{}{}:
+	case <-g.life.Done():
+		res := g.shuttingDown()
+		g.record(a, "", res.Page.URL, res)
+		return res
 	case <-ctx.Done():
 		res := Result{Outcome: spec.OutcomeFailed, Reason: FailTimeout, Message: "Another browser action is still running; try again.",
 			Page: g.lastPage()}
@@ -148,8 +168,15 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	defer func() { <-g.sem }()
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	defer context.AfterFunc(g.life, func() { stop(errShuttingDown) })()
 
 	r := &run{g: g}
+	var (
+		st    *step
+		prior before // what the tab had seen before the action
+	)
 	res := func() Result {
 		if res := r.open(ctx); res != nil {
 			return *res
@@ -158,7 +185,15 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		if p.bad != nil {
 			return r.failed(ctx, p.bad.reason, p.bad.msg)
 		}
-		st := &step{r: r, s: r.s}
+		// A dialog holds the tab: nothing but an answer (or a tab
+		// change) can run.
+		if !p.dialogOK {
+			if res := r.dialogOpen(ctx); res != nil {
+				return *res
+			}
+		}
+		prior = r.before()
+		st = &step{r: r, s: r.s}
 		// 2. Ref and epoch: stale_ref, no_such_ref.
 		if res := r.target(ctx, &p, st); res != nil {
 			return *res
@@ -184,11 +219,39 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		r.disarm(dctx)
 		cancel()
 	}
+	if r.s != nil {
+		if st != nil && st.dialogOpened && res.Outcome == spec.OutcomeDone {
+			res.Message = "The page opened a dialog during the action, which stopped there; answer it with browser_handle_dialog before anything else (see dialog)."
+		}
+		r.tabState(ctx, &res, prior)
+	}
 	seen := res.Page
 	g.seen.Store(&seen)
 	// 6. Record.
-	g.record(a, r.ref, r.before, res)
+	g.record(a, r.ref, r.urlBefore, res)
 	return res
+}
+
+// Close stops the gate: the action in flight is stopped and answers
+// failed (shutting_down), as does every later one. It waits, within ctx,
+// for the action in flight to return.
+func (g *Gate) Close(ctx context.Context) error {
+	g.closeFn()
+	select {
+	case g.sem <- struct{}{}:
+		<-g.sem
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("closing the gate: %w", ctx.Err())
+	}
+}
+
+// errShuttingDown is the cause of an action's context when the gate closes.
+var errShuttingDown = errors.New("the runtime is shutting down")
+
+func (g *Gate) shuttingDown() Result {
+	return Result{Outcome: spec.OutcomeFailed, Reason: FailShuttingDown,
+		Message: "The browser runtime is shutting down; nothing more runs.", Page: g.lastPage()}
 }
 
 // lastPage is the page state the last run reported, with the current
@@ -257,6 +320,20 @@ func (g *Gate) record(a Action, ref, before string, res Result) {
 	}
 	if err := g.audit.Record(e); err != nil {
 		g.log.Error("audit record failed", "tool", a.Tool(), "err", err)
+	}
+	// What the action opened: tabs, and a dialog (its type only: the
+	// message is the page's text).
+	var more []audit.Entry
+	for _, t := range res.TabsOpened {
+		more = append(more, audit.Entry{Event: audit.EventTab, Tool: a.Tool(), URL: withoutQuery(t.URL), Epoch: res.Page.Epoch})
+	}
+	if res.Dialog != nil && res.Outcome == spec.OutcomeDone && a.Tool() != spec.ToolHandleDialog {
+		more = append(more, audit.Entry{Event: audit.EventDialog, Tool: a.Tool(), URL: e.URL, Message: res.Dialog.Type, Epoch: res.Page.Epoch})
+	}
+	for _, m := range more {
+		if err := g.audit.Record(m); err != nil {
+			g.log.Error("audit record failed", "tool", a.Tool(), "err", err)
+		}
 	}
 }
 

@@ -169,6 +169,9 @@ func (a Navigate) plan() plan {
 		lease: navigationLease,
 		dispatch: func(ctx context.Context, st *step) error {
 			if err := st.s.Navigate(ctx, u.String()); err != nil {
+				if f := browserFailure(err); f != nil {
+					return f
+				}
 				return fail(FailNavigation, "The page did not load: "+err.Error())
 			}
 			return nil
@@ -188,6 +191,9 @@ func (Back) plan() plan {
 		lease: navigationLease,
 		dispatch: func(ctx context.Context, st *step) error {
 			if err := st.s.Back(ctx); err != nil {
+				if f := browserFailure(err); f != nil {
+					return f
+				}
 				return fail(FailNavigation, "Could not go back: "+err.Error())
 			}
 			return nil

@@ -18,7 +18,7 @@ type run struct {
 	g            *Gate
 	s            Surface
 	ref          string // the ref the action named, for the audit line
-	before       string // the page's URL when the run began, for the audit line
+	urlBefore    string // the page's URL when the run began, for the audit line
 	epochAtStart uint64
 	frameList    []Frame // the page's frames, read once per run
 	armed        []Frame // frames whose in-page guard the check armed
@@ -37,6 +37,9 @@ type step struct {
 	verdict  marks.Verdict // the marks' verdict on the target
 	selected []string      // what a select left selected
 	note     string        // a message the dispatch leaves for done
+	// dialogOpened is set when the action's input opened a dialog, which
+	// stopped the input there: the action happened, up to the dialog.
+	dialogOpened bool
 }
 
 func (st *step) done(ctx context.Context, msg string) Result {
@@ -55,7 +58,7 @@ func (r *run) open(ctx context.Context) *Result {
 			Message: "The browser is gone (it closed, crashed or the connection to it ended); nothing can run in it any more. Tell the User; poppy-browser must be restarted.",
 			Page:    PageState{URL: r.s.URL(), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
 	}
-	r.before = r.s.URL()
+	r.urlBefore = r.s.URL()
 	r.sync(ctx)
 	r.epochAtStart = r.g.refs.epoch
 	return nil
@@ -106,6 +109,10 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 			if errors.Is(err, browser.ErrFrameGone) {
 				continue
 			}
+			if f := browserFailure(err); f != nil {
+				res := r.failed(ctx, f.reason, f.msg)
+				return &res
+			}
 			if err != nil {
 				res := r.failed(ctx, FailPage, "Could not read the page to check this key: "+err.Error())
 				return &res
@@ -123,6 +130,10 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 	if err != nil {
 		if errors.Is(err, browser.ErrFrameGone) {
 			res := r.denied(ctx, spec.ReasonStaleRef, staleMessage(st.target.ref))
+			return &res
+		}
+		if f := browserFailure(err); f != nil {
+			res := r.failed(ctx, f.reason, f.msg)
 			return &res
 		}
 		res := r.failed(ctx, FailPage, "Could not read the page to check this action: "+err.Error())
@@ -144,7 +155,11 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 // (milliseconds) and stops a navigation (see the package doc).
 func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	if p.lease == noLease {
-		return r.outcome(ctx, p.dispatch(ctx, st))
+		err := p.dispatch(ctx, st)
+		if f := browserFailure(err); f != nil {
+			err = f
+		}
+		return r.outcome(ctx, err)
 	}
 	var (
 		end   func()
@@ -170,6 +185,9 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	err := func() error {
 		defer end()
 		err := p.dispatch(dctx, st)
+		if errors.Is(err, browser.ErrDialogOpen) {
+			st.dialogOpened, err = true, nil
+		}
 		if err != nil && taken.Load() {
 			// The User took control mid-load: stop the page, before the
 			// lease ends, so that it does not load during their turn.
@@ -224,6 +242,9 @@ func (r *run) outcome(ctx context.Context, err error) *Result {
 		res = r.userHasControl()
 	case errors.Is(err, marks.ErrStale), errors.Is(err, browser.ErrFrameGone):
 		res = r.denied(ctx, spec.ReasonStaleRef, staleMessage(r.ref))
+	case browserFailure(err) != nil:
+		f := browserFailure(err)
+		res = r.failed(ctx, f.reason, f.msg)
 	default:
 		res = r.failed(ctx, FailPage, "The browser did not take the input: "+err.Error())
 	}
@@ -287,7 +308,10 @@ func (r *run) denied(ctx context.Context, reason spec.Reason, msg string) Result
 }
 
 func (r *run) failed(ctx context.Context, code spec.Reason, msg string) Result {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	switch {
+	case errors.Is(context.Cause(ctx), errShuttingDown):
+		code, msg = FailShuttingDown, "The browser runtime is shutting down; the action was stopped."
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		code = FailTimeout
 	}
 	// The page may be gone with the context; report without waiting.

@@ -40,6 +40,13 @@ func (Snapshot) plan() plan {
 			if r.g.ctl.Holder() == spec.ControllerUser {
 				return errUserHasControl
 			}
+			// A page that could not be read at all is a failure, not an
+			// empty snapshot: the top frame says why.
+			if len(scans) > 0 {
+				if f := browserFailure(scans[0].err); f != nil {
+					return f
+				}
+			}
 			// A new document or a hand back during the scan makes its ids
 			// useless.
 			if r.sync(ctx) != epoch || r.g.refs.epoch != r.epochAtStart {

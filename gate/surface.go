@@ -67,14 +67,7 @@ type pageSurface struct {
 
 // Gone reports whether the page's connection has ended: the browser
 // closed, crashed or went away (an attached browser of a pool).
-func (s *pageSurface) Gone() bool {
-	select {
-	case <-s.p.Done():
-		return true
-	default:
-		return false
-	}
-}
+func (s *pageSurface) Gone() bool { return s.p.BrowserGone() != nil }
 
 func (s *pageSurface) Document(ctx context.Context) (string, error) {
 	// The main frame's loader changes with every new document; the browser

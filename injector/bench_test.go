@@ -30,3 +30,37 @@ func BenchmarkSetController(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkSetControllerThreeTabs is BenchmarkSetController with three
+// tabs open, each on the check-in page with its Company iframe: the time
+// until every Company frame of every tab reads the new controller.
+func BenchmarkSetControllerThreeTabs(b *testing.B) {
+	ctx, cancel := context.WithTimeout(b.Context(), 5*time.Minute) // the whole benchmark
+	defer cancel()
+	_, p, in := setup(b, ctx)
+	if _, err := p.Navigate(ctx, testsite.CheckInURL()); err != nil {
+		b.Fatal(err)
+	}
+	for range 2 {
+		if _, _, err := p.Tabs().New(ctx, testsite.CheckInURL()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, tab := range p.Tabs().List(ctx) {
+		for len(tab.Page.Frames()) < 2 {
+			select {
+			case <-ctx.Done():
+				b.Fatalf("waiting for the Company iframe of tab %d: %v", tab.Index, ctx.Err())
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
+	values := []spec.Controller{spec.ControllerUser, spec.ControllerAgent}
+	i := 0
+	for b.Loop() {
+		if err := in.Set(ctx, values[i%2]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

@@ -32,6 +32,14 @@
 // re-registered with it before existing frames are updated; a frame whose
 // document has not started yet is skipped for that reason.
 //
+// Every tab is covered, popups included, and no page can hold up a switch
+// (the User's take never waits for a page): a crashed or closed tab is
+// skipped (its next document starts with the current value); a frame held
+// by a dialog runs no script until the dialog is answered, and is set the
+// moment it is; a frame that does not answer in 2 s is busy with a script
+// of the page's, which is stopped (as a browser's page-unresponsive button
+// does) before the frame is set.
+//
 // The script also counts the page's reads; [Injector.Reads] answers the
 // count over the same private path, for the conformance checker (package
 // check).

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -49,7 +50,7 @@ type Injector struct {
 // New returns an injector for the Company domain. Call Install before the
 // first page loads.
 func New(opts *Options) (*Injector, error) {
-	domain, err := spec.NormalizeDomain(opts.Domain)
+	domain, err := spec.NormalizeDevelopmentHost(opts.Domain)
 	if err != nil {
 		return nil, fmt.Errorf("injector: %w", err)
 	}
@@ -124,10 +125,17 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 		for _, f := range p.Frames() {
 			wg.Go(func() {
 				var got string
-				err := f.CallPrivate(ctx, in.isCompany, "navigator.poppy", runtimeField, &got, string(c))
+				err := in.setBusy(ctx, f, c, &got)
 				switch {
-				case errors.Is(err, browser.ErrNotAllowed), errors.Is(err, browser.ErrNoObject), errors.Is(err, browser.ErrFrameGone):
-					return // not a Company frame, a Company document without navigator.poppy, or gone
+				case errors.Is(err, browser.ErrNotAllowed), errors.Is(err, browser.ErrNoObject), errors.Is(err, browser.ErrFrameGone),
+					errors.Is(err, browser.ErrTabClosed), errors.Is(err, browser.ErrCrashed):
+					return // not a Company frame, a Company document without navigator.poppy, or gone (a crashed tab's next document starts with c)
+				case errors.Is(err, browser.ErrDialogOpen):
+					// A dialog holds the tab: no script of the page runs
+					// until it is answered, so nothing reads the old value;
+					// the frame is set the moment the dialog closes.
+					in.log.Info("a frame held by a dialog is set when the dialog closes", "holder", string(c))
+					go in.setAfterDialog(p, f, c)
 				case err != nil:
 					mu.Lock()
 					errs = append(errs, err)
@@ -146,6 +154,72 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 	}
 	in.log.Debug("controller set", "holder", string(c))
 	return nil
+}
+
+// frameBound bounds the update of one frame in a switch: a frame that does
+// not answer by then is busy with a script of the page's.
+const frameBound = 2 * time.Second
+
+// setBusy sets c in frame f. A frame whose renderer is busy (an endless
+// script) has that script stopped, as a browser's "page unresponsive" button
+// does, and is set then: the User's take never waits for a page, and no
+// script of the page is left running that could read the old value.
+func (in *Injector) setBusy(ctx context.Context, f browser.Frame, c spec.Controller, got *string) error {
+	fctx, cancel := context.WithTimeout(ctx, frameBound)
+	defer cancel()
+	err := f.CallPrivate(fctx, in.isCompany, "navigator.poppy", runtimeField, got, string(c))
+	if ctx.Err() != nil || !(errors.Is(err, browser.ErrPageBusy) || errors.Is(err, context.DeadlineExceeded)) {
+		return err
+	}
+	in.log.Warn("a busy frame's script is stopped to switch control", "holder", string(c))
+	if serr := f.StopScript(ctx); serr != nil {
+		return errors.Join(err, serr)
+	}
+	fctx, cancel = context.WithTimeout(ctx, frameBound)
+	defer cancel()
+	return f.CallPrivate(fctx, in.isCompany, "navigator.poppy", runtimeField, got, string(c))
+}
+
+// setAfterDialog sets c in frame f of page p once no dialog holds the tab,
+// unless control has changed again (that change sets the frame itself) or
+// the page or its document went away (a new document starts with the
+// current value).
+func (in *Injector) setAfterDialog(p *browser.Page, f browser.Frame, c spec.Controller) {
+	tabs := p.Tabs()
+	if tabs == nil {
+		return
+	}
+	for {
+		changed := tabs.Changed()
+		if _, open := p.Dialog(); open {
+			select {
+			case <-changed:
+				continue
+			case <-p.Done():
+				return
+			}
+		}
+		if err := in.setFrame(f, c); !errors.Is(err, browser.ErrDialogOpen) {
+			if err != nil && !errors.Is(err, browser.ErrFrameGone) && !errors.Is(err, browser.ErrTabClosed) {
+				in.log.Warn("setting a frame after its dialog closed failed", "holder", string(c), "err", err)
+			}
+			return
+		}
+		// Another dialog opened meanwhile: wait for it too.
+	}
+}
+
+// setFrame sets c in one frame, unless control has changed since.
+func (in *Injector) setFrame(f browser.Frame, c spec.Controller) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.cur != c {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var got string
+	return f.CallPrivate(ctx, in.isCompany, "navigator.poppy", runtimeField, &got, string(c))
 }
 
 // Controller is the value new documents start with.

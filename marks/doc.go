@@ -55,7 +55,9 @@
 // install it) records from document start when marks appear, when controls
 // are first painted usable, and forms' submit and formdata events
 // ([WatchReport]); [Inventory] lists marked elements with their raw values and
-// the controls they cover. Both use the scanner's local ids.
+// the controls they cover. Both use the scanner's local ids and see what the
+// scanner sees: open shadow roots and the closed roots [ScanFrame] adopted
+// (a closed root is watched from the first scan that adopts it).
 //
 // # Types
 //

@@ -25,6 +25,10 @@ func WatchScript() browser.Script { return browser.Script{World: World, Source: 
 type Timed struct {
 	ID int     `json:"id"`
 	At float64 `json:"at"`
+	// Closed: the element is in a closed shadow tree, watched only since
+	// [ScanFrame] adopted it, so At is when it was first seen, not when it
+	// appeared.
+	Closed bool `json:"closed,omitempty"`
 }
 
 // FormEvent is a submit or formdata event of a form.
@@ -38,6 +42,12 @@ type FormEvent struct {
 type Watch struct {
 	Now        float64 `json:"now"`
 	LastChange float64 `json:"lastChange"` // time of the last DOM change
+	// LastNetwork is when a resource of the document last finished loading
+	// (0: none yet).
+	LastNetwork float64 `json:"lastNetwork"`
+	// Parsed is when the document was parsed (DOMContentLoaded); 0 while
+	// it is being parsed.
+	Parsed float64 `json:"parsed"`
 	// Marked: when each element bearing a mark was first seen with it.
 	Marked []Timed `json:"marked"`
 	// Shown: the first animation frame at which each control was visible
@@ -55,7 +65,8 @@ type Owned struct {
 	Type         string   `json:"type"`
 	Name         string   `json:"name"` // the name attribute
 	Outside      bool     `json:"outside"`
-	Options      []string `json:"options,omitempty"` // option values of a select
+	FormAttr     string   `json:"formAttr,omitempty"` // the form= attribute of an Outside control
+	Options      []string `json:"options,omitempty"`  // option values of a select
 	Required     bool     `json:"required,omitempty"`
 	Min          string   `json:"min,omitempty"`
 	MaxLength    int      `json:"maxLength,omitempty"`

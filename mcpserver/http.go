@@ -77,6 +77,9 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 		defer cancel()
+		// The actions in flight stop first (failed, shutting_down), so
+		// their requests answer and Shutdown need not wait for them.
+		s.reg.closeGates(sctx)
 		_ = hs.Shutdown(sctx)
 	}()
 	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {

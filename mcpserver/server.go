@@ -192,7 +192,13 @@ func (s *Server) addControlTools() {
 			if err != nil {
 				return nil, browserDown(err), nil
 			}
-			return nil, statusOf(g.Control().Status(), false), nil
+			st := statusOf(g.Control().Status(), false)
+			if g.BrowserGone() {
+				// Control state is kept; the browser is not there to act in.
+				st.BrowserError = "the browser is gone (it closed or crashed)"
+				st.Message = "The browser is gone (it closed or crashed): every browser action fails with browser_gone. " + st.Message
+			}
+			return nil, st, nil
 		})
 	wfc := &mcp.Tool{Name: spec.ToolWaitForControl, Description: controlTools[spec.ToolWaitForControl],
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
@@ -254,13 +260,11 @@ func (s *Server) addAction(e gate.Entry) {
 		g, ctx, stop, err := s.reg.runtime(ctx, req)
 		defer stop()
 		if err != nil {
-			return &mcp.CallToolResult{IsError: true}, gate.Result{Outcome: spec.OutcomeFailed, Reason: ReasonBrowserUnavailable, Message: unavailable(err)}, nil
+			return failed(gate.Result{Outcome: spec.OutcomeFailed, Reason: ReasonBrowserUnavailable, Message: unavailable(err)})
 		}
 		res := g.Do(ctx, a)
 		if res.Outcome == spec.OutcomeFailed {
-			// CONTRACT.md: a failed outcome sets isError, as Playwright MCP
-			// does; a denial does not.
-			return &mcp.CallToolResult{IsError: true}, res, nil
+			return failed(res)
 		}
 		if res.Outcome == spec.OutcomeDone && res.Text != "" {
 			// A snapshot's text is the content a client shows first.
@@ -268,6 +272,12 @@ func (s *Server) addAction(e gate.Entry) {
 		}
 		return nil, res, nil
 	})
+}
+
+// failed is a failed outcome as an error result (CONTRACT.md), as in
+// Playwright MCP; a denial is a normal result.
+func failed(res gate.Result) (*mcp.CallToolResult, gate.Result, error) {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: res.Message}}}, res, nil
 }
 
 func ptr[T any](v T) *T { return &v }

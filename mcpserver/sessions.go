@@ -221,6 +221,26 @@ func (r *registry) all() []*entry {
 	return all
 }
 
+// closeGates stops every session's gate: its action in flight ends with
+// failed (shutting_down), as does every later one. It waits, within ctx,
+// for the actions to return.
+func (r *registry) closeGates(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, e := range r.all() {
+		select {
+		case <-e.ready:
+		default:
+			continue // still opening: it has no action in flight
+		}
+		if e.rt == nil {
+			continue
+		}
+		g := e.rt.Gate()
+		wg.Go(func() { _ = g.Close(ctx) })
+	}
+	wg.Wait()
+}
+
 // closeAll ends every session's runtime (the server stops).
 func (r *registry) closeAll(reason string) {
 	for _, e := range r.all() {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,9 +19,44 @@ import (
 // MCP asks; and an error the SDK answers with code 0 (a call before
 // initialize, for one) gets a JSON-RPC code: Invalid Request before
 // initialize, Internal Error otherwise.
+//
+// When ctx ends (SIGTERM, SIGINT) the calls in flight are answered first:
+// every session's gate stops its action (failed, shutting_down), the
+// answers are written, and only then does the session close, within about
+// a second and a half; ServeStdio then returns nil, so the process exits 0.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer s.Close()
-	return s.mcp.Run(ctx, &guardedTransport{&mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}}})
+	t := &guardedTransport{Transport: &mcp.IOTransport{Reader: closable(r), Writer: nopWriteCloser{w}}}
+	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRun()
+	stopWatch := context.AfterFunc(ctx, func() {
+		dctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+		defer cancel()
+		s.reg.closeGates(dctx)
+		t.drain(dctx)
+		stopRun()
+	})
+	defer stopWatch()
+	err := s.mcp.Run(runCtx, t)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// drainTimeout bounds a shutdown: stopping the actions in flight and
+// writing the answers owed.
+const drainTimeout = 1500 * time.Millisecond
+
+// closable reads r through a pipe, so that closing the session ends a read
+// that r itself would block in (stdin has no deadline).
+func closable(r io.Reader) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, r)
+		pw.CloseWithError(err)
+	}()
+	return pr
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -28,14 +64,47 @@ type nopWriteCloser struct{ io.Writer }
 func (nopWriteCloser) Close() error { return nil }
 
 // guardedTransport wraps a transport's connection in a guardedConn.
-type guardedTransport struct{ mcp.Transport }
+type guardedTransport struct {
+	mcp.Transport
+
+	mu   sync.Mutex
+	conn *guardedConn // the connection, once connected
+}
 
 func (t *guardedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := t.Transport.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &guardedConn{Connection: c, inFlight: map[string]bool{}, cancelled: map[string]bool{}}, nil
+	g := &guardedConn{Connection: c, inFlight: map[string]bool{}, cancelled: map[string]bool{}}
+	t.mu.Lock()
+	t.conn = g
+	t.mu.Unlock()
+	return g, nil
+}
+
+// drain waits, within ctx, until every call read has been answered (the
+// session drops the answers it has not written when it closes).
+func (t *guardedTransport) drain(ctx context.Context) {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c == nil {
+		return
+	}
+	for {
+		c.mu.Lock()
+		n := len(c.inFlight)
+		c.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // guardedConn drops the response of a call the client has cancelled and

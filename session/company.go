@@ -80,7 +80,8 @@ func (c *Company) DeclaresTo(raw string) bool {
 		return true
 	case "http", "ws":
 		h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-		return h == "localhost" || strings.HasSuffix(h, ".localhost")
+		ip := net.ParseIP(h)
+		return h == "localhost" || strings.HasSuffix(h, ".localhost") || (ip != nil && ip.IsLoopback())
 	}
 	return false
 }
@@ -89,8 +90,9 @@ func (c *Company) DeclaresTo(raw string) bool {
 // and its subdomains are the Company's website, the browser declares
 // browser-control v1 on its requests there (what a Company developer needs
 // to see the extension at work), and there is no Session and no endpoint, so
-// [Join] refuses it. Besides what [Discover] accepts, "localhost" itself is
-// allowed here, for a Company's site in development.
+// [Join] refuses it. Besides what [Discover] accepts, "localhost" itself and
+// an IPv4 literal (that address only) are allowed here, for a Company's site
+// in development or on a staging server.
 func NoJoin(domain string) (*Company, error) {
 	target, err := parseCompany(domain, true)
 	if err != nil {
@@ -140,11 +142,15 @@ func parseCompany(s string, allowLocalhost bool) (companyTarget, error) {
 	} else if strings.ContainsAny(s, "/?#@ ") {
 		return companyTarget{}, errors.New("not a domain or an https URL")
 	}
-	domain, err := spec.NormalizeDomain(host)
+	normalize := spec.NormalizeDomain
+	if allowLocalhost {
+		normalize = spec.NormalizeDevelopmentHost // an IPv4 literal too
+	}
+	domain, err := normalize(host)
 	if err != nil {
 		return companyTarget{}, err
 	}
-	if !(allowLocalhost && domain == "localhost") {
+	if !(allowLocalhost && (domain == "localhost" || net.ParseIP(domain) != nil)) {
 		if err := spec.CheckCompanyDomain(domain); err != nil {
 			return companyTarget{}, err
 		}

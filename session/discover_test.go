@@ -266,7 +266,11 @@ func TestCompanyHosts(t *testing.T) {
 			t.Errorf("IsCompanyURL(%q) = %v, want %v", u, got, want)
 		}
 	}
-	for _, bad := range []string{"", "http://airline.test", "airline.test/path", "10.0.0.1"} {
+	// An IPv4 literal is a development host for --no-join: that address only.
+	if ip, err := NoJoin("10.0.0.1"); err != nil || !ip.IsCompanyURL("https://10.0.0.1:8443/") || ip.IsCompanyURL("https://10.0.0.2/") {
+		t.Errorf("NoJoin(10.0.0.1) = %+v, %v; want that address only", ip, err)
+	}
+	for _, bad := range []string{"", "http://airline.test", "airline.test/path", "[::1]", "10.0.0.1:80"} {
 		if _, err := NoJoin(bad); err == nil {
 			t.Errorf("NoJoin(%q) succeeded, want an error", bad)
 		}

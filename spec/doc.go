@@ -8,7 +8,9 @@
 //     RFC 9651 List of Strings with a String parameter v;
 //   - poppy.json ([ParseDocument], [Document]) and its validation;
 //   - Company host matching ([NormalizeDomain], [MatchesDomain], [MatchesURL]):
-//     organization.domain and its subdomains, never an IP literal;
+//     organization.domain and its subdomains, never an IP literal (except a
+//     development host of [NormalizeDevelopmentHost], for --no-join: that
+//     IPv4 address only);
 //   - mark values to kinds ([KindOf]);
 //   - the names of the external contract (CONTRACT.md): tools, outcomes,
 //     reasons, controllers;

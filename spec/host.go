@@ -34,6 +34,26 @@ func NormalizeDomain(s string) (string, error) {
 	return d, nil
 }
 
+// NormalizeDevelopmentHost is [NormalizeDomain] that also accepts an IPv4
+// literal, returned in dotted-decimal form: a Company's site in development
+// or on a staging server reached without a name (--no-join, check
+// --no-discovery). Such a "domain" matches that address only, never a
+// subdomain. A Company from poppy.json is never an IP literal.
+func NormalizeDevelopmentHost(s string) (string, error) {
+	if ip := net.ParseIP(s); ip != nil && ip.To4() != nil && !strings.Contains(s, ":") {
+		return ip.To4().String(), nil
+	}
+	return NormalizeDomain(s)
+}
+
+// ipDomain is the IPv4 address of a development "domain", or nil.
+func ipDomain(domain string) net.IP {
+	if ip := net.ParseIP(domain); ip != nil {
+		return ip.To4()
+	}
+	return nil
+}
+
 // normalizeHost is [NormalizeDomain] without the input in the error.
 func normalizeHost(s string) (string, error) {
 	if s == "" {
@@ -155,8 +175,12 @@ func stripPort(hostport string) string {
 // "evilairline.test" and "airline.test.evil.test" do not. Case and one
 // trailing dot are ignored on both sides; host may carry a port
 // ("airline.test:8443"). An invalid domain, an invalid host or an IP literal
-// never matches.
+// never matches, except that an IPv4 "domain" from
+// [NormalizeDevelopmentHost] matches that address exactly.
 func MatchesDomain(domain, host string) bool {
+	if ip := ipDomain(domain); ip != nil {
+		return ip.Equal(net.ParseIP(stripPort(host)))
+	}
 	d, err := normalizeHost(domain)
 	if err != nil {
 		return false
@@ -190,6 +214,9 @@ func MatchesURL(domain, rawURL string) bool {
 	}
 	if u.Host == "" || strings.HasPrefix(u.Host, "[") {
 		return false
+	}
+	if ip := ipDomain(domain); ip != nil {
+		return ip.Equal(net.ParseIP(u.Hostname())) && u.Hostname() == ip.String()
 	}
 	return MatchesDomain(domain, u.Hostname())
 }

@@ -103,7 +103,10 @@ func TestMatchesDomain(t *testing.T) {
 		{"airline.test", "", false},
 		{"", "airline.test", false},
 		{"", "", false},
-		{"127.0.0.1", "127.0.0.1", false},
+		{"127.0.0.1", "127.0.0.1", true}, // a development host (NormalizeDevelopmentHost): that address only
+		{"127.0.0.1", "127.0.0.1:8443", true},
+		{"127.0.0.1", "127.0.0.2", false},
+		{"127.0.0.1", "a.127.0.0.1", false},
 		{"0.1", "127.0.0.1", false},
 		{"airline.test", "127.0.0.1", false},
 		{"airline.test", "127.0.0.1:443", false},

@@ -86,6 +86,8 @@ const (
 	ToolRequestUserControl = "browser_request_user_control"
 	ToolControlStatus      = "browser_control_status"
 	ToolWaitForControl     = "browser_wait_for_control"
+	ToolTabs               = "browser_tabs"
+	ToolHandleDialog       = "browser_handle_dialog"
 )
 
 // Tools returns the names of every MCP tool in CONTRACT.md order.
@@ -93,6 +95,6 @@ func Tools() []string {
 	return []string{
 		ToolNavigate, ToolBack, ToolSnapshot, ToolClick, ToolType, ToolSelect,
 		ToolPressKey, ToolScroll, ToolWait, ToolRequestUserControl,
-		ToolControlStatus, ToolWaitForControl,
+		ToolControlStatus, ToolWaitForControl, ToolTabs, ToolHandleDialog,
 	}
 }

@@ -58,6 +58,7 @@ func TestContractNames(t *testing.T) {
 		"browser_navigate", "browser_back", "browser_snapshot", "browser_click", "browser_type",
 		"browser_select", "browser_press_key", "browser_scroll", "browser_wait",
 		"browser_request_user_control", "browser_control_status", "browser_wait_for_control",
+		"browser_tabs", "browser_handle_dialog",
 	}
 	if diff := cmp.Diff(wantTools, Tools()); diff != "" {
 		t.Errorf("Tools() (-want +got):\n%s", diff)

@@ -26,8 +26,22 @@ type Options struct {
 	Credentials session.CredentialSource
 	// ReturnTo is where the join lands. Empty means https://DOMAIN/.
 	ReturnTo string
-	// HTTPClient fetches poppy.json. Nil means a client with a 20 s timeout.
+	// HTTPClient fetches poppy.json. Nil means [Options.Client]: a client
+	// with a 20 s timeout that honours CAFile and Resolve.
 	HTTPClient *http.Client
+
+	// CAFile is a PEM file of CA certificates trusted besides the system's
+	// for the Company's HTTPS, in discovery, the join and the browser
+	// (staging servers; see network.go for how the browser trusts it).
+	// Empty means the system's roots only.
+	CAFile string
+	// Resolve maps host names to addresses, "HOST=ADDR" with ADDR an IP or
+	// IP:port, in discovery, the join and the browser alike. Nil means DNS.
+	Resolve []string
+	// TrustHosts are more host[:port]s (default port 443) whose
+	// certificates the browser trusts once verified against CAFile, besides
+	// the Company's domain and the Resolve hosts. Nil means none.
+	TrustHosts []string
 
 	// Chromium is the browser binary. Empty means find chromium or chrome
 	// on PATH.
@@ -89,6 +103,13 @@ type Options struct {
 
 	// Logger receives debug logs. Nil means discard.
 	Logger *slog.Logger
+}
+
+func (o *Options) logger() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
 }
 
 // Check reports, without any I/O, what Start would refuse in o at once: no

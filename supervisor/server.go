@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
+	"slices"
 	"sync"
-	"time"
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -99,7 +98,10 @@ func (s *Server) findCompany(ctx context.Context) (*session.Company, error) {
 	}
 	client := s.opts.HTTPClient
 	if client == nil {
-		client = &http.Client{Timeout: 20 * time.Second}
+		var err error
+		if client, err = s.opts.Client(); err != nil {
+			return nil, err
+		}
 	}
 	co, warnings, err := session.Discover(ctx, client, s.opts.Company)
 	if err != nil {
@@ -147,11 +149,18 @@ func (s *Server) startBrowser(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if s.opts.CDPURL != "" && (s.opts.CAFile != "" || len(s.opts.Resolve) > 0) {
+		return errors.New("starting runtime: --ca-file and --resolve need a browser the runtime launches, not --cdp-url")
+	}
+	netArgs, err := s.opts.networkArgs(ctx, s.company.Domain)
+	if err != nil {
+		return fmt.Errorf("starting runtime: %w", err)
+	}
 	s.browser, err = browser.Launch(ctx, &browser.Options{
 		ExecPath:       s.opts.Chromium,
 		CDPURL:         s.opts.CDPURL,
 		Headful:        s.opts.Headful,
-		Args:           s.opts.BrowserArgs,
+		Args:           append(slices.Clone(s.opts.BrowserArgs), netArgs...),
 		CompanyHost:    s.company.IsCompanyHost,
 		CompanyURL:     s.company.DeclaresTo,
 		CompanyHeaders: map[string]string{spec.HeaderExtensions: header},

@@ -174,7 +174,8 @@ func TestOptionsCheck(t *testing.T) {
 		{supervisor.Options{Company: "airline.test"}, false}, // no credential
 		{supervisor.Options{Company: "airline.test", Credentials: signer}, true},
 		{supervisor.Options{Company: "airline.test", NoJoin: true}, true},
-		{supervisor.Options{Company: "127.0.0.1", NoJoin: true}, false},
+		{supervisor.Options{Company: "127.0.0.1", NoJoin: true}, true}, // a development host (issue 12): that address only
+		{supervisor.Options{Company: "[::1]", NoJoin: true}, false},
 	} {
 		if err := c.opts.Check(); (err == nil) != c.ok {
 			t.Errorf("%q (no join: %v): %v, want ok %v", c.opts.Company, c.opts.NoJoin, err, c.ok)

@@ -242,8 +242,21 @@ func (ss *Session) close(ctx context.Context, reason string) error {
 // ID is the MCP session id ("" for the one session over stdio).
 func (ss *Session) ID() string { return ss.id }
 
-// Page is the agent's page (the tab the join landed in).
-func (ss *Session) Page() *browser.Page { return ss.page }
+// Page is the Session's page: the active tab of its browser context (the
+// tab the join landed in, until a popup or browser_tabs makes another one
+// active). The gate acts on it and the live view shows it. When every tab
+// is closed it is the first tab, closed (actions fail with tab_closed).
+func (ss *Session) Page() *browser.Page {
+	if ss.page == nil {
+		return nil
+	}
+	if tabs := ss.page.Tabs(); tabs != nil {
+		if p := tabs.Active(); p != nil {
+			return p
+		}
+	}
+	return ss.page
+}
 
 // Control says who holds this Session's browser; its User handle is for
 // the User's channels only.

@@ -58,7 +58,12 @@ func (ss *Session) TUIOptions() *ui.TUIOptions {
 		Audit:   ss.audit,
 		Company: company,
 		Session: note,
-		PageURL: func() string { return ss.page.URL() },
+		PageURL: func() string {
+			if p := ss.Page(); p != nil {
+				return p.URL()
+			}
+			return ""
+		},
 		LiveURL: ss.LiveURL(),
 	}
 }

@@ -13,8 +13,17 @@ func checkFixtures() []checkFixture {
 		{"unknown-value", "check-unknown-value", "Unknown mark value"},
 		{"submission-div", "check-submission-div", "Submission on a div"},
 		{"reads-controller", "check-reads-controller", "Reads the controller"},
+		{"shadow-marks", "check-shadow-marks", "Marks in a shadow root"},
+		{"closed-shadow", "check-closed-shadow", "Marks in a closed shadow root"},
+		{"frame-marks", "check-frame-marks", "Marks in a Company frame"},
+		{"late-2s", "check-late-2s", "Marked two seconds late"},
+		{"submit-reads", "check-submit-reads", "The controller on submit"},
+		{"enter-escape", "check-enter-escape", "Enter outside the mark"},
 	}
 }
+
+// The frame of the frame-marks fixture, served by PayHost.
+const checkFrameForm = "check-frame-form"
 
 type checkFixture struct{ path, name, title string }
 
@@ -34,7 +43,7 @@ func checkFixtureNames() []string {
 	for i, f := range checkFixtures() {
 		names[i] = f.name
 	}
-	return names
+	return append(names, checkFrameForm)
 }
 
 // serveCheckFixtures registers the fixtures on the Company's mux.
@@ -42,6 +51,17 @@ func (s *Site) serveCheckFixtures(mux *http.ServeMux) {
 	for _, f := range checkFixtures() {
 		mux.HandleFunc("GET /fixtures/check/"+f.path, s.page(f.name, f.title))
 	}
+	s.serveCheckSubmit(mux)
+}
+
+// serveCheckFrame registers the frame-marks fixture's frame on PayHost.
+func (s *Site) serveCheckFrame(mux *http.ServeMux) {
+	mux.HandleFunc("GET /fixtures/check/frame-form", s.page(checkFrameForm, "Check-in form"))
+	s.serveCheckSubmit(mux)
+}
+
+// serveCheckSubmit answers the fixtures' form posts.
+func (s *Site) serveCheckSubmit(mux *http.ServeMux) {
 	mux.HandleFunc("POST /fixtures/check/submit", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte("<!doctype html><title>Submitted</title><p>Submitted.</p>"))

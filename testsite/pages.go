@@ -123,6 +123,7 @@ func (s *Site) frameMux() http.Handler {
 	mux := http.NewServeMux()
 	s.common(mux)
 	mux.HandleFunc("GET /frame", s.page("frame", "Payment"))
+	s.serveCheckFrame(mux)
 	return mux
 }
 

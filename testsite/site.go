@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -270,4 +271,10 @@ func hostOf(r *http.Request) string {
 		host = h
 	}
 	return strings.ToLower(strings.TrimSuffix(host, "."))
+}
+
+// CAPEM returns the Site's CA certificate in PEM: a CA the system does not
+// trust, for --ca-file.
+func (s *Site) CAPEM() []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.certs.leaf.Certificate[len(s.certs.leaf.Certificate)-1]})
 }

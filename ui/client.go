@@ -39,6 +39,7 @@ type inMsg struct {
 	Key        string   `json:"key,omitempty"`
 	Text       string   `json:"text,omitempty"`
 	Selector   string   `json:"selector,omitempty"`
+	Accept     *bool    `json:"accept,omitempty"` // "dialog": OK (true) or Cancel (false)
 }
 
 // stateMsg tells the User who holds the browser and what the agent offers.
@@ -46,6 +47,18 @@ type stateMsg struct {
 	Type       string          `json:"type"` // "state"
 	Controller spec.Controller `json:"controller"`
 	Offer      *control.Offer  `json:"offer,omitempty"`
+	// URL is the address of the tab the live view shows, so the User sees
+	// which site they would type into. It is the page's (a website's) text.
+	URL string `json:"url,omitempty"`
+	// Dialog is the JavaScript dialog open in that tab: during the User's
+	// turn it is theirs to answer ({"type":"dialog"}).
+	Dialog *dialogMsg `json:"dialog,omitempty"`
+}
+
+// dialogMsg is a dialog a page opened; Message is the website's text.
+type dialogMsg struct {
+	Type    string `json:"type"` // alert, confirm, prompt, beforeunload
+	Message string `json:"message"`
 }
 
 // frameMsg is one picture of the page; Width and Height are the viewport in
@@ -210,7 +223,25 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 
 func (l *Live) state() stateMsg {
 	st := l.ctl.Status()
-	return stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer}
+	m := stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer}
+	if p := l.page(); p != nil {
+		m.URL = p.URL()
+		if d, open := p.Dialog(); open {
+			m.Dialog = &dialogMsg{Type: d.Type, Message: d.Message}
+		}
+	}
+	return m
+}
+
+// broadcastState sends the state to every client (the shown tab or its
+// address changed).
+func (l *Live) broadcastState() {
+	st := l.state()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for c := range l.clients {
+		c.queue(st)
+	}
 }
 
 // handle runs one message from the User. Input is checked against the
@@ -241,7 +272,7 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			fail("control returned to the agent, but not every page heard of it")
 		}
 		return
-	case "mouse", "key", "text", "locate":
+	case "mouse", "key", "text", "locate", "dialog":
 	default:
 		fail("unknown message type")
 		return
@@ -283,6 +314,18 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			fail("text not sent")
 			return
 		}
+	case "dialog":
+		if m.Accept == nil {
+			fail("dialog: accept must be true or false")
+			return
+		}
+		if derr := p.HandleDialog(ctx, *m.Accept, m.Text); derr != nil {
+			// The text is what the User typed: neither logged nor echoed.
+			fail("no dialog is open")
+			return
+		}
+		l.broadcastState()
+		return
 	case "locate":
 		r, lerr := p.Locate(ctx, m.Selector)
 		if lerr != nil {
@@ -290,6 +333,11 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			return
 		}
 		c.queue(locateMsg{Type: "locate", Selector: m.Selector, X: r.X, Y: r.Y, Width: r.Width, Height: r.Height})
+		return
+	}
+	if errors.Is(err, browser.ErrDialogOpen) {
+		// The input opened a dialog (or one is open): the state shows it.
+		l.broadcastState()
 		return
 	}
 	if err != nil {

@@ -42,11 +42,16 @@
 // and {"type":"locate","selector"} answered by {"type":"locate","selector",
 // "x","y","width","height"}. Locate scrolls the element into view, so, like
 // input, it needs the User to hold control; otherwise it is answered with an
-// error.
+// error. {"type":"dialog","accept":true|false,"text"?} answers the
+// JavaScript dialog open in the shown tab (text for a prompt), during the
+// User's turn only.
 //
-// Runtime to User: {"type":"state","controller","offer"?} on connect and on
-// every control event, {"type":"frame","data","width","height"} (base64 JPEG;
-// width and height are the viewport in CSS pixels), and
+// Runtime to User: {"type":"state","controller","offer"?,"url"?,"dialog"?}
+// on connect, on every control event, and when the shown tab (the active
+// one), its address or its dialog ({"type","message"}, the website's text)
+// changes; {"type":"frame","data","width","height"} (base64 JPEG; width and
+// height are the viewport in CSS pixels; a client that connects gets the
+// latest one at once), and
 // {"type":"error","message"} when a request fails. Dropped input is not
 // answered. The page sends printable characters as "text" and other keys as
 // "key" events (see live/live.js).

@@ -26,9 +26,10 @@ type LiveOptions struct {
 	Addr string
 	// Control is the state whose User handle the live view uses. Required.
 	Control *control.Control
-	// Page returns the page the User sees (the agent's main tab). It is read
-	// when a screencast starts and polled while it runs, so it may return
-	// another page later. It may return nil while there is no page. Required.
+	// Page returns the page the User sees (the active tab, see
+	// browser.Tabs.Active). It is read when a screencast starts and polled
+	// while it runs, so the picture follows when it returns another page.
+	// It may return nil while there is no page. Required.
 	Page func() *browser.Page
 	// Logger receives debug logs. Nil means discard. The token never reaches it.
 	Logger *slog.Logger
@@ -53,13 +54,14 @@ type Live struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // client handlers and screencasts
 
-	mu       sync.Mutex
-	ln       net.Listener
-	srv      *http.Server
-	clients  map[*client]struct{}
-	cast     *cast           // the running screencast, nil when none
-	lastCast <-chan struct{} // closed when the latest screencast has stopped
-	closed   bool
+	mu        sync.Mutex
+	ln        net.Listener
+	srv       *http.Server
+	clients   map[*client]struct{}
+	cast      *cast           // the running screencast, nil when none
+	lastFrame []byte          // the latest frame message of the shown tab, for a client that joins
+	lastCast  <-chan struct{} // closed when the latest screencast has stopped
+	closed    bool
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()

@@ -123,6 +123,8 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case r.Host == "company.test" && r.URL.Path == "/form":
 		io.WriteString(w, formPage)
+	case r.Host == "company.test" && r.URL.Path == "/confirm":
+		io.WriteString(w, `<!doctype html><title>confirm</title><body style="margin:0"><button style="position:fixed;left:0;top:0;width:300px;height:200px" onclick="document.title = 'answer:' + confirm('Cancel the booking?')">go</button>`)
 	case r.Host == "company.test" && r.URL.Path == "/red":
 		io.WriteString(w, `<!doctype html><title>red</title><body style="background: #f00">`)
 	case r.Host == "partner.test" && r.URL.Path == "/attack":
@@ -241,6 +243,11 @@ type message struct {
 	Y          float64        `json:"y"`
 	Selector   string         `json:"selector"`
 	Message    string         `json:"message"`
+	URL        string         `json:"url"`
+	Dialog     *struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"dialog"`
 }
 
 // next reads messages until one is not a frame (or, with frames, until one

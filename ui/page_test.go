@@ -65,8 +65,7 @@ func TestLivePageInBrowser(t *testing.T) {
 	// Click on the picture where the agent's input is, then type, with the
 	// live view in a window narrower than the agent's tab: the picture is
 	// scaled down and the click must still land on the field.
-	if err := livePage.Session().Call(ctx, "Emulation.setDeviceMetricsOverride",
-		map[string]any{"width": 700, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
+	if err := livePage.SetViewport(ctx, 700, 900); err != nil {
 		t.Fatal(err)
 	}
 	var vp struct{ W, H float64 }

@@ -31,6 +31,11 @@ func (l *Live) addClient(c *client) bool {
 	}
 	l.wg.Add(1)
 	l.clients[c] = struct{}{}
+	if l.lastFrame != nil {
+		// A page that does not repaint sends no new frame: the newcomer
+		// gets the latest picture at once.
+		c.pushFrame(l.lastFrame)
+	}
 	if l.cast == nil {
 		l.startCastLocked()
 	}
@@ -48,6 +53,7 @@ func (l *Live) removeClient(c *client) {
 	if len(l.clients) == 0 && l.cast != nil {
 		l.cast.cancel()
 		l.cast = nil
+		l.lastFrame = nil
 	}
 	l.log.Debug("live view client left", "clients", len(l.clients))
 	l.wg.Done()
@@ -79,12 +85,19 @@ func (l *Live) startCastLocked() {
 }
 
 // runCast streams the page Page returns until ctx ends, switching when Page
-// returns another page and waiting while it returns none.
+// returns another page (the active tab changed) and waiting while it
+// returns none. Clients get the state again when the shown tab or its
+// address changes.
 func (l *Live) runCast(ctx context.Context) {
 	tick := time.NewTicker(pagePoll)
 	defer tick.Stop()
+	shown := l.shownKey() // clients got it with their first state
 	for ctx.Err() == nil {
 		p := l.page()
+		if k := l.shownKey(); k != shown {
+			shown = k
+			l.broadcastState()
+		}
 		if p == nil {
 			select {
 			case <-tick.C:
@@ -108,7 +121,14 @@ func (l *Live) runCast(ctx context.Context) {
 				break watch
 			case <-tick.C:
 				if l.page() != p {
+					l.mu.Lock()
+					l.lastFrame = nil
+					l.mu.Unlock()
 					break watch
+				}
+				if k := l.shownKey(); k != shown {
+					shown = k
+					l.broadcastState()
 				}
 			case <-ctx.Done():
 				break watch
@@ -134,6 +154,7 @@ func (l *Live) broadcast(f browser.ScreencastFrame) {
 		return
 	}
 	l.mu.Lock()
+	l.lastFrame = b
 	for c := range l.clients {
 		c.pushFrame(b)
 	}
@@ -142,4 +163,15 @@ func (l *Live) broadcast(f browser.ScreencastFrame) {
 	if hook != nil {
 		hook()
 	}
+}
+
+// shownKey sums up what the state says of the shown tab (its address, its
+// dialog), to tell when clients need it again.
+func (l *Live) shownKey() string {
+	st := l.state()
+	k := st.URL
+	if st.Dialog != nil {
+		k += "\x00" + st.Dialog.Type + "\x00" + st.Dialog.Message
+	}
+	return k
 }

@@ -22,6 +22,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	fs.StringVar(&bf.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
 	fs.BoolVar(&bf.Headful, "headful", false, "show the browser window")
 	fs.Var(&bf.browserArgs, "browser-arg", "extra Chromium flag (repeatable), e.g. --host-resolver-rules=...")
+	bf.registerNetwork(fs)
+	watch := fs.Duration("watch", check.DefaultWatch, "watch each page this long after it loads for marks that arrive late (at most 1m)")
+	parallel := fs.Int("parallel", 2, "check up to this many pages at once (one browser per Company)")
 	noDiscovery := fs.Bool("no-discovery", false, "skip poppy.json discovery; take each page's host as the Company's website (pages in development)")
 	fill := fs.Bool("fill", false, "fill each submission form as the agent would and report what filling causes")
 	noProbe := fs.Bool("no-probe", false, "do not click unmarked buttons or submit as the User (submit paths, controller in the request)")
@@ -56,6 +59,10 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 		Fill:        *fill,
 		NoProbe:     *noProbe,
 		Settle:      *settle,
+		Watch:       *watch,
+		Parallel:    *parallel,
+		CAFile:      bf.CAFile,
+		Resolve:     bf.Resolve,
 	}
 	if len(urls) > 1 {
 		opts.Progress = func(i, n int, u string) { fmt.Fprintf(stderr, "[%d/%d] checking %s\n", i, n, u) }

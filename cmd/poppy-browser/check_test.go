@@ -93,6 +93,8 @@ func TestCheckCommand(t *testing.T) {
 			{[]string{"check"}, "give at least one URL"},
 			{[]string{"check", "--fail-on", "fatal", "https://x.test/"}, "--fail-on"},
 			{[]string{"check", "--no-such-flag", "https://x.test/"}, "no-such-flag"},
+			{[]string{"check", "--resolve", "airline.test", "https://airline.test/"}, "--resolve"},
+			{[]string{"check", "--watch", "2m", "https://airline.test/"}, "watch"},
 		} {
 			var stdout, stderr bytes.Buffer
 			err := run(t.Context(), c.args, nil, &stdout, &stderr)

@@ -158,8 +158,9 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	if err := json.Unmarshal(raw, &r); err != nil {
 		d.t.Fatalf("%s: decoding %s: %v", tool, raw, err)
 	}
-	// CONTRACT.md: isError exactly when the outcome is failed.
-	if failed := r.Outcome == "failed"; res.IsError != failed {
+	// A failed outcome is an error result (CONTRACT.md); anything else
+	// flagged as an error is a broken tool.
+	if res.IsError != (r.Outcome == "failed") {
 		d.t.Fatalf("%s: isError %v with outcome %q: %v", tool, res.IsError, r.Outcome, contentText(res))
 	}
 	return r

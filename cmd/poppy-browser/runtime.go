@@ -32,6 +32,13 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.LiveAddr, "live", "127.0.0.1:0", "address of the User's live view")
 	fs.StringVar(&c.LiveURLFile, "live-url-file", desktop.DefaultURLFile(), "write the live view URL with its token to this file (mode 0600), where open-live reads it; empty for none")
 	fs.BoolVar(&c.NotifyDesktop, "notify", false, "show a desktop notification when the agent offers the User control (notify-send, osascript)")
+	c.registerNetwork(fs)
+}
+
+// registerNetwork adds the flags for staging servers.
+func (c *config) registerNetwork(fs *flag.FlagSet) {
+	fs.StringVar(&c.CAFile, "ca-file", "", "also trust this CA (PEM) for the Company's HTTPS, in discovery, the join and the browser")
+	fs.Var((*cli.StringList)(&c.Resolve), "resolve", "HOST=ADDR (repeatable): this host name reaches ADDR (IP or IP:port), in discovery, the join and the browser")
 }
 
 // registerCompany adds the flags that name the Company and the join.

@@ -322,11 +322,8 @@ func TestWindowInputOnlyForTheUser(t *testing.T) {
 
 	window := func() {
 		t.Helper()
-		for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
-			p := map[string]any{"type": typ, "x": x, "y": y, "button": "left", "clickCount": 1}
-			if err := d.sv.Page().Session().Call(ctx, "Input.dispatchMouseEvent", p, nil); err != nil {
-				t.Fatal(err)
-			}
+		if err := d.sv.Page().SimulateWindowClick(ctx, x, y); err != nil {
+			t.Fatal(err)
 		}
 	}
 	focused := func() bool {

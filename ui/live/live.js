@@ -35,6 +35,16 @@
     $("take").disabled = user;
     $("hand_back").disabled = !user;
     $("cancel").disabled = !user && !offer;
+    // The address of the tab shown: the User must see which site they type into.
+    $("address").textContent = msg.url || "";
+    const d = msg.dialog || null;
+    $("dialog").hidden = !d;
+    if (d) {
+      $("dialog-text").textContent = d.message;
+      $("dialog-input").hidden = d.type !== "prompt";
+      $("dialog-ok").disabled = $("dialog-cancel").disabled = !user;
+      $("dialog-note").textContent = user ? "" : "Take control to answer it.";
+    }
     if (user) screen.focus();
   }
 
@@ -64,6 +74,13 @@
 
   for (const id of ["take", "hand_back", "cancel"]) {
     $(id).addEventListener("click", () => { status.textContent = ""; send({ type: id }); });
+  }
+  for (const [id, accept] of [["dialog-ok", true], ["dialog-cancel", false]]) {
+    $(id).addEventListener("click", () => {
+      const input = $("dialog-input");
+      send({ type: "dialog", accept, text: accept && !input.hidden ? input.value : "" });
+      input.value = "";
+    });
   }
 
   // point maps a pointer event on the picture to viewport CSS pixels.

@@ -1,0 +1,286 @@
+package browser
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+)
+
+// The browser's own small scripts, run in [UtilityWorld].
+var (
+	//go:embed js/settle.js
+	settleJS string
+	//go:embed js/title.js
+	titleJS string
+	//go:embed js/locate.js
+	locateJS string
+)
+
+// NavResult is where a navigation ended.
+type NavResult struct {
+	URL    string
+	Status int // HTTP status of the final document; 0 when unknown (about:, same-document)
+	// Loaded is false when the document committed but its load event had
+	// not fired within [Options.LoadTimeout] (a resource that never ends):
+	// the page is there and usable, still loading.
+	Loaded bool
+	// Unreachable is the URL the tab could not load when it shows the
+	// browser's error page instead (a TLS or connection failure after a
+	// click, a redirect, a form): the navigation failed.
+	Unreachable string
+}
+
+// Location is where the top frame is now, as the browser last reported it;
+// it makes no call to the page.
+func (p *Page) Location() NavResult {
+	r, _, loaded := p.state()
+	r.Loaded = loaded
+	return r
+}
+
+// NavError is a navigation the browser refused or could not complete: a
+// DNS or connection failure, a TLS error page, a blocked scheme.
+type NavError struct {
+	URL  string
+	Text string // the browser's net error, e.g. net::ERR_CERT_AUTHORITY_INVALID
+}
+
+func (e *NavError) Error() string { return fmt.Sprintf("navigating to %s: %s", e.URL, e.Text) }
+
+// Navigate loads url in the top frame and waits for its load event, at most
+// [Options.LoadTimeout]: a navigation that has not committed by then fails
+// with [ErrLoadTimeout] (and is stopped); one that committed but is still
+// loading returns with Loaded false. A dialog (beforeunload, or one the new
+// page opens while loading) ends the wait with [ErrDialogOpen]. Navigating
+// a crashed tab recovers it.
+func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
+	t := p.t
+	bound := p.b.loadTimeout()
+	nctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	t.stopScript(nctx)
+	res, err := cdp.Call(nctx, t.nav(), page.Navigate, page.NavigateParams{URL: url})
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+			_ = p.StopLoading(sctx)
+			cancel()
+			return NavResult{}, fmt.Errorf("navigating to %s: %w (no answer in %s)", url, ErrLoadTimeout, bound)
+		}
+		return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
+	}
+	if res.ErrorText != "" {
+		return NavResult{}, &NavError{URL: url, Text: res.ErrorText}
+	}
+	if res.LoaderID == "" { // same-document
+		return NavResult{URL: p.URL(), Loaded: true}, nil
+	}
+	for {
+		t.mu.Lock()
+		done := t.loaded[res.LoaderID]
+		t.mu.Unlock()
+		if done {
+			r := p.result(res.LoaderID)
+			r.Loaded = true
+			return r, nil
+		}
+		if err := p.waitChange(nctx, true); err != nil {
+			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+				return p.result(res.LoaderID), nil
+			}
+			return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
+		}
+	}
+}
+
+// waitChange waits for a change of the page's targets or state;
+// it fails when waiting is moot: a dialog opened, the tab
+// crashed (unless the wait is for a navigation that recovers it) or closed,
+// the browser went away, or ctx ended.
+func (p *Page) waitChange(ctx context.Context, recovering bool) error {
+	t := p.t
+	t.mu.Lock()
+	ch := t.changed
+	t.mu.Unlock()
+	interrupt := t.interrupt() // before the state is read, so no change is missed
+	if err := t.blocked(navigation); err != nil {
+		return err
+	}
+	if p.Crashed() && !recovering {
+		return ErrCrashed
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.s.Done():
+		return t.goneErr()
+	case <-interrupt:
+	case <-ch:
+	}
+	return nil
+}
+
+func (p *Page) result(loader cdp.LoaderID) NavResult {
+	t := p.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := NavResult{Status: int(t.docs[loader])}
+	if fi := t.frames[t.mainID]; fi != nil {
+		r.URL, r.Unreachable = fi.url, fi.failed
+		if loader == "" {
+			r.Status = int(t.docs[fi.loader])
+		}
+	}
+	return r
+}
+
+// Back goes one step back in the page's history and waits for the load,
+// bounded as [Page.Navigate].
+func (p *Page) Back(ctx context.Context) (NavResult, error) {
+	h, err := cdp.Call(ctx, guarded{p.t, browserSide}, page.GetNavigationHistory, cdp.Empty{})
+	if err != nil {
+		return NavResult{}, fmt.Errorf("going back: %w", err)
+	}
+	if h.CurrentIndex <= 0 {
+		return NavResult{}, errors.New("going back: no earlier page")
+	}
+	p.t.stopScript(ctx)
+	if err := p.t.call(ctx, navigation, page.CommandNavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[h.CurrentIndex-1].ID}, nil); err != nil {
+		return NavResult{}, fmt.Errorf("going back: %w", err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, p.b.loadTimeout())
+	defer cancel()
+	r, err := p.WaitLoaded(wctx, func(string) bool { return true })
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return r, nil
+	}
+	return r, err
+}
+
+// WaitLoaded waits until the top frame has loaded a document whose URL
+// satisfies ok, and returns where it is. A dialog, a crash or the tab
+// closing end the wait with the matching error.
+func (p *Page) WaitLoaded(ctx context.Context, ok func(url string) bool) (NavResult, error) {
+	for {
+		r, _, loadedDoc := p.state()
+		if loadedDoc && ok(r.URL) {
+			r.Loaded = true
+			return r, nil
+		}
+		if err := p.waitChange(ctx, false); err != nil {
+			return r, fmt.Errorf("waiting for the page to load: %w", err)
+		}
+	}
+}
+
+// Settle waits until no navigation of the top frame is pending and its
+// document has loaded: after a click on a link or a submit button, the next
+// look at the page sees where it led, not the page it left. It waits at
+// most [Options.LoadTimeout]: then a page whose document is in place but
+// still loading counts as settled, and a navigation still pending fails
+// with [ErrLoadTimeout].
+func (p *Page) Settle(ctx context.Context) error {
+	t := p.t
+	// A click queues its navigation as a task of the page; once a task
+	// queued after it has run, the page has told us of the navigation
+	// (events and replies of a session keep their order). A page that is
+	// already navigating away answers with an error, which is fine here.
+	if err := p.MainFrame().Call(ctx, UtilityWorld, settleJS, nil); err != nil && stops(err) {
+		return fmt.Errorf("waiting for the page to settle: %w", err)
+	}
+	sctx, cancel := context.WithTimeout(ctx, p.b.loadTimeout())
+	defer cancel()
+	for {
+		t.mu.Lock()
+		pending := t.navigating
+		t.mu.Unlock()
+		_, _, loaded := p.state()
+		if !pending && loaded {
+			return nil
+		}
+		if err := p.waitChange(sctx, false); err != nil {
+			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+				if !pending {
+					return nil
+				}
+				err = ErrLoadTimeout
+			}
+			return fmt.Errorf("waiting for the page to settle: %w", err)
+		}
+	}
+}
+
+// stops reports the errors after which waiting on the page is pointless.
+func stops(err error) bool {
+	for _, e := range []error{ErrDialogOpen, ErrCrashed, ErrPageBusy, ErrBrowserGone, ErrTabClosed} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// state reads the top frame and whether its document finished loading.
+func (p *Page) state() (NavResult, <-chan struct{}, bool) {
+	t := p.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var r NavResult
+	loaded := false
+	if fi := t.frames[t.mainID]; fi != nil {
+		r.URL, r.Unreachable = fi.url, fi.failed
+		r.Status = int(t.docs[fi.loader])
+		loaded = t.loaded[fi.loader]
+	}
+	return r, t.changed, loaded
+}
+
+// Title is the top document's title ("" when it cannot be read).
+func (p *Page) Title(ctx context.Context) string {
+	var title string
+	if err := p.MainFrame().Call(ctx, UtilityWorld, titleJS, &title); err != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.title
+	}
+	return title
+}
+
+// Rect is a box in the top frame's viewport, CSS pixels.
+type Rect struct {
+	X, Y, Width, Height float64
+}
+
+// Locate finds the first element matching a CSS selector in the top frame
+// and returns its box, for scripted users of the live view.
+func (p *Page) Locate(ctx context.Context, selector string) (Rect, error) {
+	var r *Rect
+	err := p.MainFrame().Call(ctx, UtilityWorld, locateJS, &r, selector)
+	if err != nil {
+		return Rect{}, fmt.Errorf("locating %q: %w", selector, err)
+	}
+	if r == nil {
+		return Rect{}, fmt.Errorf("locating %q: no such element", selector)
+	}
+	return *r, nil
+}
+
+// Goto starts loading url in the top frame and returns without waiting; use
+// WaitLoaded to wait for where the navigation (and any that follow it) ends.
+func (p *Page) Goto(ctx context.Context, url string) error {
+	gctx, cancel := context.WithTimeout(ctx, p.b.loadTimeout())
+	defer cancel()
+	p.t.stopScript(gctx)
+	res, err := cdp.Call(gctx, p.t.nav(), page.Navigate, page.NavigateParams{URL: url})
+	if err != nil {
+		return fmt.Errorf("navigating to %s: %w", url, err)
+	}
+	if res.ErrorText != "" {
+		return &NavError{URL: url, Text: res.ErrorText}
+	}
+	return nil
+}

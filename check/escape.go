@@ -1,0 +1,232 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// An escape route is an input an agent following the extension may give,
+// on a control no mark covers, that submits a marked form anyway: a click
+// on a script-bound button, Enter in a field whose key handler calls
+// requestSubmit(), Space or Enter on a button. The gate stops such a
+// submission only through its in-page guard; the Company should mark the
+// control (BC-4-mark-all).
+
+// route is one input the escape probe gives a control.
+type route struct {
+	key   string // "" for a click, else the key pressed with the control focused
+	label string // how a message names it
+}
+
+var (
+	routeClick = route{"", "Clicking"}
+	routeEnter = route{"Enter", "Pressing Enter on"}
+	routeSpace = route{" ", "Pressing Space on"}
+	routeField = route{"Enter", "Pressing Enter in"}
+)
+
+// probe is one control and one route.
+type probe struct {
+	frame int // index in the frames slice
+	el    marks.Element
+	route route
+}
+
+// isButton says whether the escape probe presses e as a button.
+func isButton(e marks.Element) bool {
+	if e.Disabled {
+		return false
+	}
+	if e.Tag == "button" || e.Role == "button" {
+		return e.Tag != "input" || slices.Contains([]string{"button", "submit", "image", "reset"}, e.Type)
+	}
+	return false
+}
+
+// isTextField says whether Enter in e is worth a probe: a single-line
+// field, whose Enter key submits forms.
+func isTextField(e marks.Element) bool {
+	if e.Disabled || e.Tag != "input" {
+		return false
+	}
+	return slices.Contains([]string{"", "text", "search", "email", "tel", "url", "number", "password"}, e.Type)
+}
+
+// escapeProbes lists the routes to try: every control of a Company frame
+// that no mark covers and that no marked form owns (the gate refuses
+// those), when a Company frame of the page has a marked form. Buttons get
+// a click, Enter and Space; text fields get Enter.
+func escapeProbes(frames []frameData) []probe {
+	hasForm := slices.ContainsFunc(frames, func(fd frameData) bool {
+		return fd.company && slices.ContainsFunc(fd.inv, func(m marks.Marking) bool { return m.Form })
+	})
+	if !hasForm {
+		return nil
+	}
+	var out []probe
+	for i, fd := range frames {
+		if !fd.company {
+			continue
+		}
+		for _, e := range fd.scan.Elements {
+			if e.Marked != nil || e.Form != 0 || (e.Box.Width == 0 && e.Box.Height == 0) {
+				continue
+			}
+			switch {
+			case isButton(e):
+				out = append(out, probe{i, e, routeClick}, probe{i, e, routeEnter}, probe{i, e, routeSpace})
+			case isTextField(e):
+				out = append(out, probe{i, e, routeField})
+			}
+		}
+	}
+	return out
+}
+
+// escapeRoutes tries each route (at most MaxProbes) and reports those that
+// submit a marked form. A button whose click escapes is not pressed with
+// keys too: a native button's Enter and Space are its click, and the fix is
+// the same. The page is loaded afresh before the first probe
+// and after any probe that changed something.
+func (r *pageRun) escapeRoutes(ctx context.Context, first []frameData) error {
+	probes := escapeProbes(first)
+	if len(probes) > r.c.opts.MaxProbes {
+		probes = probes[:r.c.opts.MaxProbes]
+	}
+	var frames []frameData
+	dirty := true
+	escaped := map[int]bool{} // controls a route already escaped by (scanner id of the first load)
+	for _, pr := range probes {
+		if escaped[pr.el.ID] {
+			continue // a key on a button that a click already escapes by: one finding is enough
+		}
+		err := r.asAgent(func() error {
+			if dirty {
+				var err error
+				if frames, err = r.reload(ctx); err != nil {
+					return err
+				}
+			}
+			var err error
+			n := len(r.rep.Findings)
+			dirty, err = r.tryRoute(ctx, frames, first[pr.frame], pr)
+			escaped[pr.el.ID] = len(r.rep.Findings) > n
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tryRoute gives one probe's input and reports a marked form it submitted.
+// It returns whether the page changed.
+func (r *pageRun) tryRoute(ctx context.Context, frames []frameData, want frameData, pr probe) (bool, error) {
+	fd, ok := sameFrame(frames, want)
+	if !ok {
+		return true, nil
+	}
+	// Find the control again on this load: same kind, same name, same place
+	// among its kind.
+	target, ok := findAgain(fd, want, pr.el)
+	if !ok {
+		return true, nil
+	}
+	kind := marks.ActionClick
+	if pr.route.key != "" {
+		kind = marks.ActionKey
+	}
+	v, err := marks.Check(ctx, fd.f, marks.Action{Kind: kind, ID: target.ID, Key: pr.route.key})
+	if err != nil || v.Stale || len(v.Marks) > 0 || (kind == marks.ActionClick && (v.Point == nil || v.Obscured)) {
+		return false, nil // the gate would refuse it, or there is nothing to click
+	}
+	rec, stop, err := r.record(ctx)
+	if err != nil {
+		return true, err
+	}
+	defer stop()
+	since := r.clocks(ctx, frames)
+	if kind == marks.ActionClick {
+		ox, oy, err := fd.f.Offset(ctx, r.p)
+		if err != nil {
+			return true, nil
+		}
+		if err := r.p.Click(ctx, ox+v.Point.X, oy+v.Point.Y); err != nil {
+			return true, nil
+		}
+	} else {
+		if err := marks.Focus(ctx, fd.f, target.ID); err != nil {
+			return false, nil
+		}
+		if err := r.p.Press(ctx, pr.route.key); err != nil {
+			return true, nil
+		}
+	}
+	e := r.watchEffect(ctx, frames, since, rec, 0)
+	for _, other := range frames {
+		for _, m := range other.inv {
+			if !m.Form || !e.submitted(other.f, m.ID) {
+				continue
+			}
+			r.escapeFinding(fd, target, pr.route, other, m, e)
+		}
+	}
+	return e.dirty, nil
+}
+
+// findAgain finds el of the first load's frame want in fd.
+func findAgain(fd, want frameData, el marks.Element) (marks.Element, bool) {
+	same := func(a, b marks.Element) bool { return a.Tag == b.Tag && a.Role == b.Role && a.Name == b.Name }
+	nth := 0
+	for _, e := range want.scan.Elements {
+		if e.ID == el.ID {
+			break
+		}
+		if same(e, el) {
+			nth++
+		}
+	}
+	for _, e := range fd.scan.Elements {
+		if same(e, el) {
+			if nth == 0 {
+				return e, e.Marked == nil && e.Form == 0
+			}
+			nth--
+		}
+	}
+	return marks.Element{}, false
+}
+
+func (r *pageRun) escapeFinding(fd frameData, target marks.Element, rt route, formFrame frameData, m marks.Marking, e effect) {
+	el := fd.describe(target.ID)
+	what := ""
+	if len(e.reqs) > 0 {
+		what = " (" + describeRequests(e.reqs) + ", blocked by the checker)"
+	}
+	fix := "Mark the button, or make it a control of the form."
+	if rt == routeField {
+		fix = "Mark the field, or keep its key handler from submitting the marked form."
+	}
+	f := finding(Error, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
+		"%s %s, which no mark covers, submits the %s %s%s: an agent following the extension may take the step. %s",
+		rt.label, el, spec.KindOf(m.Value, true), formFrame.describe(m.ID), what, fix))
+	f.Frame, f.Element = fd.f.URL, el
+	f.Route = routeName(rt)
+	r.rep.Findings = append(r.rep.Findings, f)
+}
+
+// routeName is a route as Finding.Route says it: "click", "Enter", "Space".
+func routeName(rt route) string {
+	switch rt.key {
+	case "":
+		return "click"
+	case " ":
+		return "Space"
+	}
+	return rt.key
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestSignalAnswersTheCallInFlight: SIGTERM or SIGINT (the end of run's
+// ctx) while a tool runs answers that call (failed, shutting_down), closes
+// the browser and returns nil (exit 0) within a second or two; while idle
+// it returns nil too.
+func TestSignalAnswersTheCallInFlight(t *testing.T) {
+	for _, busy := range []bool{true, false} {
+		name := "idle"
+		if busy {
+			name = "busy"
+		}
+		t.Run(name, func(t *testing.T) {
+			bound, cancelBound := context.WithTimeout(t.Context(), 60*time.Second)
+			defer cancelBound()
+			sig, signal := context.WithCancel(bound)
+			defer signal()
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan error, 1)
+			go func() {
+				done <- run(sig, []string{"mcp", "--company", "airline.test", "--no-join"}, inR, outW, io.Discard)
+				outW.Close()
+			}()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "model", Version: "1"}, nil).
+				Connect(bound, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			answer := make(chan *mcp.CallToolResult, 1)
+			if busy {
+				// The browser starts beside the handshake: let it be up.
+				if _, err := cs.CallTool(bound, &mcp.CallToolParams{Name: "browser_snapshot"}); err != nil {
+					t.Fatal(err)
+				}
+				go func() {
+					res, err := cs.CallTool(bound, &mcp.CallToolParams{Name: "browser_wait", Arguments: map[string]any{"seconds": 25}})
+					if err != nil {
+						t.Errorf("the call in flight got no answer: %v", err)
+					}
+					answer <- res
+				}()
+				// Nothing outside the gate shows that the wait has started;
+				// half a second is ample for a call on loopback pipes.
+				time.Sleep(500 * time.Millisecond)
+			}
+			start := time.Now()
+			signal()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("run after the signal: %v, want nil (exit 0)", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("run did not return within 5 s of the signal")
+			}
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("shutting down took %s", d)
+			}
+			if !busy {
+				return
+			}
+			res := <-answer
+			if res == nil {
+				return
+			}
+			raw, _ := json.Marshal(res.StructuredContent)
+			var out struct{ Outcome, Reason string }
+			_ = json.Unmarshal(raw, &out)
+			if !res.IsError || out.Outcome != "failed" || out.Reason != "shutting_down" {
+				t.Errorf("the call in flight got %s (isError %v), want failed/shutting_down", raw, res.IsError)
+			}
+		})
+	}
+}
+
+// TestCDPURLThatNeverAnswers: --cdp-url to a port that accepts connections
+// and never answers: the server answers at once, and the first browser
+// tool fails with one clear reason at the connect bound (10 s), instead of
+// start-up hanging for good.
+func TestCDPURLThatNeverAnswers(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"mcp", "--company", "airline.test", "--no-join", "--cdp-url", "http://" + l.Addr().String()}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "model", Version: "1"}, nil).
+		Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_snapshot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if !res.IsError || !strings.Contains(string(raw), "no answer") {
+		t.Errorf("snapshot with a silent --cdp-url: %s (isError %v), want a failure that says the browser did not answer", raw, res.IsError)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("giving up took %s", d)
+	}
+	cs.Close()
+	inW.Close()
+	<-done
+}
