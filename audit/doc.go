@@ -4,11 +4,15 @@
 // # What it owns
 //
 // The line format (CONTRACT.md, "Audit log"): [Entry] with its event names
-// ([EventJoin], [EventAction], ...), the vocabulary of control changes
-// ([HowTake], [ByUser], ...) and the typed [Mark] of a refused marked step;
-// the writer [Log]; [Read], which parses a log file; [WriteTimeline] and
-// [Describe], which render entries for people (the `poppy-browser audit`
-// command and the terminal UI's feed).
+// ([EventStart], [EventJoin], [EventAction], ...), the vocabulary of
+// control changes ([HowTake], [HowDeclined], [ByUser], ...) and the typed
+// [Mark] of a refused marked step; the writer [Log], which stamps every
+// line with the process's run id ([RunID]) and, on a session's view
+// ([Log.ForSession]), the MCP session, and keeps no query, fragment or user
+// info of a web URL; [Read], which parses a log file; [WriteTimeline] (one
+// timeline per run and session, so runs appended to one file stay apart)
+// and [Describe], which render entries for people (the `poppy-browser
+// audit` command and the terminal UI's feed).
 //
 // # What it must not do
 //

@@ -3,10 +3,13 @@ package audit
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"sync"
 	"time"
@@ -17,6 +20,7 @@ import (
 
 // Event names, in [Entry.Event].
 const (
+	EventStart    = "start" // the first line of a run: the runtime started
 	EventJoin     = "join"
 	EventNavigate = "navigate"
 	EventAction   = "action"
@@ -37,6 +41,9 @@ const (
 	HowTake       = "take"
 	HowHandedBack = "handed_back"
 	HowCancelled  = "cancelled"
+	// HowDeclined is an offer the User declined (an offer event): the
+	// User never held control, so it is no return of control.
+	HowDeclined = "declined"
 )
 
 // Who acted, in [Entry.By].
@@ -51,8 +58,9 @@ const (
 // into any field (Message included).
 type Entry struct {
 	Time time.Time `json:"time"`
-	// Session is the MCP session the line belongs to, over --http (see
-	// [Log.ForSession]); empty for a runtime of one session.
+	// Run is one process start's id ([RunID]); Session names the MCP
+	// session over --http. A [Log] fills both.
+	Run     string `json:"run,omitempty"`
 	Session string `json:"session,omitempty"`
 	Event   string `json:"event"`
 	Tool    string `json:"tool,omitempty"`
@@ -81,20 +89,57 @@ type Mark struct {
 	Touches string        `json:"touches"` // ref of the element the action would change
 }
 
-// Log writes [Entry] values as JSON lines. It is safe for concurrent use;
-// lines never interleave. It keeps no entry after writing it. A nil *Log
-// records nothing.
+// Log writes [Entry] values as JSON lines, each stamped with the run's id
+// ([RunID]) and, on a session's view ([Log.ForSession]), the session. It is
+// safe for concurrent use; lines never interleave. It keeps no entry after
+// writing it. A nil *Log records nothing.
 type Log struct {
-	// parent and session are set on a session's view (ForSession): its
-	// lines go to parent with Session set.
+	// parent, session and run are set on a view (ForSession, WithRun): its
+	// lines go to parent with Session (and Run) set.
 	parent  *Log
 	session string
+	run     string
 
 	mu     sync.Mutex
 	w      io.Writer
 	closer io.Closer // the file Open opened, or nil
 	now    func() time.Time
 	obs    map[*observer]struct{}
+}
+
+// RunID is this process's run id, on every line it writes: its start time
+// and a random part, so that runs appended to one file stay apart.
+var RunID = sync.OnceValue(func() string {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b)
+})
+
+// ForSession returns a view of the log for one MCP session: its lines
+// carry Session id, its observers see only that session's lines, and its
+// Close does nothing (the log is the runtime's).
+func (a *Log) ForSession(id string) *Log {
+	if a == nil {
+		return nil
+	}
+	run := a.run
+	if a.parent != nil {
+		a = a.parent
+	}
+	return &Log{parent: a, session: id, run: run}
+}
+
+// WithRun returns a view of the log whose lines carry run instead of
+// [RunID] (examples and tests with fixed output). Its Close does nothing.
+func (a *Log) WithRun(run string) *Log {
+	if a == nil {
+		return nil
+	}
+	session := a.session
+	if a.parent != nil {
+		a = a.parent
+	}
+	return &Log{parent: a, session: session, run: run}
 }
 
 // observer is one function registered with [Log.Observe].
@@ -130,12 +175,18 @@ func (a *Log) Record(e Entry) error {
 	}
 	if a.parent != nil {
 		e.Session = a.session
+		if a.run != "" {
+			e.Run = a.run
+		}
 		return a.parent.Record(e)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if e.Time.IsZero() {
 		e.Time = a.now()
+	}
+	if e.Run == "" {
+		e.Run = RunID()
 	}
 	e.Time = e.Time.UTC()
 	e.clean()
@@ -156,19 +207,35 @@ func (a *Log) Record(e Entry) error {
 // clean replaces control characters (a page's title or URL, the model's
 // reason) with spaces in every text field.
 func (e *Entry) clean() {
-	for _, f := range []*string{&e.Session, &e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
+	for _, f := range []*string{&e.Run, &e.Session, &e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
 		&e.How, &e.By, &e.Offer, &e.Message} {
 		*f = pagetext.Line(*f)
 	}
 	if e.URL != "" {
-		e.URL = pagetext.URL(e.URL) // a data: URL is only summarised
+		e.URL = pagetext.URL(withoutQuery(e.URL)) // a data: URL is only summarised
 	}
+	e.From, e.To = withoutQuery(e.From), withoutQuery(e.To)
 	if e.Mark != nil {
 		m := *e.Mark
 		m.Kind = spec.MarkKind(pagetext.Line(string(m.Kind)))
 		m.Marked, m.Touches = pagetext.Line(m.Marked), pagetext.Line(m.Touches)
 		e.Mark = &m
 	}
+}
+
+// withoutQuery drops a web URL's query, fragment and user info (a form
+// sent with GET puts what the User typed in the query); anything else it
+// returns as it is.
+func withoutQuery(s string) string {
+	if _, ok := pagetext.WebHost(s); !ok {
+		return s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
+	}
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment, u.User = "", false, "", "", nil
+	return u.String()
 }
 
 // Observe calls fn with every entry recorded from now on, in order, until
@@ -201,20 +268,8 @@ func (a *Log) Observe(fn func(Entry)) (stop func()) {
 	}
 }
 
-// ForSession returns a view of the log for one MCP session: its lines
-// carry Session id, its observers see only that session's lines, and its
-// Close does nothing (the log is the runtime's).
-func (a *Log) ForSession(id string) *Log {
-	if a == nil {
-		return nil
-	}
-	if a.parent != nil {
-		a = a.parent
-	}
-	return &Log{parent: a, session: id}
-}
-
-// Close closes the file opened by [Open]; otherwise it does nothing.
+// Close closes the file opened by [Open]; otherwise (and on a view) it
+// does nothing.
 func (a *Log) Close() error {
 	if a == nil || a.parent != nil || a.closer == nil {
 		return nil

@@ -31,9 +31,10 @@ func TestRecordFormat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := `{"time":"2026-03-01T08:30:00Z","event":"denied","tool":"browser_click","ref":"e3","reason":"user_step","url":"https://airline.test/check-in","epoch":2,"mark":{"kind":"submission","marked":"e2","touches":"e3"}}
-{"time":"2026-03-01T08:30:00Z","event":"control","from":"user","to":"agent","how":"handed_back","by":"user","offer":"offer-1","control_epoch":1}
+	want := `{"time":"2026-03-01T08:30:00Z","run":"RUN","event":"denied","tool":"browser_click","ref":"e3","reason":"user_step","url":"https://airline.test/check-in","epoch":2,"mark":{"kind":"submission","marked":"e2","touches":"e3"}}
+{"time":"2026-03-01T08:30:00Z","run":"RUN","event":"control","from":"user","to":"agent","how":"handed_back","by":"user","offer":"offer-1","control_epoch":1}
 `
+	want = strings.ReplaceAll(want, "RUN", RunID())
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
@@ -132,5 +133,59 @@ func TestNilAuditLog(t *testing.T) {
 	}
 	if a.Close() != nil {
 		t.Error("nil log is not a no-op")
+	}
+}
+
+// TestRunAndSession: every line of a process carries its run id; a log
+// from With adds the session, shares the file, and closes nothing.
+func TestRunAndSession(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	a, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, s2 := a.ForSession("s-1"), a.ForSession("s-2")
+	_ = a.Record(Entry{Event: EventStart})
+	_ = s1.Record(Entry{Event: EventAction, Tool: "browser_click"})
+	_ = s2.Record(Entry{Event: EventOffer, Offer: "offer-1"})
+	if err := s1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_ = s2.Record(Entry{Event: EventOffer, Offer: "offer-2"}) // the file is still open
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	got, err := Read(f)
+	if err != nil || len(got) != 4 {
+		t.Fatalf("read %d entries: %v", len(got), err)
+	}
+	sessions := []string{"", "s-1", "s-2", "s-2"}
+	for i, e := range got {
+		if e.Run != RunID() || e.Run == "" || e.Session != sessions[i] {
+			t.Errorf("line %d: run %q session %q, want run %q session %q", i+1, e.Run, e.Session, RunID(), sessions[i])
+		}
+	}
+	var nilLog *Log
+	if nilLog.ForSession("x") != nil {
+		t.Error("ForSession on a nil log is not nil")
+	}
+}
+
+// TestRecordDropsQueries: no URL field keeps a query, a fragment or user
+// info (a form sent with GET puts what the User typed there).
+func TestRecordDropsQueries(t *testing.T) {
+	var buf bytes.Buffer
+	a := New(&buf, nil)
+	_ = a.Record(Entry{Event: EventNavigate, By: ByUser, URL: "https://u:pw@airline.test/find?name=typed#frag",
+		From: "https://airline.test/a?x=typed", To: "https://airline.test/b#typed"})
+	_ = a.Record(Entry{Event: EventControl, From: "agent", To: "user"})
+	if strings.Contains(buf.String(), "typed") || strings.Contains(buf.String(), "pw") {
+		t.Errorf("the log holds a query, fragment or password: %s", buf.String())
+	}
+	got, _ := Read(&buf)
+	if len(got) != 2 || got[0].URL != "https://airline.test/find" || got[1].From != "agent" || got[1].To != "user" {
+		t.Errorf("read %+v", got)
 	}
 }

@@ -2,24 +2,106 @@ package audit
 
 import (
 	"fmt"
+
+	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"io"
 	"strings"
 	"time"
 )
 
-// WriteTimeline prints entries as a timeline a person reads: a header, one
-// line per entry (time, who, what happened) with a new date line whenever
-// the day changes, and a summary of the hand-overs and of the agent's
-// actions. Times are printed in UTC. It prints only what the entries hold,
-// so it shows no secret the log does not hold.
+// WriteTimeline prints entries as a timeline a person reads: for each run
+// (one process start) and, within it, each MCP session, in the order they
+// first appear, a header, one line per entry (time, who, what happened)
+// with a new date line whenever the day changes, and a summary of the
+// hand-overs and of the agent's actions. Times are printed in UTC. It
+// prints only what the entries hold, so it shows no secret the log does
+// not hold.
 func WriteTimeline(w io.Writer, entries []Entry) error {
 	tw := &timelineWriter{w: w}
 	if len(entries) == 0 {
 		tw.printf("The audit log is empty.\n")
 		return tw.err
 	}
+	groups := groupByRun(entries)
+	run, first := "", true
+	for _, g := range groups {
+		if g.run != run || first {
+			run = g.run
+			if !first {
+				tw.printf("\n")
+			}
+			if run != "" {
+				tw.printf("Run %s\n", pagetext.Line(run))
+			}
+		}
+		if g.session == "" && g.onlyStart() && runHasSessions(groups, g.run) {
+			// The run's start line; its sessions follow.
+			for _, e := range g.entries {
+				_, what := Describe(e)
+				tw.printf("  %s  %s\n", e.Time.UTC().Format("2006-01-02 15:04:05.000"), what)
+			}
+			first = false
+			continue
+		}
+		if !first {
+			tw.printf("\n")
+		}
+		first = false
+		tw.group(g)
+	}
+	return tw.err
+}
+
+func (g *runGroup) onlyStart() bool {
+	for _, e := range g.entries {
+		if e.Event != EventStart {
+			return false
+		}
+	}
+	return true
+}
+
+func runHasSessions(groups []*runGroup, run string) bool {
+	for _, g := range groups {
+		if g.run == run && g.session != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// runGroup is the entries of one run and session.
+type runGroup struct {
+	run, session string
+	entries      []Entry
+}
+
+// groupByRun splits entries by run and session, keeping the order in which
+// each first appears and the order of entries within each.
+func groupByRun(entries []Entry) []*runGroup {
+	var out []*runGroup
+	index := map[[2]string]*runGroup{}
+	for _, e := range entries {
+		k := [2]string{e.Run, e.Session}
+		g := index[k]
+		if g == nil {
+			g = &runGroup{run: e.Run, session: e.Session}
+			index[k] = g
+			out = append(out, g)
+		}
+		g.entries = append(g.entries, e)
+	}
+	return out
+}
+
+func (tw *timelineWriter) group(g *runGroup) {
+	entries := g.entries
 	first, last := entries[0].Time.UTC(), entries[len(entries)-1].Time.UTC()
-	tw.printf("Session timeline: %d entries from %s to %s (UTC)\n", len(entries),
+	title := "Session timeline"
+	if g.session != "" {
+		title = "MCP session " + pagetext.Line(g.session)
+	}
+	tw.printf("%s: %d entries from %s to %s (UTC)\n", title, len(entries),
 		first.Format("2006-01-02 15:04:05"), last.Format("2006-01-02 15:04:05"))
 	var day string
 	var sum timelineSummary
@@ -34,7 +116,6 @@ func WriteTimeline(w io.Writer, entries []Entry) error {
 		tw.printf("  %s  %-7s %s\n", t.Format("15:04:05.000"), who, what)
 	}
 	tw.printf("\n%s\n", sum.String())
-	return tw.err
 }
 
 type timelineWriter struct {
@@ -54,16 +135,32 @@ func (tw *timelineWriter) printf(format string, args ...any) {
 // describe is Describe before sanitizing.
 func describe(e Entry) (who, what string) {
 	switch e.Event {
+	case EventStart:
+		s := "started"
+		if e.Message != "" {
+			s += " (" + e.Message + ")"
+		}
+		return "runtime", s
 	case EventJoin:
 		return "runtime", "joined the Company's Session; the browser landed on " + orDash(e.URL)
 	case EventNavigate:
+		if e.By == ByUser {
+			if e.Reason != "" {
+				return ByUser, fmt.Sprintf("navigated to %s, which failed (%s)", orDash(e.URL), e.Reason)
+			}
+			return ByUser, "navigated to " + orDash(e.URL)
+		}
 		return "agent", fmt.Sprintf("%s: now on %s", toolName(e), orDash(e.URL))
 	case EventAction:
-		return "agent", fmt.Sprintf("%s%s on %s", toolName(e), refPart(e.Ref), orDash(e.URL))
+		s := fmt.Sprintf("%s%s on %s", toolName(e), refPart(e.Ref), orDash(e.URL))
+		if e.To != "" && e.To != e.URL {
+			s += "; it led to " + e.To
+		}
+		return "agent", s
 	case EventDenied:
 		return "agent", fmt.Sprintf("%s%s refused: %s%s", toolName(e), refPart(e.Ref), e.Reason, denialDetail(e))
 	case EventOffer:
-		if e.How == HowCancelled {
+		if e.How == HowDeclined || e.How == HowCancelled { // cancelled: logs before "declined"
 			return byOr(e.By, ByUser), fmt.Sprintf("declined the offer of control (%s)", offerPart(e))
 		}
 		s := "offered control to the User (" + offerPart(e) + ")"
@@ -89,6 +186,9 @@ func describe(e Entry) (who, what string) {
 		s := "error"
 		if e.Tool != "" {
 			s += " in " + e.Tool
+		}
+		if e.URL != "" {
+			s += " at " + e.URL
 		}
 		if e.Reason != "" {
 			s += " (" + e.Reason + ")"
@@ -153,6 +253,7 @@ func orDash(s string) string {
 // timelineSummary counts what a session did.
 type timelineSummary struct {
 	offers, declined, takes, handBacks, cancels int
+	userNavigations                             int
 	actions, denied, userHasControl, errors     int
 	userTime                                    time.Duration
 	takenAt                                     time.Time
@@ -161,7 +262,7 @@ type timelineSummary struct {
 func (s *timelineSummary) add(e Entry) {
 	switch e.Event {
 	case EventOffer:
-		if e.How == HowCancelled {
+		if e.How == HowDeclined || e.How == HowCancelled { // cancelled: logs before "declined"
 			s.declined++
 		} else {
 			s.offers++
@@ -183,7 +284,11 @@ func (s *timelineSummary) add(e Entry) {
 			}
 		}
 	case EventAction, EventNavigate:
-		s.actions++
+		if e.By == ByUser {
+			s.userNavigations++
+		} else {
+			s.actions++
+		}
 	case EventDenied:
 		s.denied++
 		if e.Reason == "user_has_control" {
@@ -203,6 +308,16 @@ func (s *timelineSummary) String() string {
 	if !s.takenAt.IsZero() {
 		b.WriteString("; the User still held control at the end")
 	}
+	if s.userNavigations > 0 {
+		fmt.Fprintf(&b, "; the User navigated %d %s in their turns", s.userNavigations, plural(s.userNavigations, "time", "times"))
+	}
 	fmt.Fprintf(&b, ".\nAgent: %d actions done, %d refused (%d while the User held control); %d errors.", s.actions, s.denied, s.userHasControl, s.errors)
 	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -156,7 +156,7 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 		if err != nil {
 			b.cancel()
 			if cctx.Err() != nil && ctx.Err() == nil {
-				return nil, fmt.Errorf("attaching to %s: no answer in %s", opts.CDPURL, timeout)
+				return nil, fmt.Errorf("attaching to %s: no answer in %s", redactURL(opts.CDPURL), timeout)
 			}
 			return nil, err
 		}
@@ -180,9 +180,9 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 		b.Close()
 		if opts.CDPURL != "" {
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("attaching to %s: the browser did not answer: %w", opts.CDPURL, err)
+				return nil, fmt.Errorf("attaching to %s: the browser did not answer: %w", redactURL(opts.CDPURL), err)
 			}
-			return nil, fmt.Errorf("attaching to %s: %w", opts.CDPURL, err)
+			return nil, fmt.Errorf("attaching to %s: %w", redactURL(opts.CDPURL), err)
 		}
 		if last != "" {
 			return nil, fmt.Errorf("starting chromium: %w (chromium said: %s)", err, last)

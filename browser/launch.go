@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -154,17 +155,28 @@ func (p *process) lastLine() string {
 	return last
 }
 
+// redactURL drops a DevTools URL's query and user info (a browser pool's
+// token travels there), for errors.
+func redactURL(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return "the DevTools URL"
+	}
+	u.RawQuery, u.User, u.Fragment = "", nil, ""
+	return u.String()
+}
+
 func dial(ctx context.Context, url string) (chromedp.Transport, error) {
 	ws := url
 	if strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://") {
 		var err error
 		if ws, err = resolveWebSocketURL(ctx, url); err != nil {
-			return nil, fmt.Errorf("attaching to %s: %w", url, err)
+			return nil, fmt.Errorf("attaching to %s: %w", redactURL(url), err)
 		}
 	}
 	c, err := remote.DialContext(ctx, ws)
 	if err != nil {
-		return nil, fmt.Errorf("attaching to %s: %w", url, err)
+		return nil, fmt.Errorf("attaching to %s: %w", redactURL(url), err)
 	}
 	return c, nil
 }
@@ -177,6 +189,10 @@ func resolveWebSocketURL(ctx context.Context, base string) (string, error) {
 	}
 	resp, err := (&http.Client{}).Do(req)
 	if err != nil {
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			return "", ue.Err // its URL may carry the pool's token
+		}
 		return "", err
 	}
 	defer resp.Body.Close()

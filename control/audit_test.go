@@ -21,7 +21,7 @@ func TestAuditGolden(t *testing.T) {
 	ctx := testContext(t)
 	clock := &stepClock{}
 	var buf bytes.Buffer
-	log := audit.New(&buf, clock.Now)
+	log := audit.New(&buf, clock.Now).WithRun("run-1")
 	var observed []audit.Entry
 	defer log.Observe(func(e audit.Entry) { observed = append(observed, e) })()
 	failTake := true

@@ -105,6 +105,10 @@ func (c *Control) statusLocked() Status {
 		r := *s.LastReturn
 		s.LastReturn = &r
 	}
+	if s.Declined != nil {
+		d := *s.Declined
+		s.Declined = &d
+	}
 	return s
 }
 
@@ -131,6 +135,7 @@ func (c *Control) RequestUser(reason string, step *Step) Offer {
 		At:     c.nowLocked(),
 	}
 	c.st.Offer = o
+	c.st.Declined = nil
 	e := Event{
 		Time: o.At, Kind: KindOffer, From: c.st.Controller, To: c.st.Controller,
 		Offer: o.clone(), Epoch: c.st.Epoch, By: ByAgent,
@@ -240,9 +245,9 @@ func (u *User) HandBack(ctx context.Context) error {
 
 // Cancel returns control to the agent like [User.HandBack], with LastReturn
 // cancelled. While the agent holds control and an offer is open, Cancel
-// declines the offer instead: the offer is cleared and LastReturn says
-// cancelled; holder, epoch and MustReobserve stay. With neither, it returns
-// [ErrNotHeld].
+// declines the offer instead: the offer is cleared and Declined names it;
+// holder, epoch, MustReobserve and LastReturn stay (the User never held
+// control). With neither, it returns [ErrNotHeld].
 func (u *User) Cancel(ctx context.Context) error {
 	return u.c.release(ctx, HowCancelled)
 }
@@ -301,10 +306,10 @@ func (c *Control) declineOffer() bool {
 	now := c.nowLocked()
 	offer := c.st.Offer
 	c.st.Offer = nil
-	c.st.LastReturn = &Return{How: HowCancelled, At: now}
+	c.st.Declined = &Decline{Offer: offer.ID, At: now}
 	c.publishLocked(Event{
 		Time: now, Kind: KindOffer, From: c.st.Controller, To: c.st.Controller,
-		How: HowCancelled, Offer: offer, Epoch: c.st.Epoch, By: ByUser,
+		How: HowDeclined, Offer: offer, Epoch: c.st.Epoch, By: ByUser,
 	})
 	c.logger.Info("offer declined", "offer", offer.ID)
 	return true

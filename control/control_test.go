@@ -105,7 +105,7 @@ func TestStateMachine(t *testing.T) {
 		{"cancel without offer while agent holds", []step{{op: "cancel", wantErr: ErrNotHeld}},
 			Status{Controller: agent}},
 		{"cancel declines an open offer", []step{{op: "request"}, {op: "cancel"}},
-			Status{Controller: agent, LastReturn: cancelled}},
+			Status{Controller: agent, Declined: &Decline{Offer: "offer-1", At: t0}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,7 +22,7 @@ func Example() {
 			fmt.Println("frames now read", to)
 			return nil
 		},
-		Audit: audit.New(os.Stdout, now),
+		Audit: audit.New(os.Stdout, now).WithRun("run-1"),
 		Now:   now,
 	})
 
@@ -43,13 +43,13 @@ func Example() {
 	c.Observed()
 	fmt.Println("must reobserve", c.Status().MustReobserve)
 	// Output:
-	// {"time":"2026-03-01T09:30:00Z","event":"offer","ref":"e12","reason":"the airline asks you to check in yourself","by":"agent","offer":"offer-1"}
+	// {"time":"2026-03-01T09:30:00Z","run":"run-1","event":"offer","ref":"e12","reason":"the airline asks you to check in yourself","by":"agent","offer":"offer-1"}
 	// offered offer-1 holder agent
 	// frames now read user
-	// {"time":"2026-03-01T09:30:00Z","event":"control","ref":"e12","from":"agent","to":"user","how":"take","by":"user","offer":"offer-1"}
+	// {"time":"2026-03-01T09:30:00Z","run":"run-1","event":"control","ref":"e12","from":"agent","to":"user","how":"take","by":"user","offer":"offer-1"}
 	// holder user
 	// frames now read agent
-	// {"time":"2026-03-01T09:30:00Z","event":"control","ref":"e12","from":"user","to":"agent","how":"handed_back","by":"user","offer":"offer-1","control_epoch":1}
+	// {"time":"2026-03-01T09:30:00Z","run":"run-1","event":"control","ref":"e12","from":"user","to":"agent","how":"handed_back","by":"user","offer":"offer-1","control_epoch":1}
 	// holder agent epoch 1 must reobserve true last handed_back
 	// must reobserve false
 }

@@ -16,6 +16,7 @@ const (
 	HowTake       How = audit.HowTake
 	HowHandedBack How = audit.HowHandedBack
 	HowCancelled  How = audit.HowCancelled
+	HowDeclined   How = audit.HowDeclined
 )
 
 // Kind is what an [Event] is about.
@@ -57,6 +58,12 @@ type Return struct {
 	At  time.Time `json:"at"`
 }
 
+// Decline records the User's most recent declined offer.
+type Decline struct {
+	Offer string    `json:"offer"` // the offer's ID
+	At    time.Time `json:"at"`
+}
+
 // Status is a snapshot of the state. Its pointers are copies; changing them
 // changes nothing in the [Control].
 type Status struct {
@@ -64,8 +71,12 @@ type Status struct {
 	// Offer is the open offer, if any. It stays open while the User holds
 	// control and is cleared when the User hands back or cancels.
 	Offer *Offer
-	// LastReturn is the User's most recent hand back or cancel.
+	// LastReturn is the User's most recent hand back or cancel. A declined
+	// offer is none: the User never held control.
 	LastReturn *Return
+	// Declined is the offer the User declined, until the agent raises a
+	// new one.
+	Declined *Decline
 	// MustReobserve is set when the User returns control and cleared by
 	// [Control.Observed]: the agent must look at the page again first.
 	MustReobserve bool
@@ -81,7 +92,7 @@ type Event struct {
 	// From and To are the holder before and after; equal for an offer.
 	From, To spec.Controller
 	// How is HowTake, HowHandedBack or HowCancelled for a control event,
-	// empty for a new offer, HowCancelled when the User declines an offer.
+	// empty for a new offer, HowDeclined when the User declines an offer.
 	How How
 	// Offer is the offer raised, declined or taken (nil if none was open).
 	Offer *Offer

@@ -49,7 +49,7 @@ func TestSubscribeOrder(t *testing.T) {
 		{Time: t0, Kind: KindOffer, From: user, To: user, Offer: o("2"), By: ByAgent},
 		{Time: t0, Kind: KindControl, From: user, To: agent, How: HowHandedBack, Offer: o("2"), Epoch: 1, By: ByUser},
 		{Time: t0, Kind: KindOffer, From: agent, To: agent, Offer: o("3"), Epoch: 1, By: ByAgent},
-		{Time: t0, Kind: KindOffer, From: agent, To: agent, How: HowCancelled, Offer: o("3"), Epoch: 1, By: ByUser},
+		{Time: t0, Kind: KindOffer, From: agent, To: agent, How: HowDeclined, Offer: o("3"), Epoch: 1, By: ByUser},
 		{Time: t0, Kind: KindControl, From: agent, To: user, How: HowTake, Epoch: 1, By: ByUser},
 		{Time: t0, Kind: KindControl, From: user, To: agent, How: HowCancelled, Epoch: 2, By: ByUser},
 	}

@@ -22,6 +22,10 @@ type fakePage struct {
 	verdict func(frame string, a marks.Action) marks.Verdict
 	inputs  []string
 	checks  int
+	// clickTo, when set, is where a click leads (a new document);
+	// navFail, when set, fails every navigation with it, leaving the
+	// browser's error page.
+	clickTo, navFail string
 }
 
 func newFakePage() *fakePage {
@@ -90,6 +94,12 @@ func (f *fakePage) ScrollBy(_ context.Context, fr Frame, id int, dx, dy float64)
 func (f *fakePage) Offset(context.Context, Frame) (float64, float64, error) { return 100, 200, nil }
 func (f *fakePage) Click(_ context.Context, x, y float64) error {
 	f.record(fmt.Sprintf("click %v,%v", x, y))
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.clickTo != "" {
+		f.urlv, f.doc = f.clickTo, f.doc+"+"
+		f.framesv = []Frame{{ID: "main", URL: f.clickTo}}
+	}
 	return nil
 }
 func (f *fakePage) Wheel(_ context.Context, dx, dy float64) error {
@@ -108,6 +118,12 @@ func (f *fakePage) Navigate(_ context.Context, url string) error {
 	f.record("navigate " + url)
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.navFail != "" {
+		const errorPage = "chrome-error://chromewebdata/"
+		f.urlv, f.doc = errorPage, f.doc+"+"
+		f.framesv = []Frame{{ID: "main", URL: errorPage}}
+		return fmt.Errorf("navigating to %s: %s", url, f.navFail)
+	}
 	f.urlv, f.doc = url, f.doc+"+"
 	f.framesv = []Frame{{ID: "main", URL: url}}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/audit"
 	"log/slog"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -142,26 +143,26 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	}
 	if g.life.Err() != nil {
 		res := g.shuttingDown()
-		g.record(a, "", res)
+		g.record(a, "", res.Page.URL, res)
 		return res
 	}
 	// 1. Control: refuse at once while the User holds it, without waiting
 	// for a running action.
 	if g.ctl.Holder() == spec.ControllerUser {
 		res := g.userHasControl()
-		g.record(a, "", res)
+		g.record(a, "", res.Page.URL, res)
 		return res
 	}
 	select {
 	case g.sem <- struct{}{}:
 	case <-g.life.Done():
 		res := g.shuttingDown()
-		g.record(a, "", res)
+		g.record(a, "", res.Page.URL, res)
 		return res
 	case <-ctx.Done():
 		res := Result{Outcome: spec.OutcomeFailed, Reason: FailTimeout, Message: "Another browser action is still running; try again.",
 			Page: g.lastPage()}
-		g.record(a, "", res)
+		g.record(a, "", res.Page.URL, res)
 		return res
 	}
 	defer func() { <-g.sem }()
@@ -227,7 +228,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	seen := res.Page
 	g.seen.Store(&seen)
 	// 6. Record.
-	g.record(a, r.ref, res)
+	g.record(a, r.ref, r.urlBefore, res)
 	return res
 }
 
@@ -276,20 +277,43 @@ func (g *Gate) userHasControl() Result {
 }
 
 // record writes one audit line for a decision. It never holds typed text:
-// only tool, ref, reason, mark, epoch and the page URL.
-func (g *Gate) record(a Action, ref string, res Result) {
-	e := audit.Entry{Tool: a.Tool(), Ref: ref, URL: withoutQuery(res.Page.URL), Epoch: res.Page.Epoch}
+// only tool, ref, reason, mark, epoch and URLs. An action is recorded on
+// the page it acted on (before, the URL when the run began), with where
+// it led in To; a navigation with where it landed and, in From, the page
+// it left; a failed navigation with the URL it tried and its error.
+func (g *Gate) record(a Action, ref, before string, res Result) {
+	after := withoutQuery(res.Page.URL)
+	before = withoutQuery(before)
+	if before == "" {
+		before = after
+	}
+	e := audit.Entry{Tool: a.Tool(), Ref: ref, URL: before, Epoch: res.Page.Epoch}
+	nav, isNav := a.(Navigate)
+	_, isBack := a.(Back)
 	switch res.Outcome {
 	case spec.OutcomeDone:
 		e.Event = audit.EventAction
-		switch a.(type) {
-		case Navigate, Back:
-			e.Event = audit.EventNavigate
+		if after != before {
+			e.To = after
+		}
+		if isNav || isBack {
+			e.Event, e.URL, e.To = audit.EventNavigate, after, ""
+			if before != after {
+				e.From = before
+			}
 		}
 	case spec.OutcomeDenied:
 		e.Event, e.Reason = audit.EventDenied, string(res.Reason)
 	default:
 		e.Event, e.Reason = audit.EventError, string(res.Reason)
+		if isNav && res.Reason != FailBadURL {
+			// The browser shows its error page (chrome-error://...): the
+			// line names the URL that failed, and why.
+			e.URL, e.From = withoutQuery(nav.URL), before
+		}
+		if isNav || isBack {
+			e.Message = navError(res.Message)
+		}
 	}
 	if m := res.Mark; m != nil {
 		e.Mark = &audit.Mark{Kind: m.Kind, Marked: m.Marked, Touches: m.Touches}
@@ -345,6 +369,16 @@ func (g *Gate) StepFor(ref string) *control.Step {
 	default:
 	}
 	return st
+}
+
+// navError is the cause at the end of a failed navigation's message
+// ("net::ERR_NAME_NOT_RESOLVED"), without the URL the message names (its
+// query may hold what a form sent).
+func navError(msg string) string {
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		return msg[i+2:]
+	}
+	return msg
 }
 
 // withoutQuery drops a URL's query and fragment for the audit log: a form

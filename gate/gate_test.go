@@ -69,7 +69,7 @@ func newFixture(t testing.TB) *fixture {
 	fp.verdict = checkInVerdicts
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var buf bytes.Buffer
-	audit := audit.New(&buf, func() time.Time { return clock })
+	audit := audit.New(&buf, func() time.Time { return clock }).WithRun("run-1")
 	ctl := control.New(&control.Options{Now: func() time.Time { return clock }})
 	g := New(&Options{Control: ctl, Audit: audit, CompanyHost: func(h string) bool { return h == "airline.test" },
 		Surface: func() Surface { return fp }})
@@ -242,10 +242,22 @@ func TestGateAudit(t *testing.T) {
 	f.gate.Do(ctx, Select{Ref: "e2", Values: []string{"14D"}})
 	f.gate.Do(ctx, Navigate{URL: "https://airline.test/bookings"})
 	f.gate.Do(ctx, Click{Ref: "e2"})
+	// A click that leads on is recorded on the page it acted on; a failed
+	// navigation with the URL it tried (no query) and why.
+	help := ""
+	for _, e := range f.gate.Do(ctx, Snapshot{}).Elements {
+		if e.Name == "Help" {
+			help = e.Ref
+		}
+	}
+	f.page.clickTo = "https://airline.test/help"
+	f.gate.Do(ctx, Click{Ref: help})
+	f.page.navFail = "net::ERR_NAME_NOT_RESOLVED"
+	f.gate.Do(ctx, Navigate{URL: "https://missing.airline.test/find?name=secret-query"})
 	_ = f.ctl.User().Take(ctx)
 	f.gate.Do(ctx, Click{Ref: "e2"})
-	if bytes.Contains(f.audit.Bytes(), []byte("secret-typed-text")) {
-		t.Error("audit log holds typed text")
+	if bytes.Contains(f.audit.Bytes(), []byte("secret-typed-text")) || bytes.Contains(f.audit.Bytes(), []byte("secret-query")) {
+		t.Error("audit log holds typed text or a query")
 	}
 	golden.Check(t, filepath.Join("testdata", "audit.golden"), f.audit.Bytes())
 }

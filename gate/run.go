@@ -17,6 +17,7 @@ type run struct {
 	g            *Gate
 	s            Surface
 	ref          string // the ref the action named, for the audit line
+	urlBefore    string // the page's URL when the run began, for the audit line
 	epochAtStart uint64
 	frameList    []Frame // the page's frames, read once per run
 	armed        []Frame // frames whose in-page guard the check armed
@@ -51,6 +52,12 @@ func (r *run) open(ctx context.Context) *Result {
 		return &Result{Outcome: spec.OutcomeFailed, Reason: FailNoPage, Message: "There is no page open.",
 			Page: PageState{Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
 	}
+	if g, ok := r.s.(interface{ Gone() bool }); ok && g.Gone() {
+		return &Result{Outcome: spec.OutcomeFailed, Reason: FailBrowserGone,
+			Message: "The browser is gone (it closed, crashed or the connection to it ended); nothing can run in it any more. Tell the User; poppy-browser must be restarted.",
+			Page:    PageState{URL: r.s.URL(), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
+	}
+	r.urlBefore = r.s.URL()
 	r.sync(ctx)
 	r.epochAtStart = r.g.refs.epoch
 	return nil

@@ -74,6 +74,10 @@ type pageSurface struct {
 	height float64
 }
 
+// Gone reports whether the page's connection has ended: the browser
+// closed, crashed or went away (an attached browser of a pool).
+func (s *pageSurface) Gone() bool { return s.p.BrowserGone() != nil }
+
 func (s *pageSurface) Document(ctx context.Context) (string, error) {
 	// The main frame's loader changes with every new document; the browser
 	// tracks it from events, so this costs no round trip.

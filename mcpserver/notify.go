@@ -22,7 +22,7 @@ const ControlLogger = "poppy-browser/control"
 type ControlNotice struct {
 	Event      string          `json:"event"` // "offer", "offer_declined", "control"
 	Controller spec.Controller `json:"controller"`
-	How        control.How     `json:"how,omitempty"` // take, handed_back, cancelled
+	How        control.How     `json:"how,omitempty"` // take, handed_back, cancelled, declined
 	Offer      *control.Offer  `json:"offer,omitempty"`
 	Epoch      uint64          `json:"epoch"`
 	Message    string          `json:"message"`
@@ -72,7 +72,7 @@ func forEachNotice(ctx context.Context, ctl gate.Controls, send func(ControlNoti
 func noticeFor(e control.Event) ControlNotice {
 	n := ControlNotice{Event: string(e.Kind), Controller: e.To, How: e.How, Offer: e.Offer, Epoch: e.Epoch}
 	switch {
-	case e.Kind == control.KindOffer && e.How == control.HowCancelled:
+	case e.Kind == control.KindOffer && e.How == control.HowDeclined:
 		n.Event = "offer_declined"
 		n.Message = "The User declined the offer of control. You still hold the browser; the step stays undone."
 	case e.Kind == control.KindOffer:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/internal/version"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -30,7 +31,7 @@ const (
 // defaults.
 type Options struct {
 	// Name and Version name the server to clients. Empty means
-	// "poppy-browser" and "dev".
+	// "poppy-browser" and the binary's version (package internal/version).
 	Name, Version string
 	// Logger receives the SDK's logs. Nil discards.
 	Logger *slog.Logger
@@ -60,7 +61,7 @@ func (o *Options) withDefaults() Options {
 		c.Name = "poppy-browser"
 	}
 	if c.Version == "" {
-		c.Version = "dev"
+		c.Version = version.String()
 	}
 	if c.StartTimeout <= 0 {
 		c.StartTimeout = DefaultStartTimeout
@@ -113,13 +114,14 @@ type OfferResult struct {
 // ControlStatus is browser_control_status's answer, and
 // browser_wait_for_control's.
 type ControlStatus struct {
-	Controller    spec.Controller `json:"controller" jsonschema:"agent or user"`
-	Offer         *control.Offer  `json:"offer,omitempty" jsonschema:"the open offer of control to the User"`
-	LastReturn    *control.Return `json:"last_return,omitempty" jsonschema:"how and when the User last gave control back"`
-	MustReobserve bool            `json:"must_reobserve" jsonschema:"take a new snapshot before acting"`
-	TimedOut      bool            `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User's turn is not over (they hold control, or the offer is unanswered)"`
-	BrowserError  string          `json:"browser_error,omitempty" jsonschema:"why this session's browser is not available"`
-	Message       string          `json:"message"`
+	Controller    spec.Controller  `json:"controller" jsonschema:"agent or user"`
+	Offer         *control.Offer   `json:"offer,omitempty" jsonschema:"the open offer of control to the User"`
+	LastReturn    *control.Return  `json:"last_return,omitempty" jsonschema:"how and when the User last gave control back"`
+	Declined      *control.Decline `json:"declined,omitempty" jsonschema:"the offer the User declined without taking control"`
+	MustReobserve bool             `json:"must_reobserve" jsonschema:"take a new snapshot before acting"`
+	TimedOut      bool             `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User's turn is not over (they hold control, or the offer is unanswered)"`
+	BrowserError  string           `json:"browser_error,omitempty" jsonschema:"why this session's browser is not available"`
+	Message       string           `json:"message"`
 }
 
 // New returns an MCP server whose browser tools all pass g, for every
@@ -171,7 +173,7 @@ func browserDown(err error) ControlStatus {
 }
 
 func statusOf(st control.Status, timedOut bool) ControlStatus {
-	cs := ControlStatus{Controller: st.Controller, Offer: st.Offer, LastReturn: st.LastReturn, MustReobserve: st.MustReobserve}
+	cs := ControlStatus{Controller: st.Controller, Offer: st.Offer, LastReturn: st.LastReturn, Declined: st.Declined, MustReobserve: st.MustReobserve}
 	switch {
 	case st.Controller == spec.ControllerUser:
 		cs.TimedOut = timedOut
@@ -181,6 +183,8 @@ func statusOf(st control.Status, timedOut bool) ControlStatus {
 	case st.Offer != nil:
 		cs.TimedOut = timedOut
 		cs.Message = "You hold control; your offer to the User is open until they take it or decline it."
+	case st.Declined != nil:
+		cs.Message = "The User declined your offer of control; you hold control and the step stays undone. Do not do it for them; tell the User."
 	default:
 		cs.Message = "You hold control of the browser."
 	}

@@ -182,3 +182,26 @@ func TestServerHandOver(t *testing.T) {
 		t.Errorf("must_reobserve after a snapshot: %+v", st)
 	}
 }
+
+// TestFailedIsError: a failed outcome sets isError (CONTRACT.md, as
+// Playwright MCP does) and keeps its structured content; a denial does not.
+func TestFailedIsError(t *testing.T) {
+	f := gatetest.New()
+	cs := connect(t, New(f.Gate, nil))
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "browser_navigate", Arguments: map[string]any{"url": "ftp://airline.test/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if !res.IsError || !strings.Contains(string(b), `"outcome":"failed"`) {
+		t.Errorf("failed navigation: isError %v, structured %s", res.IsError, b)
+	}
+	_ = f.Control.User().Take(t.Context())
+	res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "browser_snapshot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(res.StructuredContent); res.IsError || !strings.Contains(string(b), `"outcome":"denied"`) {
+		t.Errorf("denied snapshot: isError %v, structured %s", res.IsError, b)
+	}
+}

@@ -145,7 +145,7 @@ func TestNotifyControl(t *testing.T) {
 		{"control", "user", "take", 0},
 		{"control", "agent", "handed_back", 1},
 		{"offer", "agent", "", 1},
-		{"offer_declined", "agent", "cancelled", 1},
+		{"offer_declined", "agent", "declined", 1},
 		{"control", "user", "take", 1},
 		{"control", "agent", "cancelled", 2},
 	}

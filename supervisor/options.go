@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -86,6 +87,16 @@ type Options struct {
 	// UserMessages is where the live view's URL (with its token) is shown to
 	// the User. Nil means it is not shown.
 	UserMessages io.Writer
+	// AnnounceOffers writes a line to UserMessages for each offer of
+	// control, with the live view's URL, for a User who watches the
+	// runtime's stderr. False writes none.
+	AnnounceOffers bool
+	// NotifyDesktop shows a desktop notification (notify-send, osascript)
+	// when the agent offers the User control, for a User without a
+	// terminal. False shows none.
+	NotifyDesktop bool
+	// notify replaces desktop.Notify in tests.
+	notify func(ctx context.Context, title, body string) bool
 	// SessionNote says how the Session was joined, for the User's terminal
 	// UI ("joined as a guest"). Empty means "joined".
 	SessionNote string

@@ -11,6 +11,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/internal/version"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -121,11 +122,24 @@ func (s *Server) findCompany(ctx context.Context) (*session.Company, error) {
 	return co, nil
 }
 
+// openAudit opens the audit log and writes the run's start line.
 func (s *Server) openAudit() (*audit.Log, error) {
-	if s.opts.AuditLog == "" {
-		return audit.New(io.Discard, nil), nil
+	a := audit.New(io.Discard, nil)
+	if s.opts.AuditLog != "" {
+		var err error
+		if a, err = audit.Open(s.opts.AuditLog); err != nil {
+			return nil, err
+		}
 	}
-	return audit.Open(s.opts.AuditLog)
+	start := audit.Entry{Event: audit.EventStart, Message: "poppy-browser " + version.String()}
+	if s.company != nil {
+		start.URL = "https://" + s.company.Domain + "/"
+	}
+	if err := a.Record(start); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
 }
 
 // startBrowser launches (or attaches to) the browser with the Company's

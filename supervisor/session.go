@@ -36,6 +36,9 @@ type Session struct {
 	control  *control.Control
 	gate     *gate.Gate
 	live     *ui.Live
+	// stops end what runs beside the Session (the User's navigations,
+	// notices, offer lines), in Close.
+	stops []func()
 
 	closeOnce sync.Once
 	closeErr  error
@@ -73,7 +76,7 @@ func (ss *Session) open(ctx context.Context) error {
 // openPage makes the Session's browser context and page.
 func (ss *Session) openPage(ctx context.Context) (err error) {
 	s := ss.srv
-	if s.opts.ContextPerSession {
+	if s.ownContexts() {
 		if ss.bctx, err = s.browser.NewContext(ctx); err != nil {
 			return err
 		}
@@ -102,7 +105,7 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	// another context included); Sessions side by side touch their own.
 	var scope injector.Scope = ss.bctx
 	var window windowInput = ss.bctx
-	if !s.opts.ContextPerSession {
+	if !s.ownContexts() {
 		scope, window = s.browser, s.browser
 	}
 	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log}); err != nil {
@@ -118,6 +121,10 @@ func (ss *Session) start(ctx context.Context) (err error) {
 		}
 	}
 	ss.control = control.New(&control.Options{Apply: apply, Audit: ss.audit, Logger: ss.log})
+	ss.stops = append(ss.stops, startUserNavigations(ss.control, ss.Page, ss.audit))
+	if s.opts.NotifyDesktop {
+		ss.stops = append(ss.stops, startDesktopNotices(ss.control, s.opts.notify))
+	}
 	if !s.opts.NoJoin {
 		if err := ss.join(ctx); err != nil {
 			return err
@@ -131,7 +138,12 @@ func (ss *Session) start(ctx context.Context) (err error) {
 		Logger:      ss.log,
 	})
 	if !s.opts.NoLiveView {
-		return ss.startLive()
+		if err := ss.startLive(); err != nil {
+			return err
+		}
+	}
+	if s.opts.AnnounceOffers && s.opts.UserMessages != nil {
+		ss.stops = append(ss.stops, startOfferAnnouncements(ss.control, s.opts.UserMessages, ss.LiveURL))
 	}
 	return nil
 }
@@ -144,7 +156,7 @@ func (ss *Session) join(ctx context.Context) error {
 		returnTo = "https://" + s.company.Domain + "/"
 	}
 	j := joinAdapter{b: s.browser, cookies: ss.bctx, p: ss.page}
-	if !s.opts.ContextPerSession {
+	if !s.ownContexts() {
 		j.cookies = s.browser
 	}
 	if err := session.Join(ctx, j, s.company, s.opts.Credentials, returnTo, &session.JoinOptions{Logger: ss.log}); err != nil {
@@ -209,11 +221,14 @@ func (ss *Session) Close(reason string) error {
 
 func (ss *Session) close(ctx context.Context, reason string) error {
 	ss.closeOnce.Do(func() {
+		for _, stop := range ss.stops {
+			stop()
+		}
 		var errs []error
 		if ss.live != nil {
 			errs = append(errs, ss.live.Shutdown(ctx))
 		}
-		if ss.bctx != nil && ss.srv.opts.ContextPerSession {
+		if ss.bctx != nil && ss.srv.ownContexts() {
 			errs = append(errs, ss.bctx.Close(ctx))
 		}
 		if ss.id != "" && reason != "" {
@@ -263,4 +278,11 @@ func (ss *Session) LiveURL() string {
 		return ""
 	}
 	return ss.live.URL()
+}
+
+// ownContexts says whether each Session gets a browser context of its own:
+// with ContextPerSession, and always in a browser the runtime attached to
+// (--cdp-url): a pool's browser is shared, its first tab is not ours.
+func (s *Server) ownContexts() bool {
+	return s.opts.ContextPerSession || s.opts.CDPURL != ""
 }

@@ -159,7 +159,7 @@ func TestTUIKeys(t *testing.T) {
 	step("h", spec.ControllerAgent, 1, "handed control back")
 	ctl.RequestUser("check in", nil)
 	step("c", spec.ControllerAgent, 1, "Cancelled")
-	if st := ctl.Status(); st.Offer != nil || st.LastReturn == nil || st.LastReturn.How != control.HowCancelled {
+	if st := ctl.Status(); st.Offer != nil || st.Declined == nil || st.LastReturn == nil || st.LastReturn.How != control.HowHandedBack {
 		t.Errorf("cancel did not decline the offer: %+v", st)
 	}
 	step("t", spec.ControllerUser, 1, "You have control")

@@ -1,23 +1,22 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/poppy-browser/poppy-browser/audit"
+	"github.com/poppy-browser/poppy-browser/internal/cli"
 )
 
 // runAudit prints an audit log as a readable timeline.
 func runAudit(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("audit", "audit FILE", stderr)
-	if err := fs.Parse(args); err != nil {
+	fs := cli.NewFlagSet("audit", "audit FILE", stderr)
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return errors.New("audit: give one audit log file")
+		return cli.UsageErrorf("audit: give one audit log file (poppy-browser audit FILE)")
 	}
 	f, err := os.Open(fs.Arg(0))
 	if err != nil {

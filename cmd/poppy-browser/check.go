@@ -10,23 +10,13 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/check"
+	"github.com/poppy-browser/poppy-browser/internal/cli"
 )
-
-// exitError ends the program with code, printing msg when it is not empty.
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e *exitError) Error() string { return e.msg }
-
-// ExitCode is the process exit code main uses.
-func (e *exitError) ExitCode() int { return e.code }
 
 // runCheck runs the check subcommand; client is what discovery uses (nil:
 // a default client; tests pass the testsite's, which trusts its own CA).
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, client *http.Client) error {
-	fs := newFlagSet("check", "check [flags] URL...", stderr)
+	fs := cli.NewFlagSet("check", "check [flags] URL...", stderr)
 	var bf config
 	fs.StringVar(&bf.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
 	fs.StringVar(&bf.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
@@ -45,20 +35,19 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	settle := fs.Duration("settle", 5*time.Second, "longest wait for a page to become quiet after it loads")
 	// Misuse exits 2, "could not check": 1 means findings, and a CI job
 	// must not read a typo as a failing page.
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return &exitError{code: check.ExitCouldNotCheck, msg: "check: " + err.Error()}
+		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
 	}
 	sev, err := check.ParseSeverity(*failOn)
 	if err != nil {
-		return &exitError{code: check.ExitCouldNotCheck, msg: "check: --fail-on: " + err.Error()}
+		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: --fail-on: " + err.Error()}
 	}
 	urls := fs.Args()
 	if len(urls) == 0 {
-		fs.Usage()
-		return &exitError{code: check.ExitCouldNotCheck, msg: "check: give at least one URL"}
+		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: give at least one URL"}
 	}
 	opts := &check.Options{
 		Chromium:    bf.Chromium,
@@ -80,7 +69,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	}
 	c, err := check.New(ctx, opts)
 	if err != nil {
-		return &exitError{code: check.ExitCouldNotCheck, msg: err.Error()}
+		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: err.Error()}
 	}
 	defer c.Close()
 	rep, runErr := c.Run(ctx, urls)
@@ -88,13 +77,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 		return err
 	}
 	if err := rep.WriteFiles(check.Files{JSON: *jsonOut, JUnit: *junitOut, HTML: *htmlOut}, sev); err != nil {
-		return &exitError{code: check.ExitCouldNotCheck, msg: err.Error()}
+		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: err.Error()}
 	}
 	if runErr != nil {
-		return &exitError{code: check.ExitCouldNotCheck, msg: runErr.Error()}
+		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: runErr.Error()}
 	}
 	if code := rep.ExitCode(sev); code != check.ExitClean {
-		return &exitError{code: code}
+		return &cli.ExitError{Code: code}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -48,7 +49,7 @@ func TestCheckCommand(t *testing.T) {
 			}
 			err := runCheck(ctx, args[1:], &stdout, &stderr, site.Client())
 			code := 0
-			var ee *exitError
+			var ee *cli.ExitError
 			switch {
 			case errors.As(err, &ee):
 				code = ee.ExitCode()
@@ -97,7 +98,7 @@ func TestCheckCommand(t *testing.T) {
 		} {
 			var stdout, stderr bytes.Buffer
 			err := run(t.Context(), c.args, nil, &stdout, &stderr)
-			var ee *exitError
+			var ee *cli.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%v: %v, want exit 2 mentioning %q", c.args, err, c.want)
 			}

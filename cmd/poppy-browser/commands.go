@@ -3,36 +3,21 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
 
+	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
-func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	// The flag package would print a parse error and main prints it again:
-	// keep its own output quiet; --help still prints the usage.
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: poppy-browser %s\n\nflags:\n", synopsis)
-		fs.SetOutput(stderr)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	return fs
-}
-
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("mcp", "mcp --company DOMAIN|URL [flags]", stderr)
+	fs := cli.NewFlagSet("mcp", "mcp --company DOMAIN|URL [flags]", stderr)
 	var cfg config
 	cfg.register(fs)
 	cfg.registerCompany(fs)
@@ -41,11 +26,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var mo mcpserver.Options
 	fs.IntVar(&mo.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over --http: at most this many MCP sessions at once; a new one beyond is refused")
 	fs.DurationVar(&mo.SessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "over --http: end a session (and its browser context) after this long without a request")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if cfg.Company == "" {
-		return errors.New("mcp: --company is required")
+		return cli.UsageErrorf("mcp: --company is required")
 	}
 	cfg.UserMessages = stderr
 	cfg.ContextPerSession = *httpAddr != ""
@@ -93,9 +78,9 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, stderr i
 }
 
 func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("testsite", "testsite [--addr ADDR]", stderr)
+	fs := cli.NewFlagSet("testsite", "testsite [--addr ADDR]", stderr)
 	addr := fs.String("addr", "127.0.0.1:8443", "listen address (keep it on loopback)")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	site, err := testsite.New(&testsite.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/testsite"
 	"github.com/poppy-browser/poppy-browser/ui"
@@ -25,7 +26,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // demoWith runs the demo; onSite, when set, is given the demo airline (tests
 // read what it recorded).
 func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, onSite func(*testsite.Site)) error {
-	fs := newFlagSet("demo", "demo [--auto-user] [--headful] [--model scripted|openai] [--http ADDR]", stderr)
+	fs := cli.NewFlagSet("demo", "demo [--auto-user] [--headful] [--model scripted|openai] [--http ADDR]", stderr)
 	var cfg config
 	cfg.register(fs)
 	var mf modelFlags
@@ -34,7 +35,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	task := fs.String("task", demoTask, "the task for the agent")
 	httpAddr := fs.String("http", "", "serve the agent's MCP tools over Streamable HTTP here instead of running the built-in agent")
 	tuiFlag := fs.Bool("tui", true, "when you play the User, show the terminal UI on /dev/tty; quitting it ends the demo")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	// A bad --model or a missing key fails before anything starts.
@@ -127,7 +128,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 }
 
 func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "run --company DOMAIN|URL --task TEXT [--model scripted|openai] [flags]", stderr)
+	fs := cli.NewFlagSet("run", "run --company DOMAIN|URL --task TEXT [--model scripted|openai] [flags]", stderr)
 	var cfg config
 	cfg.register(fs)
 	var mf modelFlags
@@ -136,11 +137,14 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	startURL := fs.String("start", "", "open this URL before the task starts (default: where the join landed)")
 	task := fs.String("task", "", "what the agent should do")
 	verbose := fs.Bool("verbose", false, "debug logs on stderr")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if cfg.Company == "" || *task == "" {
-		return errors.New("run: --company and --task are required")
+		return cli.UsageErrorf("run: --company and --task are required")
+	}
+	if cfg.NoJoin && *startURL == "" {
+		return cli.UsageErrorf("run: --no-join needs --start URL (without a join the browser would start on about:blank)")
 	}
 	model, err := mf.build(*task, os.Getenv)
 	if err != nil {
@@ -149,7 +153,8 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	cfg.UserMessages = stderr
+	cfg.UserMessages = stderr // the live view's URL, at start and with each offer: the User's, not the model's
+	cfg.AnnounceOffers = true
 	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err

@@ -24,6 +24,14 @@ import (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The live view URL file's default is in the User's cache directory:
+	// keep the tests' out of the real one.
+	cache, err := os.MkdirTemp("", "poppy-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
 	if _, err := browser.FindChromium(); err != nil {
 		if testing.Short() {
 			fmt.Println("skipping end-to-end tests under -short:", err)
@@ -32,7 +40,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "end-to-end tests need Chromium:", err)
 		os.Exit(1)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }
 
 // demo is one running runtime joined to the demo airline, with an MCP

@@ -113,31 +113,51 @@ func TestJoinFailures(t *testing.T) {
 }
 
 // TestCommandErrorsAreOneLine runs the binary: a failure is one line on
-// stderr and exit status 1.
+// stderr and exit status 1; a usage error (an unknown command or flag, a
+// missing argument) is one line and exit status 2; --help prints the usage
+// and exits 0; --version and version print the same version.
 func TestCommandErrorsAreOneLine(t *testing.T) {
-	bin := t.TempDir() + "/poppy-browser"
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	for _, args := range [][]string{
-		{"mcp"},
-		{"mcp", "--company", "https://127.0.0.1"}, // an IP literal is never a Company
-		{"nonsense"},
+	bin := buildBinary(t)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"mcp", "--company", "https://127.0.0.1"}, 1}, // an IP literal is never a Company
+		{[]string{"mcp"}, 2},
+		{[]string{"nonsense"}, 2},
+		{[]string{}, 2},
+		{[]string{"mcp", "--no-such-flag"}, 2},
+		{[]string{"demo", "--bogus=1"}, 2},
+		{[]string{"audit"}, 2},
+		{[]string{"audit", "a", "b"}, 2},
+		{[]string{"run", "--company", "x"}, 2},
+		{[]string{"open-live", "extra"}, 2},
 	} {
-		cmd := exec.Command(bin, args...)
+		cmd := exec.Command(bin, c.args...)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		err := cmd.Run()
 		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != 1 {
-			t.Errorf("%v: exit %v, want status 1", args, err)
+		if !ok || ee.ExitCode() != c.code {
+			t.Errorf("%v: exit %v, want status %d", c.args, err, c.code)
 		}
-		last := strings.TrimSpace(stderr.String())
-		if i := strings.LastIndex(last, "\n"); i >= 0 {
-			last = last[i+1:]
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		if c.code == 2 && len(lines) != 1 {
+			t.Errorf("%v: %d lines on stderr, want one:\n%s", c.args, len(lines), stderr.String())
 		}
-		if !strings.HasPrefix(last, "poppy-browser: ") {
-			t.Errorf("%v: last line %q is not one clear error", args, last)
+		if last := lines[len(lines)-1]; !strings.HasPrefix(last, "poppy-browser: ") {
+			t.Errorf("%v: last line %q is not one clear error", c.args, last)
 		}
+	}
+	for _, args := range [][]string{{"--help"}, {"mcp", "--help"}, {"audit", "-h"}} {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "usage: poppy-browser") {
+			t.Errorf("%v: %v, want the usage and exit 0:\n%s", args, err, out)
+		}
+	}
+	a, err1 := exec.Command(bin, "--version").Output()
+	b, err2 := exec.Command(bin, "version").Output()
+	if err1 != nil || err2 != nil || string(a) != string(b) || !strings.HasPrefix(string(a), "poppy-browser ") || strings.Count(string(a), "\n") != 1 {
+		t.Errorf("--version %q (%v), version %q (%v): want one equal line", a, err1, b, err2)
 	}
 }

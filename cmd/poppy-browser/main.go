@@ -11,6 +11,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/poppy-browser/poppy-browser/internal/cli"
+	"github.com/poppy-browser/poppy-browser/internal/desktop"
+	"github.com/poppy-browser/poppy-browser/internal/version"
 )
 
 func main() {
@@ -39,14 +43,15 @@ commands:
   testsite  serve the demo airline and its fixture pages
   check     conformance report for Company pages (exit 0 clean, 1 findings, 2 could not check)
   audit     print an audit log (JSONL) as a readable timeline
+  open-live open the live view (the User's way in) in the default web browser
+  version   print the version (also --version)
 
 Run 'poppy-browser <command> --help' for the flags of a command.
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return errors.New("no command given")
+		return cli.UsageErrorf("no command given (see poppy-browser --help)")
 	}
 	switch args[0] {
 	case "mcp":
@@ -61,17 +66,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCheck(ctx, args[1:], stdout, stderr, nil)
 	case "audit":
 		return runAudit(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
+	case "open-live":
+		return desktop.RunOpenLive(ctx, args[1:], stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "poppy-browser %s\n", version.String())
+		return nil
+	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	default:
-		fmt.Fprint(stderr, usage)
-		return fmt.Errorf("unknown command %q", args[0])
+		return cli.UsageErrorf("unknown command %q (see poppy-browser --help)", args[0])
 	}
 }
-
-// stringList is a repeatable flag.
-type stringList []string
-
-func (s *stringList) String() string     { return fmt.Sprint(*s) }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }

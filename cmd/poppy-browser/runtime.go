@@ -3,8 +3,12 @@ package main
 import (
 	"context"
 	"flag"
+	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/internal/cli"
+	"github.com/poppy-browser/poppy-browser/internal/desktop"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
@@ -14,7 +18,7 @@ import (
 // subcommand (CONTRACT.md) fill them.
 type config struct {
 	supervisor.Options
-	browserArgs      stringList
+	browserArgs      cli.StringList
 	assertionCmd     string
 	assertionTimeout time.Duration
 }
@@ -26,14 +30,15 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.Var(&c.browserArgs, "browser-arg", "extra Chromium flag (repeatable), e.g. --host-resolver-rules=...")
 	fs.StringVar(&c.AuditLog, "audit-log", "", "append the audit log (JSONL) to this file")
 	fs.StringVar(&c.LiveAddr, "live", "127.0.0.1:0", "address of the User's live view")
-	fs.StringVar(&c.LiveURLFile, "live-url-file", "", "write the live view URL with its token to this file (mode 0600)")
+	fs.StringVar(&c.LiveURLFile, "live-url-file", desktop.DefaultURLFile(), "write the live view URL with its token to this file (mode 0600), where open-live reads it; empty for none")
+	fs.BoolVar(&c.NotifyDesktop, "notify", false, "show a desktop notification when the agent offers the User control (notify-send, osascript)")
 	c.registerNetwork(fs)
 }
 
 // registerNetwork adds the flags for staging servers.
 func (c *config) registerNetwork(fs *flag.FlagSet) {
 	fs.StringVar(&c.CAFile, "ca-file", "", "also trust this CA (PEM) for the Company's HTTPS, in discovery, the join and the browser")
-	fs.Var((*stringList)(&c.Resolve), "resolve", "HOST=ADDR (repeatable): this host name reaches ADDR (IP or IP:port), in discovery, the join and the browser")
+	fs.Var((*cli.StringList)(&c.Resolve), "resolve", "HOST=ADDR (repeatable): this host name reaches ADDR (IP or IP:port), in discovery, the join and the browser")
 }
 
 // registerCompany adds the flags that name the Company and the join.
@@ -64,6 +69,11 @@ func (c *config) options() supervisor.Options {
 	opts.BrowserArgs = append(append([]string(nil), c.browserArgs...), opts.BrowserArgs...)
 	if !opts.NoLiveView {
 		mcpserver.WarnIfExposed(opts.UserMessages, "--live", opts.LiveAddr)
+	}
+	if opts.LiveURLFile != "" {
+		// The default is in the User's cache directory, which may not exist
+		// yet; if it cannot be made, writing the file says why.
+		_ = os.MkdirAll(filepath.Dir(opts.LiveURLFile), 0o700)
 	}
 	return opts
 }

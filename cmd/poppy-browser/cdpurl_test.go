@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+// separateChromium is a Chromium started apart from poppy-browser, as a
+// browser pool runs one: headless, with a DevTools port.
+type separateChromium struct {
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+// startSeparateChromium starts Chromium with --remote-debugging-port=port
+// (0: any) and returns it with its DevTools URL, read from the line
+// Chromium prints on stderr.
+func startSeparateChromium(t *testing.T, ctx context.Context, port int, extra []string) (*separateChromium, string) {
+	t.Helper()
+	bin, err := browser.FindChromium()
+	if err != nil {
+		t.Fatal(err)
+	}
+	profile := t.TempDir()
+	args := []string{"--headless", fmt.Sprintf("--remote-debugging-port=%d", port), "--remote-debugging-address=127.0.0.1",
+		"--user-data-dir=" + profile, "--no-first-run", "--no-default-browser-check", "--disable-gpu"}
+	if os.Geteuid() == 0 {
+		args = append(args, "--no-sandbox")
+	}
+	args = append(append(args, extra...), "about:blank")
+	cmd := exec.Command(bin, args...)
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &separateChromium{cmd: cmd, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(c.done) }()
+	t.Cleanup(c.kill)
+	listening := regexp.MustCompile(`DevTools listening on (ws://\S+)`)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if m := listening.FindStringSubmatch(out.String()); m != nil {
+			return c, m[1]
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waited for Chromium's DevTools URL on its stderr in vain; it said:\n%s", out.String())
+		case <-c.done:
+			t.Fatalf("the separate Chromium exited at start:\n%s", out.String())
+		case <-tick.C:
+		}
+	}
+}
+
+// kill ends the browser and its helpers, as a pool replacing a browser
+// would, and waits for it.
+func (c *separateChromium) kill() {
+	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	<-c.done
+}
+
+// TestCDPURLAttach: poppy-browser mcp --cdp-url drives a Chromium started
+// separately (the browser pool's case): tools work through it, two
+// runtimes attached to it keep their own tabs; when that
+// browser goes away, the next call fails at once, saying the browser is
+// gone, and every later call does so too, even once a new browser listens
+// at the same address (no reattach: the runtime's Session state lived in
+// the old browser; restart poppy-browser, see docs/SCALING.md).
+func TestCDPURLAttach(t *testing.T) {
+	bin := buildBinary(t) // first: the build is slow on a loaded machine
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	site, _, err := startDemoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	port := freePort(t)
+	chromium, wsURL := startSeparateChromium(t, ctx, port, site.BrowserArgs())
+	httpURL := fmt.Sprintf("http://127.0.0.1:%d", port)
+
+	var first *mcp.ClientSession
+	for i, cdpURL := range []string{wsURL, httpURL} { // both forms a pool hands out
+		cmd := exec.Command(bin, "mcp", "--company", testsite.CompanyDomain, "--no-join", "--cdp-url", cdpURL,
+			"--live-url-file", "")
+		var stderr syncBuffer
+		cmd.Stderr = &stderr
+		client := mcp.NewClient(&mcp.Implementation{Name: "cdp-url-test", Version: "1"}, nil)
+		cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatalf("connect with --cdp-url %s: %v\n%s", cdpURL, err, stderr.String())
+		}
+		defer cs.Close()
+		target := []string{testsite.BookingURL(), testsite.CheckInURL()}[i]
+		if r, _ := callTool(t, ctx, cs, "browser_navigate", map[string]any{"url": target}); r["outcome"] != "done" {
+			t.Fatalf("navigate through the separate browser: %v\n%s", r, stderr.String())
+		}
+		if r, _ := callTool(t, ctx, cs, "browser_snapshot", nil); r["outcome"] != "done" || !strings.Contains(fmt.Sprint(r["text"]), "Check in") {
+			t.Fatalf("snapshot through the separate browser: %v", r)
+		}
+		if i == 0 {
+			first = cs
+			continue // the second attaches beside the first
+		}
+		// Each attached runtime has a browser context of its own: the
+		// second's navigation left the first's tab where it was.
+		if r, _ := callTool(t, ctx, first, "browser_snapshot", nil); fmt.Sprint(r["page"].(map[string]any)["url"]) != testsite.BookingURL() {
+			t.Errorf("the first runtime's page moved with the second's: %v", r["page"])
+		}
+		chromium.kill()
+		for _, phase := range []string{"after the browser went away", "after a new browser came to the same address"} {
+			if phase != "after the browser went away" {
+				startSeparateChromium(t, ctx, port, site.BrowserArgs())
+			}
+			start := time.Now()
+			r, isErr := callTool(t, ctx, cs, "browser_snapshot", nil)
+			msg := strings.ToLower(fmt.Sprint(r["message"]))
+			if r["outcome"] != "failed" || !isErr || !strings.Contains(msg, "browser") {
+				t.Errorf("%s: %v (isError %v), want failed naming the browser", phase, r, isErr)
+			}
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("%s: the call took %s", phase, d)
+			}
+			t.Logf("%s: %s %s: %s", phase, r["outcome"], r["reason"], r["message"])
+		}
+	}
+}
+
+// callTool calls a tool and returns its structured content and isError.
+func callTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, name string, in map[string]any) (map[string]any, bool) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: in})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var sc map[string]any
+	b, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(b, &sc)
+	return sc, res.IsError
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}

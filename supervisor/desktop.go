@@ -1,0 +1,67 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/internal/desktop"
+)
+
+// notifyText is what a desktop notification says when the agent offers
+// control. It names no token and no page text: notification daemons keep
+// their messages in logs other programs read.
+const (
+	notifyTitle = "Your agent asks for you"
+	notifyBody  = "It offers you control of its browser for a step that is yours. Open the live view: run poppy-browser open-live, or use its address from the agent's log."
+)
+
+// startDesktopNotices shows a desktop notification for each offer of
+// control, until the returned stop is called (it waits for the goroutine).
+// notify is desktop.Notify unless a test replaces it.
+func startDesktopNotices(ctl *control.Control, notify func(ctx context.Context, title, body string) bool) (stop func()) {
+	if notify == nil {
+		notify = desktop.Notify
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	events, unsubscribe := ctl.Subscribe()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for e := range events {
+			if e.Kind == control.KindOffer && e.How == "" {
+				notify(ctx, notifyTitle, notifyBody) // best effort; bounded by package desktop
+			}
+		}
+	})
+	return func() {
+		cancel()
+		unsubscribe()
+		wg.Wait()
+	}
+}
+
+// startOfferAnnouncements writes one line to w for each offer of control,
+// with the live view's URL (its token included: w is the User's own
+// channel, never the model's), until stop is called.
+func startOfferAnnouncements(ctl *control.Control, w io.Writer, liveURL func() string) (stop func()) {
+	events, unsubscribe := ctl.Subscribe()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for e := range events {
+			if e.Kind != control.KindOffer || e.How != "" || e.Offer == nil {
+				continue
+			}
+			if u := liveURL(); u != "" {
+				fmt.Fprintf(w, "poppy-browser: the agent offers you control (%s); take it in the live view: %s\n", e.Offer.ID, u)
+			} else {
+				fmt.Fprintf(w, "poppy-browser: the agent offers you control (%s)\n", e.Offer.ID)
+			}
+		}
+	})
+	return func() {
+		unsubscribe()
+		wg.Wait()
+	}
+}
