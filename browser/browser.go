@@ -257,7 +257,12 @@ func (b *Browser) SetScript(ctx context.Context, key string, s Script) error {
 	b.scripts[key] = s
 	ts := b.targetList()
 	b.mu.Unlock()
-	// In parallel, each bounded: one busy tab must not hold up the others.
+	return installIn(ctx, ts, key)
+}
+
+// installIn installs the script under key in every target of ts, in
+// parallel and each bounded: one busy tab must not hold up the others.
+func installIn(ctx context.Context, ts []*tgt, key string) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(ts))
 	for i, t := range ts {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/storage"
@@ -130,18 +129,7 @@ func (c *Context) SetScript(ctx context.Context, key string, s Script) error {
 		}
 	}
 	b.mu.Unlock()
-	// In parallel, each bounded: one busy tab must not hold up the others.
-	var wg sync.WaitGroup
-	errs := make([]error, len(ts))
-	for i, t := range ts {
-		wg.Go(func() {
-			if err := t.installScript(ctx, key); err != nil && !isGone(err) {
-				errs[i] = err
-			}
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return installIn(ctx, ts, key)
 }
 
 // ClearCookies removes every cookie of this context.

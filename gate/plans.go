@@ -21,21 +21,27 @@ func (a Click) plan() plan {
 		touch: &marks.Action{Kind: marks.ActionClick},
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			v := st.verdict.Point
-			if v == nil {
-				return fail(FailNotVisible, fmt.Sprintf("Element %s has no visible box to click; scroll to it or take a new snapshot.", st.target.ref))
-			}
-			ox, oy, err := st.s.Offset(ctx, st.frame)
-			if err != nil {
-				return fail(FailPage, "Could not locate the element's frame: "+err.Error())
-			}
-			return st.s.Click(ctx, ox+v.X+v.Width/2, oy+v.Y+v.Height/2)
+			return atCentre(ctx, st, "click", st.s.Click)
 		},
 		settle: true,
 		done: func(ctx context.Context, st *step) Result {
 			return st.done(ctx, fmt.Sprintf("Clicked %s.", st.target.ref))
 		},
 	}
+}
+
+// atCentre sends pointer input (a click or a hover) to the centre of the
+// box the check found, in top-frame coordinates.
+func atCentre(ctx context.Context, st *step, what string, input func(ctx context.Context, x, y float64) error) error {
+	v := st.verdict.Point
+	if v == nil {
+		return fail(FailNotVisible, fmt.Sprintf("Element %s has no visible box to %s; scroll to it or take a new snapshot.", st.target.ref, what))
+	}
+	ox, oy, err := st.s.Offset(ctx, st.frame)
+	if err != nil {
+		return fail(FailPage, "Could not locate the element's frame: "+err.Error())
+	}
+	return input(ctx, ox+v.X+v.Width/2, oy+v.Y+v.Height/2)
 }
 
 func (a Type) plan() plan {
@@ -223,15 +229,7 @@ func (a Hover) plan() plan {
 		touch: &marks.Action{Kind: marks.ActionHover},
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			v := st.verdict.Point
-			if v == nil {
-				return fail(FailNotVisible, fmt.Sprintf("Element %s has no visible box to hover; scroll to it or take a new snapshot.", st.target.ref))
-			}
-			ox, oy, err := st.s.Offset(ctx, st.frame)
-			if err != nil {
-				return fail(FailPage, "Could not locate the element's frame: "+err.Error())
-			}
-			return st.s.Hover(ctx, ox+v.X+v.Width/2, oy+v.Y+v.Height/2)
+			return atCentre(ctx, st, "hover", st.s.Hover)
 		},
 		settle: true,
 		done: func(ctx context.Context, st *step) Result {

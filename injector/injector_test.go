@@ -46,6 +46,13 @@ func run(m *testing.M) int {
 // not run in parallel: the injector's script is browser-wide.
 func setup(t testing.TB, ctx context.Context) (*testsite.Site, *browser.Page, *injector.Injector) {
 	t.Helper()
+	return setupWith(t, ctx, browsertest.PageOptions{})
+}
+
+// setupWith is setup with page options (a hostile fixture that throws on
+// purpose allows exceptions).
+func setupWith(t testing.TB, ctx context.Context, opts browsertest.PageOptions) (*testsite.Site, *browser.Page, *injector.Injector) {
+	t.Helper()
 	site.Reset()
 	b := chromium.Browser(t)
 	in, err := injector.New(&injector.Options{Domain: testsite.CompanyDomain, Browser: b})
@@ -55,7 +62,7 @@ func setup(t testing.TB, ctx context.Context) (*testsite.Site, *browser.Page, *i
 	if err := in.Install(ctx); err != nil {
 		t.Fatal(err)
 	}
-	return site, chromium.NewPage(t), in
+	return site, chromium.NewPageWith(t, opts), in
 }
 
 // readAll reads navigator.poppy in every frame of the page, by host.
