@@ -16,7 +16,7 @@ chromium:
 	fi
 
 build:
-	$(GO) build -o bin/poppy-browser ./cmd/poppy-browser
+	$(GO) build -buildvcs=auto -o bin/poppy-browser ./cmd/poppy-browser
 
 # DEMO_FLAGS= (empty) lets you play the User yourself in the live view.
 DEMO_FLAGS ?= --auto-user
