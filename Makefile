@@ -15,6 +15,8 @@ chromium:
 		echo "Chromium is missing; install it with: sudo apt-get install -y chromium" >&2; exit 1; \
 	fi
 
+# -buildvcs=auto so that --version names the commit even where GOFLAGS
+# turns VCS stamping off.
 build:
 	$(GO) build -buildvcs=auto -o bin/poppy-browser ./cmd/poppy-browser
 
