@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net"
+	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -135,4 +139,101 @@ func TestCDPURLThatNeverAnswers(t *testing.T) {
 	cs.Close()
 	inW.Close()
 	<-done
+}
+
+// TestSIGTERMFromOutside: the binary itself, sent a real SIGTERM while a
+// tool runs, answers that call (failed, shutting_down), closes its browser
+// and exits 0 within a few seconds; sent one while idle, it exits 0 too.
+func TestSIGTERMFromOutside(t *testing.T) {
+	bin := buildBinary(t)
+	for _, busy := range []bool{true, false} {
+		name := "idle"
+		if busy {
+			name = "busy"
+		}
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+			defer cancel()
+			// Plain pipes, not cmd's: the answer must stay readable after
+			// the process has exited and been waited for.
+			inR, inW, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			outR, outW, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "mcp", "--company", "airline.test", "--no-join")
+			cmd.Stdin, cmd.Stdout = inR, outW
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			inR.Close()
+			outW.Close()
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			defer func() {
+				_ = cmd.Process.Kill() // only if the test failed before the exit
+				inW.Close()
+				outR.Close()
+			}()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "model", Version: "1"}, nil).
+				Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+			if err != nil {
+				t.Fatalf("connect: %v\n%s", err, stderr.String())
+			}
+			answer := make(chan *mcp.CallToolResult, 1)
+			if busy {
+				if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_snapshot"}); err != nil {
+					t.Fatal(err) // the browser is up
+				}
+				go func() {
+					res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_wait", Arguments: map[string]any{"seconds": 25}})
+					if err != nil {
+						t.Errorf("the call in flight got no answer: %v", err)
+					}
+					answer <- res
+				}()
+				// Nothing outside the gate shows that the wait has started;
+				// half a second is ample for a call on loopback pipes.
+				time.Sleep(500 * time.Millisecond)
+			}
+			start := time.Now()
+			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-exited:
+				if err != nil {
+					t.Errorf("exit after SIGTERM: %v, want 0\n%s", err, stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("the process did not exit within 10 s of SIGTERM\n%s", stderr.String())
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("shutting down took %s", d)
+			}
+			if !busy {
+				return
+			}
+			var res *mcp.CallToolResult
+			select {
+			case res = <-answer:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the call in flight was never answered")
+			}
+			if res == nil {
+				return // reported above
+			}
+			raw, _ := json.Marshal(res.StructuredContent)
+			var out struct{ Outcome, Reason string }
+			_ = json.Unmarshal(raw, &out)
+			if !res.IsError || out.Outcome != "failed" || out.Reason != "shutting_down" {
+				t.Errorf("the call in flight got %s (isError %v), want failed/shutting_down", raw, res.IsError)
+			}
+		})
+	}
 }
