@@ -15,6 +15,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/gate/gatetest"
 	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/marks/markstest"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -72,7 +73,7 @@ func testCtx(t *testing.T) context.Context {
 func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 	ctx := testCtx(t)
 	f := gatetest.New()
-	sc := gatetest.CheckInScan()
+	sc := markstest.CheckInScan()
 	sc.Elements[2].Value = "aisle"
 	f.Page.SetScan("main", sc, "")
 	var ev events
