@@ -31,6 +31,8 @@ var (
 	ErrLoadTimeout = errors.New("the page did not load in time")
 	// ErrNoObject means the object or property asked for is not in that frame.
 	ErrNoObject = errors.New("no such object")
+	// ErrNoHistory means there is no page to go back or forward to.
+	ErrNoHistory = errors.New("no page there in the history")
 )
 
 // ErrClosed is the old name of [ErrBrowserGone].

@@ -36,9 +36,9 @@ func (p *Page) historyStep(ctx context.Context, delta int64) (NavResult, error) 
 	i := h.CurrentIndex + delta
 	if i < 0 || i >= int64(len(h.Entries)) {
 		if delta < 0 {
-			return NavResult{}, errors.New("going back: no earlier page")
+			return NavResult{}, fmt.Errorf("going back: no earlier page: %w", ErrNoHistory)
 		}
-		return NavResult{}, errors.New("going forward: no later page")
+		return NavResult{}, fmt.Errorf("going forward: no later page: %w", ErrNoHistory)
 	}
 	leftDoc, leftURL := p.Document(), p.URL()
 	want := h.Entries[i].URL

@@ -2,11 +2,13 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -210,7 +212,7 @@ func historyPlan(delta int) plan {
 				if f := browserFailure(err); f != nil {
 					return f
 				}
-				if strings.Contains(err.Error(), "no earlier page") || strings.Contains(err.Error(), "no later page") {
+				if errors.Is(err, browser.ErrNoHistory) {
 					return fail(FailNoHistory, fmt.Sprintf("There is no page to go %s to.", way))
 				}
 				return fail(FailNavigation, fmt.Sprintf("Could not go %s: %s", way, err))
