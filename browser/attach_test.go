@@ -2,33 +2,20 @@ package browser_test
 
 import (
 	"context"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 )
 
 // TestAttachIsBounded: a --cdp-url whose port accepts connections but
 // never answers fails within the attach bound, saying so, and without the
 // URL's query (a browser pool's token travels there).
 func TestAttachIsBounded(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // held open, never answered
-		}
-	}()
-	for _, u := range []string{"http://" + l.Addr().String() + "/?token=pool-secret", "ws://" + l.Addr().String() + "/devtools/browser/x?token=pool-secret"} {
+	addr := browsertest.SilentListener(t)
+	for _, u := range []string{"http://" + addr + "/?token=pool-secret", "ws://" + addr + "/devtools/browser/x?token=pool-secret"} {
 		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 		start := time.Now()
 		b, err := browser.Launch(ctx, &browser.Options{CDPURL: u, ConnectTimeout: time.Second})

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 )
 
 func faultSite(t *testing.T) *site {
@@ -202,21 +202,8 @@ func TestBrowserGone(t *testing.T) {
 // TestAttachTimesOut: --cdp-url to a port that accepts connections and
 // never answers fails at the connect bound.
 func TestAttachTimesOut(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // held open, never answered
-		}
-	}()
-	for _, u := range []string{"ws://" + l.Addr().String() + "/devtools/browser/x", "http://" + l.Addr().String()} {
+	addr := browsertest.SilentListener(t)
+	for _, u := range []string{"ws://" + addr + "/devtools/browser/x", "http://" + addr} {
 		start := time.Now()
 		_, err := browser.Launch(t.Context(), &browser.Options{CDPURL: u, ConnectTimeout: time.Second})
 		if err == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,4 +221,32 @@ func saveArtifacts(t testing.TB, p *browser.Page, lines []browser.LogLine) {
 		t.Logf("saving the screenshot: %v", err)
 	}
 	t.Logf("artifacts of %s in %s", p.URL(), dir)
+}
+
+// SilentListener returns the address of a loopback port that accepts
+// connections and never answers, closed at t's cleanup: a DevTools
+// endpoint that hangs, for tests of the attach bound.
+func SilentListener(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		var held []net.Conn // held open, never answered
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	return l.Addr().String()
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 )
 
 // TestSignalAnswersTheCallInFlight: SIGTERM or SIGINT (the end of run's
@@ -96,27 +97,14 @@ func TestSignalAnswersTheCallInFlight(t *testing.T) {
 // tool fails with one clear reason at the connect bound (10 s), instead of
 // start-up hanging for good.
 func TestCDPURLThatNeverAnswers(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // held open, never answered
-		}
-	}()
+	addr := browsertest.SilentListener(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"mcp", "--company", "airline.test", "--no-join", "--cdp-url", "http://" + l.Addr().String()}, inR, outW, io.Discard)
+		done <- run(ctx, []string{"mcp", "--company", "airline.test", "--no-join", "--cdp-url", "http://" + addr}, inR, outW, io.Discard)
 		outW.Close()
 	}()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "model", Version: "1"}, nil).
