@@ -150,13 +150,19 @@ func callTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, name str
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	return structured(name, res), res.IsError
+}
+
+// structured is a tool result's structured content, with a snapshot's
+// text (which goes out once, as the text content) under "text".
+func structured(name string, res *mcp.CallToolResult) map[string]any {
 	var sc map[string]any
 	b, _ := json.Marshal(res.StructuredContent)
 	_ = json.Unmarshal(b, &sc)
 	if name == "browser_snapshot" && sc != nil && sc["text"] == nil {
-		sc["text"] = contentText(res) // the snapshot's text goes out once, as the content
+		sc["text"] = contentText(res)
 	}
-	return sc, res.IsError
+	return sc
 }
 
 func freePort(t *testing.T) int {

@@ -128,13 +128,7 @@ func TestReadmeStdioSnippet(t *testing.T) {
 		}
 		b, _ := json.Marshal(res)
 		results = append(results, b)
-		var sc map[string]any
-		b, _ = json.Marshal(res.StructuredContent)
-		_ = json.Unmarshal(b, &sc)
-		if name == "browser_snapshot" && sc != nil && sc["text"] == nil {
-			sc["text"] = contentText(res) // the snapshot's text goes out once, as the content
-		}
-		return sc
+		return structured(name, res)
 	}
 	if r := call("browser_navigate", map[string]any{"url": testsite.BookingURL()}); r["outcome"] != "done" {
 		t.Fatalf("navigate: %v", r)
