@@ -65,6 +65,7 @@ func (b *Browser) attached(parent *session, raw jsonv2.Value) {
 			return
 		}
 		b.newPageWindowInput(ctx, p)
+		b.newPageDevice(ctx, p)
 		b.mu.Lock()
 		subs := append([]chan *Page(nil), b.pageSubs...)
 		b.mu.Unlock()

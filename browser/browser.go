@@ -122,6 +122,7 @@ type Browser struct {
 	interceptMu  sync.Mutex  // guards intercepting
 	intercepting bool        // request interception (Fetch) is on
 	win          windowInput // whether the windows' own input reaches pages
+	emu          emulated    // the User's device, while pages are shown on it
 	logs         logWatchers // see Page.WatchLog
 }
 

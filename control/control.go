@@ -34,12 +34,20 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives debug logs. Nil means discard.
 	Logger *slog.Logger
+	// Device shows the pages on the User's screen (d) or back on the
+	// agent's own viewport (nil). It is called inside the transition: after
+	// Apply on a take made with a device, on a resize, and before a hand
+	// back or cancel is published, so the agent's next look is at its own
+	// layout. A failure is recorded and changes no holder: the User can act
+	// at any size. Nil means pages keep the agent's viewport.
+	Device func(ctx context.Context, d *Device) error
 }
 
 // Control holds the browser's controller. Create it with [New]; the zero
 // value is not usable. All methods are safe for concurrent use.
 type Control struct {
 	apply  func(ctx context.Context, c spec.Controller) error
+	device func(ctx context.Context, d *Device) error
 	audit  *audit.Log
 	now    func() time.Time
 	logger *slog.Logger
@@ -71,6 +79,7 @@ func New(opts *Options) *Control {
 	}
 	c := &Control{
 		apply:  opts.Apply,
+		device: opts.Device,
 		audit:  opts.Audit,
 		now:    opts.Now,
 		logger: opts.Logger,
@@ -101,6 +110,7 @@ func (c *Control) Status() Status {
 func (c *Control) statusLocked() Status {
 	s := c.st
 	s.Offer = s.Offer.clone()
+	s.Device = cloneDevice(s.Device)
 	if s.LastReturn != nil {
 		r := *s.LastReturn
 		s.LastReturn = &r
@@ -195,7 +205,12 @@ type User struct{ c *Control }
 // Take gives control to the User, with or without an open offer. It is a
 // no-op if the User already holds control. If Apply fails, the agent keeps
 // control and the error is returned.
-func (u *User) Take(ctx context.Context) error {
+func (u *User) Take(ctx context.Context) error { return u.TakeOn(ctx, nil) }
+
+// TakeOn is [User.Take] from a screen of size d (nil: the agent's own
+// viewport stays): the pages are shown at d's size before the take is
+// published, and the control line of the audit log records d.
+func (u *User) TakeOn(ctx context.Context, d *Device) error {
 	c := u.c
 	if err := c.lock(ctx); err != nil {
 		return fmt.Errorf("taking control: %w", err)
@@ -222,14 +237,21 @@ func (u *User) Take(ctx context.Context) error {
 		}
 		return fmt.Errorf("taking control: %w", err)
 	}
+	d = cloneDevice(d)
+	if d != nil && !c.showOn(ctx, d) {
+		// Some pages may be at d's size: put them all back.
+		c.showOn(ctx, nil)
+		d = nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.st.Controller = spec.ControllerUser
+	c.st.Device = d
 	c.agentCh = make(chan struct{})
 	c.publishLocked(Event{
 		Time: c.nowLocked(), Kind: KindControl,
 		From: spec.ControllerAgent, To: spec.ControllerUser, How: HowTake,
-		Offer: c.st.Offer.clone(), Epoch: c.st.Epoch, By: ByUser,
+		Offer: c.st.Offer.clone(), Epoch: c.st.Epoch, By: ByUser, Device: cloneDevice(d),
 	})
 	c.logger.Info("control changed", "holder", "user", "epoch", c.st.Epoch)
 	return nil
@@ -267,6 +289,11 @@ func (c *Control) release(ctx context.Context, how How) error {
 		}
 		return fmt.Errorf("%s: %w", op, ErrNotHeld)
 	}
+	// The agent's viewport comes back before the return is published: its
+	// next look is at its own layout.
+	if c.Status().Device != nil {
+		c.showOn(ctx, nil)
+	}
 	// Holder keeps reading "user" while the frames are switched back, so
 	// the gate refuses agent actions until every frame reads "agent".
 	applyErr := c.applyHolder(ctx, spec.ControllerAgent)
@@ -281,6 +308,7 @@ func (c *Control) release(ctx context.Context, how How) error {
 	c.st.MustReobserve = true
 	c.st.LastReturn = &Return{How: how, At: now}
 	c.st.Offer = nil
+	c.st.Device = nil
 	close(c.agentCh)
 	c.publishLocked(Event{
 		Time: now, Kind: KindControl,
@@ -325,6 +353,40 @@ func (c *Control) lock(ctx context.Context) error {
 }
 
 func (c *Control) unlock() { <-c.trans }
+
+// Resize follows the User's screen while they hold control (a rotate, a
+// resize of their window): the pages are shown at d's size. It returns
+// [ErrNotHeld] while the agent holds control.
+func (u *User) Resize(ctx context.Context, d Device) error {
+	c := u.c
+	if err := c.lock(ctx); err != nil {
+		return fmt.Errorf("resizing: %w", err)
+	}
+	defer c.unlock()
+	if c.Holder() != spec.ControllerUser {
+		return fmt.Errorf("resizing: %w", ErrNotHeld)
+	}
+	if !c.showOn(ctx, &d) {
+		return errors.New("resizing: the pages did not follow")
+	}
+	c.mu.Lock()
+	c.st.Device = &d
+	c.mu.Unlock()
+	return nil
+}
+
+// showOn runs the Device hook and reports whether it succeeded; a failure
+// is recorded.
+func (c *Control) showOn(ctx context.Context, d *Device) bool {
+	if c.device == nil {
+		return false
+	}
+	if err := c.device(ctx, d); err != nil {
+		c.recordError("showing the pages on the user's screen", err)
+		return false
+	}
+	return true
+}
 
 func (c *Control) applyHolder(ctx context.Context, to spec.Controller) error {
 	if c.apply == nil {
@@ -373,5 +435,13 @@ func (s *Step) clone() *Step {
 		return nil
 	}
 	n := *s
+	return &n
+}
+
+func cloneDevice(d *Device) *Device {
+	if d == nil {
+		return nil
+	}
+	n := *d
 	return &n
 }

@@ -83,7 +83,13 @@ type Status struct {
 	// Epoch counts the User's returns of control. Element refs from an older
 	// epoch are stale. (Package agent combines it with its own page epochs.)
 	Epoch uint64
+	// Device is the screen the User holds control on, while they hold it
+	// and took it on one ([User.TakeOn], [User.Resize]); nil otherwise.
+	Device *Device
 }
+
+// Device is the size of the User's screen (see [audit.Device]).
+type Device = audit.Device
 
 // Event is one change, as delivered to subscribers.
 type Event struct {
@@ -98,4 +104,6 @@ type Event struct {
 	Offer *Offer
 	Epoch uint64
 	By    By // ByUser or ByAgent
+	// Device is the User's screen on a take made with one.
+	Device *Device
 }
