@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"sync"
@@ -156,4 +157,28 @@ func (p *Page) Touch(ctx context.Context, event string, points []TouchPoint) err
 		}
 	}
 	return p.dispatch(ctx, func() error { return p.t.call(ctx, mainThread, input.CommandDispatchTouchEvent, params, nil) })
+}
+
+//go:embed js/focused.js
+var focusedJS string
+
+// Field is the focused element of a page's top frame that takes typed
+// text: its box in the viewport (CSS pixels) and its input type ("text",
+// "email", "tel", "number", "password", ...).
+type Field struct {
+	Rect
+	Kind string
+}
+
+// FocusedField returns the focused text field of the top frame (looking
+// into open shadow roots), or ok false when the focus is on no such field.
+func (p *Page) FocusedField(ctx context.Context) (f Field, ok bool, err error) {
+	var r *Field
+	if err := p.MainFrame().Call(ctx, UtilityWorld, focusedJS, &r); err != nil {
+		return Field{}, false, fmt.Errorf("reading the focused field: %w", err)
+	}
+	if r == nil {
+		return Field{}, false, nil
+	}
+	return *r, true, nil
 }

@@ -355,9 +355,10 @@ func (c *Control) lock(ctx context.Context) error {
 func (c *Control) unlock() { <-c.trans }
 
 // Resize follows the User's screen while they hold control (a rotate, a
-// resize of their window): the pages are shown at d's size. It returns
+// resize of their window, another of their screens taking over): the pages
+// are shown at d's size, or at the agent's own with nil. It returns
 // [ErrNotHeld] while the agent holds control.
-func (u *User) Resize(ctx context.Context, d Device) error {
+func (u *User) Resize(ctx context.Context, d *Device) error {
 	c := u.c
 	if err := c.lock(ctx); err != nil {
 		return fmt.Errorf("resizing: %w", err)
@@ -366,11 +367,15 @@ func (u *User) Resize(ctx context.Context, d Device) error {
 	if c.Holder() != spec.ControllerUser {
 		return fmt.Errorf("resizing: %w", ErrNotHeld)
 	}
-	if !c.showOn(ctx, &d) {
+	d = cloneDevice(d)
+	if d == nil && c.Status().Device == nil {
+		return nil
+	}
+	if !c.showOn(ctx, d) {
 		return errors.New("resizing: the pages did not follow")
 	}
 	c.mu.Lock()
-	c.st.Device = &d
+	c.st.Device = d
 	c.mu.Unlock()
 	return nil
 }

@@ -62,7 +62,7 @@ func TestDeviceFollowsTheUser(t *testing.T) {
 				t.Errorf("device after take (-want +got):\n%s", diff)
 			}
 			if !tc.failing {
-				if err := c.User().Resize(ctx, landscape); err != nil {
+				if err := c.User().Resize(ctx, &landscape); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -81,7 +81,7 @@ func TestDeviceFollowsTheUser(t *testing.T) {
 			if st := c.Status(); st.Device != nil || st.Epoch != 1 || !st.MustReobserve {
 				t.Errorf("status after return = %+v, want no device, epoch 1, must reobserve", st)
 			}
-			if err := c.User().Resize(ctx, phone); !errors.Is(err, ErrNotHeld) {
+			if err := c.User().Resize(ctx, &phone); !errors.Is(err, ErrNotHeld) {
 				t.Errorf("resize while the agent holds control = %v, want ErrNotHeld", err)
 			}
 			entries, err := audit.Read(&buf)

@@ -105,8 +105,9 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	// another context included); Sessions side by side touch their own.
 	var scope injector.Scope = ss.bctx
 	var window windowInput = ss.bctx
+	var screen deviceScreen = ss.bctx
 	if !s.ownContexts() {
-		scope, window = s.browser, s.browser
+		scope, window, screen = s.browser, s.browser, s.browser
 	}
 	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log}); err != nil {
 		return err
@@ -120,7 +121,7 @@ func (ss *Session) start(ctx context.Context) (err error) {
 			return err
 		}
 	}
-	ss.control = control.New(&control.Options{Apply: apply, Audit: ss.audit, Logger: ss.log})
+	ss.control = control.New(&control.Options{Apply: apply, Device: showOn(screen), Audit: ss.audit, Logger: ss.log})
 	ss.stops = append(ss.stops, startUserNavigations(ss.control, ss.Page, ss.audit))
 	if s.opts.NotifyDesktop {
 		ss.stops = append(ss.stops, startDesktopNotices(ss.control, s.opts.notify))
@@ -285,4 +286,21 @@ func (ss *Session) LiveURL() string {
 // (--cdp-url): a pool's browser is shared, its first tab is not ours.
 func (s *Server) ownContexts() bool {
 	return s.opts.ContextPerSession || s.opts.CDPURL != ""
+}
+
+// deviceScreen shows pages on the User's screen (browser.Browser and
+// browser.Context).
+type deviceScreen interface {
+	EmulateDevice(ctx context.Context, d *browser.Device) error
+}
+
+// showOn is control's Device hook: the Session's pages at the User's
+// screen size, or (nil) back at the agent's.
+func showOn(screen deviceScreen) func(context.Context, *control.Device) error {
+	return func(ctx context.Context, d *control.Device) error {
+		if d == nil {
+			return screen.EmulateDevice(ctx, nil)
+		}
+		return screen.EmulateDevice(ctx, &browser.Device{Width: d.Width, Height: d.Height, Scale: d.Scale, Mobile: d.Mobile, Touch: d.Touch})
+	}
 }

@@ -40,6 +40,14 @@ type inMsg struct {
 	Text       string   `json:"text,omitempty"`
 	Selector   string   `json:"selector,omitempty"`
 	Accept     *bool    `json:"accept,omitempty"` // "dialog": OK (true) or Cancel (false)
+	// "viewer": the screen the live view is shown on.
+	Width  float64 `json:"width,omitempty"`
+	Height float64 `json:"height,omitempty"`
+	Scale  float64 `json:"scale,omitempty"`
+	Mobile bool    `json:"mobile,omitempty"`
+	Touch  bool    `json:"touch,omitempty"`
+	// "touch": the fingers on the picture.
+	Points []touchPoint `json:"points,omitempty"`
 }
 
 // stateMsg tells the User who holds the browser and what the agent offers.
@@ -53,6 +61,10 @@ type stateMsg struct {
 	// Dialog is the JavaScript dialog open in that tab: during the User's
 	// turn it is theirs to answer ({"type":"dialog"}).
 	Dialog *dialogMsg `json:"dialog,omitempty"`
+	// Viewer says, while the User holds control, which viewer holds it:
+	// "you" (this one), "another" (another live view); absent when none
+	// does yet (the User took it at the terminal).
+	Viewer string `json:"viewer,omitempty"`
 }
 
 // dialogMsg is a dialog a page opened; Message is the website's text.
@@ -93,6 +105,9 @@ type client struct {
 	frame chan []byte // the latest frame not yet written (newer replaces older)
 	done  chan struct{}
 	once  sync.Once
+
+	device    *control.Device    // the screen it reported (viewer message); guarded by Live.mu
+	lastTouch browser.TouchPoint // where the finger was, for touch as mouse; reader only
 }
 
 func (c *client) close() {
@@ -185,7 +200,7 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 	events, unsubscribe := l.ctl.Subscribe()
 	defer unsubscribe()
 	l.wg.Go(c.writeLoop)
-	c.queue(l.state())
+	c.queue(l.stateFor(c))
 	l.wg.Go(func() {
 		for {
 			select {
@@ -193,7 +208,7 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 				if !ok {
 					return
 				}
-				c.queue(l.state())
+				c.queue(l.stateFor(c))
 			case <-c.done:
 				return
 			}
@@ -233,14 +248,24 @@ func (l *Live) state() stateMsg {
 	return m
 }
 
-// broadcastState sends the state to every client (the shown tab or its
-// address changed).
+// stateFor is the state as client c sees it.
+func (l *Live) stateFor(c *client) stateMsg {
+	m := l.state()
+	m.Viewer = l.viewerFor(c, l.ctl.Status())
+	return m
+}
+
+// broadcastState sends the state to every client (the shown tab, its
+// address or the viewer in control changed).
 func (l *Live) broadcastState() {
-	st := l.state()
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	cs := make([]*client, 0, len(l.clients))
 	for c := range l.clients {
-		c.queue(st)
+		cs = append(cs, c)
+	}
+	l.mu.Unlock()
+	for _, c := range cs {
+		c.queue(l.stateFor(c))
 	}
 }
 
@@ -251,13 +276,23 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 	defer cancel()
 	fail := func(msg string) { c.queue(errorMsg{Type: "error", Message: msg}) }
 	switch m.Type {
+	case "viewer":
+		if err := l.setViewer(ctx, c, m); err != nil {
+			l.log.Debug("live view viewer size not followed", "err", err)
+			fail("the browser could not follow your screen size")
+		}
+		return
 	case "take":
-		if err := l.ctl.User().Take(ctx); err != nil {
+		if err := l.take(ctx, c); err != nil {
 			l.log.Warn("live view take failed", "err", err)
 			fail("could not take control: the browser did not switch over")
 		}
 		return
 	case "hand_back", "cancel":
+		if l.ctl.Holder() == spec.ControllerUser && !l.mayInput(c) {
+			fail("another viewer holds control")
+			return
+		}
 		var err error
 		if m.Type == "hand_back" {
 			err = l.ctl.User().HandBack(ctx)
@@ -272,7 +307,7 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			fail("control returned to the agent, but not every page heard of it")
 		}
 		return
-	case "mouse", "key", "text", "locate", "dialog":
+	case "mouse", "touch", "key", "text", "locate", "dialog":
 	default:
 		fail("unknown message type")
 		return
@@ -280,9 +315,9 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 
 	// Everything below touches the page: only while the User holds it.
 	// (locate scrolls the element into view, so it waits for control too.)
-	if l.ctl.Holder() != spec.ControllerUser {
+	if !l.mayInput(c) {
 		if m.Type == "locate" {
-			fail("the agent holds control")
+			fail("you do not hold control")
 		}
 		return
 	}
@@ -295,6 +330,8 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 	switch m.Type {
 	case "mouse":
 		err = l.mouse(ctx, p, m)
+	case "touch":
+		err = l.touch(ctx, c, p, m)
 	case "key":
 		if m.Event != "down" && m.Event != "up" {
 			fail("key event must be down or up")

@@ -62,6 +62,10 @@ type Live struct {
 	lastFrame []byte          // the latest frame message of the shown tab, for a client that joins
 	lastCast  <-chan struct{} // closed when the latest screencast has stopped
 	closed    bool
+	// controller is the viewer through which the User took control, for
+	// the control epoch controllerEpoch (viewer.go).
+	controller      *client
+	controllerEpoch uint64
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
