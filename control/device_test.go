@@ -103,4 +103,3 @@ func TestDeviceFollowsTheUser(t *testing.T) {
 		})
 	}
 }
-

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -108,6 +109,7 @@ type client struct {
 
 	device    *control.Device    // the screen it reported (viewer message); guarded by Live.mu
 	lastTouch browser.TouchPoint // where the finger was, for touch as mouse; reader only
+	taps      atomic.Uint64      // counts taps, so only the latest looks for the focus
 }
 
 func (c *client) close() {

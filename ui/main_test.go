@@ -72,7 +72,7 @@ func (s *site) report(id string) chan string {
 	return ch
 }
 
-const formPage = `<!doctype html><title>empty</title>
+const formPage = `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><title>empty</title>
 <style>@keyframes spin { to { transform: rotate(360deg) } } #spin { width: 20px; height: 20px; background: teal; animation: spin 1s linear infinite }</style>
 <div style="height: 300px"></div>
 <label>Name <input id="name" autocomplete="off"></label>

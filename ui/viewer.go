@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
@@ -200,6 +201,15 @@ func (l *Live) touch(ctx context.Context, c *client, p *browser.Page, m inMsg) e
 	return nil
 }
 
+// How long after a tap the live view looks for the field it focused: the
+// browser turns the lifted finger into a tap (and the focus) after the
+// touch event is answered, so the focus is read a few times until a text
+// field has it or the bound passes.
+const (
+	focusWait = 600 * time.Millisecond
+	focusPoll = 60 * time.Millisecond
+)
+
 // touchAsMouse drives the mouse with the first finger. The client keeps
 // where it was, for the release.
 func touchAsMouse(ctx context.Context, p *browser.Page, event string, pts []browser.TouchPoint, c *client) error {
@@ -224,16 +234,32 @@ func touchAsMouse(ctx context.Context, p *browser.Page, event string, pts []brow
 	return p.Mouse(ctx, ev)
 }
 
-// reportFocus tells c which text field has the focus now.
+// reportFocus tells c, after its tap, which text field has the focus, or
+// none. It runs beside the client's reader, so the next tap is not held up;
+// a newer tap ends it.
 func (l *Live) reportFocus(ctx context.Context, c *client, p *browser.Page) {
-	f, ok, err := p.FocusedField(ctx)
-	if err != nil {
-		l.log.Debug("live view could not read the focus", "err", err)
-		return
-	}
-	m := focusMsg{Type: "focus"}
-	if ok {
-		m.Field = &fieldRect{X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Kind: f.Kind}
-	}
-	c.queue(m)
+	seq := c.taps.Add(1)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), focusWait)
+	l.wg.Go(func() {
+		defer cancel()
+		tick := time.NewTicker(focusPoll)
+		defer tick.Stop()
+		for c.taps.Load() == seq {
+			f, ok, err := p.FocusedField(ctx)
+			if err == nil && ok {
+				c.queue(focusMsg{Type: "focus", Field: &fieldRect{X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Kind: f.Kind}})
+				return
+			}
+			select {
+			case <-tick.C:
+			case <-c.done:
+				return
+			case <-ctx.Done():
+				if c.taps.Load() == seq {
+					c.queue(focusMsg{Type: "focus"})
+				}
+				return
+			}
+		}
+	})
 }
