@@ -49,6 +49,11 @@ type inMsg struct {
 	Touch  bool    `json:"touch,omitempty"`
 	// "touch": the fingers on the picture.
 	Points []touchPoint `json:"points,omitempty"`
+	// "nav" (back, forward, reload, go with URL) and "tab" (select, close
+	// with Index).
+	Action string `json:"action,omitempty"`
+	URL    string `json:"url,omitempty"`
+	Index  *int   `json:"index,omitempty"`
 }
 
 // stateMsg tells the User who holds the browser and what the agent offers.
@@ -66,6 +71,8 @@ type stateMsg struct {
 	// "you" (this one), "another" (another live view); absent when none
 	// does yet (the User took it at the terminal).
 	Viewer string `json:"viewer,omitempty"`
+	// Tabs lists the open tabs when there are several.
+	Tabs []tabMsg `json:"tabs,omitempty"`
 }
 
 // dialogMsg is a dialog a page opened; Message is the website's text.
@@ -243,6 +250,7 @@ func (l *Live) state() stateMsg {
 	m := stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer}
 	if p := l.page(); p != nil {
 		m.URL = p.URL()
+		m.Tabs = tabsOf(p)
 		if d, open := p.Dialog(); open {
 			m.Dialog = &dialogMsg{Type: d.Type, Message: d.Message}
 		}
@@ -309,7 +317,7 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			fail("control returned to the agent, but not every page heard of it")
 		}
 		return
-	case "mouse", "touch", "key", "text", "locate", "dialog":
+	case "mouse", "touch", "key", "text", "locate", "dialog", "nav", "tab":
 	default:
 		fail("unknown message type")
 		return
@@ -334,6 +342,17 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 		err = l.mouse(ctx, p, m)
 	case "touch":
 		err = l.touch(ctx, c, p, m)
+	case "nav", "tab":
+		msg := ""
+		if m.Type == "nav" {
+			msg = l.navigate(ctx, p, m)
+		} else {
+			msg = l.tab(ctx, p, m)
+		}
+		if msg != "" {
+			fail(msg)
+		}
+		return
 	case "key":
 		if m.Event != "down" && m.Event != "up" {
 			fail("key event must be down or up")

@@ -244,6 +244,8 @@ type message struct {
 	Selector   string         `json:"selector"`
 	Message    string         `json:"message"`
 	URL        string         `json:"url"`
+	Viewer     string         `json:"viewer"`
+	Tabs       []tabMsg       `json:"tabs"`
 	Dialog     *struct {
 		Type    string `json:"type"`
 		Message string `json:"message"`

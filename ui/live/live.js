@@ -100,7 +100,7 @@
 
   function showNav(msg) {
     const on = mine();
-    for (const id of ["back", "forward", "reload"]) $(id).disabled = !on;
+    for (const id of ["back", "forward", "reload"]) $(id).hidden = $(id).disabled = !on;
     address.readOnly = !on;
     if (document.activeElement !== address) address.value = msg.url || "";
     const tabs = $("tabs");
