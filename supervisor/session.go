@@ -173,7 +173,11 @@ func (ss *Session) startLive() (err error) {
 	if s.opts.ContextPerSession {
 		addr = freePortOf(addr) // each Session its own live view and token
 	}
-	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Control: ss.control, Page: ss.Page, Logger: ss.log})
+	company := s.company.Name
+	if company == "" {
+		company = s.company.Domain
+	}
+	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Control: ss.control, Page: ss.Page, Logger: ss.log, Company: company})
 	if err != nil {
 		return err
 	}
@@ -210,6 +214,14 @@ func (ss *Session) record(e audit.Entry) {
 	}
 }
 
+// Finish tells the User's viewers that the agent's task is over, with the
+// agent's last message ("" for none). Close says it too, without one.
+func (ss *Session) Finish(ctx context.Context, message string) {
+	if ss.live != nil {
+		ss.live.Finish(ctx, message)
+	}
+}
+
 // Close ends the Session: its live view, then its browser context (tabs,
 // cookies and storage; the default context's tab stays), and records the
 // end with reason ("idle", "closed") in the audit log. Later calls return
@@ -227,6 +239,7 @@ func (ss *Session) close(ctx context.Context, reason string) error {
 		}
 		var errs []error
 		if ss.live != nil {
+			ss.live.Finish(ctx, "") // the viewers see the end, not a lost connection
 			errs = append(errs, ss.live.Shutdown(ctx))
 		}
 		if ss.bctx != nil && ss.srv.ownContexts() {

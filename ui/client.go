@@ -73,6 +73,12 @@ type stateMsg struct {
 	Viewer string `json:"viewer,omitempty"`
 	// Tabs lists the open tabs when there are several.
 	Tabs []tabMsg `json:"tabs,omitempty"`
+	// Company names the Company (poppy.json's organization name, else its
+	// domain), for "the Company's page says".
+	Company string `json:"company,omitempty"`
+	// Story is what happened last: the User's hand back, cancel or
+	// decline, or the end of the agent's task.
+	Story *storyMsg `json:"story,omitempty"`
 }
 
 // dialogMsg is a dialog a page opened; Message is the website's text.
@@ -111,8 +117,11 @@ type client struct {
 	conn  *websocket.Conn
 	send  chan []byte // state, locate and error messages, in order
 	frame chan []byte // the latest frame not yet written (newer replaces older)
-	done  chan struct{}
-	once  sync.Once
+	// flushed receives a channel to close once every message queued before
+	// it is written (flush).
+	flushed chan chan struct{}
+	done    chan struct{}
+	once    sync.Once
 
 	device    *control.Device    // the screen it reported (viewer message); guarded by Live.mu
 	lastTouch browser.TouchPoint // where the finger was, for touch as mouse; reader only
@@ -138,6 +147,18 @@ func (c *client) queue(v any) {
 	default:
 		c.close()
 	}
+}
+
+// flush returns a channel closed once every message queued so far has
+// been written, or the client has gone.
+func (c *client) flush() chan struct{} {
+	ch := make(chan struct{})
+	select {
+	case c.flushed <- ch:
+	case <-c.done:
+		close(ch)
+	}
+	return ch
 }
 
 // pushFrame replaces any frame still waiting, so a slow client skips
@@ -167,6 +188,10 @@ func (c *client) writeLoop() {
 			return
 		case b = <-c.send:
 		case b = <-c.frame:
+		case ch := <-c.flushed:
+			c.writeQueued()
+			close(ch)
+			continue
 		case <-ping.C:
 			if err := c.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
 				return
@@ -175,6 +200,21 @@ func (c *client) writeLoop() {
 		}
 		_ = c.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
 		if err := c.conn.WriteMessage(websocket.TextMessage, b); err != nil {
+			return
+		}
+	}
+}
+
+// writeQueued writes the messages waiting in send, for a flush.
+func (c *client) writeQueued() {
+	for {
+		select {
+		case b := <-c.send:
+			_ = c.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+			if err := c.conn.WriteMessage(websocket.TextMessage, b); err != nil {
+				return
+			}
+		default:
 			return
 		}
 	}
@@ -194,10 +234,11 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &client{
-		conn:  conn,
-		send:  make(chan []byte, sendQueue),
-		frame: make(chan []byte, 1),
-		done:  make(chan struct{}),
+		conn:    conn,
+		send:    make(chan []byte, sendQueue),
+		frame:   make(chan []byte, 1),
+		flushed: make(chan chan struct{}),
+		done:    make(chan struct{}),
 	}
 	if !l.addClient(c) {
 		c.close()
@@ -247,7 +288,7 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 
 func (l *Live) state() stateMsg {
 	st := l.ctl.Status()
-	m := stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer}
+	m := stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer, Company: l.company, Story: l.storyOf(st)}
 	if p := l.page(); p != nil {
 		m.URL = p.URL()
 		m.Tabs = tabsOf(p)

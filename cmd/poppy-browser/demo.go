@@ -105,6 +105,9 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		waitUser = u.Start(uctx, stopLoop)
 	}
 	report, err := loop.Run(lctx, *task)
+	if err == nil {
+		sv.Finish(ctx, report.Text) // the live view shows the end and the agent's words
+	}
 	stopUser()
 	uerr := waitUser()
 	if err != nil {
@@ -174,6 +177,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
+	sv.Finish(ctx, report.Text)
 	if !report.Success {
 		return fmt.Errorf("run: the task ended without success (%s)", report.Reason)
 	}
