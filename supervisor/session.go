@@ -42,6 +42,10 @@ type Session struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	mu       sync.Mutex
+	finished bool   // Finish was called
+	lastWord string // the agent's last message, from Finish
 }
 
 // NewSession opens the Session id (the MCP session id; "" over stdio) once
@@ -217,6 +221,11 @@ func (ss *Session) record(e audit.Entry) {
 // Finish tells the User's viewers that the agent's task is over, with the
 // agent's last message ("" for none). Close says it too, without one.
 func (ss *Session) Finish(ctx context.Context, message string) {
+	ss.mu.Lock()
+	if !ss.finished {
+		ss.finished, ss.lastWord = true, message
+	}
+	ss.mu.Unlock()
 	if ss.live != nil {
 		ss.live.Finish(ctx, message)
 	}
@@ -316,4 +325,12 @@ func showOn(screen deviceScreen) func(context.Context, *control.Device) error {
 		}
 		return screen.EmulateDevice(ctx, &browser.Device{Width: d.Width, Height: d.Height, Scale: d.Scale, Mobile: d.Mobile, Touch: d.Touch})
 	}
+}
+
+// outcome is the end of the agent's task for the terminal UI: whether it
+// finished and its last message.
+func (ss *Session) outcome() (bool, string) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.finished, ss.lastWord
 }
