@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -58,6 +59,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.ReturnTo = testsite.BookingURL()
 	cfg.UserMessages = stderr // the live view URL holds its token: stderr, as CONTRACT.md says
 	cfg.SessionNote = "joined as a guest"
+	cfg.QuitEnds = "the demo"
 	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err
@@ -70,22 +72,31 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer stop()
 		return serveHTTP(ctx, srv, *httpAddr, stderr) // the token goes where the live view's does
 	}
-	auto := *autoFlag || !ui.IsTerminal(stdin)
+	// Without a terminal the demo plays the User itself, unless told not
+	// to: an explicit --auto-user=false leaves the User's part to the live
+	// view.
+	auto := *autoFlag || (!ui.IsTerminal(stdin) && !flagSet(fs, "auto-user"))
 	lctx, stopLoop := context.WithCancelCause(ctx)
 	defer stopLoop(nil)
 	storyOut := stdout
+	closeTUI := func() {}
 	if !auto && *tuiFlag {
 		// The terminal UI shows the agent's actions itself; story lines
 		// written under it would tear its screen. Quitting it ends the demo.
 		tctx, stopTUI := context.WithCancel(ctx)
-		defer stopTUI()
+		tuiDone := make(chan struct{})
+		closeTUI = func() { stopTUI(); <-tuiDone }
+		defer closeTUI()
 		storyOut = io.Discard
 		go func() {
+			defer close(tuiDone)
 			if err := sv.RunTUI(tctx); err != nil {
 				fmt.Fprintf(stderr, "no terminal UI (%v); use the live view: %s\n", err, sv.LiveURL())
 				return
 			}
-			stopLoop(errors.New("the User quit the terminal UI"))
+			if tctx.Err() == nil {
+				stopLoop(errors.New("the User quit the terminal UI"))
+			}
 		}()
 	}
 	st := agent.NewTranscript(storyOut)
@@ -107,6 +118,12 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	report, err := loop.Run(lctx, *task)
 	if err == nil {
 		sv.Finish(ctx, report.Text) // the live view shows the end and the agent's words
+	}
+	// The terminal UI clears its screen as it closes: the outcome is
+	// printed after it.
+	closeTUI()
+	if err == nil && storyOut == io.Discard && report.Text != "" {
+		fmt.Fprintf(stdout, "the agent finished: %s\n", report.Text)
 	}
 	stopUser()
 	uerr := waitUser()
@@ -182,4 +199,11 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fmt.Errorf("run: the task ended without success (%s)", report.Reason)
 	}
 	return nil
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
