@@ -60,7 +60,7 @@
     $("hand_back").hidden = !user || !mine();
     const cancel = $("cancel");
     cancel.hidden = !(user ? mine() : offer);
-    cancel.textContent = user ? "Cancel and give control back" : "Decline";
+    cancel.textContent = user ? "Cancel my turn" : "Decline";
     cancel.disabled = !connected;
 
     showNav(msg);
