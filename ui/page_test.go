@@ -172,3 +172,34 @@ func TestLivePageShowsTheEnd(t *testing.T) {
 		t.Errorf("status after the live view closed = %q, want nothing", got)
 	}
 }
+
+// TestLivePageReconnects: when the connection is really lost the page says
+// so, disables Take control, and reconnects by itself.
+func TestLivePageReconnects(t *testing.T) {
+	ctx := testContext(t)
+	agentPage := newPage(ctx, t, "http://company.test/form")
+	ctl := control.New(nil)
+	l, _ := startLive(t, ctl, agentPage, nil)
+	livePage := newPage(ctx, t, l.URL())
+	read := func(fn string) string {
+		var s string
+		if err := livePage.MainFrame().Call(ctx, browser.UtilityWorld, fn, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	state := func() string {
+		return read(`function(){ return document.getElementById("banner").textContent + "|" + document.getElementById("take").disabled }`)
+	}
+	poll(ctx, t, "the live view to connect", func() bool { return state() == "The agent is using the browser|false" })
+	// Watch from inside the page, so the short disconnected state is seen
+	// even if it reconnects quickly.
+	read(`function(){ window.seen = []; new MutationObserver(() => window.seen.push(document.getElementById("banner").textContent + "|" + document.getElementById("take").disabled)).observe(document.getElementById("banner"), {childList: true, characterData: true, subtree: true}); return "" }`)
+	l.closeClients()
+	poll(ctx, t, "the page to reconnect", func() bool {
+		return read(`function(){ return String(window.seen.includes("Disconnected|true")) }`) == "true" && state() == "The agent is using the browser|false"
+	})
+	if l.Clients() != 1 {
+		t.Errorf("clients after the reconnect = %d, want 1", l.Clients())
+	}
+}
