@@ -401,5 +401,9 @@ func (s *Step) clone() *Step {
 		return nil
 	}
 	n := *s
+	if s.Box != nil {
+		b := *s.Box
+		n.Box = &b
+	}
 	return &n
 }

@@ -42,7 +42,15 @@ type Step struct {
 	Ref  string `json:"ref,omitempty"`  // element ref of the marked step, e.g. "e12"
 	Kind string `json:"kind,omitempty"` // "interaction" or "submission"
 	Text string `json:"text,omitempty"` // what the page says about it (Company content)
+	// Box is where the element was in the top frame's viewport (CSS
+	// pixels) when the agent last read the page, for the User's live view
+	// to outline it; nil when unknown (another frame). Not part of the
+	// agent's results.
+	Box *Box `json:"-"`
 }
+
+// Box is a rectangle in a viewport, CSS pixels.
+type Box struct{ X, Y, Width, Height float64 }
 
 // Offer is the agent's offer of control to the User.
 type Offer struct {

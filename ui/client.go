@@ -79,6 +79,17 @@ type stateMsg struct {
 	// Story is what happened last: the User's hand back, cancel or
 	// decline, or the end of the agent's task.
 	Story *storyMsg `json:"story,omitempty"`
+	// StepBox is where the element the offer is about was on the agent's
+	// page (viewport CSS pixels), for the live view to outline it while the
+	// agent holds control.
+	StepBox *boxMsg `json:"step_box,omitempty"`
+}
+
+type boxMsg struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
 }
 
 // dialogMsg is a dialog a page opened; Message is the website's text.
@@ -262,6 +273,10 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 func (l *Live) state() stateMsg {
 	st := l.ctl.Status()
 	m := stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer, Company: l.company, Story: l.storyOf(st)}
+	if o := st.Offer; o != nil && o.Step != nil && o.Step.Box != nil && st.Controller == spec.ControllerAgent {
+		b := o.Step.Box
+		m.StepBox = &boxMsg{X: b.X, Y: b.Y, Width: b.Width, Height: b.Height}
+	}
 	if p := l.page(); p != nil {
 		m.URL = p.URL()
 		m.Tabs = tabsOf(p)

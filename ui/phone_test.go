@@ -206,8 +206,13 @@ func TestLiveViewSizes(t *testing.T) {
 		defer cancel()
 		_ = l.Shutdown(sctx)
 	})
+	goButton, err := agentPage.Locate(ctx, "#go")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctl.RequestUser("airline.test asks you to submit this form yourself: take control, complete it, then hand back.",
-		&control.Step{Kind: "submission", Text: "Check in"})
+		&control.Step{Kind: "submission", Text: "Check in", Box: &control.Box{X: goButton.X, Y: goButton.Y, Width: goButton.Width, Height: goButton.Height}})
+	vw, _ := strconv.ParseFloat(evalString(ctx, t, agentPage, "function(){ return String(innerWidth) }"), 64)
 	for _, size := range []struct {
 		name string
 		dev  browser.Device
@@ -227,6 +232,19 @@ func TestLiveViewSizes(t *testing.T) {
 		})
 		if got := evalString(ctx, t, p, "function(){ return String(document.documentElement.scrollWidth <= innerWidth) }"); got != "true" {
 			t.Errorf("%s: the live view scrolls sideways", size.name)
+		}
+		// The step the offer is about is outlined where it is on the picture.
+		pic, err := p.Locate(ctx, "#frame")
+		if err != nil {
+			t.Fatal(err)
+		}
+		outline, err := p.Locate(ctx, "#step-box")
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := pic.Width / vw
+		if dx, dy := outline.X-(pic.X+goButton.X*k), outline.Y-(pic.Y+goButton.Y*k); outline.Width == 0 || dx*dx+dy*dy > 25 {
+			t.Errorf("%s: the outline is at %+v, want the button's place %v,%v on the picture %+v", size.name, outline, pic.X+goButton.X*k, pic.Y+goButton.Y*k, pic)
 		}
 		screenshot(ctx, t, p, size.name+"-offer")
 	}

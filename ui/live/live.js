@@ -51,7 +51,7 @@
     $("step-from").textContent = company + "'s page says";
     $("step").textContent = said || "";
     showStory(msg, agent);
-    showStepBox(offer && offer.step && offer.step.box);
+    showStepBox(user ? null : msg.step_box);
 
     const take = $("take");
     take.textContent = user && msg.viewer === "another" ? "Take control here" : "Take control";
@@ -144,10 +144,13 @@
       try { msg = JSON.parse(ev.data); } catch { return; }
       switch (msg.type) {
         case "state": showState(msg); break;
-        case "frame":
+        case "frame": {
+          const first = !viewport.width;
           viewport = { width: msg.width, height: msg.height };
           img.src = "data:image/jpeg;base64," + msg.data;
+          if (first && state) showStepBox(state.controller === "user" ? null : state.step_box);
           break;
+        }
         case "focus": showKeys(msg.field || null); break;
         case "error": status.textContent = msg.message; break;
       }
@@ -190,6 +193,7 @@
   }
   let resizeTimer = 0;
   window.addEventListener("resize", () => {
+    if (state) showStepBox(state.controller === "user" ? null : state.step_box);
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(sendViewer, 300);
   });
