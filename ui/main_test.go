@@ -80,6 +80,9 @@ const formPage = `<!doctype html><meta name="viewport" content="width=device-wid
 <div id="spin"></div>
 <script>document.getElementById("name").addEventListener("input", e => { document.title = "value:" + e.target.value })</script>`
 
+const toggleP = `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><title>toggle</title>
+<body style="margin:0;height:100vh;background:#f00" onpointerdown="document.body.style.background = document.body.style.background === 'rgb(0, 0, 255)' ? '#f00' : '#00f'">`
+
 // attackPage tries to reach the live view from another origin and reports
 // what it got. The URLs come in the query: ws and fetch are lists.
 const attackPage = `<!doctype html><title>partner</title><script>
@@ -125,6 +128,10 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, formPage)
 	case r.Host == "company.test" && r.URL.Path == "/confirm":
 		io.WriteString(w, `<!doctype html><title>confirm</title><body style="margin:0"><button style="position:fixed;left:0;top:0;width:300px;height:200px" onclick="document.title = 'answer:' + confirm('Cancel the booking?')">go</button>`)
+	case r.Host == "company.test" && r.URL.Path == "/toggle":
+		// Each press flips the whole page between red and blue: the
+		// latency benchmark watches the picture for the flip.
+		io.WriteString(w, toggleP)
 	case r.Host == "company.test" && r.URL.Path == "/red":
 		io.WriteString(w, `<!doctype html><title>red</title><body style="background: #f00">`)
 	case r.Host == "partner.test" && r.URL.Path == "/attack":
