@@ -106,6 +106,9 @@ func (l *Live) tab(ctx context.Context, p *browser.Page, m inMsg) string {
 	case "select":
 		_, err = ts.Select(ctx, *m.Index)
 	case "close":
+		if len(ts.List(ctx)) < 2 {
+			return "the last tab stays open: the agent needs a page"
+		}
 		err = ts.Close(ctx, *m.Index)
 	default:
 		return "unknown tab action"

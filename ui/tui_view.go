@@ -77,7 +77,7 @@ func (t *TUI) Render() string {
 	}
 
 	help := label.Render("keys: ") + keyHelp("t", "take control") + "  " + keyHelp("h", "hand back") + "  " +
-		keyHelp("c", "cancel") + "  " + keyHelp("l", "live view") + "  " + keyHelp("q", "quit")
+		keyHelp("c", "cancel your turn") + "  " + keyHelp("l", "live view") + "  " + keyHelp("q", "quit")
 
 	// Lines wrap to the width first, so the feed gets what is left.
 	head := wrapLines(append(top, ""), w)
