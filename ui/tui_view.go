@@ -76,7 +76,7 @@ func (t *TUI) Render() string {
 		mid = append(mid, t.note)
 	}
 
-	help := label.Render("keys: ") + keyHelp("t", "take control") + "  " + keyHelp("h", "hand back") + "  " +
+	help := label.Render("keys: ") + keyHelp("t", "take") + "  " + keyHelp("h", "hand back") + "  " +
 		keyHelp("c", "cancel your turn") + "  " + keyHelp("l", "live view") + "  " + keyHelp("q", "quit")
 
 	// Lines wrap to the width first, so the feed gets what is left.
