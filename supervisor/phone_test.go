@@ -134,6 +134,19 @@ func TestPhoneCheckIn(t *testing.T) {
 	if r := sv.Gate().Do(ctx, gate.Navigate{URL: testsite.BookingURL()}); r.Outcome != spec.OutcomeDone {
 		t.Errorf("the agent's next action after its snapshot: %+v", r)
 	}
+
+	// The end of the task, then the runtime closes: the phone shows the end
+	// with the agent's words, never a lost connection.
+	sv.Finish(ctx, "You are checked in: seat aisle.")
+	if err := sv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 20*time.Second, "the phone to notice the closed live view", func() bool {
+		return eval(ctx, t, live, `function(){ return String(document.getElementById("take").disabled) }`) == "true"
+	})
+	if got := eval(ctx, t, live, `function(){ return document.getElementById("banner").textContent + " / " + document.getElementById("story-text").textContent + " / " + document.getElementById("status").textContent }`); got != "The agent finished / The agent finished: You are checked in: seat aisle. / " {
+		t.Errorf("the phone at the end reads %q", got)
+	}
 }
 
 func eval(ctx context.Context, t *testing.T, p *browser.Page, fn string) string {
