@@ -34,6 +34,18 @@ const (
 	// over --http; the end's Reason says why ("idle", "closed").
 	EventSessionStart = "session_start"
 	EventSessionEnd   = "session_end"
+	// EventLink is a hand-off link of the live view: minted, opened (the
+	// viewer's user agent in Message), refused (why in Reason) or revoked,
+	// in How. Never the link itself.
+	EventLink = "link"
+)
+
+// What happened to a hand-off link, in [Entry.How] of an [EventLink] line.
+const (
+	LinkMinted  = "minted"
+	LinkOpened  = "opened"
+	LinkRefused = "refused"
+	LinkRevoked = "revoked"
 )
 
 // How control changed, in [Entry.How] (package control uses the same words).

@@ -60,10 +60,12 @@ func (l *Live) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /live", l.servePage)
 	mux.HandleFunc("GET /live/ws", l.serveWS)
+	mux.HandleFunc("GET /live/link/{token}", l.serveLink)
 	return l.guard(mux)
 }
 
-// guard refuses every request that lacks the token, reached the server under
+// guard refuses every request that lacks the token or a viewer session's
+// cookie (a hand-off link's path needs neither: it is its own secret), reached the server under
 // a host it does not answer to, or comes from another origin. A refusal is a
 // bare status: no body, no hint of what was wrong. Only the path is logged.
 func (l *Live) guard(next http.Handler) http.Handler {
@@ -82,8 +84,10 @@ func (l *Live) guard(next http.Handler) http.Handler {
 
 // refuse says why r must be refused, or "" to serve it.
 func (l *Live) refuse(r *http.Request) string {
-	if !l.tokenOK(r.URL.Query().Get("token")) {
-		return "token"
+	if !strings.HasPrefix(r.URL.Path, "/live/link/") && !l.tokenOK(r.URL.Query().Get("token")) {
+		if _, ok := l.sessionOf(r); !ok {
+			return "token"
+		}
 	}
 	if !l.hostOK(r.Host) {
 		return "host"

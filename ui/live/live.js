@@ -131,7 +131,7 @@
 
   function connect() {
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
-      "/live/ws?token=" + encodeURIComponent(token);
+      "/live/ws" + (token ? "?token=" + encodeURIComponent(token) : "");
     ws = new WebSocket(url);
     ws.onopen = () => {
       connected = true;
