@@ -96,6 +96,11 @@ type Entry struct {
 	// size), on a take's control line; nil when they took it without one
 	// (the terminal UI).
 	Device *Device `json:"device,omitempty"`
+	// UserMessage is the User's own message to the agent on the control
+	// (or declined offer) line where they left one, by: "user": words they
+	// wrote for the agent, not a value typed into a page; package control
+	// caps it and removes control characters.
+	UserMessage string `json:"user_message,omitempty"`
 }
 
 // Device is the size of the User's screen: CSS pixels, device pixel ratio,
@@ -234,7 +239,7 @@ func (a *Log) Record(e Entry) error {
 // reason) with spaces in every text field.
 func (e *Entry) clean() {
 	for _, f := range []*string{&e.Run, &e.Session, &e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
-		&e.How, &e.By, &e.Offer, &e.Message} {
+		&e.How, &e.By, &e.Offer, &e.Message, &e.UserMessage} {
 		*f = pagetext.Line(*f)
 	}
 	if e.URL != "" {

@@ -158,7 +158,7 @@ func (r *registry) start(e *entry) {
 				return
 			}
 			if r.notify {
-				go notifySession(e.ctx, e.ss, rt.Gate().Control())
+				go notifySession(e.ctx, e.ss, rt)
 			}
 		}()
 		go func() {

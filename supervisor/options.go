@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/session"
 )
@@ -84,6 +85,17 @@ type Options struct {
 	// ContextPerSession it is not written: each Session's URL goes to
 	// UserMessages with the session's id.
 	LiveURLFile string
+	// LiveLinkTTL is how long the User's single-use link to the live view
+	// works (one per offer). Zero means ui.DefaultLinkTTL (ten minutes).
+	LiveLinkTTL time.Duration
+	// OnOffer is a shell command run on each offer of control with the
+	// User's link and the offer as JSON on its standard input (see
+	// [OfferNotice]); never in its arguments or environment. Its failure is
+	// logged and never holds the agent. Empty means none.
+	OnOffer string
+	// OnOfferTimeout bounds one run of OnOffer. Zero means
+	// DefaultOnOfferTimeout.
+	OnOfferTimeout time.Duration
 	// UserMessages is where the live view's URL (with its token) is shown to
 	// the User. Nil means it is not shown.
 	UserMessages io.Writer

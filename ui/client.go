@@ -343,10 +343,11 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			return
 		}
 		var err error
+		// Text is the User's message to the agent; control cleans it.
 		if m.Type == "hand_back" {
-			err = l.ctl.User().HandBack(ctx)
+			err = l.ctl.User().HandBackSaying(ctx, m.Text)
 		} else {
-			err = l.ctl.User().Cancel(ctx)
+			err = l.ctl.User().CancelSaying(ctx, m.Text)
 		}
 		switch {
 		case errors.Is(err, control.ErrNotHeld):

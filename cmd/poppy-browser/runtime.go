@@ -12,6 +12,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
+	"github.com/poppy-browser/poppy-browser/ui"
 )
 
 // config is a runtime's options as the flags of a browser-owning
@@ -31,6 +32,9 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.AuditLog, "audit-log", "", "append the audit log (JSONL) to this file")
 	fs.StringVar(&c.LiveAddr, "live", "127.0.0.1:0", "address of the User's live view")
 	fs.StringVar(&c.LiveURLFile, "live-url-file", desktop.DefaultURLFile(), "write the live view URL with its token to this file (mode 0600), where open-live reads it; empty for none")
+	fs.DurationVar(&c.LiveLinkTTL, "live-link-ttl", ui.DefaultLinkTTL, "how long the User's single-use link to the live view (one per offer) works")
+	fs.StringVar(&c.OnOffer, "on-offer", "", "shell command run on each offer of control, with the User's link and the offer as JSON on its stdin (never in argv or env)")
+	fs.DurationVar(&c.OnOfferTimeout, "on-offer-timeout", supervisor.DefaultOnOfferTimeout, "how long one run of --on-offer may take")
 	fs.BoolVar(&c.NotifyDesktop, "notify", false, "show a desktop notification when the agent offers the User control (notify-send, osascript)")
 	c.registerNetwork(fs)
 }
