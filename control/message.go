@@ -47,3 +47,11 @@ func CleanUserMessage(s string) string {
 	}
 	return out
 }
+
+// SetViewers records how many of the User's viewers (live views) are
+// connected, for the agent's status. It publishes no event.
+func (c *Control) SetViewers(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.st.Viewers = n
+}

@@ -89,6 +89,9 @@ type Status struct {
 	// back, cancelled or declined (cleaned, see [CleanUserMessage]); ""
 	// when they said nothing. A new offer or a take clears it.
 	UserMessage string
+	// Viewers is how many of the User's live views are connected (see
+	// [Control.SetViewers]).
+	Viewers int
 	// MustReobserve is set when the User returns control and cleared by
 	// [Control.Observed]: the agent must look at the page again first.
 	MustReobserve bool

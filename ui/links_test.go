@@ -95,6 +95,9 @@ func TestHandOffLinkOpensOnce(t *testing.T) {
 		// 2: the new tab's about:blank and /live; the link's page replaced itself.
 		t.Errorf("the viewer's history or page holds the link (history.length and page: %.80q)", h)
 	}
+	if n := ctl.Status().Viewers; n != 1 {
+		t.Errorf("control counts %d viewers with the linked viewer connected, want 1 (browser_control_status's viewer_connected)", n)
+	}
 	evalString(ctx, t, viewer, `function(){ document.getElementById("take").click(); return "" }`)
 	poll(ctx, t, "the User holding control after Take control in the linked viewer", func() bool {
 		return ctl.Holder() == spec.ControllerUser
