@@ -182,7 +182,8 @@ func (ss *Session) startLive() (err error) {
 		addr = freePortOf(addr) // each Session its own live view and token
 	}
 	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Control: ss.control, Page: ss.Page, Logger: ss.log,
-		Company: s.companyName(), LinkTTL: s.opts.LiveLinkTTL, Audit: ss.audit})
+		Company: s.companyName(), LinkTTL: s.opts.LiveLinkTTL, Audit: ss.audit,
+		TLSCert: s.opts.LiveTLSCert, TLSKey: s.opts.LiveTLSKey, PublicURL: s.opts.LiveBehindProxy})
 	if err != nil {
 		return err
 	}

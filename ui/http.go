@@ -93,7 +93,7 @@ func (l *Live) refuse(r *http.Request) string {
 		return "host"
 	}
 	origin := r.Header.Get("Origin")
-	self := "http://" + r.Host
+	self := l.remote.selfOrigin(r.Host)
 	if r.URL.Path == "/live/ws" {
 		// Browsers always send Origin on a websocket handshake; a scripted
 		// client must send it too.
@@ -124,6 +124,10 @@ func (l *Live) tokenOK(got string) bool {
 // and, when it listens on loopback, a loopback name, so that a page on
 // another name that resolves to 127.0.0.1 (DNS rebinding) is refused.
 func (l *Live) hostOK(host string) bool {
+	if p := l.remote.public; p != nil {
+		// Behind a proxy, which passes the public Host on (see SECURITY.md).
+		return strings.EqualFold(host, p.Host) || strings.EqualFold(host, p.Host+":443")
+	}
 	name, port, err := net.SplitHostPort(host)
 	if err != nil || name == "" {
 		return false
@@ -157,10 +161,21 @@ func (l *Live) servePage(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src "+l.site.scriptHash+
-		"; style-src "+l.site.styleHash+"; connect-src 'self' ws://"+r.Host+
+		"; style-src "+l.site.styleHash+"; connect-src 'self' "+l.wsOrigin(r.Host)+
 		"; img-src data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	_, _ = w.Write(l.site.html)
+}
+
+// wsOrigin is the websocket origin of the live view reached at host.
+func (l *Live) wsOrigin(host string) string {
+	if p := l.remote.public; p != nil {
+		return "wss://" + p.Host
+	}
+	if l.remote.secure() {
+		return "wss://" + host
+	}
+	return "ws://" + host
 }

@@ -212,6 +212,7 @@ func (l *Live) viewerCookie(value string) *http.Cookie {
 		Value:    value,
 		Path:     "/live",
 		HttpOnly: true,
+		Secure:   l.remote.secure(),
 		SameSite: http.SameSiteStrictMode,
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -48,6 +49,14 @@ type LiveOptions struct {
 	Audit *audit.Log
 	// Now is the clock for link expiry. Nil means time.Now.
 	Now func() time.Time
+	// TLSCert and TLSKey are PEM files: the live view serves HTTPS with
+	// them. Empty means plain HTTP.
+	TLSCert, TLSKey string
+	// PublicURL is the public https origin a reverse proxy serves the live
+	// view at: links are built with it, and Host and Origin must name it.
+	// Empty means none. An Addr other machines can reach needs TLS or
+	// PublicURL: NewLive refuses it otherwise.
+	PublicURL string
 }
 
 // Live serves the live view: a web page showing the agent's tab and, while
@@ -68,6 +77,7 @@ type Live struct {
 	// viewer cookie (links.go).
 	auditLog   *audit.Log
 	cookieName string
+	remote     remote // TLS or the proxy's origin (remote.go)
 
 	ctx    context.Context // lives until Shutdown; parent of every client and screencast
 	cancel context.CancelFunc
@@ -135,6 +145,9 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		auditLog:   opts.Audit,
 		cookieName: "poppy_live_" + hex.EncodeToString(cookieID),
 	}
+	if l.remote, err = newRemote(opts.Addr, opts); err != nil {
+		return nil, fmt.Errorf("creating live view: %w", err)
+	}
 	if l.linkTTL <= 0 {
 		l.linkTTL = DefaultLinkTTL
 	}
@@ -164,6 +177,9 @@ func (l *Live) Start() error {
 	ln, err := net.Listen("tcp", l.addr)
 	if err != nil {
 		return fmt.Errorf("starting live view: %w", err)
+	}
+	if c := l.remote.cert; c != nil {
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{*c}, MinVersion: tls.VersionTLS12})
 	}
 	l.ln = ln
 	l.srv = &http.Server{
@@ -196,7 +212,16 @@ func (l *Live) URL() string {
 	if l.ln == nil {
 		return ""
 	}
-	return "http://" + urlHost(l.ln.Addr()) + "/live?token=" + l.token.Reveal()
+	return l.originLocked() + "/live?token=" + l.token.Reveal()
+}
+
+// originLocked is the live view's origin as the User reaches it. l.mu
+// must be held and Start done.
+func (l *Live) originLocked() string {
+	if p := l.remote.public; p != nil {
+		return p.String()
+	}
+	return l.remote.scheme() + "://" + urlHost(l.ln.Addr())
 }
 
 // baseURL is the live view's origin as the User reaches it, "" before
@@ -207,7 +232,7 @@ func (l *Live) baseURL() string {
 	if l.ln == nil {
 		return ""
 	}
-	return "http://" + urlHost(l.ln.Addr())
+	return l.originLocked()
 }
 
 // urlHost is the host:port to put in the URL: an unspecified listen address

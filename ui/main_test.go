@@ -213,9 +213,9 @@ func startLive(t *testing.T, ctl *control.Control, page *browser.Page, hook func
 
 // liveAddr is host:port of a started live view.
 func liveAddr(l *Live) string {
-	u := strings.TrimPrefix(l.URL(), "http://")
-	host, _, _ := strings.Cut(u, "/")
-	return host
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return urlHost(l.ln.Addr())
 }
 
 // dial opens the User channel with token and origin ("" sends none).

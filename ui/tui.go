@@ -66,8 +66,8 @@ type TUI struct {
 	status  control.Status
 	page    string
 	feed    []feedLine
-	showURL bool   // the live view's URL is shown
-	confirm bool   // asking whether to quit while the User holds control
+	showURL bool // the live view's URL is shown
+	confirm bool // asking whether to quit while the User holds control
 	// writing is set while the User types their message to the agent
 	// (m); draft is that message, sent with the next hand back or cancel.
 	writing bool
