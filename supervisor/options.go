@@ -94,6 +94,9 @@ type Options struct {
 	// the live view at (links name it; Host and Origin must). Empty means
 	// none.
 	LiveBehindProxy string
+	// LiveEmbedOrigins are the https origins whose pages may frame the
+	// live view (the Personal Agent's own app). Nil means none may.
+	LiveEmbedOrigins []string
 	// LiveLinkTTL is how long the User's single-use link to the live view
 	// works (one per offer). Zero means ui.DefaultLinkTTL (ten minutes).
 	LiveLinkTTL time.Duration
@@ -142,7 +145,8 @@ func (o *Options) logger() *slog.Logger {
 // so such a mistake is one error at once rather than a failed tool later.
 func (o *Options) Check() error {
 	if !o.NoLiveView {
-		if err := ui.CheckServing(o.LiveAddr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy}); err != nil {
+		if err := ui.CheckServing(o.LiveAddr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
+			EmbedOrigins: o.LiveEmbedOrigins}); err != nil {
 			return fmt.Errorf("starting runtime: %w", err)
 		}
 	}

@@ -109,7 +109,11 @@ func (l *Live) refuse(r *http.Request) string {
 	// not load it any other way.
 	switch r.Header.Get("Sec-Fetch-Site") {
 	case "cross-site", "same-site":
-		if r.Header.Get("Sec-Fetch-Mode") != "navigate" || r.Header.Get("Sec-Fetch-Dest") != "document" {
+		dest := r.Header.Get("Sec-Fetch-Dest")
+		// A frame is allowed only with embedding origins; CSP
+		// frame-ancestors then says which pages may hold it.
+		framed := dest == "iframe" && len(l.remote.embed) > 0
+		if r.Header.Get("Sec-Fetch-Mode") != "navigate" || (dest != "document" && !framed) {
 			return "fetch-site"
 		}
 	}
@@ -162,8 +166,10 @@ func (l *Live) servePage(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src "+l.site.scriptHash+
 		"; style-src "+l.site.styleHash+"; connect-src 'self' "+l.wsOrigin(r.Host)+
-		"; img-src data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-	h.Set("X-Frame-Options", "DENY")
+		"; img-src data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors "+l.remote.frameAncestors())
+	if len(l.remote.embed) == 0 {
+		h.Set("X-Frame-Options", "DENY") // for browsers without frame-ancestors
+	}
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	_, _ = w.Write(l.site.html)

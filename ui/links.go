@@ -148,7 +148,7 @@ func (l *Live) serveLink(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, l.viewerCookie(session))
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src "+cspHash(replaceScript)+"; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src "+cspHash(replaceScript)+"; base-uri 'none'; frame-ancestors "+l.remote.frameAncestors())
 	_, _ = fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>poppy-browser live view</title>"+
 		"<p>Opening the live view…</p><script>%s</script>", replaceScript)
 }
@@ -193,7 +193,7 @@ var refusedLinkWords = map[string]string{
 func (l *Live) serveRefusedLink(w http.ResponseWriter, why string) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; base-uri 'none'; frame-ancestors "+l.remote.frameAncestors())
 	status := http.StatusGone
 	if why == linkUnknown {
 		status = http.StatusNotFound
@@ -207,7 +207,7 @@ func (l *Live) serveRefusedLink(w http.ResponseWriter, why string) {
 // viewerCookie carries a viewer session; its name is this live view's own,
 // as cookies ignore ports and several live views may share a host.
 func (l *Live) viewerCookie(value string) *http.Cookie {
-	return &http.Cookie{
+	c := &http.Cookie{
 		Name:     l.cookieName,
 		Value:    value,
 		Path:     "/live",
@@ -215,6 +215,13 @@ func (l *Live) viewerCookie(value string) *http.Cookie {
 		Secure:   l.remote.secure(),
 		SameSite: http.SameSiteStrictMode,
 	}
+	if len(l.remote.embed) > 0 {
+		// In the agent's app's frame the live view is a third party: a
+		// Strict cookie would never be sent. Partitioned keeps it to that
+		// app's frames (CHIPS); embedding needs https (CheckServing).
+		c.SameSite, c.Secure, c.Partitioned = http.SameSiteNoneMode, true, true
+	}
+	return c
 }
 
 // sessionOf returns the viewer session r's cookie names, if any.

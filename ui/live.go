@@ -57,6 +57,11 @@ type LiveOptions struct {
 	// Empty means none. An Addr other machines can reach needs TLS or
 	// PublicURL: NewLive refuses it otherwise.
 	PublicURL string
+	// EmbedOrigins are the https origins whose pages may frame the live
+	// view (CSP frame-ancestors lists exactly them; its cookie is then
+	// SameSite=None, Secure, Partitioned). They need TLS or PublicURL.
+	// Empty means no page may frame it.
+	EmbedOrigins []string
 }
 
 // Live serves the live view: a web page showing the agent's tab and, while

@@ -15,6 +15,9 @@ import (
 type remote struct {
 	cert   *tls.Certificate // serve TLS with it
 	public *url.URL         // the proxy's public origin (https://host[:port])
+	// embed are the origins that may frame the live view (the Personal
+	// Agent's own app); none may when empty.
+	embed []string
 }
 
 // CheckServing reports, without I/O, why the live view must not serve at
@@ -29,6 +32,14 @@ func CheckServing(addr string, opts *LiveOptions) error {
 		u, err := url.Parse(opts.PublicURL)
 		if err != nil || u.Scheme != "https" || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
 			return fmt.Errorf("--live-behind-proxy %q: want the proxy's public https origin, like https://agent.example.com", opts.PublicURL)
+		}
+	}
+	for _, o := range opts.EmbedOrigins {
+		if _, err := embedOrigin(o); err != nil {
+			return err
+		}
+		if opts.TLSCert == "" && opts.PublicURL == "" {
+			return errors.New("--live-embed-origin needs the live view over https: add --live-tls-cert and --live-tls-key, or --live-behind-proxy")
 		}
 	}
 	if opts.TLSCert == "" && opts.PublicURL == "" && addr != "" && !loopbackAddr(addr) { // "" is 127.0.0.1:0
@@ -54,6 +65,10 @@ func newRemote(addr string, opts *LiveOptions) (remote, error) {
 	if opts.PublicURL != "" {
 		u, _ := url.Parse(opts.PublicURL) // checked
 		r.public = &url.URL{Scheme: "https", Host: strings.ToLower(u.Host)}
+	}
+	for _, o := range opts.EmbedOrigins {
+		e, _ := embedOrigin(o) // checked
+		r.embed = append(r.embed, e)
 	}
 	return r, nil
 }
@@ -90,4 +105,23 @@ func (r remote) selfOrigin(host string) string {
 		return r.public.String()
 	}
 	return r.scheme() + "://" + host
+}
+
+// embedOrigin is o as a CSP source: an https origin, nothing more.
+func embedOrigin(o string) (string, error) {
+	u, err := url.Parse(o)
+	if err != nil || u.Scheme != "https" || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil ||
+		strings.ContainsAny(u.Host, " ;,'*") {
+		return "", fmt.Errorf("--live-embed-origin %q: want an https origin, like https://app.example.com", o)
+	}
+	return "https://" + strings.ToLower(u.Host), nil
+}
+
+// frameAncestors is the CSP frame-ancestors value: exactly the embedding
+// origins, or 'none'.
+func (r remote) frameAncestors() string {
+	if len(r.embed) == 0 {
+		return "'none'"
+	}
+	return strings.Join(r.embed, " ")
 }

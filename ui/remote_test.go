@@ -234,3 +234,88 @@ func TestLiveBehindProxy(t *testing.T) {
 		t.Error("a websocket around the proxy, with the backend's Host, was accepted")
 	}
 }
+
+// TestEmbedAndReadOnly: frame-ancestors lists exactly the embedding
+// origins (none: 'none' and X-Frame-Options DENY); the viewer cookie is
+// SameSite=None, Secure, Partitioned then; a read-only link's viewer is
+// refused take, input and returns by the server.
+func TestEmbedAndReadOnly(t *testing.T) {
+	ctx := testContext(t)
+	certFile, keyFile := selfSignedFiles(t)
+	ctl := control.New(nil)
+	l, _ := startLive(t, ctl, nil, func(l *Live) {
+		r, err := newRemote("127.0.0.1:0", &LiveOptions{TLSCert: certFile, TLSKey: keyFile,
+			EmbedOrigins: []string{"https://app.example.com", "https://agent.example.org:8443"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.remote = r
+	})
+	pool := x509.NewCertPool()
+	pemCert, _ := os.ReadFile(certFile)
+	pool.AppendCertsFromPEM(pemCert)
+	tlsConf := &tls.Config{RootCAs: pool}
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsConf}}
+
+	link, err := l.MintLink("", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.Get(link.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var ck *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == l.cookieName {
+			ck = c
+		}
+	}
+	if ck == nil || ck.SameSite != http.SameSiteNoneMode || !ck.Secure || !ck.Partitioned || !ck.HttpOnly {
+		t.Fatalf("embeddable viewer cookie = %+v, want HttpOnly, SameSite=None, Secure, Partitioned", ck)
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "https://"+liveAddr(l)+"/live", nil)
+	req.AddCookie(ck)
+	page, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.Body.Close()
+	csp := page.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "frame-ancestors https://app.example.com https://agent.example.org:8443") || page.Header.Get("X-Frame-Options") != "" {
+		t.Errorf("CSP %q, X-Frame-Options %q: want frame-ancestors of exactly the two origins, no X-Frame-Options", csp, page.Header.Get("X-Frame-Options"))
+	}
+
+	d := websocket.Dialer{TLSClientConfig: tlsConf}
+	c, r, err := d.DialContext(ctx, "wss://"+liveAddr(l)+"/live/ws", http.Header{"Origin": {"https://" + liveAddr(l)}, "Cookie": {ck.Name + "=" + ck.Value}})
+	if err != nil {
+		t.Fatalf("read-only viewer's websocket: %v (%v)", err, r)
+	}
+	defer c.Close()
+	if m := next(ctx, t, c, false); m.Type != "state" {
+		t.Fatalf("first message %+v, want the state: a read-only viewer watches", m)
+	}
+	send(t, c, map[string]string{"type": "take"})
+	if m := next(ctx, t, c, false); m.Type != "error" || !strings.Contains(m.Message, "only watches") {
+		t.Errorf("read-only take answered %+v, want an error saying it only watches", m)
+	}
+	send(t, c, map[string]any{"type": "key", "event": "down", "key": "a"})
+	if m := next(ctx, t, c, false); m.Type != "error" {
+		t.Errorf("read-only key answered %+v, want an error", m)
+	}
+	if ctl.Holder() != spec.ControllerAgent {
+		t.Error("a read-only viewer took control")
+	}
+
+	// Without embedding origins nothing may frame it.
+	plain, _ := startLive(t, control.New(nil), nil, nil)
+	resp, err = http.Get(plain.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || resp.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("without embedding: CSP %q, X-Frame-Options %q", csp, resp.Header.Get("X-Frame-Options"))
+	}
+}

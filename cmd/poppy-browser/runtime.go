@@ -34,6 +34,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.LiveTLSCert, "live-tls-cert", "", "serve the live view over HTTPS with this certificate (PEM; with --live-tls-key); needed for a --live address other machines reach, unless --live-behind-proxy")
 	fs.StringVar(&c.LiveTLSKey, "live-tls-key", "", "the key (PEM) of --live-tls-cert")
 	fs.StringVar(&c.LiveBehindProxy, "live-behind-proxy", "", "the public https origin a reverse proxy serves the live view at (links name it; Host and Origin must)")
+	fs.Var((*cli.StringList)(&c.LiveEmbedOrigins), "live-embed-origin", "an https origin whose pages may frame the live view (repeatable; needs https: --live-tls-cert or --live-behind-proxy)")
 	fs.DurationVar(&c.LiveLinkTTL, "live-link-ttl", ui.DefaultLinkTTL, "how long the User's single-use link to the live view (one per offer) works")
 	fs.StringVar(&c.OnOffer, "on-offer", "", "shell command run on each offer of control, with the User's link and the offer as JSON on its stdin (never in argv or env)")
 	fs.DurationVar(&c.OnOfferTimeout, "on-offer-timeout", supervisor.DefaultOnOfferTimeout, "how long one run of --on-offer may take")
