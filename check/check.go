@@ -11,8 +11,11 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/supervisor"
@@ -101,6 +104,24 @@ type runtime struct {
 	controller sync.RWMutex
 	start      sync.Once
 	err        error
+
+	// snap is the gate the agent's-eye snapshots go through, one per
+	// runtime: the runtime's own gate follows the Session's tab, while the
+	// checker's pages are tabs of their own, so snap reads the page that
+	// snapPage holds (under snapMu, one snapshot at a time).
+	snap     *gate.Gate
+	snapMu   sync.Mutex
+	snapPage atomic.Pointer[browser.Page]
+}
+
+// snapshot takes the agent's snapshot of p through the runtime's snapshot
+// gate.
+func (rt *runtime) snapshot(ctx context.Context, p *browser.Page) gate.Result {
+	rt.snapMu.Lock()
+	defer rt.snapMu.Unlock()
+	rt.snapPage.Store(p)
+	defer rt.snapPage.Store(nil)
+	return rt.snap.Do(ctx, gate.Snapshot{})
 }
 
 // New returns a checker; it starts a browser for the first page it checks.
@@ -153,6 +174,11 @@ func (c *Checker) Close() error {
 	defer c.mu.Unlock()
 	var errs []error
 	for d, rt := range c.runtimes {
+		if rt.snap != nil {
+			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			errs = append(errs, rt.snap.Close(cctx))
+			cancel()
+		}
 		if rt.sv != nil {
 			errs = append(errs, rt.sv.Close())
 		}
@@ -332,6 +358,12 @@ func (c *Checker) use(ctx context.Context, co *session.Company, page string) (*r
 			rt.err = fmt.Errorf("starting the checker's browser: %w", err)
 			return
 		}
+		rt.snap = gate.New(&gate.Options{
+			Page:        rt.snapPage.Load,
+			Control:     sv.Control(),
+			CompanyHost: co.IsCompanyHost,
+			Logger:      c.log,
+		})
 		c.mu.Lock()
 		rt.sv = sv
 		c.mu.Unlock()
