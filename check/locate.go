@@ -13,8 +13,8 @@ import (
 // probe's findings come from later loads, whose elements stand for these).
 type located struct {
 	elements map[int]map[int]marks.Location // by frame index, then local id
-	frames   map[int][]string                 // frame selectors by frame index (nil: the top document)
-	offsets  map[int][2]float64               // each frame's viewport in the top frame's
+	frames   map[int][]string               // frame selectors by frame index (nil: the top document)
+	offsets  map[int][2]float64             // each frame's viewport in the top frame's
 }
 
 // locateFirst locates, in one call per frame, every element a finding

@@ -60,10 +60,10 @@ const (
 // of browser-control v1 it concerns.
 type Finding struct {
 	Severity    Severity `json:"severity"`
-	Check       string   `json:"check"`       // one of the Check* names
-	Requirement string   `json:"requirement"` // a spec.Requirements ID
-	Section     string   `json:"section"`     // spec section of the requirement
-	Message     string   `json:"message"`     // one or two sentences
+	Check       string   `json:"check"`             // one of the Check* names
+	Requirement string   `json:"requirement"`       // a spec.Requirements ID
+	Section     string   `json:"section"`           // spec section of the requirement
+	Message     string   `json:"message"`           // one or two sentences
 	Frame       string   `json:"frame,omitempty"`   // the URL of the element's frame
 	Element     string   `json:"element,omitempty"` // the element concerned, as role "name"
 	// Selector, ShadowHosts, FrameSelectors and HTML locate the element of
