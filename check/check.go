@@ -275,7 +275,7 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 	d := &Discovery{Domain: host, URL: "https://" + host + spec.WellKnownPath}
 	co, warns, err := session.Discover(ctx, c.client, host)
 	if err != nil {
-		d.Error = err.Error() + flagHint(err)
+		d.Error = err.Error() + flagHint(err, dnsUp(ctx))
 		if co, err = session.NoJoin(host); err != nil {
 			return nil, nil, err
 		}
@@ -289,19 +289,66 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 	return co, d, nil
 }
 
+// Hints after an error, naming what helps.
+const (
+	hintNoDiscovery = " (a page in development: use --no-discovery)"
+	hintCAFile      = " (a staging server with a private CA: use --ca-file)"
+	hintResolve     = " (a staging server not in DNS: use --resolve HOST=ADDR)"
+	hintUnreachable = " (it could not be reached: this machine has no network or no DNS answers)"
+)
+
 // flagHint names the flag that helps with a discovery error, if one does.
-func flagHint(err error) string {
+// A name that is not found is a staging server's only when DNS works
+// (dnsUp reports whether it does): offline, every name is not found.
+func flagHint(err error, dnsUp func() bool) string {
 	var unknown x509.UnknownAuthorityError
 	var dns *net.DNSError
+	var op *net.OpError
 	switch {
 	case errors.Is(err, spec.ErrBadDomain) && strings.Contains(err.Error(), "IP literal"), strings.Contains(err.Error(), "localhost"):
-		return " (a page in development: use --no-discovery)"
+		return hintNoDiscovery
 	case errors.As(err, &unknown), strings.Contains(err.Error(), "x509:"):
-		return " (a staging server with a private CA: use --ca-file)"
+		return hintCAFile
 	case errors.As(err, &dns):
-		return " (a staging server not in DNS: use --resolve HOST=ADDR)"
+		if dns.IsNotFound && dnsUp() {
+			return hintResolve
+		}
+		return hintUnreachable
+	case errors.As(err, &op) && op.Op == "dial":
+		return hintUnreachable
 	}
 	return ""
+}
+
+// loadHint names what helps with a page that did not load, from
+// Chromium's net error code.
+func loadHint(err error, dnsUp func() bool) string {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "ERR_CERT_"):
+		return hintCAFile
+	case strings.Contains(msg, "ERR_NAME_NOT_RESOLVED"):
+		if dnsUp() {
+			return hintResolve
+		}
+		return hintUnreachable
+	case strings.Contains(msg, "ERR_INTERNET_DISCONNECTED"), strings.Contains(msg, "ERR_ADDRESS_UNREACHABLE"),
+		strings.Contains(msg, "ERR_NETWORK_"), strings.Contains(msg, "ERR_CONNECTION_TIMED_OUT"):
+		return hintUnreachable
+	}
+	return ""
+}
+
+// dnsUp reports whether this machine's DNS answers at all: whether the
+// root zone's name servers can be looked up. Asked only after a name was
+// not found, to tell a name missing from DNS from a machine offline.
+func dnsUp(ctx context.Context) func() bool {
+	return func() bool {
+		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		ns, err := net.DefaultResolver.LookupNS(ctx, ".")
+		return err == nil && len(ns) > 0
+	}
 }
 
 // discoveryFindings turns a discovery outcome into findings.
