@@ -38,8 +38,9 @@ const (
 // given by local id; elements that are gone are left out. It needs
 // [WatchScript] installed in the frame, and changes nothing.
 func Locate(ctx context.Context, f browser.Frame, ids []int) (map[int]Location, error) {
-	if ids == nil {
-		ids = []int{}
+	if len(ids) == 0 {
+		// Frame.Call would send no argument for an empty array.
+		return map[int]Location{}, nil
 	}
 	var raw map[string]Location
 	if err := f.Call(ctx, World, callLocate, &raw, ids); err != nil {
