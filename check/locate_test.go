@@ -245,8 +245,8 @@ func renderReport(t *testing.T, ctx context.Context, rep *check.Report) {
 				t.Fatalf("opening the report (waited up to 30 s): %v", err)
 			}
 			var layout struct {
-				Scroll   float64 `json:"scroll"`
-				Inner    float64 `json:"inner"`
+				Scroll   float64  `json:"scroll"`
+				Inner    float64  `json:"inner"`
 				Wide     []string `json:"wide"`
 				Outlines []struct {
 					Label string  `json:"label"`
