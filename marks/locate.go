@@ -30,7 +30,7 @@ type Location struct {
 
 const (
 	callLocate     = `function(ids) { return globalThis.poppyLocate.locate(ids); }`
-	callFrameIndex = `function() { return globalThis.poppyLocate.frameIndex(); }`
+	callFrameSelf  = `function() { return globalThis.poppyLocate.frameSelf(); }`
 	callFrameOwner = `function(i) { return globalThis.poppyLocate.frameOwner(i); }`
 )
 
@@ -58,20 +58,28 @@ func Locate(ctx context.Context, f browser.Frame, ids []int) (map[int]Location, 
 }
 
 // LocateFrame returns the location, in parent's document, of the element
-// (iframe, frame or object) that holds child: the child tells its index
-// among its parent's frames (window.frames, which a cross-origin frame can
-// read) and the parent finds the element whose content window is that one.
-// ok is false when child is a top frame or its element was not found.
+// (iframe, frame or object) that holds child. A same-origin child reads it
+// from its frameElement; a cross-origin one tells its index among its
+// parent's frames (window.frames) and the parent finds the element whose
+// content window is that one, so a cross-origin frame inside a shadow tree
+// (not in window.frames) is not found. ok is false when child is a top
+// frame or its element was not found.
 func LocateFrame(ctx context.Context, parent, child browser.Frame) (loc Location, ok bool, err error) {
-	var i int
-	if err := child.Call(ctx, World, callFrameIndex, &i); err != nil {
+	var self struct {
+		Index int       `json:"index"`
+		Owner *Location `json:"owner"`
+	}
+	if err := child.Call(ctx, World, callFrameSelf, &self); err != nil {
 		return Location{}, false, fmt.Errorf("locating a frame: %w", err)
 	}
-	if i < 0 {
+	if self.Owner != nil {
+		return *self.Owner, true, nil
+	}
+	if self.Index < 0 {
 		return Location{}, false, nil
 	}
 	var owner *Location
-	if err := parent.Call(ctx, World, callFrameOwner, &owner, i); err != nil {
+	if err := parent.Call(ctx, World, callFrameOwner, &owner, self.Index); err != nil {
 		return Location{}, false, fmt.Errorf("locating a frame: %w", err)
 	}
 	if owner == nil {

@@ -22,9 +22,14 @@ globalThis.poppyLocate ??= (() => {
   const attributes = getter(Element.prototype, "attributes");
   const getAttr = Element.prototype.getAttribute;
   const rootNode = Node.prototype.getRootNode;
-  const childrenOf = (n) => getter(n instanceof Element ? Element.prototype : n instanceof Document ? Document.prototype : DocumentFragment.prototype, "children").call(n);
-  const queryAll = (root, sel) =>
-    (root instanceof Document ? Document.prototype : DocumentFragment.prototype).querySelectorAll.call(root, sel);
+  // Kinds of node by nodeType, not instanceof: a same-origin child frame
+  // describes its frameElement, a node of its parent's realm.
+  const nodeType = getter(Node.prototype, "nodeType");
+  const protoOf = (n) => ({ 1: Element.prototype, 9: Document.prototype })[nodeType.call(n)] || DocumentFragment.prototype;
+  const isDocument = (n) => nodeType.call(n) === 9;
+  const isShadowRoot = (n) => nodeType.call(n) === 11 && !!n.host;
+  const childrenOf = (n) => getter(protoOf(n), "children").call(n);
+  const queryAll = (root, sel) => protoOf(root).querySelectorAll.call(root, sel);
   const rootOf = (el) => globalThis.poppyMarks.shadowRootOf(el);
 
   // exactly: sel matches el and nothing else in root.
@@ -57,7 +62,7 @@ globalThis.poppyLocate ??= (() => {
       steps.unshift(step(n));
       if (parentNode.call(n) === root) break;
     }
-    const top = root instanceof Document ? steps.join(" > ") : [":host", ...steps].join(" > ");
+    const top = isDocument(root) ? steps.join(" > ") : [":host", ...steps].join(" > ");
     return exactly(root, top, el) ? top : "";
   }
   function startTag(el) {
@@ -79,7 +84,7 @@ globalThis.poppyLocate ??= (() => {
     const hosts = [];
     let root = rootNode.call(el);
     const selector = within(el, root);
-    for (let r = root; r instanceof ShadowRoot; ) {
+    for (let r = root; isShadowRoot(r); ) {
       const host = r.host;
       const up = rootNode.call(host);
       hosts.unshift(within(host, up));
@@ -96,13 +101,18 @@ globalThis.poppyLocate ??= (() => {
     }
     return out;
   }
-  // frameIndex is this frame's index among its parent's child frames
-  // (window.frames), or -1 for a top frame.
-  function frameIndex() {
+  // frameSelf says, from inside a frame, where the element holding it is:
+  // described here when the parent is same-origin (window.frameElement),
+  // else this frame's index among its parent's child frames
+  // (window.frames, which leaves out frames in shadow trees), -1 when it
+  // is not among them or is a top frame.
+  function frameSelf() {
     const p = window.parent;
-    if (p === window) return -1;
-    for (let i = 0; i < p.length; i++) if (p[i] === window) return i;
-    return -1;
+    if (p === window) return { index: -1 };
+    const owner = window.frameElement;
+    if (owner) return { index: -1, owner: describe(owner) };
+    for (let i = 0; i < p.length; i++) if (p[i] === window) return { index: i };
+    return { index: -1 };
   }
   // frameOwner locates the element (iframe, frame, object) of this
   // document, shadow trees included, that holds child frame i.
@@ -121,5 +131,5 @@ globalThis.poppyLocate ??= (() => {
     const el = walk(document);
     return el ? describe(el) : null;
   }
-  return Object.freeze({ locate, frameIndex, frameOwner });
+  return Object.freeze({ locate, frameSelf, frameOwner });
 })();
