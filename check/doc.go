@@ -39,7 +39,8 @@
 //     only: a password field; a passport or identity document number; a
 //     payment card's number, security code or expiry; a checkbox or switch
 //     of consent (agree, accept, consent, terms, conditions, declare,
-//     authorise).
+//     authorise); a button named to pay or buy ("Pay", "Place order", "Buy
+//     now", "Purchase", "Confirm payment").
 //   - late marks (BC-4-mark-all): from document start the watcher of
 //     package marks records when each mark appeared and when each control was
 //     first painted visible and enabled. The page is watched for

@@ -25,6 +25,9 @@ func TestUserStep(t *testing.T) {
 		{"passport link", marks.Element{Tag: "a", Role: "link", Name: "Passport rules"}, ""},
 		{"disabled", marks.Element{Tag: "input", Type: "password", Disabled: true}, ""},
 		{"card as a button", marks.Element{Tag: "button", Role: "button", Name: "Card number help"}, ""},
+		{"pay button", marks.Element{Tag: "button", Role: "button", Name: "Pay now"}, "a payment or a purchase"},
+		{"place order", marks.Element{Tag: "input", Type: "submit", Role: "button", Name: "Place order"}, "a payment or a purchase"},
+		{"payment options", marks.Element{Tag: "button", Role: "button", Name: "Payment options"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := userStep(tc.el); got != tc.want {

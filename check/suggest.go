@@ -15,13 +15,16 @@ import (
 //   - a password field: the User's secret;
 //   - a passport or identity document number;
 //   - a payment card's number, security code or expiry;
-//   - a consent checkbox: agreeing to terms, conditions or a declaration.
+//   - a consent checkbox: agreeing to terms, conditions or a declaration;
+//   - a button that pays or buys: "Pay", "Pay now", "Place order", "Buy
+//     now", "Purchase", "Confirm payment", "Complete purchase".
 //
 // They are info findings: the Company decides what its steps are.
 var (
 	passportName = regexp.MustCompile(`(?i)\b(passport|identity (card|document)|id (card|document|number))\b`)
 	cardName     = regexp.MustCompile(`(?i)\b(card ?number|credit card|debit card|payment card|cvc|cvv|security code|expiry|expiration)\b`)
 	consentName  = regexp.MustCompile(`(?i)\b(i agree|agree to|accept|consent|terms|conditions|declare|authori[sz]e)\b`)
+	payName      = regexp.MustCompile(`(?i)^\s*(pay|pay now|place (my )?order|buy now|purchase|confirm payment|complete (the )?purchase)\b`)
 )
 
 // userStep says what kind of User's step a control looks like, or "".
@@ -39,6 +42,8 @@ func userStep(e marks.Element) string {
 		return "a payment card"
 	case (e.Type == "checkbox" || e.Role == "checkbox" || e.Role == "switch") && consentName.MatchString(e.Name):
 		return "the User's consent"
+	case e.Role == "button" && payName.MatchString(e.Name):
+		return "a payment or a purchase"
 	}
 	return ""
 }
