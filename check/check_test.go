@@ -127,6 +127,20 @@ func TestFixtures(t *testing.T) {
 			}
 		}
 	})
+	t.Run("located", func(t *testing.T) {
+		// Every element-level finding points at its element (TestLocate
+		// checks that the selectors match it).
+		for _, p := range rep.Pages {
+			for _, f := range p.Findings {
+				if f.Element != "" && (f.Selector == "" || f.HTML == "") {
+					t.Errorf("%s: %s finding on %s has selector %q html %q", p.URL, f.Check, f.Element, f.Selector, f.HTML)
+				}
+				if f.Element != "" && f.Frame != p.FinalURL && len(f.FrameSelectors) == 0 {
+					t.Errorf("%s: %s finding on %s in frame %s has no frame selectors", p.URL, f.Check, f.Element, f.Frame)
+				}
+			}
+		}
+	})
 	t.Run("json", func(t *testing.T) { validateJSON(t, rep) })
 	t.Run("junit", func(t *testing.T) { validateJUnit(t, rep) })
 	t.Run("html", func(t *testing.T) { validateHTML(t, rep) })
