@@ -133,7 +133,7 @@ func (r *pageRun) place() {
 	}
 }
 
-// at points a finding at an element of the first load.
+// on points a finding at an element of the first load (frame index, local id).
 func (f Finding) on(frame, id int) Finding {
 	f.at = &elementRef{frame: frame, id: id}
 	return f

@@ -3,6 +3,7 @@ package check_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -316,22 +317,27 @@ func renderReport(t *testing.T, ctx context.Context, rep *check.Report) {
 				t.Fatal(err)
 			}
 			t.Logf("screenshot of the report at %d px: %s", size.width, out)
-			// The first page's screenshots alone, for a person to look at the
+			// Each page's screenshots alone, for a person to look at the
 			// outlines (the whole report is taller than a screenshot takes).
-			if err := p.MainFrame().Call(ctx, "", `function() {
-  const keep = document.querySelector(".shots");
-  for (const el of document.body.children) if (el !== keep) el.style.display = "none";
-}`, nil); err != nil {
-				t.Fatal(err)
+			for i, pg := range rep.Pages {
+				if len(pg.Views) == 0 {
+					continue
+				}
+				if err := p.MainFrame().Call(ctx, "", `function(i) {
+  const keep = document.querySelectorAll(".shots")[i];
+  for (const el of document.body.children) el.style.display = el === keep ? "" : "none";
+}`, nil, i); err != nil {
+					t.Fatal(err)
+				}
+				if shot, err = p.Screenshot(ctx); err != nil {
+					t.Fatal(err)
+				}
+				out = filepath.Join(t.ArtifactDir(), fmt.Sprintf("report-%s-page-%d.png", size.name, i+1))
+				if err := os.WriteFile(out, shot.PNG, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("the screenshots of page %d (%s) at %d px: %s", i+1, pg.URL, size.width, out)
 			}
-			if shot, err = p.Screenshot(ctx); err != nil {
-				t.Fatal(err)
-			}
-			out = filepath.Join(t.ArtifactDir(), "report-"+size.name+"-screenshots.png")
-			if err := os.WriteFile(out, shot.PNG, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("the first page's screenshots at %d px: %s", size.width, out)
 		})
 	}
 }
