@@ -242,6 +242,10 @@ func validateJUnit(t *testing.T, rep *check.Report) {
 	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatalf("junit is not XML: %v", err)
 	}
+	// A failure says where its element is.
+	if want := "at #quick\n  &lt;button type=&#34;button&#34; id=&#34;quick&#34;&gt;"; !strings.Contains(buf.String(), want) {
+		t.Errorf("junit lacks the escape route's place %q", want)
+	}
 	if len(doc.Suites) != len(rep.Pages) {
 		t.Fatalf("%d suites for %d pages", len(doc.Suites), len(rep.Pages))
 	}

@@ -38,7 +38,7 @@ type query struct {
 
 // TestLocate: each selector matches exactly its element, in the document
 // and in a shadow root; duplicated ids are not used; a value attribute is
-// hidden and a long start tag cut.
+// hidden, control characters are blanked and a long start tag cut.
 func TestLocate(t *testing.T) {
 	tp, ctx := open(t, "/locate.html")
 	s := tp.scan(ctx, t)
@@ -53,6 +53,7 @@ func TestLocate(t *testing.T) {
 		{"textbox Card number", "#card > label > input", nil, `<input name="card" value="…">`},
 		{"button Inner", ":host > div:nth-of-type(1) > span > button", []string{"html > body > x-host"}, `<button type="button">`},
 		{"button Inner two", ":host > div:nth-of-type(2) > span > button", []string{"html > body > x-host"}, `<button type="button">`},
+		{"button Escapes", "html > body > p:nth-of-type(1) > button", nil, `<button type="button" title="a [31mred line">`},
 	}
 	ids := make([]int, len(cases))
 	for i, c := range cases {

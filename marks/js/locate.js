@@ -72,6 +72,8 @@ globalThis.poppyLocate ??= (() => {
       let v = a.value;
       // A value attribute may hold what a server filled in for the User.
       if (a.name === "value" && (tag === "input" || tag === "textarea") && v !== "") v = "…";
+      // Control characters would reach a terminal as they are.
+      v = v.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
       s += v === "" ? " " + a.name : ` ${a.name}="${v.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}"`;
     }
     s += ">";
