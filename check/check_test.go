@@ -232,12 +232,12 @@ func validateJUnit(t *testing.T, rep *check.Report) {
 		Suites   []struct {
 			Name  string `xml:"name,attr"`
 			Cases []struct {
-				Name      string    `xml:"name,attr"`
-				Classname string    `xml:"classname,attr"`
+				Name      string `xml:"name,attr"`
+				Classname string `xml:"classname,attr"`
 				Failure   *struct {
 					Text string `xml:",chardata"`
 				} `xml:"failure"`
-				Skipped   *struct{} `xml:"skipped"`
+				Skipped *struct{} `xml:"skipped"`
 			} `xml:"testcase"`
 		} `xml:"testsuite"`
 	}
