@@ -91,7 +91,7 @@ type PressKey struct {
 }
 
 // Scroll scrolls the element Ref, or the page when Ref is empty, by Amount
-// CSS pixels (0 means [DefaultScroll]) in Direction: "up", "down", "left" or
+// CSS pixels (0 means [DefaultScroll], at most [MaxScroll]) in Direction: "up", "down", "left" or
 // "right".
 type Scroll struct {
 	Ref       string
@@ -135,6 +135,9 @@ type Wait struct {
 
 // DefaultScroll is how far a [Scroll] with no Amount goes, in CSS pixels.
 const DefaultScroll = 600
+
+// MaxScroll bounds a [Scroll]'s Amount, in CSS pixels.
+const MaxScroll = 100_000
 
 // MaxWait bounds a [Wait].
 const MaxWait = 30 * time.Second

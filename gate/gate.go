@@ -339,8 +339,12 @@ func (g *Gate) record(a Action, ref, before string, res Result) {
 
 // RefStatus says whether ref names an element of the current epoch: ""
 // when it does (or while an action runs, when it cannot be told without
-// waiting), else stale_ref or no_such_ref.
+// waiting), else stale_ref or no_such_ref; bad_argument when ref is not a
+// ref at all ("", "x12").
 func (g *Gate) RefStatus(ref string) spec.Reason {
+	if _, ok := parseRef(ref); !ok {
+		return FailBadArgument
+	}
 	select {
 	case g.sem <- struct{}{}:
 		defer func() { <-g.sem }()

@@ -97,7 +97,7 @@ func TestGate(t *testing.T) {
 		{name: "unknown ref", action: Click{Ref: "e42"},
 			want: brief{Outcome: spec.OutcomeDenied, Reason: spec.ReasonNoSuchRef, Epoch: 1, Ctl: agentCtl}},
 		{name: "malformed ref", action: Click{Ref: "#submit"},
-			want: brief{Outcome: spec.OutcomeDenied, Reason: spec.ReasonNoSuchRef, Epoch: 1, Ctl: agentCtl}},
+			want: brief{Outcome: spec.OutcomeFailed, Reason: FailBadArgument, Epoch: 1, Ctl: agentCtl}},
 		{name: "new document makes refs stale", action: Click{Ref: "e6"},
 			before: func(t *testing.T, f *fixture) { f.page.mu.Lock(); f.page.doc = "doc2"; f.page.mu.Unlock() },
 			want:   brief{Outcome: spec.OutcomeDenied, Reason: spec.ReasonStaleRef, Epoch: 2, Ctl: agentCtl}},

@@ -132,11 +132,14 @@ func (a PressKey) plan() plan {
 
 func (a Scroll) plan() plan {
 	amount := a.Amount
-	if amount <= 0 {
+	if amount == 0 {
 		amount = DefaultScroll
 	}
 	var dx, dy float64
 	p := plan{ref: a.Ref, lease: inputLease}
+	if !(amount > 0 && amount <= MaxScroll) { // NaN too
+		p.bad = fail(FailBadArgument, fmt.Sprintf("amount must be between 0 and %d CSS pixels.", MaxScroll))
+	}
 	switch a.Direction {
 	case "down", "":
 		dy = amount
@@ -241,14 +244,18 @@ func (a Hover) plan() plan {
 }
 
 func (a Wait) plan() plan {
-	d := time.Duration(a.Seconds * float64(time.Second))
+	var d time.Duration
 	switch {
-	case d <= 0 && a.Text != "":
+	case !(a.Seconds >= 0): // NaN too
+		return plan{bad: fail(FailBadArgument, "seconds must be 0 or more.")}
+	case a.Seconds == 0 && a.Text != "":
 		d = MaxWait
-	case d <= 0:
+	case a.Seconds == 0:
 		d = time.Second
-	case d > MaxWait:
+	case a.Seconds >= MaxWait.Seconds():
 		d = MaxWait
+	default:
+		d = time.Duration(a.Seconds * float64(time.Second))
 	}
 	return plan{
 		dispatch: func(ctx context.Context, st *step) error { return st.wait(ctx, d, a.Text) },

@@ -67,11 +67,20 @@ func (r *run) open(ctx context.Context) *Result {
 // for the focus while the page has not been read since control came back.
 func (r *run) target(ctx context.Context, p *plan, st *step) *Result {
 	if p.ref == "" {
+		if p.touch != nil && !p.focused {
+			// The action touches an element and names none.
+			res := r.failed(ctx, FailBadArgument, "Give the ref of an element from the latest snapshot, such as e12.")
+			return &res
+		}
 		if p.focused && r.g.ctl.Status().MustReobserve {
 			res := r.denied(ctx, spec.ReasonStaleRef, "Control came back from the User; take a new snapshot with browser_snapshot before pressing keys.")
 			return &res
 		}
 		return nil
+	}
+	if _, ok := parseRef(p.ref); !ok {
+		res := r.failed(ctx, FailBadArgument, fmt.Sprintf("%s is not a ref; refs look like e12: take a snapshot with browser_snapshot and use one of its refs.", quoteArg(p.ref)))
+		return &res
 	}
 	r.ref = p.ref
 	t, reason := r.g.refs.lookup(p.ref)

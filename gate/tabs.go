@@ -50,8 +50,8 @@ func (a Tabs) plan() plan {
 	case "list":
 	case "select", "close":
 		p.lease = inputLease
-		if a.Index == nil {
-			p.bad = fail(FailBadArgument, "Say which tab with index (see browser_tabs with action list).")
+		if a.Index == nil || *a.Index < 0 {
+			p.bad = fail(FailBadArgument, "Say which tab with index, 0 or more (see browser_tabs with action list).")
 		}
 	case "new":
 		p.lease = inputLease

@@ -175,7 +175,10 @@ func requestUser(g *gate.Gate, in gate.RequestInput) (OfferResult, bool) {
 			Message: "Give a reason: one sentence for the User on which step is theirs and why."}, true
 	}
 	if in.Ref != "" {
-		if reason := g.RefStatus(in.Ref); reason != "" {
+		if reason := g.RefStatus(in.Ref); reason == gate.FailBadArgument {
+			return OfferResult{Outcome: spec.OutcomeFailed, Reason: reason,
+				Message: "The ref is not a ref; refs look like e12: take a snapshot and use its refs, or offer control without a ref."}, true
+		} else if reason != "" {
 			return OfferResult{Outcome: spec.OutcomeDenied, Reason: reason,
 				Message: "Ref " + in.Ref + " is not an element of the current page (" + string(reason) + "); take a snapshot and use its refs, or offer control without a ref."}, false
 		}
