@@ -51,7 +51,8 @@ type Gate struct {
 	current func() Surface
 	page    func() *browser.Page // Options.Page, safe to call at any time; nil with a Surface
 
-	sem chan struct{} // held while an action runs; guards the fields below
+	sem    chan struct{} // held while an action runs; guards the fields below
+	queued atomic.Int32  // actions waiting for sem, for tests that queue some
 
 	// life ends when the gate closes: the action in flight stops, and
 	// every later one fails with shutting_down.
@@ -153,19 +154,30 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		g.record(a, "", res.Page.URL, res)
 		return res
 	}
+	g.queued.Add(1)
 	select {
 	case g.sem <- struct{}{}:
+		g.queued.Add(-1)
 	case <-g.life.Done():
+		g.queued.Add(-1)
 		res := g.shuttingDown()
 		g.record(a, "", res.Page.URL, res)
 		return res
 	case <-ctx.Done():
+		g.queued.Add(-1)
 		res := Result{Outcome: spec.OutcomeFailed, Reason: FailTimeout, Message: "Another browser action is still running; try again.",
 			Page: g.lastPage()}
 		g.record(a, "", res.Page.URL, res)
 		return res
 	}
 	defer func() { <-g.sem }()
+	// 1, again: the User may have taken control while the action waited
+	// for its slot.
+	if g.ctl.Holder() == spec.ControllerUser {
+		res := g.userHasControl()
+		g.record(a, "", res.Page.URL, res)
+		return res
+	}
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
 	ctx, stop := context.WithCancelCause(ctx)

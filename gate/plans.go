@@ -10,7 +10,6 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
-	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // This file holds each action's plan: what it targets and touches, how it
@@ -263,17 +262,14 @@ func (a Wait) plan() plan {
 	}
 }
 
-// wait polls the page for text until d has passed, refusing as soon as the
-// User holds control.
+// wait polls the page for text until d has passed (Gate.Do stops it when
+// the User takes control).
 func (st *step) wait(ctx context.Context, d time.Duration, text string) error {
 	wctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if st.r.g.ctl.Holder() == spec.ControllerUser {
-			return errUserHasControl
-		}
 		if text != "" && st.r.pageHasText(wctx, text) {
 			st.note = fmt.Sprintf("The text %q is on the page.", text)
 			return nil

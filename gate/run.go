@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -163,7 +164,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 // (milliseconds) and stops a navigation (see the package doc).
 func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	if p.lease == noLease {
-		err := p.dispatch(ctx, st)
+		err := r.read(ctx, p, st)
 		if f := browserFailure(err); f != nil {
 			err = f
 		}
@@ -222,9 +223,43 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	return r.outcome(ctx, err)
 }
 
-// errUserHasControl is what a dispatch returns when it finds the User
-// holding control.
+// errUserHasControl is what a dispatch returns when the User's turn
+// began before or during it.
 var errUserHasControl = errors.New("the user holds control")
+
+// read runs a plan that takes no lease (a snapshot, a screenshot, a wait,
+// the tab list), so that a take does not wait for it: the holder is checked
+// right before it reads the page, a change of control stops it, and what
+// it read during the User's turn is thrown away (user_has_control).
+func (r *run) read(ctx context.Context, p *plan, st *step) error {
+	events, unsubscribe := r.g.ctl.Subscribe()
+	rctx, stop := context.WithCancelCause(ctx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for e := range events {
+			if e.Kind == control.KindControl {
+				stop(errUserHasControl)
+				return
+			}
+		}
+	}()
+	defer func() {
+		stop(nil)
+		unsubscribe() // closes events: the watcher returns
+		<-watched
+	}()
+	start := r.g.ctl.Status()
+	if start.Controller == spec.ControllerUser {
+		return errUserHasControl
+	}
+	err := p.dispatch(rctx, st)
+	if end := r.g.ctl.Status(); end.Controller == spec.ControllerUser || end.Epoch != start.Epoch ||
+		errors.Is(context.Cause(rctx), errUserHasControl) {
+		return errUserHasControl
+	}
+	return err
+}
 
 // failure is an action's own result for a dispatch that did not succeed,
 // or for arguments that are wrong.

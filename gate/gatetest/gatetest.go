@@ -29,6 +29,18 @@ type Page struct {
 	verdict func(frame string, a marks.Action) marks.Verdict
 	inputs  []string
 	checks  int
+	hold    chan struct{} // while set, every scan waits for it to close
+}
+
+// HoldScans makes every scan wait until release is called (or its context
+// ends): a read that stays in flight, to queue actions behind it.
+func (p *Page) HoldScans() (release func()) {
+	hold := make(chan struct{})
+	p.mu.Lock()
+	p.hold = hold
+	p.mu.Unlock()
+	var once sync.Once
+	return func() { once.Do(func() { close(hold) }) }
 }
 
 // NewPage returns the demo's check-in page at https://airline.test/check-in,
@@ -86,7 +98,17 @@ func (p *Page) Frames() []gate.Frame {
 	defer p.mu.Unlock()
 	return append([]gate.Frame(nil), p.frames...)
 }
-func (p *Page) Scan(_ context.Context, f gate.Frame, _ int) (marks.Scan, error) {
+func (p *Page) Scan(ctx context.Context, f gate.Frame, _ int) (marks.Scan, error) {
+	p.mu.Lock()
+	hold := p.hold
+	p.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-ctx.Done():
+			return marks.Scan{}, fmt.Errorf("scanning frame: %w", ctx.Err())
+		}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	sc, ok := p.scans[f.ID]
