@@ -187,7 +187,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	r := &run{g: g}
 	var (
 		st    *step
-		prior before // what the tab had seen before the action
+		prior *Activity // what the tab had seen before the action; nil before it was read
 	)
 	res := func() Result {
 		if res := r.open(ctx); res != nil {
@@ -204,7 +204,8 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 				return *res
 			}
 		}
-		prior = r.before()
+		seen := r.s.Activity()
+		prior = &seen
 		st = &step{r: r, s: r.s}
 		// 2. Ref and epoch: stale_ref, no_such_ref.
 		if res := r.target(ctx, &p, st); res != nil {

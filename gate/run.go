@@ -53,7 +53,7 @@ func (r *run) open(ctx context.Context) *Result {
 		return &Result{Outcome: spec.OutcomeFailed, Reason: FailNoPage, Message: "There is no page open.",
 			Page: PageState{Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
 	}
-	if g, ok := r.s.(interface{ Gone() bool }); ok && g.Gone() {
+	if r.s.Gone() {
 		return &Result{Outcome: spec.OutcomeFailed, Reason: FailBrowserGone,
 			Message: "The browser is gone (it closed, crashed or the connection to it ended); nothing can run in it any more. Tell the User; poppy-browser must be restarted.",
 			Page:    PageState{URL: r.s.URL(), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
