@@ -32,4 +32,3 @@ func (p probe) plan() plan {
 		done: func(ctx context.Context, st *step) Result { return st.done(ctx, "Probed "+st.target.ref+".") },
 	}
 }
-

@@ -129,4 +129,3 @@ type Activity struct {
 	// FileChoosers and AuthChallenges count what the page asked for.
 	FileChoosers, AuthChallenges int
 }
-
