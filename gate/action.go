@@ -56,7 +56,8 @@ type plan struct {
 type lease int
 
 const (
-	// noLease: the action only reads the page (snapshot, wait).
+	// noLease: the action only reads the page (snapshot, screenshot,
+	// wait, the tab list); Gate.Do checks the User's turn around it.
 	noLease lease = iota
 	// inputLease: real input; a take by the User waits the milliseconds
 	// it takes.

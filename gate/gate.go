@@ -134,8 +134,9 @@ type Controls interface {
 // it gives no way to act for the User.
 func (g *Gate) Control() Controls { return g.ctl }
 
-// Do runs one action through the one sequence every action passes:
-// control, ref and epoch, marks, lease and dispatch, settle, record. The
+// Do runs one action through the one sequence every action passes (see
+// the package doc): control, ref, marks, then lease, dispatch, settle and
+// record. The
 // action's plan says what each step works on; no action can skip a step.
 // Denials and failures are results, never panics or errors.
 func (g *Gate) Do(ctx context.Context, a Action) Result {
@@ -147,8 +148,8 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		g.record(a, "", res.Page.URL, res)
 		return res
 	}
-	// 1. Control: refuse at once while the User holds it, without waiting
-	// for a running action.
+	// 1. Refuse at once while the User holds control, without waiting for
+	// a running action.
 	if g.ctl.Holder() == spec.ControllerUser {
 		res := g.userHasControl()
 		g.record(a, "", res.Page.URL, res)
@@ -207,19 +208,22 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		seen := r.s.Activity()
 		prior = &seen
 		st = &step{r: r, s: r.s}
-		// 2. Ref and epoch: stale_ref, no_such_ref.
+		// 2. Refuse a stale ref (stale_ref, no_such_ref; bad_argument for
+		// no ref at all).
 		if res := r.target(ctx, &p, st); res != nil {
 			return *res
 		}
-		// 3. Marks: one round trip, user_step; arms the in-page guard.
+		// 3. Ask the page what the action touches, in one round trip, and
+		// refuse a marked step (user_step); arms the in-page guard.
 		if res := r.checkMarks(ctx, &p, st); res != nil {
 			return *res
 		}
-		// 4. Lease and dispatch, then what the guard caught.
+		// 4. Take the input lease and dispatch (a read takes none: it is
+		// checked against the User's turn instead), then what the guard
+		// caught; settle; record (below).
 		if res := r.dispatch(ctx, &p, st); res != nil {
 			return *res
 		}
-		// 5. Settle.
 		if p.settle {
 			r.s.Settle(ctx)
 		}
@@ -240,7 +244,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	}
 	seen := res.Page
 	g.seen.Store(&seen)
-	// 6. Record.
+	// 4, the end: record the decision.
 	g.record(a, r.ref, r.urlBefore, res)
 	return res
 }

@@ -14,7 +14,7 @@ import (
 
 // This file holds each action's plan: what it targets and touches, how it
 // dispatches, and how it reports success. The order of the steps is
-// Gate.Do's alone (see run.sequence).
+// Gate.Do's alone.
 
 func (a Click) plan() plan {
 	return plan{
