@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -249,7 +250,7 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 	d := &Discovery{Domain: host, URL: "https://" + host + spec.WellKnownPath}
 	co, warns, err := session.Discover(ctx, c.client, host)
 	if err != nil {
-		d.Error = err.Error() + flagHint(err)
+		d.Error = err.Error() + flagHint(host, err)
 		if co, err = session.NoJoin(host); err != nil {
 			return nil, nil, err
 		}
@@ -263,14 +264,20 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 	return co, d, nil
 }
 
-// flagHint names the flag that helps with a discovery error, if one does.
-func flagHint(err error) string {
-	var unknown x509.UnknownAuthorityError
-	var dns *net.DNSError
+// flagHint names the flag that helps with an error discovering host, if
+// one does.
+func flagHint(host string, err error) string {
+	var (
+		unknown  x509.UnknownAuthorityError
+		hostname x509.HostnameError
+		invalid  x509.CertificateInvalidError
+		verify   *tls.CertificateVerificationError
+		dns      *net.DNSError
+	)
 	switch {
-	case errors.Is(err, spec.ErrBadDomain) && strings.Contains(err.Error(), "IP literal"), strings.Contains(err.Error(), "localhost"):
+	case errors.Is(err, spec.ErrIPLiteral), host == "localhost", strings.HasSuffix(host, ".localhost"):
 		return " (a page in development: use --no-discovery)"
-	case errors.As(err, &unknown), strings.Contains(err.Error(), "x509:"):
+	case errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &verify):
 		return " (a staging server with a private CA: use --ca-file)"
 	case errors.As(err, &dns):
 		return " (a staging server not in DNS: use --resolve HOST=ADDR)"
