@@ -57,7 +57,7 @@ func TestBadArguments(t *testing.T) {
 				t.Fatalf("snapshot: %+v", r)
 			}
 			got := f.Gate.Do(t.Context(), tc.action)
-			if got.Outcome != spec.OutcomeFailed || got.Reason != gate.FailBadArgument || got.Message == "" {
+			if got.Outcome != spec.OutcomeFailed || got.Reason != spec.ReasonBadArgument || got.Message == "" {
 				t.Errorf("got %s/%s (%q), want failed/bad_argument with a message", got.Outcome, got.Reason, got.Message)
 			}
 			if in := f.Page.Inputs(); len(in) != 0 {
@@ -72,8 +72,8 @@ func TestRefStatus(t *testing.T) {
 	f := gatetest.New()
 	f.Gate.Do(t.Context(), gate.Snapshot{})
 	for ref, want := range map[string]spec.Reason{
-		"e2": "", "e42": spec.ReasonNoSuchRef, "": gate.FailBadArgument, "e": gate.FailBadArgument,
-		"x12": gate.FailBadArgument, "e-1": gate.FailBadArgument, "e99999999999999999999999": gate.FailBadArgument,
+		"e2": "", "e42": spec.ReasonNoSuchRef, "": spec.ReasonBadArgument, "e": spec.ReasonBadArgument,
+		"x12": spec.ReasonBadArgument, "e-1": spec.ReasonBadArgument, "e99999999999999999999999": spec.ReasonBadArgument,
 	} {
 		if got := f.Gate.RefStatus(ref); got != want {
 			t.Errorf("RefStatus(%q) = %q, want %q", ref, got, want)

@@ -141,7 +141,7 @@ func (g *Gate) Control() Controls { return g.ctl }
 // Denials and failures are results, never panics or errors.
 func (g *Gate) Do(ctx context.Context, a Action) Result {
 	if a == nil {
-		return Result{Outcome: spec.OutcomeFailed, Reason: FailBadArgument, Message: "No action."}
+		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument, Message: "No action."}
 	}
 	if g.life.Err() != nil {
 		res := g.shuttingDown()
@@ -166,7 +166,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		return res
 	case <-ctx.Done():
 		g.queued.Add(-1)
-		res := Result{Outcome: spec.OutcomeFailed, Reason: FailTimeout, Message: "Another browser action is still running; try again.",
+		res := Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout, Message: "Another browser action is still running; try again.",
 			Page: g.lastPage()}
 		g.record(a, "", res.Page.URL, res)
 		return res
@@ -267,7 +267,7 @@ func (g *Gate) Close(ctx context.Context) error {
 var errShuttingDown = errors.New("the runtime is shutting down")
 
 func (g *Gate) shuttingDown() Result {
-	return Result{Outcome: spec.OutcomeFailed, Reason: FailShuttingDown,
+	return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonShuttingDown,
 		Message: "The browser runtime is shutting down; nothing more runs.", Page: g.lastPage()}
 }
 
@@ -323,7 +323,7 @@ func (g *Gate) record(a Action, ref, before string, res Result) {
 		e.Event, e.Reason = audit.EventDenied, string(res.Reason)
 	default:
 		e.Event, e.Reason = audit.EventError, string(res.Reason)
-		if isNav && res.Reason != FailBadURL {
+		if isNav && res.Reason != spec.ReasonBadURL {
 			// The browser shows its error page (chrome-error://...): the
 			// line names the URL that failed, and why.
 			e.URL, e.From = withoutQuery(nav.URL), before
@@ -360,7 +360,7 @@ func (g *Gate) record(a Action, ref, before string, res Result) {
 // ref at all ("", "x12").
 func (g *Gate) RefStatus(ref string) spec.Reason {
 	if _, ok := parseRef(ref); !ok {
-		return FailBadArgument
+		return spec.ReasonBadArgument
 	}
 	select {
 	case g.sem <- struct{}{}:

@@ -67,7 +67,7 @@ func TestGate(t *testing.T) {
 		{name: "unknown ref", action: gate.Click{Ref: "e42"},
 			want: brief{Outcome: spec.OutcomeDenied, Reason: spec.ReasonNoSuchRef, Epoch: 1, Ctl: agentCtl}},
 		{name: "malformed ref", action: gate.Click{Ref: "#submit"},
-			want: brief{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument, Epoch: 1, Ctl: agentCtl}},
+			want: brief{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument, Epoch: 1, Ctl: agentCtl}},
 		{name: "new document makes refs stale", action: gate.Click{Ref: "e6"},
 			before: func(t *testing.T, f *gatetest.Fixture) { f.Page.SetDocument("doc2") },
 			want:   brief{Outcome: spec.OutcomeDenied, Reason: spec.ReasonStaleRef, Epoch: 2, Ctl: agentCtl}},
@@ -95,7 +95,7 @@ func TestGate(t *testing.T) {
 		{name: "navigate starts a new epoch", action: gate.Navigate{URL: "https://airline.test/bookings"},
 			want: brief{Outcome: spec.OutcomeDone, Epoch: 2, Ctl: agentCtl}, inputs: []string{"navigate https://airline.test/bookings"}},
 		{name: "navigate refuses other schemes", action: gate.Navigate{URL: "javascript:alert(1)"},
-			want: brief{Outcome: spec.OutcomeFailed, Reason: gate.FailBadURL, Epoch: 1, Ctl: agentCtl}},
+			want: brief{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadURL, Epoch: 1, Ctl: agentCtl}},
 		{name: "scroll an element", action: gate.Scroll{Ref: "e2", Direction: "up", Amount: 100},
 			want: brief{Outcome: spec.OutcomeDone, Epoch: 1, Ctl: agentCtl}, inputs: []string{"scroll main/3 0,-100"}},
 		{name: "scroll the page", action: gate.Scroll{Direction: "down"},
@@ -218,7 +218,7 @@ func TestGateNoPage(t *testing.T) {
 	g := gate.New(&gate.Options{Control: control.New(nil), Surface: func() gate.Surface { return nil }})
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	if got := g.Do(ctx, gate.Click{Ref: "e1"}); got.Outcome != spec.OutcomeFailed || got.Reason != gate.FailNoPage {
+	if got := g.Do(ctx, gate.Click{Ref: "e1"}); got.Outcome != spec.OutcomeFailed || got.Reason != spec.ReasonNoPage {
 		t.Errorf("got %+v, want failed no_page", got)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // This file holds each action's plan: what it targets and touches, how it
@@ -36,11 +37,11 @@ func (a Click) plan() plan {
 func atCentre(ctx context.Context, st *step, what string, input func(ctx context.Context, x, y float64) error) error {
 	v := st.verdict.Point
 	if v == nil {
-		return fail(FailNotVisible, fmt.Sprintf("Element %s has no visible box to %s; scroll to it or take a new snapshot.", st.target.ref, what))
+		return fail(spec.ReasonNotVisible, fmt.Sprintf("Element %s has no visible box to %s; scroll to it or take a new snapshot.", st.target.ref, what))
 	}
 	ox, oy, err := st.s.Offset(ctx, st.frame)
 	if err != nil {
-		return fail(FailPage, "Could not locate the element's frame: "+err.Error())
+		return fail(spec.ReasonPageError, "Could not locate the element's frame: "+err.Error())
 	}
 	return input(ctx, ox+v.X+v.Width/2, oy+v.Y+v.Height/2)
 }
@@ -93,7 +94,7 @@ func (a Select) plan() plan {
 		},
 	}
 	if len(a.Values) == 0 {
-		p.bad = fail(FailBadArgument, "Give at least one value to select.")
+		p.bad = fail(spec.ReasonBadArgument, "Give at least one value to select.")
 	}
 	return p
 }
@@ -106,7 +107,7 @@ func (a PressKey) plan() plan {
 		settle: true,
 	}
 	if a.Key == "" {
-		p.bad = fail(FailBadArgument, "Give a key to press, such as Enter or Tab.")
+		p.bad = fail(spec.ReasonBadArgument, "Give a key to press, such as Enter or Tab.")
 	}
 	if a.Ref == "" {
 		// The key goes to whatever has focus, in whichever frame.
@@ -137,7 +138,7 @@ func (a Scroll) plan() plan {
 	var dx, dy float64
 	p := plan{ref: a.Ref, lease: inputLease}
 	if !(amount > 0 && amount <= MaxScroll) { // NaN too
-		p.bad = fail(FailBadArgument, fmt.Sprintf("amount must be between 0 and %d CSS pixels.", MaxScroll))
+		p.bad = fail(spec.ReasonBadArgument, fmt.Sprintf("amount must be between 0 and %d CSS pixels.", MaxScroll))
 	}
 	switch a.Direction {
 	case "down", "":
@@ -149,7 +150,7 @@ func (a Scroll) plan() plan {
 	case "left":
 		dx = -amount
 	default:
-		p.bad = fail(FailBadArgument, fmt.Sprintf("Direction %q is not one of up, down, left, right.", a.Direction))
+		p.bad = fail(spec.ReasonBadArgument, fmt.Sprintf("Direction %q is not one of up, down, left, right.", a.Direction))
 	}
 	dir := a.Direction
 	if dir == "" {
@@ -182,7 +183,7 @@ func (a Navigate) plan() plan {
 				if f := browserFailure(err); f != nil {
 					return f
 				}
-				return fail(FailNavigation, "The page did not load: "+err.Error())
+				return fail(spec.ReasonNavigation, "The page did not load: "+err.Error())
 			}
 			return nil
 		},
@@ -191,7 +192,7 @@ func (a Navigate) plan() plan {
 		},
 	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		p.bad = fail(FailBadURL, "Only absolute http and https URLs can be opened.")
+		p.bad = fail(spec.ReasonBadURL, "Only absolute http and https URLs can be opened.")
 	}
 	return p
 }
@@ -215,9 +216,9 @@ func historyPlan(delta int) plan {
 					return f
 				}
 				if errors.Is(err, browser.ErrNoHistory) {
-					return fail(FailNoHistory, fmt.Sprintf("There is no page to go %s to.", way))
+					return fail(spec.ReasonNoHistory, fmt.Sprintf("There is no page to go %s to.", way))
 				}
-				return fail(FailNavigation, fmt.Sprintf("Could not go %s: %s", way, err))
+				return fail(spec.ReasonNavigation, fmt.Sprintf("Could not go %s: %s", way, err))
 			}
 			return nil
 		},
@@ -246,7 +247,7 @@ func (a Wait) plan() plan {
 	var d time.Duration
 	switch {
 	case !(a.Seconds >= 0): // NaN too
-		return plan{bad: fail(FailBadArgument, "seconds must be 0 or more.")}
+		return plan{bad: fail(spec.ReasonBadArgument, "seconds must be 0 or more.")}
 	case a.Seconds == 0 && a.Text != "":
 		d = MaxWait
 	case a.Seconds == 0:
@@ -277,10 +278,10 @@ func (st *step) wait(ctx context.Context, d time.Duration, text string) error {
 		select {
 		case <-wctx.Done():
 			if ctx.Err() != nil {
-				return fail(FailTimeout, "The wait was cut short.")
+				return fail(spec.ReasonTimeout, "The wait was cut short.")
 			}
 			if text != "" {
-				return fail(FailTimeout, fmt.Sprintf("The text %q did not appear within %s.", text, d))
+				return fail(spec.ReasonTimeout, fmt.Sprintf("The text %q did not appear within %s.", text, d))
 			}
 			st.note = fmt.Sprintf("Waited %s.", d)
 			return nil

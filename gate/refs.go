@@ -71,12 +71,12 @@ func (t *refTable) refOf(frame string, id int) string {
 }
 
 // lookup resolves ref in the current epoch. A string that is not a ref
-// gives [FailBadArgument]; refs of an older epoch give
+// gives [spec.ReasonBadArgument]; refs of an older epoch give
 // [spec.ReasonStaleRef]; any other unknown ref gives [spec.ReasonNoSuchRef].
 func (t *refTable) lookup(ref string) (*target, spec.Reason) {
 	n, ok := parseRef(ref)
 	if !ok {
-		return nil, FailBadArgument
+		return nil, spec.ReasonBadArgument
 	}
 	if e, ok := t.byRef[ref]; ok {
 		return e, ""

@@ -50,11 +50,11 @@ func (st *step) done(ctx context.Context, msg string) Result {
 func (r *run) open(ctx context.Context) *Result {
 	r.s = r.g.current()
 	if r.s == nil {
-		return &Result{Outcome: spec.OutcomeFailed, Reason: FailNoPage, Message: "There is no page open.",
+		return &Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonNoPage, Message: "There is no page open.",
 			Page: PageState{Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
 	}
 	if r.s.Gone() {
-		return &Result{Outcome: spec.OutcomeFailed, Reason: FailBrowserGone,
+		return &Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserGone,
 			Message: "The browser is gone (it closed, crashed or the connection to it ended); nothing can run in it any more. Tell the User; poppy-browser must be restarted.",
 			Page:    PageState{URL: r.s.URL(), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
 	}
@@ -70,7 +70,7 @@ func (r *run) target(ctx context.Context, p *plan, st *step) *Result {
 	if p.ref == "" {
 		if p.touch != nil && !p.focused {
 			// The action touches an element and names none.
-			res := r.failed(ctx, FailBadArgument, "Give the ref of an element from the latest snapshot, such as e12.")
+			res := r.failed(ctx, spec.ReasonBadArgument, "Give the ref of an element from the latest snapshot, such as e12.")
 			return &res
 		}
 		if p.focused && r.g.ctl.Status().MustReobserve {
@@ -80,7 +80,7 @@ func (r *run) target(ctx context.Context, p *plan, st *step) *Result {
 		return nil
 	}
 	if _, ok := parseRef(p.ref); !ok {
-		res := r.failed(ctx, FailBadArgument, fmt.Sprintf("%s is not a ref; refs look like e12: take a snapshot with browser_snapshot and use one of its refs.", quoteArg(p.ref)))
+		res := r.failed(ctx, spec.ReasonBadArgument, fmt.Sprintf("%s is not a ref; refs look like e12: take a snapshot with browser_snapshot and use one of its refs.", quoteArg(p.ref)))
 		return &res
 	}
 	r.ref = p.ref
@@ -123,7 +123,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 				return &res
 			}
 			if err != nil {
-				res := r.failed(ctx, FailPage, "Could not read the page to check this key: "+err.Error())
+				res := r.failed(ctx, spec.ReasonPageError, "Could not read the page to check this key: "+err.Error())
 				return &res
 			}
 			r.armed = append(r.armed, f)
@@ -145,7 +145,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 			res := r.failed(ctx, f.reason, f.msg)
 			return &res
 		}
-		res := r.failed(ctx, FailPage, "Could not read the page to check this action: "+err.Error())
+		res := r.failed(ctx, spec.ReasonPageError, "Could not read the page to check this action: "+err.Error())
 		return &res
 	}
 	if a.Arm {
@@ -289,7 +289,7 @@ func (r *run) outcome(ctx context.Context, err error) *Result {
 		f := browserFailure(err)
 		res = r.failed(ctx, f.reason, f.msg)
 	default:
-		res = r.failed(ctx, FailPage, "The browser did not take the input: "+err.Error())
+		res = r.failed(ctx, spec.ReasonPageError, "The browser did not take the input: "+err.Error())
 	}
 	return &res
 }
@@ -353,9 +353,9 @@ func (r *run) denied(ctx context.Context, reason spec.Reason, msg string) Result
 func (r *run) failed(ctx context.Context, code spec.Reason, msg string) Result {
 	switch {
 	case errors.Is(context.Cause(ctx), errShuttingDown):
-		code, msg = FailShuttingDown, "The browser runtime is shutting down; the action was stopped."
+		code, msg = spec.ReasonShuttingDown, "The browser runtime is shutting down; the action was stopped."
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		code = FailTimeout
+		code = spec.ReasonTimeout
 	}
 	// The page may be gone with the context; report without waiting.
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)

@@ -77,7 +77,7 @@ func (r *run) scanEnd(ctx context.Context, epoch uint64, scans []frameScan) erro
 	}
 	// A new document or a hand back during the scan makes its ids useless.
 	if r.sync(ctx) != epoch || r.g.refs.epoch != r.epochAtStart {
-		return fail(FailNavigation, "The page changed while it was read; take the snapshot again.")
+		return fail(spec.ReasonNavigation, "The page changed while it was read; take the snapshot again.")
 	}
 	return nil
 }

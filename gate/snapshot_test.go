@@ -75,13 +75,13 @@ func TestRefTable(t *testing.T) {
 		{b, spec.ReasonStaleRef},
 		{c, ""},
 		{"e4", spec.ReasonNoSuchRef},
-		{"e0", FailBadArgument},
-		{"e01", FailBadArgument},
-		{"E1", FailBadArgument},
-		{"e", FailBadArgument},
-		{"", FailBadArgument},
-		{"e-1", FailBadArgument},
-		{"e99999999999999999999", FailBadArgument},
+		{"e0", spec.ReasonBadArgument},
+		{"e01", spec.ReasonBadArgument},
+		{"E1", spec.ReasonBadArgument},
+		{"e", spec.ReasonBadArgument},
+		{"", spec.ReasonBadArgument},
+		{"e-1", spec.ReasonBadArgument},
+		{"e99999999999999999999", spec.ReasonBadArgument},
 	}
 	var got, want []string
 	for _, tc := range tests {

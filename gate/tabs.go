@@ -41,7 +41,7 @@ func (a Tabs) plan() plan {
 	case "select", "close":
 		p.lease = inputLease
 		if a.Index == nil || *a.Index < 0 {
-			p.bad = fail(FailBadArgument, "Say which tab with index, 0 or more (see browser_tabs with action list).")
+			p.bad = fail(spec.ReasonBadArgument, "Say which tab with index, 0 or more (see browser_tabs with action list).")
 		}
 	case "new":
 		p.lease = inputLease
@@ -50,11 +50,11 @@ func (a Tabs) plan() plan {
 			var err error
 			u, err = url.Parse(a.URL)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				p.bad = fail(FailBadURL, "Only absolute http and https URLs can be opened.")
+				p.bad = fail(spec.ReasonBadURL, "Only absolute http and https URLs can be opened.")
 			}
 		}
 	default:
-		p.bad = fail(FailBadArgument, "action must be list, select, close or new.")
+		p.bad = fail(spec.ReasonBadArgument, "action must be list, select, close or new.")
 	}
 	p.dispatch = func(ctx context.Context, st *step) error {
 		var err error
@@ -72,9 +72,9 @@ func (a Tabs) plan() plan {
 		}
 		switch {
 		case errors.Is(err, browser.ErrNoTab):
-			return fail(FailNoTab, "There is no tab at that index; list the tabs with browser_tabs.")
+			return fail(spec.ReasonNoSuchTab, "There is no tab at that index; list the tabs with browser_tabs.")
 		case errors.Is(err, errNoTabs):
-			return fail(FailNoPage, "This page has no tabs.")
+			return fail(spec.ReasonNoPage, "This page has no tabs.")
 		}
 		return err
 	}
@@ -104,7 +104,7 @@ func (a HandleDialog) plan() plan {
 		dispatch: func(ctx context.Context, st *step) error {
 			if err := st.s.HandleDialog(ctx, a.Accept, a.PromptText); err != nil {
 				if errors.Is(err, browser.ErrNoDialog) {
-					return fail(FailNoDialog, "No dialog is open in the active tab.")
+					return fail(spec.ReasonNoDialog, "No dialog is open in the active tab.")
 				}
 				return err
 			}
@@ -127,7 +127,7 @@ func (r *run) dialogOpen(ctx context.Context) *Result {
 	if _, open := r.s.Dialog(); !open {
 		return nil
 	}
-	res := r.failed(ctx, FailDialogOpen, "A dialog is open in the tab, so the page cannot act; answer it with browser_handle_dialog (see dialog).")
+	res := r.failed(ctx, spec.ReasonDialogOpen, "A dialog is open in the tab, so the page cannot act; answer it with browser_handle_dialog (see dialog).")
 	return &res
 }
 
@@ -136,15 +136,15 @@ func (r *run) dialogOpen(ctx context.Context) *Result {
 func browserFailure(err error) *failure {
 	switch {
 	case errors.Is(err, browser.ErrBrowserGone):
-		return fail(FailBrowserGone, "The browser is gone (it closed or crashed); nothing can run in it any more.")
+		return fail(spec.ReasonBrowserGone, "The browser is gone (it closed or crashed); nothing can run in it any more.")
 	case errors.Is(err, browser.ErrCrashed):
-		return fail(FailCrashed, "The tab crashed; navigate it to a page to recover it.")
+		return fail(spec.ReasonCrashed, "The tab crashed; navigate it to a page to recover it.")
 	case errors.Is(err, browser.ErrPageBusy):
-		return fail(FailPageBusy, "The page did not answer in time (a script keeps it busy); navigate elsewhere or try again later.")
+		return fail(spec.ReasonPageBusy, "The page did not answer in time (a script keeps it busy); navigate elsewhere or try again later.")
 	case errors.Is(err, browser.ErrDialogOpen):
-		return fail(FailDialogOpen, "A dialog is open in the tab; answer it with browser_handle_dialog.")
+		return fail(spec.ReasonDialogOpen, "A dialog is open in the tab; answer it with browser_handle_dialog.")
 	case errors.Is(err, browser.ErrTabClosed):
-		return fail(FailTabClosed, "The tab closed; list the tabs with browser_tabs and take a snapshot of the active one.")
+		return fail(spec.ReasonTabClosed, "The tab closed; list the tabs with browser_tabs and take a snapshot of the active one.")
 	}
 	return nil
 }

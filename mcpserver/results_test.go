@@ -35,7 +35,7 @@ func TestFailuresAreErrorsWithReadableMessages(t *testing.T) {
 	cs := connect(t, New(f.Gate, nil))
 	var r gate.Result
 	res := raw(t, cs, spec.ToolNavigate, map[string]any{"url": "ftp://x"}, &r)
-	if !res.IsError || r.Outcome != spec.OutcomeFailed || r.Reason != gate.FailBadURL {
+	if !res.IsError || r.Outcome != spec.OutcomeFailed || r.Reason != spec.ReasonBadURL {
 		t.Errorf("bad url: isError %v, %+v", res.IsError, r)
 	}
 	res = raw(t, cs, spec.ToolScroll, map[string]any{"direction": "down", "amount": -5}, &r)
@@ -159,7 +159,7 @@ func TestResultContent(t *testing.T) {
 	if strings.Contains(string(b), "Title") || strings.Contains(string(b), "elements") {
 		t.Errorf("structured content repeats the text or lists elements unasked: %s", b)
 	}
-	if failed := result(gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailTimeout}, false); !failed.IsError {
+	if failed := result(gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout}, false); !failed.IsError {
 		t.Error("a failed outcome is not isError")
 	}
 }
