@@ -92,13 +92,27 @@ type PressKey struct {
 }
 
 // Scroll scrolls the element Ref, or the page when Ref is empty, by Amount
-// CSS pixels (0 means [DefaultScroll], at most [MaxScroll]) in Direction: "up", "down", "left" or
-// "right".
+// CSS pixels (0 means [DefaultScroll], at most [MaxScroll]) in Direction
+// ("" means [Down]).
 type Scroll struct {
 	Ref       string
-	Direction string
+	Direction Direction
 	Amount    float64
 }
+
+// Direction is where a [Scroll] goes, as browser_scroll spells it.
+type Direction string
+
+// Scroll directions.
+const (
+	Up    Direction = "up"
+	Down  Direction = "down"
+	Left  Direction = "left"
+	Right Direction = "right"
+)
+
+// Directions lists every [Direction], in the order the tool names them.
+func Directions() []Direction { return []Direction{Up, Down, Left, Right} }
 
 // Navigate loads an http or https URL in the top frame.
 type Navigate struct{ URL string }

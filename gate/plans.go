@@ -140,21 +140,21 @@ func (a Scroll) plan() plan {
 	if !(amount > 0 && amount <= MaxScroll) { // NaN too
 		p.bad = fail(spec.ReasonBadArgument, fmt.Sprintf("amount must be between 0 and %d CSS pixels.", MaxScroll))
 	}
-	switch a.Direction {
-	case "down", "":
-		dy = amount
-	case "up":
-		dy = -amount
-	case "right":
-		dx = amount
-	case "left":
-		dx = -amount
-	default:
-		p.bad = fail(spec.ReasonBadArgument, fmt.Sprintf("Direction %q is not one of up, down, left, right.", a.Direction))
-	}
 	dir := a.Direction
 	if dir == "" {
-		dir = "down"
+		dir = Down
+	}
+	switch dir {
+	case Down:
+		dy = amount
+	case Up:
+		dy = -amount
+	case Right:
+		dx = amount
+	case Left:
+		dx = -amount
+	default:
+		p.bad = fail(spec.ReasonBadArgument, fmt.Sprintf("Direction %s is not one of up, down, left, right.", quoteArg(string(a.Direction))))
 	}
 	if a.Ref == "" {
 		// The page scrolls under the pointer: no element is touched.

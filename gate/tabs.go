@@ -10,17 +10,30 @@ import (
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-// Tabs lists, selects, closes or opens tabs (browser_tabs). Action is
-// "list", "select", "close" or "new"; Index names the tab of a select or
-// close; URL is what a new tab loads ("" for a blank one). A select, close
-// or new passes the gate like any action: refused while the User holds
-// control, and under the input lease (a new tab with a URL under the
-// navigation lease, which a take stops).
+// Tabs lists, selects, closes or opens tabs (browser_tabs). Index names
+// the tab of a select or close; URL is what a new tab loads ("" for a
+// blank one). A select, close or new passes the gate like any action:
+// refused while the User holds control, and under the input lease (a new
+// tab with a URL under the navigation lease, which a take stops).
 type Tabs struct {
-	Action string
+	Action TabAction
 	Index  *int
 	URL    string
 }
+
+// TabAction is what [Tabs] does, as browser_tabs' action spells it.
+type TabAction string
+
+// Tab actions.
+const (
+	TabList   TabAction = "list"
+	TabSelect TabAction = "select"
+	TabClose  TabAction = "close"
+	TabNew    TabAction = "new"
+)
+
+// TabActions lists every [TabAction], in the order the tool names them.
+func TabActions() []TabAction { return []TabAction{TabList, TabSelect, TabClose, TabNew} }
 
 // HandleDialog answers the dialog open in the active tab
 // (browser_handle_dialog): Accept is OK, otherwise Cancel; PromptText is
@@ -37,13 +50,13 @@ func (a Tabs) plan() plan {
 	p := plan{dialogOK: true}
 	var u *url.URL
 	switch a.Action {
-	case "list":
-	case "select", "close":
+	case TabList:
+	case TabSelect, TabClose:
 		p.lease = inputLease
 		if a.Index == nil || *a.Index < 0 {
 			p.bad = fail(spec.ReasonBadArgument, "Say which tab with index, 0 or more (see browser_tabs with action list).")
 		}
-	case "new":
+	case TabNew:
 		p.lease = inputLease
 		if a.URL != "" {
 			p.lease = navigationLease
@@ -59,11 +72,11 @@ func (a Tabs) plan() plan {
 	p.dispatch = func(ctx context.Context, st *step) error {
 		var err error
 		switch a.Action {
-		case "select":
+		case TabSelect:
 			err = st.s.SelectTab(ctx, *a.Index)
-		case "close":
+		case TabClose:
 			err = st.s.CloseTab(ctx, *a.Index)
-		case "new":
+		case TabNew:
 			target := ""
 			if u != nil {
 				target = u.String()
@@ -84,11 +97,11 @@ func (a Tabs) plan() plan {
 		if s := r.g.current(); s != nil {
 			r.s = s
 		}
-		msgs := map[string]string{
-			"list":   "These are the open tabs.",
-			"select": "Selected the tab; it is now the active one. Take a snapshot to see it.",
-			"close":  "Closed the tab. Take a snapshot of the active tab before acting.",
-			"new":    "Opened a new tab; it is now the active one. Take a snapshot to see it.",
+		msgs := map[TabAction]string{
+			TabList:   "These are the open tabs.",
+			TabSelect: "Selected the tab; it is now the active one. Take a snapshot to see it.",
+			TabClose:  "Closed the tab. Take a snapshot of the active tab before acting.",
+			TabNew:    "Opened a new tab; it is now the active one. Take a snapshot to see it.",
 		}
 		res := st.done(ctx, msgs[a.Action])
 		res.Tabs, _ = r.s.Tabs(ctx)
