@@ -281,7 +281,7 @@ func feedFromAudit(e audit.Entry) feedLine {
 }
 
 func feedFromEvent(e control.Event) feedLine {
-	a := audit.Entry{Time: e.Time, Event: string(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch,
+	a := audit.Entry{Time: e.Time, Event: audit.Event(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch,
 		From: string(e.From), To: string(e.To)}
 	if e.Offer != nil {
 		a.Offer, a.Reason = e.Offer.ID, e.Offer.Reason
