@@ -136,48 +136,25 @@ func (g *Gate) Control() Controls { return g.ctl }
 
 // Do runs one action through the one sequence every action passes (see
 // the package doc): control, ref, marks, then lease, dispatch, settle and
-// record. The
-// action's plan says what each step works on; no action can skip a step.
-// Denials and failures are results, never panics or errors.
+// record. The action's plan says what each step works on; no action can
+// skip a step. Denials and failures are results, never panics or errors.
 func (g *Gate) Do(ctx context.Context, a Action) Result {
 	if a == nil {
 		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument, Message: "No action."}
 	}
-	if g.life.Err() != nil {
-		res := g.shuttingDown()
-		g.record(a, "", res.Page.URL, res)
-		return res
-	}
 	// 1. Refuse at once while the User holds control, without waiting for
 	// a running action.
-	if g.ctl.Holder() == spec.ControllerUser {
-		res := g.userHasControl()
-		g.record(a, "", res.Page.URL, res)
-		return res
+	if res := g.refusal(); res != nil {
+		return g.recorded(a, *res)
 	}
-	g.queued.Add(1)
-	select {
-	case g.sem <- struct{}{}:
-		g.queued.Add(-1)
-	case <-g.life.Done():
-		g.queued.Add(-1)
-		res := g.shuttingDown()
-		g.record(a, "", res.Page.URL, res)
-		return res
-	case <-ctx.Done():
-		g.queued.Add(-1)
-		res := Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout, Message: "Another browser action is still running; try again.",
-			Page: g.lastPage()}
-		g.record(a, "", res.Page.URL, res)
-		return res
+	if res := g.acquire(ctx); res != nil {
+		return g.recorded(a, *res)
 	}
 	defer func() { <-g.sem }()
 	// 1, again: the User may have taken control while the action waited
 	// for its slot.
-	if g.ctl.Holder() == spec.ControllerUser {
-		res := g.userHasControl()
-		g.record(a, "", res.Page.URL, res)
-		return res
+	if res := g.refusal(); res != nil {
+		return g.recorded(a, *res)
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
@@ -246,6 +223,45 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	g.seen.Store(&seen)
 	// 4, the end: record the decision.
 	g.record(a, r.ref, r.urlBefore, res)
+	return res
+}
+
+// refusal is the answer to an action that must not start: the gate is
+// closed, or the User holds control.
+func (g *Gate) refusal() *Result {
+	var res Result
+	switch {
+	case g.life.Err() != nil:
+		res = g.shuttingDown()
+	case g.ctl.Holder() == spec.ControllerUser:
+		res = g.userHasControl()
+	default:
+		return nil
+	}
+	return &res
+}
+
+// acquire waits for the action's slot (one action runs at a time), or
+// answers why it did not get it.
+func (g *Gate) acquire(ctx context.Context) *Result {
+	g.queued.Add(1)
+	defer g.queued.Add(-1)
+	var res Result
+	select {
+	case g.sem <- struct{}{}:
+		return nil
+	case <-g.life.Done():
+		res = g.shuttingDown()
+	case <-ctx.Done():
+		res = Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout, Message: "Another browser action is still running; try again.",
+			Page: g.lastPage()}
+	}
+	return &res
+}
+
+// recorded records an answer given before the action ran, and returns it.
+func (g *Gate) recorded(a Action, res Result) Result {
+	g.record(a, "", res.Page.URL, res)
 	return res
 }
 
