@@ -66,6 +66,9 @@ func TestOfferRules(t *testing.T) {
 	if raw(t, cs, spec.ToolRequestUserControl, map[string]any{"reason": "Check in", "ref": "e77"}, &o); o.Outcome != spec.OutcomeDenied || o.Reason != spec.ReasonNoSuchRef {
 		t.Errorf("unknown ref: %+v", o)
 	}
+	if res := raw(t, cs, spec.ToolRequestUserControl, map[string]any{"reason": "Check in", "ref": "x12"}, &o); !res.IsError || o.Reason != spec.ReasonBadArgument || o.Offer != nil {
+		t.Errorf("a ref that is no ref: isError %v, %+v; want failed/bad_argument and no offer", res.IsError, o)
+	}
 	call(t, cs, spec.ToolRequestUserControl, map[string]any{"reason": "Check in", "ref": "e4"}, &o)
 	first := o.Offer.ID
 	call(t, cs, spec.ToolRequestUserControl, map[string]any{"reason": "Check in, please"}, &o)
