@@ -42,7 +42,7 @@
 //
 // The gate declares what it needs in small interfaces, each for the steps
 // that use it: [Doc] (document identity, URL, frames, a gone browser),
-// [Marks] (scan, check, disarm), [Input], [Navigation], [Picture] (the
+// [Marks] (scan, check, disarm), [RealInput], [Navigation], [Picture] (the
 // screenshot) and [TabSet] (tabs, the tab's dialog, what the page did);
 // [Surface] is all of them. The real one drives a browser page; package
 // gatetest has the one fake, which walks every path, tabs and dialogs
@@ -158,6 +158,11 @@
 // and takes its input lease, never [control.User]); put a credential, a
 // token or a value the User typed into a result, a log line or the audit
 // log.
+//
+// [Input] is the gate's dispatch step alone (the pointer at the centre of
+// the box the marks check found, focus then keys or text), for package
+// check's conformance probes, which judge their inputs with [marks.Check]
+// themselves; nothing that acts for a model may use it.
 //
 // # Concurrency
 //

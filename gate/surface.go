@@ -31,7 +31,7 @@ type Frame struct {
 type Surface interface {
 	Doc
 	Marks
-	Input
+	RealInput
 	Navigation
 	Picture
 	TabSet
@@ -64,10 +64,10 @@ type Marks interface {
 	Disarm(ctx context.Context, f Frame) (marks.Disarmed, error)
 }
 
-// Input is the real input an action dispatches under the lease. Points
+// RealInput is the real input an action dispatches under the lease. Points
 // are in the top frame's viewport; Offset is where a frame's viewport
 // sits in it.
-type Input interface {
+type RealInput interface {
 	Offset(ctx context.Context, f Frame) (x, y float64, err error)
 	Click(ctx context.Context, x, y float64) error
 	// Hover moves the pointer to (x, y) without pressing.
