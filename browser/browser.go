@@ -13,6 +13,9 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/cdproto/target"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
+	"github.com/poppy-browser/poppy-browser/browser/internal/chromium"
 )
 
 // Options configure [Launch]. The zero value launches a headless Chromium
@@ -94,8 +97,8 @@ type Script struct {
 type Browser struct {
 	opts Options
 	log  *slog.Logger
-	conn *conn
-	proc *process // nil when attached
+	conn *cdpconn.Conn
+	proc *chromium.Process // nil when attached
 
 	getterCalls atomic.Uint64 // numbers CallPrivate's object groups
 
@@ -152,37 +155,40 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 		}
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		t, err := dial(cctx, opts.CDPURL)
+		t, err := cdpconn.Dial(cctx, opts.CDPURL)
 		if err != nil {
 			b.cancel()
 			if cctx.Err() != nil && ctx.Err() == nil {
-				return nil, fmt.Errorf("attaching to %s: no answer in %s", redactURL(opts.CDPURL), timeout)
+				return nil, fmt.Errorf("attaching to %s: no answer in %s", cdpconn.RedactURL(opts.CDPURL), timeout)
 			}
 			return nil, err
 		}
-		b.conn = newConn(t)
+		b.conn = cdpconn.NewConn(t)
 		ctx = cctx
 	} else {
-		t, p, err := startProcess(ctx, opts)
+		t, p, err := chromium.Start(chromium.Config{
+			Path: opts.ExecPath, UserDataDir: opts.UserDataDir, Headful: opts.Headful,
+			Width: opts.width(), Height: opts.height(), Args: opts.Args,
+		})
 		if err != nil {
 			b.cancel()
 			return nil, err
 		}
-		b.conn, b.proc = newConn(t), p
+		b.conn, b.proc = cdpconn.NewConn(t), p
 	}
-	b.wg.Go(func() { b.conn.readLoop(b.ctx) })
+	b.wg.Go(func() { b.conn.ReadLoop(b.ctx) })
 
 	if err := b.setup(ctx); err != nil {
 		last := ""
 		if b.proc != nil {
-			last = b.proc.lastLine()
+			last = b.proc.LastLine()
 		}
 		b.Close()
 		if opts.CDPURL != "" {
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("attaching to %s: the browser did not answer: %w", redactURL(opts.CDPURL), err)
+				return nil, fmt.Errorf("attaching to %s: the browser did not answer: %w", cdpconn.RedactURL(opts.CDPURL), err)
 			}
-			return nil, fmt.Errorf("attaching to %s: %w", redactURL(opts.CDPURL), err)
+			return nil, fmt.Errorf("attaching to %s: %w", cdpconn.RedactURL(opts.CDPURL), err)
 		}
 		if last != "" {
 			return nil, fmt.Errorf("starting chromium: %w (chromium said: %s)", err, last)
@@ -193,9 +199,9 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 }
 
 func (b *Browser) setup(ctx context.Context) error {
-	root := b.conn.root()
-	root.on(target.AttachedToTarget.Method, func(raw jsonv2.Value) { b.attached(root, raw) })
-	root.on(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { b.detached(raw) })
+	root := b.conn.Root()
+	root.On(target.AttachedToTarget.Method, func(raw jsonv2.Value) { b.attached(root, raw) })
+	root.On(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { b.detached(raw) })
 	b.watchTargets(root)
 	b.watchFaults(root)
 	if err := b.intercept(ctx); err != nil {
@@ -221,17 +227,17 @@ func (b *Browser) setup(ctx context.Context) error {
 func (b *Browser) Close() error {
 	b.closeOnce.Do(func() {
 		var errs []error
-		if b.proc != nil && b.conn.deadErr() == nil {
+		if b.proc != nil && b.conn.Err() == nil {
 			ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
-			_ = b.conn.root().Call(ctx, "Browser.close", nil, nil)
+			_ = b.conn.Root().Call(ctx, "Browser.close", nil, nil)
 			cancel()
 		}
 		b.cancel()
-		if err := b.conn.tr.Close(); err != nil && b.conn.deadErr() == nil {
+		if err := b.conn.Close(); err != nil && b.conn.Err() == nil {
 			errs = append(errs, fmt.Errorf("closing the browser connection: %w", err))
 		}
 		b.wg.Wait()
-		if err := b.proc.stop(); err != nil {
+		if err := b.proc.Stop(); err != nil {
 			errs = append(errs, err)
 		}
 		b.closeErr = errors.Join(errs...)
@@ -240,11 +246,11 @@ func (b *Browser) Close() error {
 }
 
 // Crashed is closed when the connection to the browser is lost.
-func (b *Browser) Crashed() <-chan struct{} { return b.conn.done }
+func (b *Browser) Crashed() <-chan struct{} { return b.conn.Done() }
 
 // Gone reports why the browser can no longer be used (wrapping
 // [ErrBrowserGone]), or nil while it can.
-func (b *Browser) Gone() error { return b.conn.deadErr() }
+func (b *Browser) Gone() error { return b.conn.Err() }
 
 // SetScript installs s under key in every current target and every target
 // created later, replacing the script that had that key. Documents that are
@@ -287,7 +293,7 @@ func (b *Browser) targetList() []*tgt {
 // NewPage opens a tab in a fresh browser context (its own cookies and
 // storage) and returns it once attached.
 func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
-	bc, err := cdp.Call(ctx, b.conn.root(), target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: ptr(true)})
+	bc, err := cdp.Call(ctx, b.conn.Root(), target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: ptr(true)})
 	if err != nil {
 		return nil, fmt.Errorf("opening a page: %w", err)
 	}
@@ -296,7 +302,7 @@ func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	if err := b.denyDownloads(ctx, bc.BrowserContextID); err != nil {
 		return nil, fmt.Errorf("opening a page: %w", err)
 	}
-	res, err := cdp.Call(ctx, b.conn.root(), target.CreateTarget, target.CreateTargetParams{
+	res, err := cdp.Call(ctx, b.conn.Root(), target.CreateTarget, target.CreateTargetParams{
 		URL:              "about:blank",
 		BrowserContextID: bc.BrowserContextID,
 		NewWindow:        ptr(true),
@@ -363,14 +369,14 @@ func (b *Browser) ClearCookies(ctx context.Context) error {
 		ctxs = append(ctxs, p.browserContext)
 	}
 	b.mu.Unlock()
-	if err := b.conn.root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{}, nil); err != nil {
+	if err := b.conn.Root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{}, nil); err != nil {
 		return fmt.Errorf("clearing cookies: %w", err)
 	}
 	for _, id := range ctxs {
 		if id == "" {
 			continue
 		}
-		if err := b.conn.root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{BrowserContextID: id}, nil); err != nil {
+		if err := b.conn.Root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{BrowserContextID: id}, nil); err != nil {
 			return fmt.Errorf("clearing cookies: %w", err)
 		}
 	}
@@ -380,3 +386,7 @@ func (b *Browser) ClearCookies(ctx context.Context) error {
 const cleanupTimeout = 2 * time.Second
 
 func ptr[T any](v T) *T { return &v }
+
+// FindChromium returns the path of a Chromium or Chrome binary on PATH, or
+// an error that names the command that installs one.
+func FindChromium() (string, error) { return chromium.Find() }

@@ -10,11 +10,11 @@ import (
 // Close closes the tab and disposes of the browser context that
 // [Browser.NewPage] made for it (its cookies and storage).
 func (p *Page) Close(ctx context.Context) error {
-	if err := p.b.conn.root().Call(ctx, target.CommandCloseTarget, target.CloseTargetParams{TargetID: p.t.s.targetID}, nil); err != nil && !isGone(err) {
+	if err := p.b.conn.Root().Call(ctx, target.CommandCloseTarget, target.CloseTargetParams{TargetID: p.t.s.TargetID()}, nil); err != nil && !isGone(err) {
 		return fmt.Errorf("closing the page: %w", err)
 	}
 	if p.browserContext != "" {
-		if err := p.b.conn.root().Call(ctx, target.CommandDisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: p.browserContext}, nil); err != nil && !isGone(err) {
+		if err := p.b.conn.Root().Call(ctx, target.CommandDisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: p.browserContext}, nil); err != nil && !isGone(err) {
 			return fmt.Errorf("closing the page: %w", err)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // Dialog is a JavaScript dialog a page opened. Message is the page's
@@ -27,8 +29,8 @@ type Dialog struct {
 
 type openDialog struct {
 	Dialog
-	s     *session    // where it opened, where it is answered
-	frame cdp.FrameID // the frame that opened it: its renderer is stopped
+	s     *cdpconn.Session // where it opened, where it is answered
+	frame cdp.FrameID      // the frame that opened it: its renderer is stopped
 }
 
 // The dialog loop bound: more than dialogLoopCount dialogs within
@@ -91,12 +93,12 @@ func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string)
 // run on the read loop and must not block.
 func (p *Page) watch(t *tgt) {
 	s := t.s
-	s.on(page.JavascriptDialogOpening.Method, func(raw jsonv2.Value) {
-		if ev, ok := decode[page.EventJavascriptDialogOpening](raw); ok {
+	s.On(page.JavascriptDialogOpening.Method, func(raw jsonv2.Value) {
+		if ev, ok := cdpconn.Decode[page.EventJavascriptDialogOpening](raw); ok {
 			p.dialogOpened(s, ev)
 		}
 	})
-	s.on(page.JavascriptDialogClosed.Method, func(jsonv2.Value) {
+	s.On(page.JavascriptDialogClosed.Method, func(jsonv2.Value) {
 		p.mu.Lock()
 		if p.dialog != nil && p.dialog.s == s {
 			p.dialog = nil
@@ -105,8 +107,8 @@ func (p *Page) watch(t *tgt) {
 		p.mu.Unlock()
 		p.tabs.touch()
 	})
-	s.on(page.FileChooserOpened.Method, func(raw jsonv2.Value) {
-		if ev, ok := decode[page.EventFileChooserOpened](raw); ok {
+	s.On(page.FileChooserOpened.Method, func(raw jsonv2.Value) {
+		if ev, ok := cdpconn.Decode[page.EventFileChooserOpened](raw); ok {
 			p.mu.Lock()
 			p.choosers = appendKept(p.choosers, FileChooser{Frame: FrameID(ev.FrameID), Multiple: ev.Mode == page.FileChooserOpenedModeSelectMultiple, At: time.Now()})
 			p.mu.Unlock()
@@ -115,9 +117,9 @@ func (p *Page) watch(t *tgt) {
 	if t != p.t {
 		return
 	}
-	s.on(inspector.TargetCrashed.Method, func(jsonv2.Value) { p.setCrashed() })
-	s.on(page.FrameNavigated.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[page.EventFrameNavigated](raw)
+	s.On(inspector.TargetCrashed.Method, func(jsonv2.Value) { p.setCrashed() })
+	s.On(page.FrameNavigated.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[page.EventFrameNavigated](raw)
 		if !ok || ev.Frame == nil || ev.Frame.ParentID != "" {
 			return
 		}
@@ -129,7 +131,7 @@ func (p *Page) watch(t *tgt) {
 	})
 }
 
-func (p *Page) dialogOpened(s *session, ev page.EventJavascriptDialogOpening) {
+func (p *Page) dialogOpened(s *cdpconn.Session, ev page.EventJavascriptDialogOpening) {
 	d := Dialog{Type: string(ev.Type), Message: ev.Message, URL: ev.URL, DefaultPrompt: ev.DefaultPrompt, At: time.Now()}
 	p.mu.Lock()
 	cut := 0

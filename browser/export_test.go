@@ -1,16 +1,12 @@
 package browser
 
-// KillForTest ends the Chromium process as if it died.
-func (b *Browser) KillForTest() {
-	killProcessGroup(b.proc.cmd)
-}
+// KillForTest ends the Chromium process group as if it died.
+func (b *Browser) KillForTest() { b.proc.Kill() }
 
 // ProcessID is the pid of the Chromium a Browser started (0 when attached).
 func ProcessID(b *Browser) int {
 	if b.proc == nil {
 		return 0
 	}
-	return b.proc.cmd.Process.Pid
+	return b.proc.Pid()
 }
-
-var ChromiumEnv = chromiumEnv

@@ -8,6 +8,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/fetch"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // intercept intercepts every request of the browser, in every target, at
@@ -22,9 +24,9 @@ func (b *Browser) intercept(ctx context.Context) error {
 	if b.intercepting {
 		return nil
 	}
-	root := b.conn.root()
-	root.on(fetch.RequestPaused.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[fetch.EventRequestPaused](raw)
+	root := b.conn.Root()
+	root.On(fetch.RequestPaused.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[fetch.EventRequestPaused](raw)
 		if !ok || ev.Request == nil {
 			return
 		}
@@ -51,7 +53,7 @@ func (b *Browser) continueRequest(ev fetch.EventRequestPaused) {
 	if b.isCompanyURL(ev.Request.URL) {
 		params.Headers = withHeaders(ev.Request.Headers, b.opts.CompanyHeaders)
 	}
-	if err := b.conn.root().Call(b.ctx, fetch.CommandContinueRequest, params, nil); err != nil && !isGone(err) {
+	if err := b.conn.Root().Call(b.ctx, fetch.CommandContinueRequest, params, nil); err != nil && !isGone(err) {
 		b.log.Debug("continuing request", "err", err)
 	}
 }

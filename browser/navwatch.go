@@ -1,6 +1,10 @@
 package browser
 
-import "github.com/chromedp/cdproto/page"
+import (
+	"github.com/chromedp/cdproto/page"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
+)
 
 // Navigation is a new document in a page's top frame, as
 // [Page.WatchNavigations] reports it.
@@ -20,7 +24,7 @@ func (p *Page) WatchNavigations(fn func(Navigation)) (stop func()) {
 	go func() {
 		defer close(done)
 		for raw := range events {
-			ev, ok := decode[page.EventFrameNavigated](raw)
+			ev, ok := cdpconn.Decode[page.EventFrameNavigated](raw)
 			if !ok || ev.Frame == nil || ev.Frame.ParentID != "" {
 				continue
 			}

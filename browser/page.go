@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/target"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // Page is a top-level tab (or popup) with its frames, including those that
@@ -48,7 +50,7 @@ func (p *Page) notifyLocked() {
 }
 
 // TargetID identifies the tab.
-func (p *Page) TargetID() string { return string(p.t.s.targetID) }
+func (p *Page) TargetID() string { return string(p.t.s.TargetID()) }
 
 // Done is closed when the page closes.
 func (p *Page) Done() <-chan struct{} { return p.t.s.Done() }
@@ -124,7 +126,7 @@ func (p *Page) Frames() []Frame {
 			owned := t.contexts[id] != nil || id == t.mainID
 			// The target that renders a frame wins over its parent, which
 			// also lists it.
-			if prev, had := seen[id]; had && (!owned || cdp.FrameID(prev.t.s.targetID) == id) {
+			if prev, had := seen[id]; had && (!owned || cdp.FrameID(prev.t.s.TargetID()) == id) {
 				continue
 			}
 			seen[id] = Frame{ID: FrameID(id), ParentID: FrameID(fi.parent), URL: fi.url, t: t, Remote: t != p.t}
@@ -136,7 +138,7 @@ func (p *Page) Frames() []Frame {
 		if t == p.t {
 			continue
 		}
-		id := cdp.FrameID(t.s.targetID)
+		id := cdp.FrameID(t.s.TargetID())
 		if f, ok := seen[id]; ok && f.ParentID == "" {
 			if pt := p.b.targetBySession(t.parent); pt != nil {
 				pt.mu.Lock()
@@ -184,13 +186,13 @@ func (p *Page) Frames() []Frame {
 	return out
 }
 
-func (b *Browser) targetBySession(s *session) *tgt {
+func (b *Browser) targetBySession(s *cdpconn.Session) *tgt {
 	if s == nil {
 		return nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.targets[s.id]
+	return b.targets[s.ID()]
 }
 
 // Offset is where the frame's viewport sits in the top frame's viewport, in

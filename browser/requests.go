@@ -77,7 +77,7 @@ func (b *Browser) observe(ev fetch.EventRequestPaused) bool {
 
 // failRequest blocks a paused request by answering it with 204.
 func (b *Browser) failRequest(ev fetch.EventRequestPaused) error {
-	return b.conn.root().Call(b.ctx, fetch.CommandFulfillRequest, fetch.FulfillRequestParams{
+	return b.conn.Root().Call(b.ctx, fetch.CommandFulfillRequest, fetch.FulfillRequestParams{
 		RequestID: ev.RequestID, ResponseCode: 204,
 	}, nil)
 }

@@ -85,7 +85,7 @@ func (ts *Tabs) remove(p *Page) {
 	if ts.active == p {
 		ts.active = nil
 		for _, q := range ts.list {
-			if q.t.s.targetID == p.opener {
+			if q.t.s.TargetID() == p.opener {
 				ts.active = q
 			}
 		}
@@ -143,7 +143,7 @@ func (ts *Tabs) describe() []Tab {
 	for i, p := range list {
 		out[i] = Tab{Index: i, URL: p.URL(), Active: p == active, Opener: -1, Page: p, seq: seqs[i]}
 		for j, q := range list {
-			if p.opener != "" && q.t.s.targetID == p.opener {
+			if p.opener != "" && q.t.s.TargetID() == p.opener {
 				out[i].Opener = j
 			}
 		}
@@ -216,7 +216,7 @@ func (ts *Tabs) Select(ctx context.Context, i int) (*Page, error) {
 	ts.mu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, ts.b.busyTimeout())
 	defer cancel()
-	if err := ts.b.conn.root().Call(cctx, target.CommandActivateTarget, target.ActivateTargetParams{TargetID: p.t.s.targetID}, nil); err != nil && !isGone(err) {
+	if err := ts.b.conn.Root().Call(cctx, target.CommandActivateTarget, target.ActivateTargetParams{TargetID: p.t.s.TargetID()}, nil); err != nil && !isGone(err) {
 		return p, fmt.Errorf("selecting tab %d: %w", i, err)
 	}
 	return p, nil
@@ -233,7 +233,7 @@ func (ts *Tabs) Close(ctx context.Context, i int) error {
 	if err != nil {
 		return err
 	}
-	if err := ts.b.conn.root().Call(ctx, target.CommandCloseTarget, target.CloseTargetParams{TargetID: p.t.s.targetID}, nil); err != nil && !isGone(err) {
+	if err := ts.b.conn.Root().Call(ctx, target.CommandCloseTarget, target.CloseTargetParams{TargetID: p.t.s.TargetID()}, nil); err != nil && !isGone(err) {
 		return fmt.Errorf("closing tab %d: %w", i, err)
 	}
 	cctx, cancel := context.WithTimeout(ctx, closeWait)
@@ -258,7 +258,7 @@ func (ts *Tabs) Close(ctx context.Context, i int) error {
 func (ts *Tabs) New(ctx context.Context, url string) (*Page, NavResult, error) {
 	ch := ts.b.subscribePages()
 	defer ts.b.unsubscribePages(ch)
-	res, err := cdp.Call(ctx, ts.b.conn.root(), target.CreateTarget, target.CreateTargetParams{
+	res, err := cdp.Call(ctx, ts.b.conn.Root(), target.CreateTarget, target.CreateTargetParams{
 		URL: "about:blank", BrowserContextID: ts.id,
 	})
 	if err != nil {
@@ -295,7 +295,7 @@ func (ts *Tabs) New(ctx context.Context, url string) (*Page, NavResult, error) {
 func (b *Browser) refreshTitles(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, cleanupTimeout)
 	defer cancel()
-	res, err := cdp.Call(ctx, b.conn.root(), target.GetTargets, target.GetTargetsParams{})
+	res, err := cdp.Call(ctx, b.conn.Root(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return
 	}

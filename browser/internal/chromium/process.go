@@ -1,26 +1,21 @@
-package browser
+package chromium
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	neturl "net/url"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
+
+	"github.com/poppy-browser/poppy-browser/internal/childenv"
+	"github.com/poppy-browser/poppy-browser/internal/tail"
 )
 
-// FindChromium returns the path of a Chromium or Chrome binary on PATH, or an
+// Find returns the path of a Chromium or Chrome binary on PATH, or an
 // error that names the command that installs one.
-func FindChromium() (string, error) {
+func Find() (string, error) {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p, nil
@@ -29,80 +24,68 @@ func FindChromium() (string, error) {
 	return "", errors.New("no Chromium found on PATH; install it with: sudo apt-get install -y chromium")
 }
 
-// flags are our own list, not chromedp's defaults: those turn site isolation
-// off, and we keep it on.
-func flags(opts *Options, userDataDir string) []string {
-	args := []string{
-		"--remote-debugging-pipe",
-		"--user-data-dir=" + userDataDir,
-		"--no-first-run",
-		"--no-default-browser-check",
-		"--disable-background-networking",
-		"--disable-component-update",
-		"--disable-sync",
-		"--disable-default-apps",
-		"--disable-extensions",
-		"--disable-quic",
-		"--disable-features=Translate,MediaRouter,OptimizationHints",
-		"--site-per-process",
-		"--password-store=basic",
-		"--use-mock-keychain",
-		"--metrics-recording-only",
-		"--mute-audio",
-	}
-	if !opts.Headful {
-		args = append(args, "--headless", "--hide-scrollbars")
-	}
-	if os.Geteuid() == 0 {
-		// Chromium refuses to run its sandbox as root.
-		args = append(args, "--no-sandbox")
-	}
-	if !opts.Headful {
-		args = append(args, "--disable-gpu")
-	}
-	args = append(args, fmt.Sprintf("--window-size=%d,%d", opts.width(), opts.height()))
-	args = append(args, opts.Args...)
-	return append(args, "about:blank")
+// Config is what a Chromium is started with.
+type Config struct {
+	Path        string   // the binary; "" finds one with Find
+	UserDataDir string   // "" makes a temporary profile that Stop removes
+	Headful     bool     // show a window
+	Width       int      // window width in CSS pixels (must be set)
+	Height      int      // window height
+	Args        []string // extra flags, after ours
 }
 
-// process is a Chromium we started.
-type process struct {
+// Process is a Chromium we started, in its own process group, talking
+// over a pipe. Stop ends it; its methods are safe for concurrent use.
+type Process struct {
 	cmd     *exec.Cmd
 	tmpDir  string
-	output  *tailBuffer
-	waitErr error
+	output  *tail.Buffer
 	exited  chan struct{}
+	waitErr error
+
+	stopOnce sync.Once
+	stopErr  error
 }
 
-func startProcess(ctx context.Context, opts *Options) (chromedp.Transport, *process, error) {
-	path := opts.ExecPath
+// Start starts Chromium with our flags and an allowlisted environment
+// ([childenv.Chromium]) and returns the DevTools pipe to it. The process
+// outlives any context of the caller's: it ends at Stop.
+//
+// A temporary profile is named after this process's pid: a profile whose
+// owner is gone (a runtime killed before it could clean up) is removed here,
+// at the next start.
+func Start(cfg Config) (chromedp.Transport, *Process, error) {
+	path := cfg.Path
 	if path == "" {
 		var err error
-		if path, err = FindChromium(); err != nil {
+		if path, err = Find(); err != nil {
 			return nil, nil, err
 		}
 	}
-	dir := opts.UserDataDir
-	tmp := ""
+	dir, tmp := cfg.UserDataDir, ""
 	if dir == "" {
+		removeStaleProfiles(os.TempDir())
 		var err error
-		if tmp, err = os.MkdirTemp("", "poppy-browser-"); err != nil {
+		if tmp, err = makeProfile(os.TempDir()); err != nil {
 			return nil, nil, fmt.Errorf("starting chromium: %w", err)
 		}
 		dir = tmp
 	}
-	// The process outlives ctx of the start: it is ended by Close.
-	cmd := exec.Command(path, flags(opts, dir)...)
-	cmd.Env = chromiumEnv(os.Environ()) // an allowlist: see env.go
+	cmd := exec.Command(path, flags(cfg, dir)...)
+	cmd.Env = childenv.Keep(os.Environ(), childenv.Chromium)
 	childR, parentW, err := os.Pipe()
 	if err != nil {
+		removeProfile(tmp)
 		return nil, nil, fmt.Errorf("starting chromium: %w", err)
 	}
 	parentR, childW, err := os.Pipe()
 	if err != nil {
+		childR.Close()
+		parentW.Close()
+		removeProfile(tmp)
 		return nil, nil, fmt.Errorf("starting chromium: %w", err)
 	}
-	out := &tailBuffer{max: 16 << 10}
+	out := &tail.Buffer{Max: 16 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.ExtraFiles = []*os.File{childR, childW} // fds 3 and 4
 	setProcessGroup(cmd)
@@ -111,14 +94,12 @@ func startProcess(ctx context.Context, opts *Options) (chromedp.Transport, *proc
 		childW.Close()
 		parentR.Close()
 		parentW.Close()
-		if tmp != "" {
-			os.RemoveAll(tmp)
-		}
+		removeProfile(tmp)
 		return nil, nil, fmt.Errorf("starting chromium %s: %w", path, err)
 	}
 	childR.Close()
 	childW.Close()
-	p := &process{cmd: cmd, tmpDir: tmp, output: out, exited: make(chan struct{})}
+	p := &Process{cmd: cmd, tmpDir: tmp, output: out, exited: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
@@ -126,109 +107,37 @@ func startProcess(ctx context.Context, opts *Options) (chromedp.Transport, *proc
 	return chromedp.NewPipeConn(parentR, parentW), p, nil
 }
 
-// stop ends the process group (Chromium's helpers too) and removes the
-// temporary profile.
-func (p *process) stop() error {
+// Stop kills the process group (the helpers outlive the main process, and
+// write the profile until they end), waits for the main process, and only
+// then removes the temporary profile. Later calls return the same. A nil
+// Process stops at once.
+func (p *Process) Stop() error {
 	if p == nil {
 		return nil
 	}
-	// The helpers may outlive the main process: end the group either way.
-	killProcessGroup(p.cmd)
-	<-p.exited
-	if p.tmpDir != "" {
-		if err := os.RemoveAll(p.tmpDir); err != nil {
-			return fmt.Errorf("removing the temporary profile: %w", err)
+	p.stopOnce.Do(func() {
+		killProcessGroup(p.cmd)
+		<-p.exited
+		waitGroupGone(p.cmd)
+		if err := removeProfile(p.tmpDir); err != nil {
+			p.stopErr = fmt.Errorf("removing the temporary profile: %w", err)
 		}
-	}
-	return nil
+	})
+	return p.stopErr
 }
 
-// lastLine is the last non-empty line Chromium printed, for start errors.
-func (p *process) lastLine() string {
-	sc := bufio.NewScanner(strings.NewReader(p.output.String()))
-	last := ""
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" {
-			last = l
-		}
-	}
-	return last
-}
+// Exited is closed when the main process has exited.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
 
-// redactURL drops a DevTools URL's query and user info (a browser pool's
-// token travels there), for errors.
-func redactURL(raw string) string {
-	u, err := neturl.Parse(raw)
-	if err != nil {
-		return "the DevTools URL"
-	}
-	u.RawQuery, u.User, u.Fragment = "", nil, ""
-	return u.String()
-}
+// Pid is the main process's id (for tests that kill it).
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
-func dial(ctx context.Context, url string) (chromedp.Transport, error) {
-	ws := url
-	if strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://") {
-		var err error
-		if ws, err = resolveWebSocketURL(ctx, url); err != nil {
-			return nil, fmt.Errorf("attaching to %s: %w", redactURL(url), err)
-		}
-	}
-	c, err := remote.DialContext(ctx, ws)
-	if err != nil {
-		return nil, fmt.Errorf("attaching to %s: %w", redactURL(url), err)
-	}
-	return c, nil
-}
+// ProfileDir is the temporary profile, "" when the caller gave one.
+func (p *Process) ProfileDir() string { return p.tmpDir }
 
-// resolveWebSocketURL asks a DevTools HTTP endpoint for its browser websocket.
-func resolveWebSocketURL(ctx context.Context, base string) (string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+"/json/version", nil)
-	if err != nil {
-		return "", err
-	}
-	resp, err := (&http.Client{}).Do(req)
-	if err != nil {
-		var ue *neturl.Error
-		if errors.As(err, &ue) {
-			return "", ue.Err // its URL may carry the pool's token
-		}
-		return "", err
-	}
-	defer resp.Body.Close()
-	var v struct {
-		WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&v); err != nil {
-		return "", fmt.Errorf("reading /json/version: %w", err)
-	}
-	if v.WebSocketDebuggerURL == "" {
-		return "", errors.New("no webSocketDebuggerUrl in /json/version")
-	}
-	return v.WebSocketDebuggerURL, nil
-}
+// LastLine is the last non-empty line Chromium printed, for start errors.
+func (p *Process) LastLine() string { return p.output.LastLine() }
 
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = t.b[len(t.b)-t.max:]
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
-}
-
-var _ io.Writer = (*tailBuffer)(nil)
+// Kill kills the process group without waiting or cleaning up, as a crash
+// would; Stop still cleans up after it.
+func (p *Process) Kill() { killProcessGroup(p.cmd) }
