@@ -106,6 +106,9 @@ type Browser struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // the goroutines of the browser: Close waits for them
 
+	// closing is set first thing in Close, before the browser is asked to
+	// close and detaches its tabs: from then on the browser is gone.
+	closing   atomic.Bool
 	closeOnce sync.Once
 	closeErr  error
 
@@ -225,6 +228,7 @@ func (b *Browser) setup(ctx context.Context) error {
 // temporary profile and waits for the goroutines of the Browser to end. It
 // reports what could not be cleaned up. Calling it again returns the same.
 func (b *Browser) Close() error {
+	b.closing.Store(true)
 	b.closeOnce.Do(func() {
 		var errs []error
 		if b.proc != nil && b.conn.Err() == nil {
@@ -250,7 +254,15 @@ func (b *Browser) Crashed() <-chan struct{} { return b.conn.Done() }
 
 // Gone reports why the browser can no longer be used (wrapping
 // [ErrBrowserGone]), or nil while it can.
-func (b *Browser) Gone() error { return b.conn.Err() }
+func (b *Browser) Gone() error {
+	if err := b.conn.Err(); err != nil {
+		return err
+	}
+	if b.closing.Load() {
+		return ErrBrowserGone
+	}
+	return nil
+}
 
 // SetScript installs s under key in every current target and every target
 // created later, replacing the script that had that key. Documents that are

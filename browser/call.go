@@ -149,6 +149,10 @@ func (t *tgt) decodeReply(method string, reply *cdproto.Message, res any) error 
 
 // blocked says why a command of mode cannot run in the target now, or nil.
 func (t *tgt) blocked(mode callMode) error {
+	// A gone browser wins over anything its last events said of the tab.
+	if err := t.b.Gone(); err != nil {
+		return err
+	}
 	if t.isClosed() {
 		return t.goneErr()
 	}
@@ -196,7 +200,7 @@ func (t *tgt) isClosed() bool {
 
 // goneErr says why a closed target's session ended.
 func (t *tgt) goneErr() error {
-	if err := t.s.Conn().Err(); err != nil {
+	if err := t.b.Gone(); err != nil {
 		return err
 	}
 	if t.page != nil && t.page.t == t {

@@ -30,7 +30,10 @@ type Tabs struct {
 	seq     map[*Page]uint64 // order of opening, from 1
 	opened  uint64           // tabs ever added
 	active  *Page
-	changed chan struct{}
+	// lastActive is the tab that was active when the last one went: once
+	// the browser is gone, Active answers with it (see Active).
+	lastActive *Page
+	changed    chan struct{}
 }
 
 // Tab describes one open tab.
@@ -84,6 +87,7 @@ func (ts *Tabs) remove(p *Page) {
 	delete(ts.seq, p)
 	if ts.active == p {
 		ts.active = nil
+		ts.lastActive = p
 		for _, q := range ts.list {
 			if q.t.s.TargetID() == p.opener {
 				ts.active = q
@@ -115,10 +119,18 @@ func (ts *Tabs) indexLocked(p *Page) int {
 	return -1
 }
 
-// Active is the active tab, nil when none is open.
+// Active is the active tab, nil when none is open. Once the browser is
+// gone it is never nil (if a tab was ever open): the tab that was active
+// last, whose calls fail with [ErrBrowserGone]. A browser that goes away
+// may detach its tabs before its connection ends; so "no tab" never stands
+// for "no browser", whatever order those arrive in.
 func (ts *Tabs) Active() *Page {
+	gone := ts.b.Gone() != nil
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if ts.active == nil && gone {
+		return ts.lastActive
+	}
 	return ts.active
 }
 
