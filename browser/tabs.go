@@ -25,11 +25,11 @@ type Tabs struct {
 	b  *Browser
 	id cdp.BrowserContextID
 
-	mu      sync.Mutex
-	list    []*Page
-	seq     map[*Page]uint64 // order of opening, from 1
-	opened  uint64           // tabs ever added
-	active  *Page
+	mu     sync.Mutex
+	list   []*Page
+	seq    map[*Page]uint64 // order of opening, from 1
+	opened uint64           // tabs ever added
+	active *Page
 	// lastActive is the tab that was active when the last one went: once
 	// the browser is gone, Active answers with it (see Active).
 	lastActive *Page
