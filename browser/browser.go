@@ -180,6 +180,17 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 		b.conn, b.proc = cdpconn.NewConn(t), p
 	}
 	b.wg.Go(func() { b.conn.ReadLoop(b.ctx) })
+	if b.proc != nil {
+		// A crash cleans up as Close does: the helpers killed as a group,
+		// then the profile (cookies) removed; Close reports the outcome.
+		b.wg.Go(func() {
+			select {
+			case <-b.conn.Done():
+				_ = b.proc.Stop()
+			case <-b.ctx.Done():
+			}
+		})
+	}
 
 	if err := b.setup(ctx); err != nil {
 		last := ""

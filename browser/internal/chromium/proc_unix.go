@@ -20,8 +20,12 @@ func killProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process == nil {
 		return
 	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	KillGroup(cmd.Process.Pid)
 }
+
+// KillGroup sends SIGKILL to the process group led by pid (one started with
+// its own group, as Start and browsertest do).
+func KillGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }
 
 // groupGoneBound bounds the wait for Chromium's helpers after SIGKILL.
 const groupGoneBound = 5 * time.Second
@@ -31,17 +35,23 @@ const groupGoneBound = 5 * time.Second
 // may still be writing the profile. Killed with SIGKILL, they go within
 // milliseconds; the bound only keeps a stuck kernel from hanging Stop.
 func waitGroupGone(cmd *exec.Cmd) {
-	if cmd.Process == nil {
-		return
+	if cmd.Process != nil {
+		WaitGroupGone(cmd.Process.Pid)
 	}
+}
+
+// WaitGroupGone kills what is left of the process group led by pid and
+// returns once none of it is left, or after a bound of 5 s. Reap the leader
+// (cmd.Wait) first: a zombie leader still counts as a member.
+func WaitGroupGone(pid int) {
 	deadline := time.Now().Add(groupGoneBound)
 	for time.Now().Before(deadline) {
 		// Signal 0 probes the group: ESRCH once every member is gone.
-		if err := syscall.Kill(-cmd.Process.Pid, 0); errors.Is(err, syscall.ESRCH) {
+		if err := syscall.Kill(-pid, 0); errors.Is(err, syscall.ESRCH) {
 			return
 		}
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		time.Sleep(5 * time.Millisecond)
+		KillGroup(pid)
+		time.Sleep(5 * time.Millisecond) // the kernel reaps them: nothing to wait on
 	}
 }
 
