@@ -56,14 +56,6 @@ func (p *Page) Dialog() (Dialog, bool) {
 	return p.dialog.Dialog, true
 }
 
-// Dialogs returns the last dialogs of the tab, oldest first, the open one
-// included.
-func (p *Page) Dialogs() []Dialog {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]Dialog(nil), p.dialogs...)
-}
-
 // HandleDialog answers the open dialog: accept (OK) or not (Cancel), with
 // promptText for a prompt.
 func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string) error {

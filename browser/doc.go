@@ -66,11 +66,6 @@
 // (10 s). Protocol errors are matched by their JSON-RPC code and by the
 // browser's own state (a context that no longer exists), never by text.
 //
-// [Browser.EachFrame] runs a function in every frame of every tab at once,
-// each under its own bound, and reports the frames it could not reach: a
-// busy, crashed or dialog-held tab, or one that is not the agent's, cannot
-// hold up a switch of control.
-//
 // # Downloads, file choosers, authentication
 //
 // Downloads are refused (Browser.setDownloadBehavior deny) and recorded on

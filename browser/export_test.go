@@ -10,3 +10,11 @@ func ProcessID(b *Browser) int {
 	}
 	return b.proc.Pid()
 }
+
+// Dialogs returns the last dialogs of the tab, oldest first, the open one
+// included.
+func (p *Page) Dialogs() []Dialog {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Dialog(nil), p.dialogs...)
+}

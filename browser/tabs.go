@@ -189,21 +189,6 @@ func (ts *Tabs) OpenedSince(mark uint64) []Tab {
 	return out
 }
 
-// WaitOpened waits until a tab opens after mark, or ctx ends.
-func (ts *Tabs) WaitOpened(ctx context.Context, mark uint64) ([]Tab, error) {
-	for {
-		ch := ts.Changed()
-		if tabs := ts.OpenedSince(mark); len(tabs) > 0 {
-			return tabs, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for a tab to open: %w", ctx.Err())
-		case <-ch:
-		}
-	}
-}
-
 // ErrNoTab is returned for a tab index that is not open.
 var ErrNoTab = errors.New("no such tab")
 
