@@ -49,8 +49,36 @@ type Options struct {
 	// first commands). 0 means 10 s.
 	ConnectTimeout time.Duration
 
+	// Policies are the caller's (package supervisor's), not the browser's.
+
+	// DialogLimit ends a page's dialog loop: see [DialogLimit]. The zero
+	// value sets no limit.
+	DialogLimit DialogLimit
+	// Downloads says what becomes of a download; the zero value,
+	// [DownloadsRefused], refuses it.
+	Downloads DownloadPolicy
+
 	Logger *slog.Logger // nil discards
 }
+
+// DialogLimit bounds a page that opens dialogs in a loop: once a tab opened
+// more than Count within Window, every further dialog of the tab is
+// dismissed at once (recorded with [Dialog].Dismissed) until its next
+// document. Count 0 sets no limit.
+type DialogLimit struct {
+	Count  int
+	Window time.Duration
+}
+
+// DownloadPolicy says what becomes of a download a page starts.
+type DownloadPolicy int
+
+// The download policies.
+const (
+	// DownloadsRefused refuses every download and records it on its tab
+	// ([Page.Downloads]): no page writes to the runtime's disk.
+	DownloadsRefused DownloadPolicy = iota
+)
 
 func (o *Options) width() int {
 	if o.Width > 0 {
@@ -221,7 +249,7 @@ func (b *Browser) setup(ctx context.Context) error {
 	if err := b.intercept(ctx); err != nil {
 		return err
 	}
-	if err := b.denyDownloads(ctx, ""); err != nil {
+	if err := b.applyDownloads(ctx, ""); err != nil {
 		return err
 	}
 	if err := root.Call(ctx, target.CommandSetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}, nil); err != nil {
@@ -322,7 +350,7 @@ func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	}
 	ch := b.subscribePages()
 	defer b.unsubscribePages(ch)
-	if err := b.denyDownloads(ctx, bc.BrowserContextID); err != nil {
+	if err := b.applyDownloads(ctx, bc.BrowserContextID); err != nil {
 		return nil, fmt.Errorf("opening a page: %w", err)
 	}
 	res, err := cdp.Call(ctx, b.conn.Root(), target.CreateTarget, target.CreateTargetParams{

@@ -23,7 +23,7 @@ type Dialog struct {
 	DefaultPrompt string
 	At            time.Time
 	// Dismissed is set on a dialog the browser dismissed itself because the
-	// page opened dialogs in a loop (see dialogLoopCount).
+	// page opened dialogs in a loop (see [Options.DialogLimit]).
 	Dismissed bool
 }
 
@@ -33,14 +33,8 @@ type openDialog struct {
 	frame cdp.FrameID      // the frame that opened it: its renderer is stopped
 }
 
-// The dialog loop bound: more than dialogLoopCount dialogs within
-// dialogLoopWindow, and every further dialog of the tab is dismissed at once
-// (recorded with Dismissed) until its next document.
-const (
-	dialogLoopCount  = 5
-	dialogLoopWindow = 5 * time.Second
-	dialogsKept      = 16
-)
+// dialogsKept is how many of a tab's last dialogs it remembers.
+const dialogsKept = 16
 
 // ErrNoDialog is returned by [Page.HandleDialog] when no dialog is open.
 var ErrNoDialog = errors.New("no dialog is open")
@@ -125,14 +119,17 @@ func (p *Page) watch(t *tgt) {
 
 func (p *Page) dialogOpened(s *cdpconn.Session, ev page.EventJavascriptDialogOpening) {
 	d := Dialog{Type: string(ev.Type), Message: ev.Message, URL: ev.URL, DefaultPrompt: ev.DefaultPrompt, At: time.Now()}
+	limit := p.b.opts.DialogLimit
 	p.mu.Lock()
-	cut := 0
-	for cut < len(p.recent) && d.At.Sub(p.recent[cut]) > dialogLoopWindow {
-		cut++
-	}
-	p.recent = append(p.recent[cut:], d.At)
-	if len(p.recent) > dialogLoopCount {
-		p.autoDismiss = true
+	if limit.Count > 0 {
+		cut := 0
+		for cut < len(p.recent) && d.At.Sub(p.recent[cut]) > limit.Window {
+			cut++
+		}
+		p.recent = append(p.recent[cut:], d.At)
+		if len(p.recent) > limit.Count {
+			p.autoDismiss = true
+		}
 	}
 	dismiss := p.autoDismiss
 	d.Dismissed = dismiss

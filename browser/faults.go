@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
@@ -63,9 +64,14 @@ func (p *Page) AuthChallenges() []AuthChallenge {
 	return append([]AuthChallenge(nil), p.auths...)
 }
 
-// denyDownloads refuses downloads in a browser context ("" is the default
-// one) and asks for the events that report them.
-func (b *Browser) denyDownloads(ctx context.Context, id cdp.BrowserContextID) error {
+// applyDownloads applies Options.Downloads in a browser context ("" is
+// the default one) and asks for the events that report downloads.
+func (b *Browser) applyDownloads(ctx context.Context, id cdp.BrowserContextID) error {
+	switch b.opts.Downloads {
+	case DownloadsRefused:
+	default:
+		return fmt.Errorf("download policy %d is not one of the browser's", b.opts.Downloads)
+	}
 	return b.conn.Root().Call(ctx, cdpbrowser.CommandSetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
 		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny, BrowserContextID: id, EventsEnabled: ptr(true),
 	}, nil)
