@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -299,11 +301,23 @@ func TestGoneWinsOverAnEmptyTabList(t *testing.T) {
 			}
 			switch end {
 			case "killed":
+				profile := b.ProfileDir()
 				b.KillForTest()
 				select {
 				case <-b.Crashed():
 				case <-ctx.Done():
 					t.Fatal("the browser's death was not noticed before the test timed out")
+				}
+				// A crash cleans up without waiting for Close: no profile
+				// (cookies) is left behind by a runtime that never closes.
+				tick := time.NewTicker(10 * time.Millisecond)
+				defer tick.Stop()
+				for _, err := os.Stat(profile); !errors.Is(err, fs.ErrNotExist); _, err = os.Stat(profile) {
+					select {
+					case <-tick.C:
+					case <-ctx.Done():
+						t.Fatalf("the crashed browser's profile %s was still there when the test timed out", profile)
+					}
 				}
 			case "closed":
 				if err := b.Close(); err != nil {
