@@ -153,10 +153,8 @@ type Browser struct {
 	observers    map[uint64]RequestObserver // by key, see ObserveRequests
 	nextObserver uint64
 
-	interceptMu  sync.Mutex  // guards intercepting
-	intercepting bool        // request interception (Fetch) is on
-	win          windowInput // whether the windows' own input reaches pages
-	logs         logWatchers // see Page.WatchLog
+	win  windowInput // whether the windows' own input reaches pages
+	logs logWatchers // see Page.WatchLog
 }
 
 // Launch starts Chromium (or attaches to opts.CDPURL) and attaches to every

@@ -144,14 +144,14 @@ func (c *Context) ClearCookies(ctx context.Context) error {
 func (c *Context) SetWindowInput(ctx context.Context, allowed bool) error {
 	b := c.b
 	b.win.mu.Lock()
-	defer b.win.mu.Unlock()
 	if b.win.byContext == nil {
 		b.win.byContext = map[cdp.BrowserContextID]bool{}
 	}
 	b.win.byContext[c.id] = !allowed
+	b.win.mu.Unlock()
 	var errs error
 	for _, p := range c.Pages() {
-		if err := p.ignoreInput(ctx, b.win.blockedLocked(p)); err != nil && !isGone(err) {
+		if err := p.syncIgnore(ctx); err != nil && !isGone(err) {
 			errs = errors.Join(errs, err)
 		}
 	}

@@ -13,17 +13,12 @@ import (
 )
 
 // intercept intercepts every request of the browser, in every target, at
-// the browser session, once: a request to a Company host continues with
+// the browser session; Launch calls it once, before any page exists: a request to a Company host continues with
 // CompanyHeaders added, any other continues untouched (or is blocked by a
 // request observer, see [Browser.ObserveRequests]). Chromium pauses each
 // redirect hop again, so a Company-to-elsewhere redirect loses the header.
 // Authentication challenges are handled here too (see watchFaults).
 func (b *Browser) intercept(ctx context.Context) error {
-	b.interceptMu.Lock()
-	defer b.interceptMu.Unlock()
-	if b.intercepting {
-		return nil
-	}
 	root := b.conn.Root()
 	root.On(fetch.RequestPaused.Method, func(raw jsonv2.Value) {
 		ev, ok := cdpconn.Decode[fetch.EventRequestPaused](raw)
@@ -36,9 +31,6 @@ func (b *Browser) intercept(ctx context.Context) error {
 		Patterns:           []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
 		HandleAuthRequests: ptr(true),
 	})
-	if err == nil {
-		b.intercepting = true
-	}
 	return err
 }
 

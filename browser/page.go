@@ -35,11 +35,13 @@ type Page struct {
 	downloads   []Download
 	choosers    []FileChooser
 	auths       []AuthChallenge
+
+	in inputBlock // whether the page ignores window input, see windowinput.go
 }
 
 func newPage(b *Browser, t *tgt, info *target.Info) *Page {
 	return &Page{b: b, t: t, browserContext: info.BrowserContextID, opener: info.OpenerID,
-		title: info.Title, alert: make(chan struct{})}
+		title: info.Title, alert: make(chan struct{}), in: inputBlock{settled: make(chan struct{})}}
 }
 
 // notifyLocked wakes the commands waiting in the page's targets (see

@@ -30,9 +30,6 @@ type RequestObserver func(Request) (block bool)
 // must see, and may stop, what the page sends; the Company headers are added
 // as usual to a request that is not blocked.
 func (b *Browser) ObserveRequests(ctx context.Context, fn RequestObserver) (stop func(), err error) {
-	if err := b.intercept(ctx); err != nil {
-		return nil, err
-	}
 	b.mu.Lock()
 	b.nextObserver++
 	key := b.nextObserver
