@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/cdproto/target"
 )
 
@@ -130,14 +129,6 @@ func (c *Context) SetScript(ctx context.Context, key string, s Script) error {
 	}
 	b.mu.Unlock()
 	return installIn(ctx, ts, key)
-}
-
-// ClearCookies removes every cookie of this context.
-func (c *Context) ClearCookies(ctx context.Context) error {
-	if err := c.b.conn.Root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{BrowserContextID: c.id}, nil); err != nil {
-		return fmt.Errorf("clearing cookies: %w", err)
-	}
-	return nil
 }
 
 // SetWindowInput is [Browser.SetWindowInput] for the pages of this context.

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
 
 	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
@@ -74,49 +72,6 @@ func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string)
 	return nil
 }
 
-// watch follows the events of one of the page's targets that change the
-// tab's state: dialogs, crashes, new documents, file choosers. The handlers
-// run on the read loop and must not block.
-func (p *Page) watch(t *tgt) {
-	s := t.s
-	s.On(page.JavascriptDialogOpening.Method, func(raw jsonv2.Value) {
-		if ev, ok := cdpconn.Decode[page.EventJavascriptDialogOpening](raw); ok {
-			p.dialogOpened(s, ev)
-		}
-	})
-	s.On(page.JavascriptDialogClosed.Method, func(jsonv2.Value) {
-		p.mu.Lock()
-		if p.dialog != nil && p.dialog.s == s {
-			p.dialog = nil
-			p.notifyLocked()
-		}
-		p.mu.Unlock()
-		p.tabs.touch()
-	})
-	s.On(page.FileChooserOpened.Method, func(raw jsonv2.Value) {
-		if ev, ok := cdpconn.Decode[page.EventFileChooserOpened](raw); ok {
-			p.mu.Lock()
-			p.choosers = appendKept(p.choosers, FileChooser{Frame: FrameID(ev.FrameID), Multiple: ev.Mode == page.FileChooserOpenedModeSelectMultiple, At: time.Now()})
-			p.mu.Unlock()
-		}
-	})
-	if t != p.t {
-		return
-	}
-	s.On(inspector.TargetCrashed.Method, func(jsonv2.Value) { p.setCrashed() })
-	s.On(page.FrameNavigated.Method, func(raw jsonv2.Value) {
-		ev, ok := cdpconn.Decode[page.EventFrameNavigated](raw)
-		if !ok || ev.Frame == nil || ev.Frame.ParentID != "" {
-			return
-		}
-		p.mu.Lock()
-		p.crashed, p.autoDismiss, p.recent = false, false, nil
-		p.notifyLocked()
-		p.mu.Unlock()
-		p.tabs.touch()
-	})
-}
-
 func (p *Page) dialogOpened(s *cdpconn.Session, ev page.EventJavascriptDialogOpening) {
 	d := Dialog{Type: string(ev.Type), Message: ev.Message, URL: ev.URL, DefaultPrompt: ev.DefaultPrompt, At: time.Now()}
 	limit := p.b.opts.DialogLimit
@@ -147,15 +102,6 @@ func (p *Page) dialogOpened(s *cdpconn.Session, ev page.EventJavascriptDialogOpe
 			_ = s.Call(ctx, page.CommandHandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: ev.Type == page.DialogTypeBeforeunload}, nil)
 		})
 	}
-}
-
-func (p *Page) setCrashed() {
-	p.mu.Lock()
-	p.crashed = true
-	p.dialog = nil
-	p.notifyLocked()
-	p.mu.Unlock()
-	p.tabs.touch()
 }
 
 // appendKept appends v and keeps the last dialogsKept values.

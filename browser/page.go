@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/page"
 	"sort"
 	"sync"
 	"time"
@@ -241,4 +244,70 @@ func (p *Page) waitReady(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// watch follows the events of one of the page's targets that change the
+// tab's state: dialogs, crashes, new documents, file choosers. The handlers
+// run on the read loop and must not block.
+func (p *Page) watch(t *tgt) {
+	s := t.s
+	s.On(page.JavascriptDialogOpening.Method, func(raw jsonv2.Value) {
+		if ev, ok := cdpconn.Decode[page.EventJavascriptDialogOpening](raw); ok {
+			p.dialogOpened(s, ev)
+		}
+	})
+	s.On(page.JavascriptDialogClosed.Method, func(jsonv2.Value) {
+		p.mu.Lock()
+		if p.dialog != nil && p.dialog.s == s {
+			p.dialog = nil
+			p.notifyLocked()
+		}
+		p.mu.Unlock()
+		p.tabs.touch()
+	})
+	s.On(page.FileChooserOpened.Method, func(raw jsonv2.Value) {
+		if ev, ok := cdpconn.Decode[page.EventFileChooserOpened](raw); ok {
+			p.mu.Lock()
+			p.choosers = appendKept(p.choosers, FileChooser{Frame: FrameID(ev.FrameID), Multiple: ev.Mode == page.FileChooserOpenedModeSelectMultiple, At: time.Now()})
+			p.mu.Unlock()
+		}
+	})
+	if t != p.t {
+		return
+	}
+	s.On(inspector.TargetCrashed.Method, func(jsonv2.Value) { p.setCrashed() })
+	s.On(page.FrameNavigated.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[page.EventFrameNavigated](raw)
+		if !ok || ev.Frame == nil || ev.Frame.ParentID != "" {
+			return
+		}
+		p.mu.Lock()
+		p.crashed, p.autoDismiss, p.recent = false, false, nil
+		p.notifyLocked()
+		p.mu.Unlock()
+		p.tabs.touch()
+	})
+}
+
+func (p *Page) setCrashed() {
+	p.mu.Lock()
+	p.crashed = true
+	p.dialog = nil
+	p.notifyLocked()
+	p.mu.Unlock()
+	p.tabs.touch()
+}
+
+// Close closes the tab and disposes of the browser context that
+// [Browser.NewPage] made for it (its cookies and storage).
+func (p *Page) Close(ctx context.Context) error {
+	if err := p.b.conn.Root().Call(ctx, target.CommandCloseTarget, target.CloseTargetParams{TargetID: p.t.s.TargetID()}, nil); err != nil && !isGone(err) {
+		return fmt.Errorf("closing the page: %w", err)
+	}
+	if p.browserContext != "" {
+		if err := p.b.conn.Root().Call(ctx, target.CommandDisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: p.browserContext}, nil); err != nil && !isGone(err) {
+			return fmt.Errorf("closing the page: %w", err)
+		}
+	}
+	return nil
 }
