@@ -69,10 +69,21 @@ type Browser struct {
 // Launch starts Chromium (or attaches to opts.CDPURL) and attaches to every
 // target it has or creates. Cancelling ctx only bounds the start; Close ends
 // the browser.
+//
+// Its errors name a DevTools URL without its query or user info (a pool's
+// token travels there), and hold no error that would show them.
 func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
+	b, err := launch(ctx, opts)
+	if err != nil && opts.CDPURL != "" {
+		return nil, cdpconn.Redact(err) // the one place errors carrying the URL leave
+	}
+	return b, err
+}
+
+func launch(ctx context.Context, opts *Options) (*Browser, error) {
 	b := &Browser{
 		opts:    *opts,
 		log:     opts.Logger,
@@ -97,7 +108,7 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 		if err != nil {
 			b.cancel()
 			if cctx.Err() != nil && ctx.Err() == nil {
-				return nil, fmt.Errorf("attaching to %s: no answer in %s", cdpconn.RedactURL(opts.CDPURL), timeout)
+				return nil, fmt.Errorf("attaching to %s: no answer in %s", opts.CDPURL, timeout)
 			}
 			return nil, err
 		}
@@ -135,9 +146,9 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 		b.Close()
 		if opts.CDPURL != "" {
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("attaching to %s: the browser did not answer: %w", cdpconn.RedactURL(opts.CDPURL), err)
+				return nil, fmt.Errorf("attaching to %s: the browser did not answer: %w", opts.CDPURL, err)
 			}
-			return nil, fmt.Errorf("attaching to %s: %w", cdpconn.RedactURL(opts.CDPURL), err)
+			return nil, fmt.Errorf("attaching to %s: %w", opts.CDPURL, err)
 		}
 		if last != "" {
 			return nil, fmt.Errorf("starting chromium: %w (chromium said: %s)", err, last)

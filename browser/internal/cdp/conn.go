@@ -40,6 +40,9 @@ type Conn struct {
 	err      error // why the connection ended; set before done closes
 
 	done chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // NewConn routes the messages of tr; start [Conn.ReadLoop] to run it.
@@ -74,6 +77,9 @@ func (c *Conn) ReadLoop(ctx context.Context) {
 			sessions := c.sessions
 			c.sessions = map[target.SessionID]*Session{}
 			c.mu.Unlock()
+			// Close our end at once: a peer that closed its side (a pool
+			// stopping) must not wait on a socket left in CLOSE-WAIT.
+			_ = c.Close()
 			for _, s := range sessions {
 				s.close()
 			}
@@ -185,8 +191,12 @@ func (c *Conn) wait(ctx context.Context, id int64, ch chan *cdproto.Message, gon
 // Done is closed when the connection has ended; [Conn.Err] says why.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
-// Close closes the transport; ReadLoop then ends.
-func (c *Conn) Close() error { return c.tr.Close() }
+// Close closes the transport; ReadLoop then ends. Later calls return the
+// first one's error.
+func (c *Conn) Close() error {
+	c.closeOnce.Do(func() { c.closeErr = c.tr.Close() })
+	return c.closeErr
+}
 
 func (c *Conn) forget(id int64) {
 	c.mu.Lock()
