@@ -31,6 +31,13 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// go build (builtBinary) keeps using the real build cache: an empty
+	// one under the temporary XDG_CACHE_HOME rebuilds every dependency.
+	if os.Getenv("GOCACHE") == "" {
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+		}
+	}
 	os.Setenv("XDG_CACHE_HOME", cache)
 	if _, err := browser.FindChromium(); err != nil {
 		if testing.Short() {
