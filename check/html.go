@@ -13,6 +13,13 @@ import (
 //go:embed report.html.tmpl
 var reportHTML string
 
+// RequirementsDoc is where every requirement ID a report cites is
+// explained: docs/requirements.md of this repository.
+const RequirementsDoc = "https://github.com/poppy-browser/poppy-browser/blob/main/docs/requirements.md"
+
+// RequirementURL links a requirement ID to its entry in [RequirementsDoc].
+func RequirementURL(id string) string { return RequirementsDoc + "#" + id }
+
 // WriteHTML writes a self-contained HTML report: findings, the marks table,
 // each view's screenshot with every marked element outlined and labelled,
 // and the agent's snapshot with marked steps highlighted. It loads nothing
@@ -28,6 +35,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			req, _ := spec.RequirementByID(id)
 			return req.Text
 		},
+		"requirementURL":  RequirementURL,
+		"requirementsDoc": func() string { return RequirementsDoc },
 	}).Parse(reportHTML)
 	if err != nil {
 		return err
