@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"net"
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -69,4 +71,39 @@ func TestCommandErrorMessages(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "script only for") || !strings.Contains(string(out), "openai (any") {
 		t.Errorf("run --help does not say what the scripted model can do: %v\n%s", err, out)
 	}
+}
+
+// TestCommandAutoUserFalseWithoutTerminal: --auto-user=false is honoured
+// when stdin is not a terminal: the demo leaves the User's part to a
+// person (in the live view) instead of playing it.
+func TestCommandAutoUserFalseWithoutTerminal(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, buildBinary(t), "demo", "--auto-user=false", "--tui=false", "--live-url-file", "")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	}()
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.Contains(line, "user: ") {
+			t.Fatalf("the demo played the User's part despite --auto-user=false: %q", line)
+		}
+		if strings.Contains(line, "you are the User") {
+			return
+		}
+	}
+	t.Fatalf("the demo ended without leaving the User's part to a person (%v)\nstderr:\n%s", ctx.Err(), stderr.String())
 }
