@@ -85,6 +85,7 @@ func TestTestsiteReadyLinesJoin(t *testing.T) {
 	if strings.Contains(ready["mcp"], "--no-join") || !strings.Contains(ready["mcp"], "--assertion-cmd") {
 		t.Errorf("mcp: line %q is not a real join", ready["mcp"])
 	}
+	checkReadmeTestsiteSnippet(t, ready["mcp"], home)
 	key := filepath.Join(home, ".config", "poppy-browser", "dev-agent-key.pem")
 	if st, err := os.Stat(key); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("development key %s: %v; want it made, mode 0600", key, err)
@@ -129,5 +130,33 @@ func TestTestsiteReadyLinesJoin(t *testing.T) {
 	b, err := os.ReadFile(report)
 	if err != nil || json.Unmarshal(b, &rep) != nil || len(rep.Pages) == 0 || !rep.Pages[0].Discovery.OK {
 		t.Errorf("check report: discovery did not pass (%v): %s", err, b)
+	}
+}
+
+// checkReadmeTestsiteSnippet: README.md's "poppy-airline" entry, which
+// users paste as written, is the testsite's mcp: line with $HOME for the
+// home directory, the default port and poppy-browser on PATH.
+func checkReadmeTestsiteSnippet(t *testing.T, mcpLine, home string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(raw), `"poppy-airline": {`)
+	block, _, _ := strings.Cut(rest, "\n  }\n}")
+	var entry struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	if err := json.Unmarshal([]byte("{"+block+"}"), &entry); err != nil || entry.Command != "sh" || len(entry.Args) != 2 {
+		t.Fatalf("README.md's poppy-airline entry is not an sh -c command (%v): %s", err, block)
+	}
+	words := func(s string) string { return strings.Join(strings.Fields(strings.NewReplacer(`"`, "", "'", "").Replace(s)), " ") }
+	readme := words(strings.TrimPrefix(entry.Args[1], "exec "))
+	exe := buildBinary(t)
+	_, port, _ := strings.Cut(strings.SplitN(strings.SplitN(mcpLine, "--resolve airline.test=", 2)[1], " ", 2)[0], ":")
+	printed := words(strings.NewReplacer(exe, "poppy-browser", home, "$HOME", "127.0.0.1:"+port, "127.0.0.1:8443").Replace(mcpLine))
+	if readme != printed {
+		t.Errorf("README.md's poppy-airline entry differs from testsite's mcp: line:\nREADME:  %s\nprinted: %s", readme, printed)
 	}
 }
