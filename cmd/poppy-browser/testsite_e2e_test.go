@@ -143,7 +143,7 @@ func checkReadmeTestsiteSnippet(t *testing.T, mcpLine, home string) {
 		t.Fatal(err)
 	}
 	_, rest, _ := strings.Cut(string(raw), `"poppy-airline": {`)
-	block, _, _ := strings.Cut(rest, "\n  }\n}")
+	block, _, _ := strings.Cut(rest, "\n    }")
 	var entry struct {
 		Command string   `json:"command"`
 		Args    []string `json:"args"`
