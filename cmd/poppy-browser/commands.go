@@ -44,15 +44,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	// Listen before the browser starts: a busy --http address is the
 	// cause to report, not the browser start it would cancel.
-	var httpListener net.Listener
-	if *httpAddr != "" {
-		l, err := listenFlag("mcp", "--http", *httpAddr)
-		if err != nil {
-			return err
-		}
-		httpListener = l
-		defer l.Close()
+	httpListener, err := listenFlag("mcp", "--http", *httpAddr)
+	if err != nil {
+		return err
 	}
+	defer closeListener(httpListener)
 	rt := supervisor.NewServer(&opts)
 	defer rt.Close()
 	// Chromium starts beside the MCP handshake: initialize answers at once
@@ -78,9 +74,12 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	return srv.ServeStdio(ctx, stdin, stdout)
 }
 
-// listenFlag listens on addr, the value of flag; a busy address names the
-// flag to change.
+// listenFlag listens on addr, the value of flag (nil when it is empty); a
+// busy address names the flag to change.
 func listenFlag(cmd, flag, addr string) (net.Listener, error) {
+	if addr == "" {
+		return nil, nil
+	}
 	l, err := net.Listen("tcp", addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		return nil, fmt.Errorf("%s: %s %s: the address is in use; choose another with %s", cmd, flag, addr, flag)
@@ -89,6 +88,12 @@ func listenFlag(cmd, flag, addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
 	}
 	return l, nil
+}
+
+func closeListener(l net.Listener) {
+	if l != nil {
+		l.Close()
+	}
 }
 
 // serveHTTP serves srv over Streamable HTTP on l, with the token from

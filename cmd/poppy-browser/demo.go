@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 
 	"github.com/poppy-browser/poppy-browser/agent"
@@ -47,15 +46,11 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := needDisplay("demo", cfg.Headful, cfg.CDPURL); err != nil {
 		return err
 	}
-	var httpListener net.Listener
-	if *httpAddr != "" {
-		l, err := listenFlag("demo", "--http", *httpAddr)
-		if err != nil {
-			return err
-		}
-		httpListener = l
-		defer l.Close()
+	httpListener, err := listenFlag("demo", "--http", *httpAddr)
+	if err != nil {
+		return err
 	}
+	defer closeListener(httpListener)
 	site, signer, err := startDemoSite()
 	if err != nil {
 		return err

@@ -25,22 +25,10 @@ import (
 // for at cleanup.
 func startTestsiteCommand(t *testing.T, ctx context.Context, env []string) map[string]string {
 	t.Helper()
-	cmd := exec.Command(buildBinary(t), "testsite", "--addr", "127.0.0.1:0")
+	cmd := exec.CommandContext(ctx, buildBinary(t), "testsite", "--addr", "127.0.0.1:0")
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
+	out := startInGroup(t, cmd, &stderr)
 	lines := make(chan map[string]string, 1)
 	go func() {
 		ready := map[string]string{}
@@ -68,6 +56,29 @@ func startTestsiteCommand(t *testing.T, ctx context.Context, env []string) map[s
 		t.Fatalf("waiting for testsite's ready lines: %v\nstderr:\n%s", ctx.Err(), stderr.String())
 	}
 	return nil
+}
+
+// startInGroup starts cmd (made with exec.CommandContext) in a process
+// group of its own, its stderr into stderr, and returns its stdout. The
+// group is killed when cmd's context ends, and killed and waited for at
+// cleanup.
+func startInGroup(t *testing.T, cmd *exec.Cmd, stderr *syncBuffer) io.Reader {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	return out
 }
 
 // TestTestsiteReadyLinesJoin is the first hour of an agent developer and a
