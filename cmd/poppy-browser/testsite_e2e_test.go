@@ -162,7 +162,9 @@ func checkReadmeTestsiteSnippet(t *testing.T, mcpLine, home string) {
 	if err := json.Unmarshal([]byte("{"+block+"}"), &entry); err != nil || entry.Command != "sh" || len(entry.Args) != 2 {
 		t.Fatalf("README.md's poppy-airline entry is not an sh -c command (%v): %s", err, block)
 	}
-	words := func(s string) string { return strings.Join(strings.Fields(strings.NewReplacer(`"`, "", "'", "").Replace(s)), " ") }
+	words := func(s string) string {
+		return strings.Join(strings.Fields(strings.NewReplacer(`"`, "", "'", "").Replace(s)), " ")
+	}
 	readme := words(strings.TrimPrefix(entry.Args[1], "exec "))
 	exe := buildBinary(t)
 	_, port, _ := strings.Cut(strings.SplitN(strings.SplitN(mcpLine, "--resolve airline.test=", 2)[1], " ", 2)[0], ":")
