@@ -64,7 +64,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.HTTPClient = site.Client()
 	cfg.BrowserArgs = site.BrowserArgs()
 	cfg.ReturnTo = testsite.BookingURL()
-	cfg.UserMessages = stderr // the live view URL holds its token: stderr, as CONTRACT.md says
+	cfg.UserMessages = stderr // the live view URL holds its token: stderr, the User's channel, never the model's
 	cfg.SessionNote = "joined as a guest"
 	sv, err := cfg.start(ctx)
 	if err != nil {

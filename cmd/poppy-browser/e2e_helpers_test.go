@@ -110,7 +110,7 @@ func startDemoWith(t testing.TB, ctx context.Context, edit func(*supervisor.Opti
 	return &demo{t: t, site: site, sv: sv, mcp: cs, srv: srv, audit: opts.AuditLog}
 }
 
-// result mirrors the action result of CONTRACT.md.
+// result mirrors the action result of the MCP tools (README, "MCP tools").
 type result struct {
 	Outcome string `json:"outcome"`
 	Reason  string `json:"reason"`
@@ -170,7 +170,7 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	if err := json.Unmarshal(raw, &r); err != nil {
 		d.t.Fatalf("%s: decoding %s: %v", tool, raw, err)
 	}
-	// A failed outcome is an error result (CONTRACT.md); anything else
+	// A failed outcome is an error result (README, "MCP tools"); anything else
 	// flagged as an error is a broken tool.
 	if res.IsError != (r.Outcome == "failed") {
 		d.t.Fatalf("%s: isError %v with outcome %q: %v", tool, res.IsError, r.Outcome, contentText(res))

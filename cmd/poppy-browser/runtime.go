@@ -17,7 +17,7 @@ import (
 )
 
 // config is a runtime's options as the flags of a browser-owning
-// subcommand (CONTRACT.md) fill them.
+// subcommand (README, "Commands") fill them.
 type config struct {
 	supervisor.Options
 	browserArgs      cli.StringList
