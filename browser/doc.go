@@ -69,7 +69,8 @@
 // [Browser.EachFrame] runs a function in every frame of every tab at once,
 // each under its own bound, and reports the frames it could not reach: a
 // busy, crashed or dialog-held tab, or one that is not the agent's, cannot
-// hold up a switch of control.
+// hold up the others. (Package injector does not use it: it walks the tabs
+// and frames itself.)
 //
 // # Downloads, file choosers, authentication
 //
