@@ -19,10 +19,10 @@ type FrameFailure struct {
 // the frames where fn failed. A frame or tab that went away meanwhile is not
 // a failure. A tab that is busy, crashed, held by a dialog or still being
 // set up fails at its bound (or at once) without holding up the others, so
-// a caller that updates every frame returns within about perFrame whatever
-// the pages do; what to do about a frame that failed (retry it, reload it,
-// report it) is the caller's decision. No runtime package calls it today:
-// package injector walks [Browser.Pages] and [Page.Frames] itself.
+// a switch of control that updates every Company frame returns within about
+// perFrame whatever the pages do. What to do about a frame that failed (retry it, reload it, report
+// it) is the caller's decision. Only this package's tests use it (package
+// injector fans out itself), so it lives in a test file.
 func (b *Browser) EachFrame(ctx context.Context, perFrame time.Duration, fn func(ctx context.Context, p *Page, f Frame) error) []FrameFailure {
 	var (
 		wg   sync.WaitGroup
