@@ -100,6 +100,9 @@ func (a Select) plan() plan {
 }
 
 func (a PressKey) plan() plan {
+	// The key judged is the key pressed: "\r", "Return" and "NumpadEnter"
+	// are Enter to both.
+	a.Key = marks.CanonicalKey(a.Key)
 	p := plan{
 		ref:    a.Ref,
 		touch:  &marks.Action{Kind: marks.ActionKey, Key: a.Key},

@@ -185,16 +185,15 @@ type actionJSON struct {
 
 // Calls into the scanner; every value is an argument, never source text.
 const (
-	callScan    = `function(id) { return JSON.stringify(globalThis.poppyMarks.scan(id)); }`
-	callCheck   = `function(a) { return globalThis.poppyMarks.check(a); }`
-	callDisarm  = `function() { return globalThis.poppyMarks.disarm(); }`
-	callFocus   = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
-	callSelect  = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
-	callScroll  = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
-	callRef     = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
-	callMarks   = `function() { return globalThis.poppyMarks.marks(); }`
-	callPending = `function() { return globalThis.poppyMarks.pendingHosts(); }`
-	callAdopt   = `function(host, root) { globalThis.poppyMarks.adopt(host, root); }`
+	callScan   = `function(id) { return JSON.stringify(globalThis.poppyMarks.scan(id)); }`
+	callCheck  = `function(a) { return globalThis.poppyMarks.check(a); }`
+	callDisarm = `function() { return globalThis.poppyMarks.disarm(); }`
+	callFocus  = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
+	callSelect = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
+	callScroll = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
+	callRef    = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
+	callMarks  = `function() { return globalThis.poppyMarks.marks(); }`
+	callAdopt  = `function(...roots) { return globalThis.poppyMarks.adopt(...roots); }`
 )
 
 // helperResult is what the helpers return: an error message from the page
@@ -220,42 +219,43 @@ func (r helperResult) err(op string) error {
 // ids to what it returns and never includes the value of a field covered by
 // an interaction mark.
 //
-// Closed shadow roots are out of the scanner's reach from JavaScript: when a
-// scan meets custom elements it has not yet looked into, ScanFrame has the
-// browser hand their closed roots to the scanner over CDP and scans again.
-// Closed roots on built-in elements (a div with attachShadow) are not seen.
+// Closed shadow roots are out of the scanner's reach from JavaScript: before
+// it scans, ScanFrame has the browser hand every closed root of the
+// document, on any host, to the scanner over CDP
+// ([browser.Frame.AdoptClosedShadowRoots]); from then on the scan, the
+// check, the hit test and the guard look into them.
 func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
 	return ScanFrom(ctx, f, 0)
 }
 
 // ScanFrom scans the subtree of the element with local id root (the whole
-// document when root is 0). A root no longer in its document is
-// [ErrStale].
+// document when root is 0), closed shadow roots included. A root no longer
+// in its document is [ErrStale].
 func ScanFrom(ctx context.Context, f browser.Frame, root int) (Scan, error) {
+	if err := adoptClosedRoots(ctx, f); err != nil {
+		return Scan{}, fmt.Errorf("scanning frame: %w", err)
+	}
 	s, err := scanOnce(ctx, f, root)
 	if err != nil {
 		return Scan{}, err
 	}
-	if s.PendingHosts > 0 {
-		n, err := f.AdoptClosedShadowRoots(ctx, World, callPending, callAdopt)
-		if err != nil {
-			return Scan{}, fmt.Errorf("scanning frame: reading closed shadow roots: %w", err)
-		}
-		if n > 0 {
-			if s, err = scanOnce(ctx, f, root); err != nil {
-				return Scan{}, err
-			}
-		}
+	return s, nil
+}
+
+// adoptClosedRoots hands the frame's closed shadow roots to the scanner.
+func adoptClosedRoots(ctx context.Context, f browser.Frame) error {
+	if _, err := f.AdoptClosedShadowRoots(ctx, World, callAdopt); err != nil {
+		return fmt.Errorf("reading closed shadow roots: %w", err)
 	}
-	return s.Scan, nil
+	return nil
 }
 
 // scanOnce runs the scanner once. The scan comes back as one JSON string:
 // CDP's own by-value serialization of thousands of small objects costs
 // many times more.
-func scanOnce(ctx context.Context, f browser.Frame, root int) (scanJSON, error) {
+func scanOnce(ctx context.Context, f browser.Frame, root int) (Scan, error) {
 	var raw string
-	var s scanJSON
+	var s Scan
 	if err := f.Call(ctx, World, callScan, &raw, root); err != nil {
 		if root != 0 && strings.Contains(err.Error(), "stale element") {
 			return s, fmt.Errorf("scanning frame: %w", ErrStale)
@@ -266,12 +266,6 @@ func scanOnce(ctx context.Context, f browser.Frame, root int) (scanJSON, error) 
 		return s, fmt.Errorf("scanning frame: decoding the scan: %w", err)
 	}
 	return s, nil
-}
-
-// scanJSON is the scanner's scan result.
-type scanJSON struct {
-	Scan
-	PendingHosts int `json:"pendingHosts"` // custom elements whose closed root, if any, is not yet adopted
 }
 
 // Check reads, in one round trip, what action a would touch in the frame and

@@ -4,14 +4,23 @@
 
   // ---- the guard: a second line behind check ----
   // While the gate dispatches an allowed agent action, the guard is armed
-  // in the frames it checked: a click, key press, text input or submit that
-  // reaches a covered element (because the page changed under the pointer,
-  // moved focus, or its script submits a covered form) is stopped before
-  // any page listener sees it, and remembered for disarm. It is armed only
-  // between an allowed check and its disarm (at most GUARD_MS), when the
-  // agent holds control: the User's own input, which the runtime lets
+  // in the frames it checked: a click, key press, text input or submission
+  // that reaches a covered element (because the page changed under the
+  // pointer, moved focus, or its script submits a covered form) is stopped
+  // before any page listener sees it, and remembered for disarm. It is armed
+  // only between an allowed check and its disarm (at most GUARD_MS), when
+  // the agent holds control: the User's own input, which the runtime lets
   // through only while the User holds control, is never stopped.
+  //
+  // submit and formdata are not composed: they stay in the shadow tree of
+  // their form, so the guard listens in every open and adopted closed root
+  // too, added when it is armed. form.submit() fires no submit event, only
+  // formdata (HTML 4.10.21.3, "submit a form", step 7), which cannot be
+  // cancelled; the submission stops when the form is not connected after it
+  // (step 9), so the guard takes a covered form out of its tree for that
+  // moment and puts it back in a microtask, before the page's script runs on.
   const GUARD_MS = 5000;
+  const GUARDED = ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit", "formdata"];
   let guard = null; // {until, caught}
   function guardEvent(ev) {
     if (!guard) return;
@@ -25,19 +34,43 @@
     switch (ev.type) {
       case "keydown": keyMarks(t, ev.key, c); break;
       case "beforeinput": interactionOf(t, c); break;
-      case "submit":
+      case "submit": case "formdata":
         if (t instanceof HTMLFormElement) submissionOf(t, c, ev.submitter || t);
         break;
       default: clickMarks(t, c); // click, auxclick, dblclick
     }
     if (!c.list.length) return;
+    if (ev.type === "formdata") holdOut(t);
     ev.preventDefault();
     ev.stopImmediatePropagation();
     c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
     guard.caught ??= { event: ev.type, marks: c.list };
   }
-  for (const type of ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit"]) {
-    addEventListener(type, guardEvent, { capture: true });
+  // holdOut takes form out of its tree until the current script ends, so
+  // that the submission whose entry list is being built stops.
+  function holdOut(form) {
+    const parent = form.parentNode, next = form.nextSibling;
+    if (!parent) return;
+    form.remove();
+    queueMicrotask(() => {
+      if (!form.isConnected && parent.isConnected) parent.insertBefore(form, next && next.parentNode === parent ? next : null);
+    });
+  }
+  for (const type of GUARDED) addEventListener(type, guardEvent, { capture: true });
+  // listenRoots adds the guard's listeners for the events that are not
+  // composed to every shadow root it has not seen, through open and adopted
+  // closed roots (the rest reach the window).
+  const listening = new WeakSet();
+  function listenRoots(root) {
+    for (const el of rootQuery(root, "*")) {
+      const r = rootOf(el);
+      if (!r) continue;
+      if (!listening.has(r)) {
+        listening.add(r);
+        for (const type of ["submit", "formdata"]) r.addEventListener(type, guardEvent, { capture: true });
+      }
+      listenRoots(r);
+    }
   }
   function disarm() {
     const caught = guard && guard.caught;
@@ -48,7 +81,10 @@
   function check(a) {
     guard = null;
     const out = checkNow(a);
-    if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) guard = { until: performance.now() + GUARD_MS, caught: null };
+    if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) {
+      listenRoots(document);
+      guard = { until: performance.now() + GUARD_MS, caught: null };
+    }
     return out;
   }
   function checkNow(a) {

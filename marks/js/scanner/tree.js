@@ -4,20 +4,18 @@
 // js/scanner/ in a fixed order inside the function prelude.js opens.
 
   // Shadow roots: open ones, and closed ones the Go side adopted over CDP
-  // (closed roots are out of this world's reach otherwise). Custom elements
-  // without a root seen by a scan are pending until Go has described them.
+  // (closed roots are out of this world's reach otherwise).
   const closedRoots = new WeakMap();
-  const described = new WeakSet();
-  let pending = [];
   const rootOf = (el) => el.shadowRoot || closedRoots.get(el) || null;
-  function pendingHosts() {
-    const hosts = pending.filter((el) => el.isConnected && !described.has(el));
-    pending = [];
-    for (const el of hosts) described.add(el);
-    return hosts;
-  }
-  function adopt(host, root) {
-    if (host instanceof Element && root instanceof ShadowRoot && root.host === host) closedRoots.set(host, root);
+  // adopt takes closed roots from Go and returns how many were new.
+  function adopt(...roots) {
+    let n = 0;
+    for (const r of roots) {
+      if (!(r instanceof ShadowRoot) || !(r.host instanceof Element) || closedRoots.get(r.host) === r) continue;
+      closedRoots.set(r.host, r);
+      n++;
+    }
+    return n;
   }
 
   // The parent element, crossing from a shadow root to its host.
