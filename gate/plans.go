@@ -157,7 +157,11 @@ func (a Scroll) plan() plan {
 		dir = "down"
 	}
 	if a.Ref == "" {
-		// The page scrolls under the pointer: no element is touched.
+		// The page scrolls under the pointer at the viewport's centre. A
+		// wheel steps a focused number field under it: a covered one, in
+		// any frame, refuses the wheel (a scroll with a ref sends none).
+		p.focused = true
+		p.touch = &marks.Action{Kind: marks.ActionWheel}
 		p.dispatch = func(ctx context.Context, st *step) error { return st.s.Wheel(ctx, dx, dy) }
 		p.done = func(ctx context.Context, st *step) Result {
 			return st.done(ctx, fmt.Sprintf("Scrolled the page %s.", dir))

@@ -146,6 +146,12 @@ const (
 	// ActionHover moves the pointer over the element: judged as a click,
 	// since hover menus and tooltips act on the pointer.
 	ActionHover ActionKind = "hover"
+	// ActionWheel scrolls with the mouse wheel, without a target: judged
+	// on the focused element, which a wheel changes when it is a number
+	// field (Chromium steps a focused number input under the pointer).
+	// Which element the pointer is over is not asked: every frame's
+	// focused number field counts.
+	ActionWheel ActionKind = "wheel"
 )
 
 // Verdict is what an action would touch and which marks cover it, read
@@ -274,7 +280,7 @@ func scanOnce(ctx context.Context, f browser.Frame, root int) (Scan, error) {
 // local id. A gone target is a Verdict with Stale set, not an error.
 func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	switch a.Kind {
-	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover:
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel:
 	default:
 		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
 	}

@@ -106,6 +106,9 @@
           break;
         case "key": keyMarks(el, a.key || "", c); break;
         case "select": selectMarks(el, c); break;
+        case "wheel": // a wheel steps a focused number field
+          if (el instanceof HTMLInputElement && el.type === "number") interactionOf(el, c);
+          break;
         case "focus": case "scroll": break;
         default: throw new Error("unknown action kind " + a.kind);
       }
