@@ -3,8 +3,9 @@
 // A fragment of the marks scanner: marks/scanner.go joins the files of
 // js/scanner/ in a fixed order inside the function prelude.js opens.
 
+  // implicitRule is exported for its table test (TestImplicitRule).
   // idOf gives other scripts of this world (js/watch.js) the local id of an
   // element, and shadowRootOf the open or adopted closed root of a host, so
   // the watcher sees what the scanner sees.
-  return Object.freeze({ scan, check, disarm, focus, selectValues, scrollBy, ref, marks: marksNow, adopt, idOf: idFor, shadowRootOf: rootOf });
+  return Object.freeze({ scan, check, disarm, focus, selectValues, scrollBy, ref, marks: marksNow, adopt, implicitRule, idOf: idFor, shadowRootOf: rootOf });
 })();
