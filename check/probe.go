@@ -270,7 +270,7 @@ func (r *pageRun) fillControl(ctx context.Context, fd frameData, o marks.Owned, 
 		if pick == nil {
 			return false, nil
 		}
-		_, err = marks.SelectValues(ctx, fd.f, o.ID, pick)
+		err = selectByKeys(ctx, r.p, fd.f, o.ID, pick)
 	case "click":
 		if v.Point == nil {
 			return false, nil
@@ -320,4 +320,22 @@ func plausible(o marks.Owned) string {
 		v = v[:o.MaxLength]
 	}
 	return v
+}
+
+// selectByKeys selects as a person at the keyboard does: the select
+// focused, the keys marks works out pressed as browser input.
+func selectByKeys(ctx context.Context, p *browser.Page, f browser.Frame, id int, values []string) error {
+	sel, err := marks.SelectKeys(ctx, f, id, values)
+	if err != nil || len(sel.Keys) == 0 {
+		return err
+	}
+	if err := marks.Focus(ctx, f, id); err != nil {
+		return err
+	}
+	for _, k := range sel.Keys {
+		if err := p.Press(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -9,8 +9,9 @@
 // marks: every [Check] reads them from the DOM at that moment.
 //
 // It must not dispatch input (clicks, keys, text): the agent's gate does,
-// after [Check] allowed the action. The helpers [Focus], [SelectValues] and
-// [ScrollBy] change only what the gate already allowed.
+// after [Check] allowed the action. [SelectKeys] works out the key presses
+// that select options, which the gate sends as browser input; the helpers
+// [Focus] and [ScrollBy] change only what the gate already allowed.
 //
 // # Rules
 //

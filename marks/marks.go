@@ -191,15 +191,16 @@ type actionJSON struct {
 
 // Calls into the scanner; every value is an argument, never source text.
 const (
-	callScan   = `function(id) { return JSON.stringify(globalThis.poppyMarks.scan(id)); }`
-	callCheck  = `function(a) { return globalThis.poppyMarks.check(a); }`
-	callDisarm = `function() { return globalThis.poppyMarks.disarm(); }`
-	callFocus  = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
-	callSelect = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
-	callScroll = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
-	callRef    = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
-	callMarks  = `function() { return globalThis.poppyMarks.marks(); }`
-	callAdopt  = `function(...roots) { return globalThis.poppyMarks.adopt(...roots); }`
+	callScan     = `function(id) { return JSON.stringify(globalThis.poppyMarks.scan(id)); }`
+	callCheck    = `function(a) { return globalThis.poppyMarks.check(a); }`
+	callDisarm   = `function() { return globalThis.poppyMarks.disarm(); }`
+	callFocus    = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
+	callSelect   = `function(id, values) { try { return globalThis.poppyMarks.selectKeys(id, values) || {}; } catch (e) { return {error: String(e.message)}; } }`
+	callSelected = `function(id) { try { return {values: globalThis.poppyMarks.selectedValues(id)}; } catch (e) { return {error: String(e.message)}; } }`
+	callScroll   = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
+	callRef      = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
+	callMarks    = `function() { return globalThis.poppyMarks.marks(); }`
+	callAdopt    = `function(...roots) { return globalThis.poppyMarks.adopt(...roots); }`
 )
 
 // helperResult is what the helpers return: an error message from the page
@@ -208,6 +209,7 @@ type helperResult struct {
 	Error   string   `json:"error"`
 	Focused bool     `json:"focused"`
 	Values  []string `json:"values"`
+	Keys    []string `json:"keys"`
 }
 
 func (r helperResult) err(op string) error {
@@ -332,23 +334,48 @@ func Focus(ctx context.Context, f browser.Frame, id int) error {
 	return nil
 }
 
-// SelectValues selects the options of a native <select> whose value or
-// visible label is one of values (the first match unless it is multiple),
-// fires input and change, and returns the selected values. It fails when no
-// option matches.
-func SelectValues(ctx context.Context, f browser.Frame, id int, values []string) ([]string, error) {
+// Selection is how to select options of a native <select> as a person at
+// the keyboard does: with the select focused, press Keys in order (names
+// as the browser's Press takes them); Values are the option values
+// selected afterwards.
+type Selection struct {
+	Keys   []string
+	Values []string
+}
+
+// SelectKeys works out, changing nothing, the key presses that select the
+// options of a native <select> whose value or visible label is one of
+// values (the first match unless it is multiple): arrows, Home and End,
+// and in a multiple select Control with an arrow and Control+Space. The
+// caller focuses the select ([Focus]) and presses them, so the page sees
+// the events a person's select fires. It fails when no option matches or
+// every match is disabled; Keys is empty when they are selected already.
+func SelectKeys(ctx context.Context, f browser.Frame, id int, values []string) (Selection, error) {
 	var r helperResult
 	if values == nil {
 		values = []string{}
 	}
 	if err := f.Call(ctx, World, callSelect, &r, id, values); err != nil {
-		return nil, fmt.Errorf("selecting options: %w", err)
+		return Selection{}, fmt.Errorf("selecting options: %w", err)
 	}
 	if err := r.err("selecting options"); err != nil {
-		return nil, err
+		return Selection{}, err
 	}
 	if len(r.Values) == 0 {
-		return nil, errors.New("selecting options: no option matches")
+		return Selection{}, errors.New("selecting options: no option matches")
+	}
+	return Selection{Keys: r.Keys, Values: r.Values}, nil
+}
+
+// SelectedValues reads the values of the selected options of a native
+// <select>.
+func SelectedValues(ctx context.Context, f browser.Frame, id int) ([]string, error) {
+	var r helperResult
+	if err := f.Call(ctx, World, callSelected, &r, id); err != nil {
+		return nil, fmt.Errorf("reading the selection: %w", err)
+	}
+	if err := r.err("reading the selection"); err != nil {
+		return nil, err
 	}
 	return r.Values, nil
 }

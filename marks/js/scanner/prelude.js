@@ -10,7 +10,8 @@
 // or writes the page's JavaScript globals. It defines globalThis.poppyMarks,
 // whose functions the Go package calls with JSON arguments. Marks are read
 // from the DOM at the moment of each call, never cached. It dispatches no
-// input; selectValues and scrollBy change what the Go gate allowed.
+// input: it works out the keys that select options (selectKeys), which the
+// gate presses; focus and scrollBy change only what the Go gate allowed.
 "use strict";
 globalThis.poppyMarks ??= (() => {
   const ATTR = "data-poppy-user-step";
