@@ -34,6 +34,20 @@ func TestClosedRootsOfAnyHost(t *testing.T) {
 		t.Errorf("click in a closed root inside a closed root: marks %+v, want its own interaction mark", v.Marks)
 	}
 
+	// A closed root attached after the scan, with the focus in it: a key
+	// press without a target is judged inside it.
+	tp.eval(ctx, t, `const d = document.body.appendChild(document.createElement("div"));
+		const r = d.attachShadow({mode: "closed"});
+		r.innerHTML = '<form data-poppy-user-step="submission"><input id="late"></form>';
+		r.getElementById("late").focus();`)
+	v, err = marks.Check(ctx, tp.frame, marks.Action{Kind: marks.ActionKey, Key: "Enter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Marks) != 1 || v.Marks[0].Kind != spec.Submission {
+		t.Errorf("Enter in a focused field of a closed root attached after the scan: marks %+v, want the form's submission mark", v.Marks)
+	}
+
 	// The child frame's closed root, read in that frame.
 	child := childFrame(ctx, t, tp.p)
 	cs, err := marks.ScanFrame(ctx, child)

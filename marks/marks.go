@@ -179,6 +179,13 @@ type verdictJSON struct {
 	Obscured bool   `json:"obscured"`
 	Point    *Rect  `json:"point"`
 	Focused  bool   `json:"focused"`
+	// Unseen: the focus is inside a shadow root the scanner has not
+	// adopted (a closed root attached since the last scan).
+	Unseen bool `json:"unseen"`
+}
+
+func (v verdictJSON) verdict() Verdict {
+	return Verdict{Stale: v.Stale, Marks: v.Marks, Obscured: v.Obscured, Point: v.Point, Focused: v.Focused}
 }
 
 // actionJSON is the argument of the scanner's check.
@@ -290,7 +297,17 @@ func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	if err := f.Call(ctx, World, callCheck, &v, actionJSON(a)); err != nil {
 		return Verdict{}, fmt.Errorf("checking action: %w", err)
 	}
-	return Verdict(v), nil
+	if v.Unseen {
+		// The focus is in a closed root attached since the last scan.
+		if err := adoptClosedRoots(ctx, f); err != nil {
+			return Verdict{}, fmt.Errorf("checking action: %w", err)
+		}
+		v = verdictJSON{}
+		if err := f.Call(ctx, World, callCheck, &v, actionJSON(a)); err != nil {
+			return Verdict{}, fmt.Errorf("checking action: %w", err)
+		}
+	}
+	return v.verdict(), nil
 }
 
 // Caught is what the in-page guard stopped: an event of an agent action

@@ -116,6 +116,10 @@
       const f = c.list.length ? formOf(el) : null;
       if (f && kindOf(f) === "submission") c.add("submission", f, el);
       out.focused = deepActive() === el;
+      // Focus on an element that does not take focus itself is in a shadow
+      // root this world cannot see: a closed one attached since the last
+      // scan. Go adopts it and asks again.
+      if (!a.id && !rootOf(el) && el !== document.body && el.tabIndex < 0 && !el.isContentEditable) out.unseen = true;
     }
     c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
     return out;
