@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 )
@@ -12,12 +13,15 @@ import (
 // AdoptClosedShadowRoots hands every closed shadow root of the frame's
 // document, whatever element hosts it and however deeply nested, to a script
 // world, which cannot reach them from JavaScript: adoptFn is called once in
-// that world as adoptFn(root1, root2, ...) (root.host is each one's host).
-// It returns how many roots it handed over. The browser reads the roots over
+// that world as adoptFn(root1, root2, ...) (root.host is each one's host),
+// and what it returns is decoded into res (as [Frame.Call] does); with no
+// closed root it is not called. It returns how many roots it handed over.
+// This walks the whole document in the browser: call it when a root may
+// have been attached, not on every read. The browser reads the roots over
 // CDP (DOM.describeNode of the document with pierce, then DOM.resolveNode
 // into the world); nothing runs in the page's own world. Child frames'
 // documents are left to their own frames.
-func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, adoptFn string) (int, error) {
+func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, adoptFn string, res any) (int, error) {
 	if f.t == nil {
 		return 0, fmt.Errorf("%w: no frame", ErrFrameGone)
 	}
@@ -60,13 +64,18 @@ func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, adoptFn string
 		return 0, nil
 	}
 	out, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: adoptFn, ExecutionContextID: id, ObjectGroup: group, Arguments: args,
+		FunctionDeclaration: adoptFn, ExecutionContextID: id, ObjectGroup: group, Arguments: args, ReturnByValue: ptr(true),
 	})
 	if err != nil {
 		return 0, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
 	}
 	if out.ExceptionDetails != nil {
 		return 0, fmt.Errorf("script error: %s", exceptionText(out.ExceptionDetails))
+	}
+	if res != nil && out.Result != nil && len(out.Result.Value) > 0 {
+		if err := jsonv2.Unmarshal(out.Result.Value, res); err != nil {
+			return 0, fmt.Errorf("decoding the result: %w", err)
+		}
 	}
 	return len(args), nil
 }

@@ -39,11 +39,17 @@
 // touches a focused number field, whose value it steps. Marks add up, and a refused
 // control in a submission form reports both marks.
 //
-// Closed shadow roots are out of JavaScript's reach: before each scan,
-// [ScanFrame] has the browser hand every closed root of the frame's
-// document, on any host (a div as well as a custom element), to the
-// scanner over CDP ([browser.Frame.AdoptClosedShadowRoots]); from then on
-// the scan, the check, the hit test, the focus and the guard look into them.
+// Closed shadow roots are out of JavaScript's reach: [ScanFrame] has the
+// browser hand every closed root of the frame's document, on any host (a
+// div as well as a custom element), to the scanner over CDP
+// ([browser.Frame.AdoptClosedShadowRoots]); from then on the scan, the
+// check, the hit test, the focus and the guard look into them. That read
+// walks the document in the browser, so it runs on the first scan of a
+// document and again only after the document or a shadow tree gained nodes
+// (a MutationObserver of the scanner's world); a key press whose focus is
+// in a root not yet read ([Check]) reads them too. A closed root attached
+// to an element already in place, with no node added anywhere, is seen at
+// the next scan after the page adds one.
 //
 // # The guard
 //

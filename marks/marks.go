@@ -234,11 +234,13 @@ func (r helperResult) err(op string) error {
 // ids to what it returns and never includes the value of a field covered by
 // an interaction mark.
 //
-// Closed shadow roots are out of the scanner's reach from JavaScript: before
-// it scans, ScanFrame has the browser hand every closed root of the
+// Closed shadow roots are out of the scanner's reach from JavaScript: when
+// one may have been attached since the last scan (a new document, or nodes
+// added since), ScanFrame has the browser hand every closed root of the
 // document, on any host, to the scanner over CDP
-// ([browser.Frame.AdoptClosedShadowRoots]); from then on the scan, the
-// check, the hit test and the guard look into them.
+// ([browser.Frame.AdoptClosedShadowRoots]) and scans again if one is new;
+// from then on the scan, the check, the hit test and the guard look into
+// them.
 func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
 	return ScanFrom(ctx, f, 0)
 }
@@ -247,30 +249,47 @@ func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
 // document when root is 0), closed shadow roots included. A root no longer
 // in its document is [ErrStale].
 func ScanFrom(ctx context.Context, f browser.Frame, root int) (Scan, error) {
-	if err := adoptClosedRoots(ctx, f); err != nil {
+	s, err := scanOnce(ctx, f, root)
+	if err != nil || !s.RootsDirty {
+		return s.Scan, err
+	}
+	// A closed root may have been attached since the last read (the
+	// scanner watches the document grow): read them, and scan again when
+	// one is new.
+	n, err := adoptClosedRoots(ctx, f)
+	if err != nil {
 		return Scan{}, fmt.Errorf("scanning frame: %w", err)
 	}
-	s, err := scanOnce(ctx, f, root)
-	if err != nil {
-		return Scan{}, err
+	if n > 0 {
+		s, err = scanOnce(ctx, f, root)
 	}
-	return s, nil
+	return s.Scan, err
 }
 
-// adoptClosedRoots hands the frame's closed shadow roots to the scanner.
-func adoptClosedRoots(ctx context.Context, f browser.Frame) error {
-	if _, err := f.AdoptClosedShadowRoots(ctx, World, callAdopt); err != nil {
-		return fmt.Errorf("reading closed shadow roots: %w", err)
+// adoptClosedRoots hands the frame's closed shadow roots to the scanner
+// and returns how many it had not seen.
+func adoptClosedRoots(ctx context.Context, f browser.Frame) (int, error) {
+	var n int
+	if _, err := f.AdoptClosedShadowRoots(ctx, World, callAdopt, &n); err != nil {
+		return 0, fmt.Errorf("reading closed shadow roots: %w", err)
 	}
-	return nil
+	return n, nil
+}
+
+// scanJSON is the scanner's scan result.
+type scanJSON struct {
+	Scan
+	// RootsDirty: a closed shadow root may have been attached since the
+	// browser last handed them over.
+	RootsDirty bool `json:"rootsDirty"`
 }
 
 // scanOnce runs the scanner once. The scan comes back as one JSON string:
 // CDP's own by-value serialization of thousands of small objects costs
 // many times more.
-func scanOnce(ctx context.Context, f browser.Frame, root int) (Scan, error) {
+func scanOnce(ctx context.Context, f browser.Frame, root int) (scanJSON, error) {
 	var raw string
-	var s Scan
+	var s scanJSON
 	if err := f.Call(ctx, World, callScan, &raw, root); err != nil {
 		if root != 0 && strings.Contains(err.Error(), "stale element") {
 			return s, fmt.Errorf("scanning frame: %w", ErrStale)
@@ -299,7 +318,7 @@ func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	}
 	if v.Unseen {
 		// The focus is in a closed root attached since the last scan.
-		if err := adoptClosedRoots(ctx, f); err != nil {
+		if _, err := adoptClosedRoots(ctx, f); err != nil {
 			return Verdict{}, fmt.Errorf("checking action: %w", err)
 		}
 		v = verdictJSON{}

@@ -23,6 +23,7 @@ globalThis.poppyMarks ??= (() => {
   const formElements = getter(HTMLFormElement.prototype, "elements");
   const docElement = getter(Document.prototype, "documentElement");
   const docTitle = getter(Document.prototype, "title");
+  const docBody = getter(Document.prototype, "body");
   const docActive = getter(Document.prototype, "activeElement");
   const docFromPoint = Document.prototype.elementFromPoint;
   const rootFromPoint = ShadowRoot.prototype.elementFromPoint;

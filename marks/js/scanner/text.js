@@ -173,6 +173,7 @@
     };
     const children = (el, depth, hidden, inEditable, text) => {
       const root = rootOf(el);
+      if (root) roots.push(root);
       const assigned = el instanceof HTMLSlotElement ? el.assignedNodes() : null;
       const kids = assigned && assigned.length ? assigned : null;
       if (kids) {
@@ -189,6 +190,7 @@
         visit(k, depth, hidden, inEditable, text);
       }
     };
+    const roots = []; // the shadow roots the walk enters
     const designMode = docDesignMode.call(document) === "on";
     const start = rootID ? lookup(rootID) : docElement.call(document);
     if (!start) throw new Error("stale element");
@@ -196,5 +198,5 @@
     if (rootID) visit(start, 0, false, false, true);
     else children(start, 0, false, false, true);
     close();
-    return { url: location.href, title: docTitle.call(document), elements: out };
+    return { url: location.href, title: docTitle.call(document), elements: out, rootsDirty: takeRootsDirty(rootID ? null : roots) };
   }
