@@ -5,23 +5,18 @@ import (
 	"fmt"
 
 	"github.com/chromedp/cdproto/cdp"
-	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 )
 
-// AdoptClosedShadowRoots hands every closed shadow root of the frame's
-// document, whatever element hosts it and however deeply nested, to a script
-// world, which cannot reach them from JavaScript: adoptFn is called once in
-// that world as adoptFn(root1, root2, ...) (root.host is each one's host),
-// and what it returns is decoded into res (as [Frame.Call] does); with no
-// closed root it is not called. It returns how many roots it handed over.
-// This walks the whole document in the browser: call it when a root may
-// have been attached, not on every read. The browser reads the roots over
-// CDP (DOM.describeNode of the document with pierce, then DOM.resolveNode
-// into the world); nothing runs in the page's own world. Child frames'
-// documents are left to their own frames.
-func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, adoptFn string, res any) (int, error) {
+// AdoptClosedShadowRoots hands closed shadow roots to a script world, which
+// cannot reach them from JavaScript. hostsFn, run in world of the frame,
+// returns an array of elements that may host one; for each that does,
+// adoptFn is called in that world as adoptFn(host, root). It returns how
+// many roots were handed over. Open and user-agent roots are skipped. The
+// browser reads the roots over CDP (DOM.describeNode with pierce, then
+// DOM.resolveNode into the world); nothing runs in the page's own world.
+func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, hostsFn, adoptFn string) (int, error) {
 	if f.t == nil {
 		return 0, fmt.Errorf("%w: no frame", ErrFrameGone)
 	}
@@ -36,64 +31,57 @@ func (f Frame) AdoptClosedShadowRoots(ctx context.Context, world, adoptFn string
 		defer cancel()
 		_ = f.t.s.Call(cctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}, nil)
 	}()
-	doc, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: "document", ContextID: id, ObjectGroup: group})
-	if err != nil {
-		return 0, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
-	}
-	if doc.ExceptionDetails != nil {
-		return 0, fmt.Errorf("script error: %s", exceptionText(doc.ExceptionDetails))
-	}
-	if doc.Result == nil || doc.Result.ObjectID == "" {
-		return 0, nil
-	}
-	desc, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: doc.Result.ObjectID, Depth: ptr(int64(-1)), Pierce: ptr(true)})
-	if err != nil {
-		return 0, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
-	}
-	var args []*runtime.CallArgument
-	for _, root := range closedRoots(desc.Node, nil) {
-		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: root, ExecutionContextID: id, ObjectGroup: group})
-		if err != nil {
-			return 0, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
-		}
-		if obj.Object != nil && obj.Object.ObjectID != "" {
-			args = append(args, &runtime.CallArgument{ObjectID: obj.Object.ObjectID})
-		}
-	}
-	if len(args) == 0 {
-		return 0, nil
-	}
-	out, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: adoptFn, ExecutionContextID: id, ObjectGroup: group, Arguments: args, ReturnByValue: ptr(true),
+	hosts, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: hostsFn, ExecutionContextID: id, ObjectGroup: group,
 	})
 	if err != nil {
 		return 0, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
 	}
-	if out.ExceptionDetails != nil {
-		return 0, fmt.Errorf("script error: %s", exceptionText(out.ExceptionDetails))
+	if hosts.ExceptionDetails != nil {
+		return 0, fmt.Errorf("script error: %s", exceptionText(hosts.ExceptionDetails))
 	}
-	if res != nil && out.Result != nil && len(out.Result.Value) > 0 {
-		if err := jsonv2.Unmarshal(out.Result.Value, res); err != nil {
-			return 0, fmt.Errorf("decoding the result: %w", err)
+	if hosts.Result == nil || hosts.Result.ObjectID == "" {
+		return 0, nil
+	}
+	props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: hosts.Result.ObjectID, OwnProperties: ptr(true)})
+	if err != nil {
+		return 0, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
+	}
+	n := 0
+	for _, p := range props.Result {
+		if p.Value == nil || p.Value.ObjectID == "" || p.Value.Subtype != "node" {
+			continue
+		}
+		desc, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: p.Value.ObjectID, Depth: ptr(int64(0)), Pierce: ptr(true)})
+		if err != nil {
+			return n, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
+		}
+		if desc.Node == nil {
+			continue
+		}
+		for _, root := range desc.Node.ShadowRoots {
+			if root.ShadowRootType != cdp.ShadowRootTypeClosed {
+				continue
+			}
+			obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: root.BackendNodeID, ExecutionContextID: id, ObjectGroup: group})
+			if err != nil {
+				return n, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
+			}
+			if obj.Object == nil || obj.Object.ObjectID == "" {
+				continue
+			}
+			out, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+				FunctionDeclaration: adoptFn, ExecutionContextID: id, ObjectGroup: group,
+				Arguments: []*runtime.CallArgument{{ObjectID: p.Value.ObjectID}, {ObjectID: obj.Object.ObjectID}},
+			})
+			if err != nil {
+				return n, f.t.frameErr(cdp.FrameID(f.ID), id, world, err)
+			}
+			if out.ExceptionDetails != nil {
+				return n, fmt.Errorf("script error: %s", exceptionText(out.ExceptionDetails))
+			}
+			n++
 		}
 	}
-	return len(args), nil
-}
-
-// closedRoots appends the closed shadow roots in n's tree (shadow trees
-// included, other frames' documents not) to out.
-func closedRoots(n *cdp.Node, out []cdp.BackendNodeID) []cdp.BackendNodeID {
-	if n == nil {
-		return out
-	}
-	for _, r := range n.ShadowRoots {
-		if r.ShadowRootType == cdp.ShadowRootTypeClosed {
-			out = append(out, r.BackendNodeID)
-		}
-		out = closedRoots(r, out)
-	}
-	for _, c := range n.Children {
-		out = closedRoots(c, out)
-	}
-	return out
+	return n, nil
 }

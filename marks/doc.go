@@ -39,17 +39,19 @@
 // touches a focused number field, whose value it steps. Marks add up, and a refused
 // control in a submission form reports both marks.
 //
-// Closed shadow roots are out of JavaScript's reach: [ScanFrame] has the
-// browser hand every closed root of the frame's document, on any host (a
-// div as well as a custom element), to the scanner over CDP
+// Closed shadow roots are out of JavaScript's reach: when a scan meets
+// elements that may host one it has not looked into, [ScanFrame] has the
+// browser hand their closed roots to the scanner over CDP
 // ([browser.Frame.AdoptClosedShadowRoots]); from then on the scan, the
-// check, the hit test, the focus and the guard look into them. That read
-// walks the document in the browser, so it runs on the first scan of a
-// document and again only after the document or a shadow tree gained nodes
-// (a MutationObserver of the scanner's world); a key press whose focus is
-// in a root not yet read ([Check]) reads them too. A closed root attached
-// to an element already in place, with no node added anywhere, is seen at
-// the next scan after the page adds one.
+// check, the hit test, the focus and the guard look into them. Reading a
+// host costs a round trip, and reading the whole document costs several
+// times a scan, so the scanner names the hosts to read: custom elements,
+// and the built-in elements that may host a root (DOM 4.2.14: a div, a
+// span, a section ...) when they show no light content of their own (a
+// host's shadow tree renders in place of its children), each once. A key
+// press whose focus is inside a root not yet read ([Check]) reads its host
+// too. A closed root on a built-in element that also has light children
+// (slotted into it) is not seen.
 //
 // # The guard
 //

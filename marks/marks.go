@@ -207,7 +207,8 @@ const (
 	callScroll   = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
 	callRef      = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
 	callMarks    = `function() { return globalThis.poppyMarks.marks(); }`
-	callAdopt    = `function(...roots) { return globalThis.poppyMarks.adopt(...roots); }`
+	callPending  = `function() { return globalThis.poppyMarks.pendingHosts(); }`
+	callAdopt    = `function(host, root) { globalThis.poppyMarks.adopt(host, root); }`
 )
 
 // helperResult is what the helpers return: an error message from the page
@@ -235,12 +236,12 @@ func (r helperResult) err(op string) error {
 // an interaction mark.
 //
 // Closed shadow roots are out of the scanner's reach from JavaScript: when
-// one may have been attached since the last scan (a new document, or nodes
-// added since), ScanFrame has the browser hand every closed root of the
-// document, on any host, to the scanner over CDP
-// ([browser.Frame.AdoptClosedShadowRoots]) and scans again if one is new;
-// from then on the scan, the check, the hit test and the guard look into
-// them.
+// a scan meets elements that may host one it has not looked into (custom
+// elements, and built-in hosts such as a div that show no light content of
+// their own), ScanFrame has the browser hand their closed roots to the
+// scanner over CDP ([browser.Frame.AdoptClosedShadowRoots]) and scans
+// again; from then on the scan, the check, the hit test and the guard look
+// into them.
 func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
 	return ScanFrom(ctx, f, 0)
 }
@@ -250,27 +251,30 @@ func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
 // in its document is [ErrStale].
 func ScanFrom(ctx context.Context, f browser.Frame, root int) (Scan, error) {
 	s, err := scanOnce(ctx, f, root)
-	if err != nil || !s.RootsDirty {
-		return s.Scan, err
-	}
-	// A closed root may have been attached since the last read (the
-	// scanner watches the document grow): read them, and scan again when
-	// one is new.
-	n, err := adoptClosedRoots(ctx, f)
-	if err != nil {
-		return Scan{}, fmt.Errorf("scanning frame: %w", err)
-	}
-	if n > 0 {
+	// A closed root inside a closed root is met by the scan after the
+	// outer one is adopted: read level by level, a bounded number.
+	for depth := 0; err == nil && s.PendingHosts > 0 && depth < maxClosedDepth; depth++ {
+		n, aerr := adoptClosedRoots(ctx, f)
+		if aerr != nil {
+			return Scan{}, fmt.Errorf("scanning frame: %w", aerr)
+		}
+		if n == 0 {
+			break
+		}
 		s, err = scanOnce(ctx, f, root)
 	}
 	return s.Scan, err
 }
 
-// adoptClosedRoots hands the frame's closed shadow roots to the scanner
-// and returns how many it had not seen.
+// maxClosedDepth bounds the closed roots nested in closed roots that one
+// scan reads; deeper ones are read by the next scans.
+const maxClosedDepth = 8
+
+// adoptClosedRoots hands the closed shadow roots of the hosts the scanner
+// has pending to it and returns how many it handed over.
 func adoptClosedRoots(ctx context.Context, f browser.Frame) (int, error) {
-	var n int
-	if _, err := f.AdoptClosedShadowRoots(ctx, World, callAdopt, &n); err != nil {
+	n, err := f.AdoptClosedShadowRoots(ctx, World, callPending, callAdopt)
+	if err != nil {
 		return 0, fmt.Errorf("reading closed shadow roots: %w", err)
 	}
 	return n, nil
@@ -279,9 +283,9 @@ func adoptClosedRoots(ctx context.Context, f browser.Frame) (int, error) {
 // scanJSON is the scanner's scan result.
 type scanJSON struct {
 	Scan
-	// RootsDirty: a closed shadow root may have been attached since the
-	// browser last handed them over.
-	RootsDirty bool `json:"rootsDirty"`
+	// PendingHosts counts the elements that may host a closed root the
+	// scanner has not looked into.
+	PendingHosts int `json:"pendingHosts"`
 }
 
 // scanOnce runs the scanner once. The scan comes back as one JSON string:

@@ -7,5 +7,5 @@
   // idOf gives other scripts of this world (js/watch.js) the local id of an
   // element, and shadowRootOf the open or adopted closed root of a host, so
   // the watcher sees what the scanner sees.
-  return Object.freeze({ scan, check, disarm, focus, selectKeys, selectedValues, scrollBy, ref, marks: marksNow, adopt, implicitRule, idOf: idFor, shadowRootOf: rootOf });
+  return Object.freeze({ scan, check, disarm, focus, selectKeys, selectedValues, scrollBy, ref, marks: marksNow, pendingHosts, adopt, implicitRule, idOf: idFor, shadowRootOf: rootOf });
 })();

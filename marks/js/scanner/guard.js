@@ -119,7 +119,11 @@
       // Focus on an element that does not take focus itself is in a shadow
       // root this world cannot see: a closed one attached since the last
       // scan. Go adopts it and asks again.
-      if (!a.id && !rootOf(el) && el !== docBody.call(document) && el !== docElement.call(document) && el.tabIndex < 0 && !el.isContentEditable) out.unseen = true;
+      if (!a.id && !rootOf(el) && el !== docBody.call(document) && el !== docElement.call(document) && el.tabIndex < 0 && !el.isContentEditable) {
+        described.delete(el);
+        pending = [el];
+        out.unseen = true;
+      }
     }
     c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
     return out;

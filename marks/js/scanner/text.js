@@ -173,7 +173,7 @@
     };
     const children = (el, depth, hidden, inEditable, text) => {
       const root = rootOf(el);
-      if (root) roots.push(root);
+      if (!root && mayHost(el)) pending.push(el);
       const assigned = el instanceof HTMLSlotElement ? el.assignedNodes() : null;
       const kids = assigned && assigned.length ? assigned : null;
       if (kids) {
@@ -190,7 +190,7 @@
         visit(k, depth, hidden, inEditable, text);
       }
     };
-    const roots = []; // the shadow roots the walk enters
+    pending = [];
     const designMode = docDesignMode.call(document) === "on";
     const start = rootID ? lookup(rootID) : docElement.call(document);
     if (!start) throw new Error("stale element");
@@ -198,5 +198,5 @@
     if (rootID) visit(start, 0, false, false, true);
     else children(start, 0, false, false, true);
     close();
-    return { url: location.href, title: docTitle.call(document), elements: out, rootsDirty: takeRootsDirty(rootID ? null : roots) };
+    return { url: location.href, title: docTitle.call(document), elements: out, pendingHosts: pending.length };
   }

@@ -4,43 +4,32 @@
 // js/scanner/ in a fixed order inside the function prelude.js opens.
 
   // Shadow roots: open ones, and closed ones the Go side adopted over CDP
-  // (closed roots are out of this world's reach otherwise).
+  // (closed roots are out of this world's reach otherwise). Reading a host
+  // over CDP costs a round trip, so a scan lists only the elements that may
+  // host a closed root it has not seen (pendingHosts): custom elements, and
+  // the built-in elements that may host one (DOM 4.2.14 attachShadow) when
+  // they show no light content of their own, as a host whose shadow tree
+  // renders instead of its children does. Each is read once.
   const closedRoots = new WeakMap();
+  const described = new WeakSet();
+  let pending = [];
   const rootOf = (el) => el.shadowRoot || closedRoots.get(el) || null;
-  // adopt takes closed roots from Go and returns how many were new.
-  function adopt(...roots) {
-    let n = 0;
-    for (const r of roots) {
-      if (!(r instanceof ShadowRoot) || !(r.host instanceof Element) || closedRoots.get(r.host) === r) continue;
-      closedRoots.set(r.host, r);
-      rootWatch.observe(r, GROWS);
-      n++;
-    }
-    return n;
+  const HOSTS = new Set("article aside blockquote body div footer h1 h2 h3 h4 h5 h6 header main nav p section span".split(" "));
+  function mayHost(el) {
+    if (described.has(el)) return false;
+    if (el.localName.includes("-")) return true;
+    if (!HOSTS.has(el.localName) || el.firstElementChild) return false;
+    for (let k = el.firstChild; k; k = k.nextSibling) if (k.nodeType === 3 && k.data.trim()) return false;
+    return true;
   }
-  // Reading the closed roots over CDP costs a walk of the whole document
-  // in the browser, so Go asks only when one may have been attached since
-  // the last read: in a new document, or once nodes were added to the
-  // document or a shadow tree seen since. attachShadow itself is not
-  // observable; the insertion of a host or of a root's content is.
-  const GROWS = { childList: true, subtree: true };
-  let rootsDirty = true;
-  const rootWatch = new MutationObserver(() => {
-    rootsDirty = true;
-    rootWatch.disconnect(); // one record is enough until the next read
-  });
-  // takeRootsDirty says whether the closed roots must be read again, and
-  // starts watching afresh (the document and roots, the shadow roots a
-  // full scan saw): a change after this moment asks for the next read.
-  function takeRootsDirty(roots) {
-    const dirty = rootsDirty || rootWatch.takeRecords().length > 0;
-    if (dirty && roots) {
-      rootsDirty = false;
-      rootWatch.disconnect();
-      rootWatch.observe(document, GROWS);
-      for (const r of roots) rootWatch.observe(r, GROWS);
-    }
-    return dirty;
+  function pendingHosts() {
+    const hosts = pending.filter((el) => el.isConnected && !described.has(el));
+    pending = [];
+    for (const el of hosts) described.add(el);
+    return hosts;
+  }
+  function adopt(host, root) {
+    if (host instanceof Element && root instanceof ShadowRoot && root.host === host) closedRoots.set(host, root);
   }
 
   // The parent element, crossing from a shadow root to its host.
