@@ -59,18 +59,35 @@
   for (const type of GUARDED) addEventListener(type, guardEvent, { capture: true });
   // listenRoots adds the guard's listeners for the events that are not
   // composed to every shadow root it has not seen, through open and adopted
-  // closed roots (the rest reach the window).
+  // closed roots (the rest reach the window). The walk costs many times a
+  // check, so it runs again only after the document or a root it found
+  // gained nodes (a new root comes with new nodes: its host inserted, or
+  // its content) or a closed root was adopted.
   const listening = new WeakSet();
-  function listenRoots(root) {
-    for (const el of rootQuery(root, "*")) {
-      const r = rootOf(el);
-      if (!r) continue;
-      if (!listening.has(r)) {
-        listening.add(r);
-        for (const type of ["submit", "formdata"]) r.addEventListener(type, guardEvent, { capture: true });
+  const GROWS = { childList: true, subtree: true };
+  let rootsGrew = true;
+  const growth = new MutationObserver(() => {
+    rootsGrew = true;
+    growth.disconnect(); // one record is enough until the next walk
+  });
+  function listenRoots() {
+    if (!rootsGrew && !growth.takeRecords().length) return;
+    rootsGrew = false;
+    growth.disconnect();
+    growth.observe(document, GROWS);
+    const walk = (root) => {
+      for (const el of rootQuery(root, "*")) {
+        const r = rootOf(el);
+        if (!r) continue;
+        if (!listening.has(r)) {
+          listening.add(r);
+          for (const type of ["submit", "formdata"]) r.addEventListener(type, guardEvent, { capture: true });
+        }
+        growth.observe(r, GROWS);
+        walk(r);
       }
-      listenRoots(r);
-    }
+    };
+    walk(document);
   }
   function disarm() {
     const caught = guard && guard.caught;
@@ -82,7 +99,7 @@
     guard = null;
     const out = checkNow(a);
     if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) {
-      listenRoots(document);
+      listenRoots();
       guard = { until: performance.now() + GUARD_MS, caught: null };
     }
     return out;

@@ -29,7 +29,10 @@
     return hosts;
   }
   function adopt(host, root) {
-    if (host instanceof Element && root instanceof ShadowRoot && root.host === host) closedRoots.set(host, root);
+    if (host instanceof Element && root instanceof ShadowRoot && root.host === host) {
+      closedRoots.set(host, root);
+      rootsGrew = true; // the guard's next arming listens in it
+    }
   }
 
   // The parent element, crossing from a shadow root to its host.
