@@ -122,6 +122,28 @@ func (rs *reports) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// wait waits for the latest report to say controller.
+func (rs *reports) wait(tb testing.TB, ctx context.Context, controller string) {
+	tb.Helper()
+	for {
+		rs.mu.Lock()
+		n := len(rs.reads)
+		last := read{}
+		if n > 0 {
+			last = rs.reads[n-1]
+		}
+		rs.mu.Unlock()
+		if last.controller == controller {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			tb.Fatalf("waiting for the page to report reading %q (last: %q): %v", controller, last.controller, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 // after waits for a report read after t and returns every report so far.
 func (rs *reports) after(tb testing.TB, ctx context.Context, t time.Time) []read {
 	tb.Helper()
