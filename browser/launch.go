@@ -11,6 +11,7 @@ import (
 	neturl "net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -90,6 +91,12 @@ func startProcess(ctx context.Context, opts *Options) (chromedp.Transport, *proc
 			return nil, nil, fmt.Errorf("starting chromium: %w", err)
 		}
 		dir = tmp
+	}
+	if err := writePreferences(dir); err != nil {
+		if tmp != "" {
+			os.RemoveAll(tmp)
+		}
+		return nil, nil, fmt.Errorf("starting chromium: %w", err)
 	}
 	// The process outlives ctx of the start: it is ended by Close.
 	cmd := exec.Command(path, flags(opts, dir)...)
@@ -232,3 +239,23 @@ func (t *tailBuffer) String() string {
 }
 
 var _ io.Writer = (*tailBuffer)(nil)
+
+// preferences turn off preloading (speculation-rules prefetch and
+// prerender, "Preload pages" in the settings): the browser process makes
+// those requests itself, where the interception that adds the
+// Poppy-Extensions header does not see them (PROTOCOL.md), so a Company
+// request would go without it.
+const preferences = `{"net":{"network_prediction_options":2}}`
+
+// writePreferences writes the profile's preferences before its first start,
+// leaving a profile that has them alone.
+func writePreferences(dir string) error {
+	path := filepath.Join(dir, "Default", "Preferences")
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(preferences), 0o600)
+}
