@@ -47,7 +47,10 @@
 //   - [ErrPageBusy]: a command that needs a page's main thread (a script,
 //     input, a DOM read) got no answer within [Options.BusyTimeout] (10 s).
 //     The next navigation of that tab ends the script first, so the tab can
-//     leave; [Frame.StopScript] does it on demand.
+//     leave. [Frame.Hold] stops a busy renderer's scripts without ending
+//     them (the debugger's pause, on in every page and frame target from
+//     its start, breakpoints off), so that a value can be set while none
+//     of them runs.
 //   - [ErrDialogOpen]: a JavaScript dialog holds the tab. The call that
 //     opened it (a click) returns as soon as it opens; later calls fail at
 //     once until [Page.HandleDialog] answers it. A page that opens more than
@@ -70,6 +73,14 @@
 // each under its own bound, and reports the frames it could not reach: a
 // busy, crashed or dialog-held tab, or one that is not the agent's, cannot
 // hold up a switch of control.
+//
+// # Preloading
+//
+// A Chromium we start has preloading off in its profile (speculation-rules
+// prefetch and prerender, "preload pages"): the browser process makes those
+// requests where the interception does not see them, so they would reach
+// the Company without its header (PROTOCOL.md lists the kinds of request
+// and which carry it).
 //
 // # Downloads, file choosers, authentication
 //
