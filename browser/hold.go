@@ -81,13 +81,22 @@ func (h *Hold) Release(ctx context.Context) error {
 			return
 		}
 		t.held = nil
-		if t.paused {
-			if serr := t.sendAll(ctx, debugger.CommandResume); serr != nil {
-				err = fmt.Errorf("releasing the page's scripts: %w", serr)
-			}
+		if serr := t.resumeLocked(ctx); serr != nil {
+			err = fmt.Errorf("releasing the page's scripts: %w", serr)
 		}
 	})
 	return err
+}
+
+// resumeLocked resumes a paused target; t.holdMu is held. It counts the
+// target as running from the moment the command is sent, so a Hold taken
+// next sends its own pause, which the session runs after the resume.
+func (t *tgt) resumeLocked(ctx context.Context) error {
+	if !t.paused {
+		return nil
+	}
+	t.paused = false
+	return t.sendAll(ctx, debugger.CommandResume)
 }
 
 // watchPauses keeps t.paused in step with the debugger and resumes a
@@ -99,7 +108,14 @@ func (t *tgt) watchPauses() {
 		t.paused = true
 		switch h := t.held; {
 		case h == nil:
-			t.b.wg.Go(func() { _ = t.sendAll(t.b.ctx, debugger.CommandResume) })
+			// Not on the read loop: a send may wait for the pipe.
+			t.b.wg.Go(func() {
+				t.holdMu.Lock()
+				defer t.holdMu.Unlock()
+				if t.held == nil {
+					_ = t.resumeLocked(t.b.ctx)
+				}
+			})
 		case !h.closed:
 			h.closed = true
 			close(h.paused)
