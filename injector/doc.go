@@ -51,7 +51,8 @@
 // and the renderer resumes; to the page it is a long task. A renderer that
 // does not stop in 0.8 s is busy outside script (a synchronous request): its
 // pause stands, so it runs no statement before it stops, and the frame is
-// set, then resumed, by background work the moment it does. The agent's
+// set, then resumed, by background work the moment it does; so is one that
+// stopped but is slow to answer (a loaded machine): it stays held until set. The agent's
 // actions in such a tab wait for its main thread like any call (and fail
 // page_busy at their bound).
 //

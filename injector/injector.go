@@ -264,15 +264,22 @@ func (in *Injector) setFrame(ctx context.Context, f browser.Frame) error {
 	defer timer.Stop()
 	select {
 	case <-h.Paused():
-		return in.writeHeld(ctx, f, h)
+		err := in.writeWithin(ctx, f, writeBound)
+		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			in.release(h)
+			return err
+		}
+		// Slow to answer even while held (a loaded machine): it stays
+		// held, running no script, until the value lands.
+		in.log.Warn("a held frame is slow to answer; it stays held until it is set")
+		in.background(func(ctx context.Context) { in.finishHeld(ctx, f, h) })
+		return nil
 	case <-timer.C:
 		in.log.Warn("a busy renderer is held until it stops, then set")
 		in.background(func(ctx context.Context) {
 			select {
 			case <-h.Paused():
-				if err := in.writeHeld(ctx, f, h); err != nil && !gone(err) {
-					in.log.Warn("setting a held frame failed", "err", err)
-				}
+				in.finishHeld(ctx, f, h)
 			case <-ctx.Done():
 				in.release(h)
 			}
@@ -284,13 +291,31 @@ func (in *Injector) setFrame(ctx context.Context, f browser.Frame) error {
 	}
 }
 
-// writeHeld writes the current value into f while its renderer is held,
-// then releases it.
-func (in *Injector) writeHeld(ctx context.Context, f browser.Frame, h *browser.Hold) error {
-	defer in.release(h)
-	wctx, cancel := context.WithTimeout(ctx, writeBound)
+// writeWithin writes the current value into f within d.
+func (in *Injector) writeWithin(ctx context.Context, f browser.Frame, d time.Duration) error {
+	wctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	return in.write(wctx, f)
+}
+
+// heldRetry bounds each later attempt to set a held frame.
+const heldRetry = 5 * time.Second
+
+// finishHeld sets f while its renderer is held, trying again while the
+// renderer is slow to answer, then releases it. Until then no script of
+// that renderer runs; the injector's Close releases it too.
+func (in *Injector) finishHeld(ctx context.Context, f browser.Frame, h *browser.Hold) {
+	defer in.release(h)
+	for ctx.Err() == nil {
+		err := in.writeWithin(ctx, f, heldRetry)
+		switch {
+		case err == nil, gone(err), ctx.Err() != nil:
+			return
+		case !errors.Is(err, context.DeadlineExceeded):
+			in.log.Warn("setting a held frame failed", "err", err)
+			return
+		}
+	}
 }
 
 func (in *Injector) release(h *browser.Hold) {
