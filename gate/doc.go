@@ -144,6 +144,11 @@
 // token or a value the User typed into a result, a log line or the audit
 // log.
 //
+// [Input] is the gate's dispatch step alone (the pointer at the centre of
+// the box the marks check found, focus then keys or text), for package
+// check's conformance probes, which judge their inputs with [marks.Check]
+// themselves; nothing that acts for a model may use it.
+//
 // # Concurrency
 //
 // A [Gate] is safe for concurrent use and runs one action at a time; a

@@ -35,15 +35,15 @@ func (a Click) plan() plan {
 // atCentre sends pointer input (a click or a hover) to the centre of the
 // box the check found, in top-frame coordinates.
 func atCentre(ctx context.Context, st *step, what string, input func(ctx context.Context, x, y float64) error) error {
-	v := st.verdict.Point
-	if v == nil {
+	err := pointAt(ctx, st.s, st.frame, st.verdict, input)
+	var off frameOffsetError
+	switch {
+	case errors.Is(err, ErrNoPoint):
 		return fail(FailNotVisible, fmt.Sprintf("Element %s has no visible box to %s; scroll to it or take a new snapshot.", st.target.ref, what))
+	case errors.As(err, &off):
+		return fail(FailPage, "Could not locate the element's frame: "+off.err.Error())
 	}
-	ox, oy, err := st.s.Offset(ctx, st.frame)
-	if err != nil {
-		return fail(FailPage, "Could not locate the element's frame: "+err.Error())
-	}
-	return input(ctx, ox+v.X+v.Width/2, oy+v.Y+v.Height/2)
+	return err
 }
 
 func (a Type) plan() plan {

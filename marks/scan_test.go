@@ -212,7 +212,7 @@ func TestScannerRuns(t *testing.T) {
 	if err := tp.frame.Call(ctx, marks.World, `function() { return Object.keys(globalThis.poppyMarks || {}).sort(); }`, &names); err != nil {
 		t.Fatalf("reading the scanner's functions: %v", err)
 	}
-	want := []string{"adopt", "check", "disarm", "focus", "idOf", "marks", "pendingHosts", "ref", "scan", "scrollBy", "selectValues", "shadowRootOf"}
+	want := []string{"adopt", "check", "disarm", "elementOf", "focus", "idOf", "marks", "pendingHosts", "ref", "scan", "scrollBy", "selectValues", "shadowRootOf"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("globalThis.poppyMarks functions (-want +got):\n%s", diff)
 	}
