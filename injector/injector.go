@@ -211,14 +211,15 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 }
 
 // background runs fn, owned by the injector: Close ends its ctx and waits.
-// After Close it runs nothing.
-func (in *Injector) background(fn func(ctx context.Context)) {
+// After Close it runs nothing and reports false.
+func (in *Injector) background(fn func(ctx context.Context)) bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.ctx.Err() != nil {
-		return
+		return false
 	}
 	in.wg.Go(func() { fn(in.ctx) })
+	return true
 }
 
 // write sets the current value in frame f and checks that it reads it. A
@@ -272,18 +273,22 @@ func (in *Injector) setFrame(ctx context.Context, f browser.Frame) error {
 		// Slow to answer even while held (a loaded machine): it stays
 		// held, running no script, until the value lands.
 		in.log.Warn("a held frame is slow to answer; it stays held until it is set")
-		in.background(func(ctx context.Context) { in.finishHeld(ctx, f, h) })
+		if !in.background(func(ctx context.Context) { in.finishHeld(ctx, f, h) }) {
+			in.release(h) // closed: nothing is left held
+		}
 		return nil
 	case <-timer.C:
 		in.log.Warn("a busy renderer is held until it stops, then set")
-		in.background(func(ctx context.Context) {
+		if !in.background(func(ctx context.Context) {
 			select {
 			case <-h.Paused():
 				in.finishHeld(ctx, f, h)
 			case <-ctx.Done():
 				in.release(h)
 			}
-		})
+		}) {
+			in.release(h) // closed: nothing is left held
+		}
 		return nil
 	case <-ctx.Done():
 		in.release(h)
