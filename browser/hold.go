@@ -102,7 +102,7 @@ func (t *tgt) resumeLocked(ctx context.Context) error {
 // watchPauses keeps t.paused in step with the debugger and resumes a
 // pause that no Hold wants. Its handlers run on the read loop.
 func (t *tgt) watchPauses() {
-	t.s.on(debugger.Paused.Method, func(jsonv2.Value) {
+	t.s.On(debugger.Paused.Method, func(jsonv2.Value) {
 		t.holdMu.Lock()
 		defer t.holdMu.Unlock()
 		t.paused = true
@@ -121,7 +121,7 @@ func (t *tgt) watchPauses() {
 			close(h.paused)
 		}
 	})
-	t.s.on(debugger.Resumed.Method, func(jsonv2.Value) {
+	t.s.On(debugger.Resumed.Method, func(jsonv2.Value) {
 		t.holdMu.Lock()
 		t.paused = false
 		t.holdMu.Unlock()
@@ -132,11 +132,11 @@ func (t *tgt) watchPauses() {
 // them in that order) and leaves their replies to an owned goroutine.
 func (t *tgt) sendAll(ctx context.Context, methods ...string) error {
 	for _, method := range methods {
-		id, ch, err := t.s.c.send(ctx, t.s.id, method, nil)
+		id, ch, err := t.s.Send(ctx, method, nil)
 		if err != nil {
 			return gone(err)
 		}
-		t.b.wg.Go(func() { _ = t.s.c.wait(t.b.ctx, id, ch, t.s.gone, method, nil) })
+		t.b.wg.Go(func() { _ = t.s.Wait(t.b.ctx, id, ch, method, nil) })
 	}
 	return nil
 }

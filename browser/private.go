@@ -49,8 +49,8 @@ func (f Frame) CallPrivate(ctx context.Context, allow func(origin string) bool, 
 	defer func() {
 		// Not awaited: a busy renderer would hold the caller past its
 		// bound; the session runs it after the calls above all the same.
-		if id, ch, err := f.t.s.c.send(context.WithoutCancel(ctx), f.t.s.id, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}); err == nil {
-			f.t.b.wg.Go(func() { _ = f.t.s.c.wait(f.t.b.ctx, id, ch, f.t.s.gone, runtime.CommandReleaseObjectGroup, nil) })
+		if id, ch, err := f.t.s.Send(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}); err == nil {
+			f.t.b.wg.Go(func() { _ = f.t.s.Wait(f.t.b.ctx, id, ch, runtime.CommandReleaseObjectGroup, nil) })
 		}
 	}()
 	ev, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ec.id, ObjectGroup: group})

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -275,7 +276,11 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 	d := &Discovery{Domain: host, URL: "https://" + host + spec.WellKnownPath}
 	co, warns, err := session.Discover(ctx, c.client, host)
 	if err != nil {
-		d.Error = err.Error() + flagHint(err, dnsUp(ctx))
+		hint := flagHint(err, dnsUp(ctx))
+		if devHost(host) {
+			hint = hintNoDiscovery
+		}
+		d.Error = err.Error() + hint
 		if co, err = session.NoJoin(host); err != nil {
 			return nil, nil, err
 		}
@@ -297,17 +302,27 @@ const (
 	hintUnreachable = " (it could not be reached: this machine has no network or no DNS answers)"
 )
 
-// flagHint names the flag that helps with a discovery error, if one does.
-// A name that is not found is a staging server's only when DNS works
-// (dnsUp reports whether it does): offline, every name is not found.
+// devHost reports whether host is a development name (localhost or under
+// it), which has no discovery.
+func devHost(host string) bool { return host == "localhost" || strings.HasSuffix(host, ".localhost") }
+
+// flagHint names the flag that helps with a discovery error, told by the
+// error's type, if one does. A name that is not found is a staging
+// server's only when DNS works (dnsUp reports whether it does): offline,
+// every name is not found.
 func flagHint(err error, dnsUp func() bool) string {
-	var unknown x509.UnknownAuthorityError
-	var dns *net.DNSError
-	var op *net.OpError
+	var (
+		unknown  x509.UnknownAuthorityError
+		hostname x509.HostnameError
+		invalid  x509.CertificateInvalidError
+		verify   *tls.CertificateVerificationError
+		dns      *net.DNSError
+		op       *net.OpError
+	)
 	switch {
-	case errors.Is(err, spec.ErrBadDomain) && strings.Contains(err.Error(), "IP literal"), strings.Contains(err.Error(), "localhost"):
+	case errors.Is(err, spec.ErrIPLiteral):
 		return hintNoDiscovery
-	case errors.As(err, &unknown), strings.Contains(err.Error(), "x509:"):
+	case errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &verify):
 		return hintCAFile
 	case errors.As(err, &dns):
 		if dns.IsNotFound && dnsUp() {

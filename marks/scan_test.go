@@ -181,6 +181,9 @@ func TestHelpers(t *testing.T) {
 	if err := marks.Focus(ctx, tp.frame, gone.ID); !errors.Is(err, marks.ErrStale) {
 		t.Errorf("Focus on a removed element = %v, want ErrStale", err)
 	}
+	if _, err := marks.ScanFrom(ctx, tp.frame, gone.ID); !errors.Is(err, marks.ErrStale) {
+		t.Errorf("ScanFrom a removed element = %v, want ErrStale", err)
+	}
 	if _, err := marks.Check(ctx, tp.frame, marks.Action{Kind: "wave", ID: name.ID}); err == nil {
 		t.Errorf("Check of an unknown kind succeeded")
 	}
