@@ -15,6 +15,10 @@ import (
 // ErrBadDomain matches (with errors.Is) every error from [NormalizeDomain].
 var ErrBadDomain = errors.New("invalid domain")
 
+// ErrIPLiteral is the error for an IP address (or a name a browser reads
+// as one) where a domain belongs; it matches [ErrBadDomain] too.
+var ErrIPLiteral = fmt.Errorf("%w: an IP literal", ErrBadDomain)
+
 // NormalizeDomain returns s as a Company domain or host name: ASCII lower
 // case, one trailing dot removed. It refuses an empty name, an IP literal
 // (IPv4 or IPv6, bracketed or not, and anything a browser would read as an
@@ -60,7 +64,7 @@ func normalizeHost(s string) (string, error) {
 		return "", fmt.Errorf("%w: empty", ErrBadDomain)
 	}
 	if strings.HasPrefix(s, "[") || net.ParseIP(s) != nil {
-		return "", fmt.Errorf("%w: an IP literal", ErrBadDomain)
+		return "", ErrIPLiteral
 	}
 	if strings.Contains(s, ":") {
 		return "", fmt.Errorf("%w: has a port or colon", ErrBadDomain)
@@ -79,7 +83,7 @@ func normalizeHost(s string) (string, error) {
 			return "", fmt.Errorf("%w: not a valid internationalized name: %s", ErrBadDomain, strings.TrimPrefix(err.Error(), "idna: "))
 		}
 		if net.ParseIP(a) != nil { // full-width digits map to ASCII ones
-			return "", fmt.Errorf("%w: an IP literal", ErrBadDomain)
+			return "", ErrIPLiteral
 		}
 		s = a
 	}
@@ -106,7 +110,7 @@ func normalizeHost(s string) (string, error) {
 		}
 	}
 	if looksNumeric(labels[len(labels)-1]) {
-		return "", fmt.Errorf("%w: an IP literal", ErrBadDomain)
+		return "", ErrIPLiteral
 	}
 	return d, nil
 }
@@ -219,4 +223,27 @@ func MatchesURL(domain, rawURL string) bool {
 		return ip.Equal(net.ParseIP(u.Hostname())) && u.Hostname() == ip.String()
 	}
 	return MatchesDomain(domain, u.Hostname())
+}
+
+// MayDeclare reports whether the browser may declare itself (the
+// Poppy-Extensions header, navigator.poppy) to rawURL's origin: over TLS
+// (https, wss), or in the clear only to a loopback host (localhost, a
+// subdomain of localhost, a loopback address: a Company's development
+// server), where no network lies between. A cleartext origin elsewhere would
+// tell the network what the browser is, and a script the network injects
+// could read navigator.poppy.
+func MayDeclare(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https", "wss":
+		return true
+	case "http", "ws":
+		h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+		ip := net.ParseIP(h)
+		return h == "localhost" || strings.HasSuffix(h, ".localhost") || (ip != nil && ip.IsLoopback())
+	}
+	return false
 }

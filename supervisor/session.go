@@ -263,6 +263,9 @@ func (ss *Session) close(ctx context.Context, reason string) error {
 			ss.live.Finish(ctx, "") // the viewers see the end, not a lost connection
 			errs = append(errs, ss.live.Shutdown(ctx))
 		}
+		if ss.injector != nil {
+			errs = append(errs, ss.injector.Close(ctx))
+		}
 		if ss.bctx != nil && ss.srv.ownContexts() {
 			errs = append(errs, ss.bctx.Close(ctx))
 		}

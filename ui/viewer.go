@@ -139,7 +139,8 @@ func (l *Live) controls(c *client) bool {
 // mayInput reports whether input from c reaches the page: the User holds
 // control and c is their viewer in control. While the User holds control
 // with no viewer in control (they took it at the terminal), the first
-// viewer to act becomes it.
+// viewer to act becomes it (the pages keep their size until it takes
+// control explicitly) and every viewer hears so.
 func (l *Live) mayInput(c *client) bool {
 	st := l.ctl.Status()
 	if st.Controller != spec.ControllerUser {
@@ -147,11 +148,15 @@ func (l *Live) mayInput(c *client) bool {
 	}
 	l.mu.Lock()
 	ctrl := l.controllerLocked(st)
-	if ctrl == nil {
+	claimed := ctrl == nil
+	if claimed {
 		l.controller, l.controllerEpoch = c, st.Epoch
 		ctrl = c
 	}
 	l.mu.Unlock()
+	if claimed {
+		l.broadcastState()
+	}
 	return ctrl == c
 }
 
