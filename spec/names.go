@@ -70,6 +70,12 @@ const (
 	// ReasonObscured is a failure code, not a denial: another element
 	// covers the click point, so nothing was clicked (outcome "failed").
 	ReasonObscured Reason = "obscured"
+	// ReasonInternal is a failure code: the runtime failed on this call (a
+	// bug, logged with its stack); the session goes on.
+	ReasonInternal Reason = "internal"
+	// ReasonAuditUnavailable is a failure code: the audit log cannot be
+	// written, so no agent action runs until it can.
+	ReasonAuditUnavailable Reason = "audit_unavailable"
 )
 
 // MCP tool names (CONTRACT.md).
