@@ -146,6 +146,13 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		g.record(a, "", res.Page.URL, res)
 		return res
 	}
+	// The record comes first: no agent action runs that the audit log
+	// cannot hold (a full disk, an I/O error); the User's control does
+	// not depend on it.
+	if err := g.audit.Check(); err != nil {
+		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonAuditUnavailable, Page: g.lastPage(),
+			Message: "The audit log cannot be written (the disk may be full), so no browser action runs until it can. Tell the User; they can still take control."}
+	}
 	// 1. Control: refuse at once while the User holds it, without waiting
 	// for a running action.
 	if g.ctl.Holder() == spec.ControllerUser {

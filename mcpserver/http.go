@@ -89,6 +89,7 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 		defer cancel()
 		// The actions in flight stop first (failed, shutting_down), so
 		// their requests answer and Shutdown need not wait for them.
+		s.beginShutdown()
 		s.reg.closeGates(sctx)
 		_ = hs.Shutdown(sctx)
 	})
@@ -113,7 +114,7 @@ func (s *Server) door(next http.Handler) http.Handler {
 			e.busy(0) // seen now
 			switch r.Method {
 			case http.MethodDelete:
-				s.reg.end(e, EndClosed) // its calls stop before the SDK waits for them
+				s.reg.end(r.Context(), e, EndClosed) // its calls stop before the SDK waits for them
 			case http.MethodPost:
 				body, ok := readBody(w, r)
 				if !ok {

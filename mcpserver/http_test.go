@@ -144,7 +144,7 @@ type fakeRuntime struct {
 }
 
 func (r fakeRuntime) Gate() *gate.Gate { return r.g }
-func (r fakeRuntime) Close(reason string) error {
+func (r fakeRuntime) Close(_ context.Context, reason string) error {
 	r.f.mu.Lock()
 	r.f.ended[r.id] = reason
 	r.f.mu.Unlock()

@@ -275,7 +275,7 @@ type stuckRuntime struct {
 
 func (r stuckRuntime) Gate() *gate.Gate { return r.f.Gate }
 
-func (r stuckRuntime) Close(string) error {
+func (r stuckRuntime) Close(context.Context, string) error {
 	<-r.release
 	r.closed.Store(true)
 	return nil

@@ -20,9 +20,9 @@ import (
 // its control state), and how it ends.
 type Runtime interface {
 	Gate() *gate.Gate
-	// Close ends the runtime; reason ("idle", "closed") is for its audit
-	// log.
-	Close(reason string) error
+	// Close ends the runtime within ctx; reason ("idle", "closed") is for
+	// its audit log.
+	Close(ctx context.Context, reason string) error
 }
 
 // OpenFunc opens the runtime of the MCP session id ("" over stdio). It may
@@ -110,7 +110,7 @@ func (r *registry) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if method == "initialize" {
 				res, err := next(ctx, method, req)
 				if err != nil {
-					r.end(e, "") // the SDK closes a session whose initialize failed
+					r.end(ctx, e, "") // the SDK closes a session whose initialize failed
 					return nil, err
 				}
 				if !r.lazy {
@@ -158,9 +158,21 @@ func (r *registry) admit(ss *mcp.ServerSession) (*entry, error) {
 	r.byID[e.id] = e
 	r.goLocked("ending an MCP session", func() {
 		_ = ss.Wait()
-		r.end(e, EndClosed)
+		r.end(context.Background(), e, EndClosed)
 	})
 	return e, nil
+}
+
+// goOwned runs fn in a goroutine the registry waits for, unless the
+// registry has closed (then it returns false and runs nothing).
+func (r *registry) goOwned(what string, fn func()) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return false
+	}
+	r.goLocked(what, fn)
+	return true
 }
 
 // goLocked runs fn in a goroutine the registry waits for, logging a panic
@@ -222,9 +234,15 @@ func (r *registry) remove(e *entry) {
 	}
 }
 
-// end stops e's calls, closes its runtime and forgets it; once. A
-// session whose runtime never started has nothing to close.
-func (r *registry) end(e *entry, reason string) {
+// runtimeCloseTimeout bounds the closing of one session's runtime when
+// the session ends on its own (the client left, idle): its browser
+// context's disposal, its live view's websockets.
+const runtimeCloseTimeout = 5 * time.Second
+
+// end stops e's calls, closes its runtime within ctx (and at most
+// runtimeCloseTimeout) and forgets it; once. A session whose runtime
+// never started has nothing to close.
+func (r *registry) end(ctx context.Context, e *entry, reason string) {
 	e.endOnce.Do(func() {
 		e.cancel()
 		e.startOnce.Do(func() {
@@ -233,7 +251,9 @@ func (r *registry) end(e *entry, reason string) {
 		})
 		<-e.ready // open returns soon once e.ctx is done
 		if e.rt != nil && reason != "" {
-			if err := e.rt.Close(reason); err != nil {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), runtimeCloseTimeout)
+			defer cancel()
+			if err := e.rt.Close(ctx, reason); err != nil {
 				r.log.Warn("closing a session's browser", "session", e.id, "err", err)
 			}
 		}
@@ -300,7 +320,7 @@ func (r *registry) close(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for _, e := range r.all() {
 		wg.Go(func() {
-			r.end(e, EndClosed)
+			r.end(ctx, e, EndClosed)
 			_ = e.ss.Close()
 		})
 	}
@@ -344,7 +364,7 @@ func (r *registry) reapIdle(ctx context.Context, idle, firstCall time.Duration) 
 			}
 			r.mu.Unlock()
 			for _, e := range stale {
-				r.end(e, EndIdle)
+				r.end(ctx, e, EndIdle)
 				_ = e.ss.Close()
 			}
 		}
@@ -409,5 +429,5 @@ func Fixed(g *gate.Gate) OpenFunc {
 
 type fixed struct{ g *gate.Gate }
 
-func (f fixed) Gate() *gate.Gate { return f.g }
-func (fixed) Close(string) error { return nil }
+func (f fixed) Gate() *gate.Gate                  { return f.g }
+func (fixed) Close(context.Context, string) error { return nil }

@@ -21,9 +21,11 @@ import (
 // initialize, Internal Error otherwise.
 //
 // When ctx ends (SIGTERM, SIGINT) the calls in flight are answered first:
-// every session's gate stops its action (failed, shutting_down), the
-// answers are written, and only then does the session close, within about
-// a second and a half; ServeStdio then returns nil, so the process exits 0.
+// every session's gate stops its action (failed, shutting_down; a call
+// whose action is slow to stop, a navigation waiting for a server, is
+// answered so within half a second without it), the answers are written,
+// and only then does the session close; ServeStdio then returns nil, so
+// the process exits 0. It waits for the goroutines it started.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) (err error) {
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
@@ -36,14 +38,25 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) (err 
 	t := &guardedTransport{Transport: &mcp.IOTransport{Reader: screen(r, out), Writer: out, MaxLineLength: -1}, reply: out}
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRun()
+	watched := make(chan struct{}) // the shutdown below has ended; waited for before ServeStdio returns
 	stopWatch := context.AfterFunc(ctx, func() {
+		defer close(watched)
 		dctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 		defer cancel()
-		s.reg.closeGates(dctx)
+		s.beginShutdown()
+		// The calls are answered (by their actions, or after
+		// shutdownGrace without them) while the gates stop theirs.
+		var gates sync.WaitGroup
+		gates.Go(func() { s.reg.closeGates(dctx) })
 		t.drain(dctx)
 		stopRun()
+		gates.Wait()
 	})
-	defer stopWatch()
+	defer func() {
+		if !stopWatch() {
+			<-watched
+		}
+	}()
 	if err := s.mcp.Run(runCtx, t); ctx.Err() == nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -59,8 +60,42 @@ func (s *Server) addAction(e gate.Entry) {
 		if err != nil {
 			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: ReasonBrowserUnavailable, Message: unavailable(err)}, false), nil
 		}
-		return result(g.Do(ctx, a), opts.Elements), nil
+		return result(s.do(ctx, g, a), opts.Elements), nil
 	})
+}
+
+// shutdownGrace is how long an action may take to stop once the server
+// shuts down before its call is answered without it.
+const shutdownGrace = 500 * time.Millisecond
+
+// do runs a through g. Once the server shuts down (a signal), the call is
+// answered (failed, shutting_down) within shutdownGrace, even if the
+// action is slow to stop (a navigation waiting for a server that has not
+// answered): the client must hear the truth before the process exits.
+func (s *Server) do(ctx context.Context, g *gate.Gate, a gate.Action) gate.Result {
+	done := make(chan gate.Result, 1)
+	if !s.reg.goOwned("running a browser action", func() { done <- g.Do(ctx, a) }) {
+		return shuttingDown()
+	}
+	select {
+	case res := <-done:
+		return res
+	case <-s.shutdown:
+	}
+	grace := time.NewTimer(shutdownGrace)
+	defer grace.Stop()
+	select {
+	case res := <-done:
+		return res
+	case <-grace.C:
+		return shuttingDown()
+	}
+}
+
+// shuttingDown is the result of an action stopped by the server's end.
+func shuttingDown() gate.Result {
+	return gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailShuttingDown,
+		Message: "The browser runtime is shutting down; the action was stopped."}
 }
 
 // result is the MCP form of a gate result.

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"sync"
-	"time"
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -209,13 +208,12 @@ func (ss *Session) record(e audit.Entry) {
 	}
 }
 
-// Close ends the Session: its live view, then its browser context (tabs,
-// cookies and storage; the default context's tab stays), and records the
-// end with reason ("idle", "closed") in the audit log. Later calls return
-// the first call's error.
-func (ss *Session) Close(reason string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+// Close ends the Session within ctx: its live view (waiting for its
+// websockets and screencast), then its browser context (tabs, cookies and
+// storage; the default context's tab stays), and records the end with
+// reason ("idle", "closed") in the audit log. Later calls return the
+// first call's error.
+func (ss *Session) Close(ctx context.Context, reason string) error {
 	return ss.close(ctx, reason)
 }
 
