@@ -178,6 +178,14 @@ func (ss *Session) startLive() (err error) {
 	if err := ss.live.Start(); err != nil {
 		return err
 	}
+	live := ss.live
+	ss.stops = append(ss.stops, ss.audit.WatchHealth(func(err error) {
+		if err != nil {
+			live.SetAlert("The audit log cannot be written (the disk may be full): the agent's actions are stopped until it can. Your control still works.")
+		} else {
+			live.SetAlert("")
+		}
+	}))
 	if s.opts.LiveURLFile != "" && !s.opts.ContextPerSession {
 		if err := ss.live.WriteURLFile(s.opts.LiveURLFile); err != nil {
 			return err
