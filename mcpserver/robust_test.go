@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -279,4 +280,29 @@ func (r stuckRuntime) Close(context.Context, string) error {
 	<-r.release
 	r.closed.Store(true)
 	return nil
+}
+
+// TestHugeSnapshotFitsTheClient: a snapshot of a huge page (30 MB of text
+// that JSON escapes sixfold, 200,000 elements) gives a result under the
+// go-sdk client's 16 MiB frame limit that says what was cut.
+func TestHugeSnapshotFitsTheClient(t *testing.T) {
+	els := make([]gate.ElementInfo, 200_000)
+	for i := range els {
+		els[i] = gate.ElementInfo{Ref: fmt.Sprintf("e%d", i), Role: "link", Name: strings.Repeat("<", 40)}
+	}
+	res := result(gate.Result{Outcome: spec.OutcomeDone, Text: strings.Repeat("<é", 10_000_000), Elements: els}, true)
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) >= mcp.DefaultMaxLineLength {
+		t.Errorf("the result is %d bytes, over the client's frame limit %d", len(b), mcp.DefaultMaxLineLength)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !strings.Contains(text, "the page text was cut here") || !utf8.ValidString(text) {
+		t.Errorf("the cut text does not say so or is not UTF-8: ...%q", text[max(0, len(text)-200):])
+	}
+	if sc, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(sc), "was left out") {
+		t.Errorf("the structured content does not say the elements were left out: %.300s", sc)
+	}
 }
