@@ -295,7 +295,7 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 		def := t.actions[dec.Action].def
 		res, err := await(ctx, func(ctx context.Context) ActionResult { return def.Run(ctx, t.env, dec.Input) })
 		if err != nil {
-			step.Result = ActionResult{Outcome: spec.OutcomeFailed, Reason: gate.FailTimeout, Message: "Stopped while the action ran."}
+			step.Result = ActionResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout, Message: "Stopped while the action ran."}
 			t.record(step, EventAct)
 			return t.stopped(ctx)
 		}

@@ -248,7 +248,7 @@ func decoded[In any](run func(ctx context.Context, env *Env, in In) ActionResult
 }
 
 func badInput(err error) ActionResult {
-	return ActionResult{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument, Message: "The input does not fit the action: " + err.Error()}
+	return ActionResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument, Message: "The input does not fit the action: " + err.Error()}
 }
 
 func runAsk(ctx context.Context, env *Env, in AskInput) ActionResult {
@@ -279,7 +279,7 @@ func runWait(ctx context.Context, env *Env, in gate.WaitInput) ActionResult {
 	for {
 		select {
 		case <-ctx.Done():
-			return ActionResult{Outcome: spec.OutcomeFailed, Reason: gate.FailTimeout, Message: "The wait was cut short."}
+			return ActionResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout, Message: "The wait was cut short."}
 		case <-t.C:
 			return ActionResult{Outcome: spec.OutcomeDone, Message: fmt.Sprintf("Waited %s.", d)}
 		case e, ok := <-events:

@@ -71,7 +71,7 @@ func TestFailsClosed(t *testing.T) {
 	}
 	var hows []string
 	for _, e := range got {
-		hows = append(hows, e.Event+"/"+e.How)
+		hows = append(hows, string(e.Event)+"/"+string(e.How))
 	}
 	if want := "action//control/take/control/handed_back"; strings.Join(hows, "/") != want {
 		t.Errorf("lines after recovery: %v, want %s", hows, want)

@@ -18,22 +18,25 @@ import (
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-// Event names, in [Entry.Event].
+// Event is what an audit line records, in [Entry.Event] (CONTRACT.md).
+type Event string
+
+// Events.
 const (
-	EventStart    = "start" // the first line of a run: the runtime started
-	EventJoin     = "join"
-	EventNavigate = "navigate"
-	EventAction   = "action"
-	EventDenied   = "denied"
-	EventOffer    = "offer"
-	EventControl  = "control"
-	EventError    = "error"
-	EventDialog   = "dialog" // a page opened a dialog (its type in Message, never its text)
-	EventTab      = "tab"    // an action opened a tab (its URL)
+	EventStart    Event = "start" // the first line of a run: the runtime started
+	EventJoin     Event = "join"
+	EventNavigate Event = "navigate"
+	EventAction   Event = "action"
+	EventDenied   Event = "denied"
+	EventOffer    Event = "offer"
+	EventControl  Event = "control"
+	EventError    Event = "error"
+	EventDialog   Event = "dialog" // a page opened a dialog (its type in Message, never its text)
+	EventTab      Event = "tab"    // an action opened a tab (its URL)
 	// EventSessionStart and EventSessionEnd bound one MCP session's lines
 	// over --http; the end's Reason says why ("idle", "closed").
-	EventSessionStart = "session_start"
-	EventSessionEnd   = "session_end"
+	EventSessionStart Event = "session_start"
+	EventSessionEnd   Event = "session_end"
 )
 
 // How control changed, in [Entry.How] (package control uses the same words).
@@ -62,7 +65,7 @@ type Entry struct {
 	// session over --http. A [Log] fills both.
 	Run     string `json:"run,omitempty"`
 	Session string `json:"session,omitempty"`
-	Event   string `json:"event"`
+	Event   Event  `json:"event"`
 	Tool    string `json:"tool,omitempty"`
 	Ref     string `json:"ref,omitempty"`
 	Reason  string `json:"reason,omitempty"`
@@ -334,7 +337,8 @@ func (a *Log) WatchHealth(fn func(error)) (stop func()) {
 // clean replaces control characters (a page's title or URL, the model's
 // reason) with spaces in every text field.
 func (e *Entry) clean() {
-	for _, f := range []*string{&e.Run, &e.Session, &e.Event, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
+	e.Event = Event(pagetext.Line(string(e.Event)))
+	for _, f := range []*string{&e.Run, &e.Session, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
 		&e.How, &e.By, &e.Offer, &e.Message} {
 		*f = pagetext.Line(*f)
 	}

@@ -86,7 +86,7 @@ func TestReadErrors(t *testing.T) {
 
 func TestOpenAppends(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	for _, ev := range []string{EventJoin, EventNavigate} {
+	for _, ev := range []Event{EventJoin, EventNavigate} {
 		a, err := Open(path)
 		if err != nil {
 			t.Fatal(err)
@@ -114,14 +114,14 @@ func TestOpenAppends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var events []string
+	var events []Event
 	for _, e := range got {
 		events = append(events, e.Event)
 		if e.Time.IsZero() {
 			t.Errorf("entry %q has no time", e.Event)
 		}
 	}
-	if diff := cmp.Diff([]string{EventJoin, EventNavigate}, events); diff != "" {
+	if diff := cmp.Diff([]Event{EventJoin, EventNavigate}, events); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }

@@ -2,11 +2,12 @@ package audit
 
 import (
 	"fmt"
-
-	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/poppy-browser/poppy-browser/internal/pagetext"
+	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // WriteTimeline prints entries as a timeline a person reads: for each run
@@ -291,7 +292,7 @@ func (s *timelineSummary) add(e Entry) {
 		}
 	case EventDenied:
 		s.denied++
-		if e.Reason == "user_has_control" {
+		if e.Reason == string(spec.ReasonUserHasControl) {
 			s.userHasControl++
 		}
 	case EventError:

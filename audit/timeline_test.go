@@ -46,13 +46,13 @@ func TestAuditObserve(t *testing.T) {
 	var buf bytes.Buffer
 	a := New(&buf, nil)
 	_ = a.Record(Entry{Event: EventJoin})
-	var got []string
+	var got []Event
 	stop := a.Observe(func(e Entry) { got = append(got, e.Event) })
 	_ = a.Record(Entry{Event: EventAction, Tool: "browser_click"})
 	_ = a.Record(Entry{Event: EventDenied, Tool: "browser_click"})
 	stop()
 	_ = a.Record(Entry{Event: EventError})
-	if diff := cmp.Diff([]string{EventAction, EventDenied}, got); diff != "" {
+	if diff := cmp.Diff([]Event{EventAction, EventDenied}, got); diff != "" {
 		t.Errorf("observed (-want +got):\n%s", diff)
 	}
 	var nilLog *Log

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -11,8 +12,11 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/supervisor"
@@ -101,6 +105,24 @@ type runtime struct {
 	controller sync.RWMutex
 	start      sync.Once
 	err        error
+
+	// snap is the gate the agent's-eye snapshots go through, one per
+	// runtime: the runtime's own gate follows the Session's tab, while the
+	// checker's pages are tabs of their own, so snap reads the page that
+	// snapPage holds (under snapMu, one snapshot at a time).
+	snap     *gate.Gate
+	snapMu   sync.Mutex
+	snapPage atomic.Pointer[browser.Page]
+}
+
+// snapshot takes the agent's snapshot of p through the runtime's snapshot
+// gate.
+func (rt *runtime) snapshot(ctx context.Context, p *browser.Page) gate.Result {
+	rt.snapMu.Lock()
+	defer rt.snapMu.Unlock()
+	rt.snapPage.Store(p)
+	defer rt.snapPage.Store(nil)
+	return rt.snap.Do(ctx, gate.Snapshot{})
 }
 
 // New returns a checker; it starts a browser for the first page it checks.
@@ -153,6 +175,11 @@ func (c *Checker) Close() error {
 	defer c.mu.Unlock()
 	var errs []error
 	for d, rt := range c.runtimes {
+		if rt.snap != nil {
+			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			errs = append(errs, rt.snap.Close(cctx))
+			cancel()
+		}
 		if rt.sv != nil {
 			errs = append(errs, rt.sv.Close())
 		}
@@ -249,7 +276,11 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 	d := &Discovery{Domain: host, URL: "https://" + host + spec.WellKnownPath}
 	co, warns, err := session.Discover(ctx, c.client, host)
 	if err != nil {
-		d.Error = err.Error() + flagHint(err)
+		hint := flagHint(err, dnsUp(ctx))
+		if devHost(host) {
+			hint = hintNoDiscovery
+		}
+		d.Error = err.Error() + hint
 		if co, err = session.NoJoin(host); err != nil {
 			return nil, nil, err
 		}
@@ -263,19 +294,76 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 	return co, d, nil
 }
 
-// flagHint names the flag that helps with a discovery error, if one does.
-func flagHint(err error) string {
-	var unknown x509.UnknownAuthorityError
-	var dns *net.DNSError
+// Hints after an error, naming what helps.
+const (
+	hintNoDiscovery = " (a page in development: use --no-discovery)"
+	hintCAFile      = " (a staging server with a private CA: use --ca-file)"
+	hintResolve     = " (a staging server not in DNS: use --resolve HOST=ADDR)"
+	hintUnreachable = " (it could not be reached: this machine has no network or no DNS answers)"
+)
+
+// devHost reports whether host is a development name (localhost or under
+// it), which has no discovery.
+func devHost(host string) bool { return host == "localhost" || strings.HasSuffix(host, ".localhost") }
+
+// flagHint names the flag that helps with a discovery error, told by the
+// error's type, if one does. A name that is not found is a staging
+// server's only when DNS works (dnsUp reports whether it does): offline,
+// every name is not found.
+func flagHint(err error, dnsUp func() bool) string {
+	var (
+		unknown  x509.UnknownAuthorityError
+		hostname x509.HostnameError
+		invalid  x509.CertificateInvalidError
+		verify   *tls.CertificateVerificationError
+		dns      *net.DNSError
+		op       *net.OpError
+	)
 	switch {
-	case errors.Is(err, spec.ErrBadDomain) && strings.Contains(err.Error(), "IP literal"), strings.Contains(err.Error(), "localhost"):
-		return " (a page in development: use --no-discovery)"
-	case errors.As(err, &unknown), strings.Contains(err.Error(), "x509:"):
-		return " (a staging server with a private CA: use --ca-file)"
+	case errors.Is(err, spec.ErrIPLiteral):
+		return hintNoDiscovery
+	case errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &verify):
+		return hintCAFile
 	case errors.As(err, &dns):
-		return " (a staging server not in DNS: use --resolve HOST=ADDR)"
+		if dns.IsNotFound && dnsUp() {
+			return hintResolve
+		}
+		return hintUnreachable
+	case errors.As(err, &op) && op.Op == "dial":
+		return hintUnreachable
 	}
 	return ""
+}
+
+// loadHint names what helps with a page that did not load, from
+// Chromium's net error code.
+func loadHint(err error, dnsUp func() bool) string {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "ERR_CERT_"):
+		return hintCAFile
+	case strings.Contains(msg, "ERR_NAME_NOT_RESOLVED"):
+		if dnsUp() {
+			return hintResolve
+		}
+		return hintUnreachable
+	case strings.Contains(msg, "ERR_INTERNET_DISCONNECTED"), strings.Contains(msg, "ERR_ADDRESS_UNREACHABLE"),
+		strings.Contains(msg, "ERR_NETWORK_"), strings.Contains(msg, "ERR_CONNECTION_TIMED_OUT"):
+		return hintUnreachable
+	}
+	return ""
+}
+
+// dnsUp reports whether this machine's DNS answers at all: whether the
+// root zone's name servers can be looked up. Asked only after a name was
+// not found, to tell a name missing from DNS from a machine offline.
+func dnsUp(ctx context.Context) func() bool {
+	return func() bool {
+		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		ns, err := net.DefaultResolver.LookupNS(ctx, ".")
+		return err == nil && len(ns) > 0
+	}
 }
 
 // discoveryFindings turns a discovery outcome into findings.
@@ -332,6 +420,12 @@ func (c *Checker) use(ctx context.Context, co *session.Company, page string) (*r
 			rt.err = fmt.Errorf("starting the checker's browser: %w", err)
 			return
 		}
+		rt.snap = gate.New(&gate.Options{
+			Page:        rt.snapPage.Load,
+			Control:     sv.Control(),
+			CompanyHost: co.IsCompanyHost,
+			Logger:      c.log,
+		})
 		c.mu.Lock()
 		rt.sv = sv
 		c.mu.Unlock()

@@ -88,7 +88,9 @@ func TestFixtures(t *testing.T) {
 		if !strings.Contains(text.String(), `button "Upgrade seat" (outside, form="check-in")`) {
 			t.Errorf("terminal output does not name the form of a form= control:\n%s", text.String())
 		}
-		if !strings.Contains(ci.Snapshot, `button "Check in" [e5] (user step: submission form e2`) {
+		// The runtime's one snapshot gate numbers refs across the Company's
+		// pages, as one agent visiting them in turn would see them.
+		if !regexp.MustCompile(`button "Check in" \[e\d+\] \(user step: submission form e\d+`).MatchString(ci.Snapshot) {
 			t.Errorf("check-in snapshot lacks the marked Check in button:\n%s", ci.Snapshot)
 		}
 	})
@@ -122,6 +124,20 @@ func TestFixtures(t *testing.T) {
 			}
 			if len(got) != 1 || got[0] != want {
 				t.Errorf("%s: escape routes %q, want one %q", name, got, want)
+			}
+		}
+	})
+	t.Run("located", func(t *testing.T) {
+		// Every element-level finding points at its element (TestLocate
+		// checks that the selectors match it).
+		for _, p := range rep.Pages {
+			for _, f := range p.Findings {
+				if f.Element != "" && (f.Selector == "" || f.HTML == "") {
+					t.Errorf("%s: %s finding on %s has selector %q html %q", p.URL, f.Check, f.Element, f.Selector, f.HTML)
+				}
+				if f.Element != "" && f.Frame != p.FinalURL && len(f.FrameSelectors) == 0 {
+					t.Errorf("%s: %s finding on %s in frame %s has no frame selectors", p.URL, f.Check, f.Element, f.Frame)
+				}
 			}
 		}
 	})
@@ -216,26 +232,30 @@ func validateJUnit(t *testing.T, rep *check.Report) {
 		Suites   []struct {
 			Name  string `xml:"name,attr"`
 			Cases []struct {
-				Name      string    `xml:"name,attr"`
-				Classname string    `xml:"classname,attr"`
-				Failure   *struct{} `xml:"failure"`
-				Skipped   *struct{} `xml:"skipped"`
+				Name      string `xml:"name,attr"`
+				Classname string `xml:"classname,attr"`
+				Failure   *struct {
+					Text string `xml:",chardata"`
+				} `xml:"failure"`
+				Skipped *struct{} `xml:"skipped"`
 			} `xml:"testcase"`
 		} `xml:"testsuite"`
 	}
 	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatalf("junit is not XML: %v", err)
 	}
+
 	if len(doc.Suites) != len(rep.Pages) {
 		t.Fatalf("%d suites for %d pages", len(doc.Suites), len(rep.Pages))
 	}
-	failed := map[string]bool{}
+	failed, texts := map[string]bool{}, map[string]string{}
 	cases := 0
 	for _, s := range doc.Suites {
 		for _, c := range s.Cases {
 			cases++
 			if c.Failure != nil {
 				failed[s.Name+" "+c.Name] = true
+				texts[s.Name+" "+c.Name] = c.Failure.Text
 			}
 		}
 	}
@@ -246,6 +266,10 @@ func validateJUnit(t *testing.T, rep *check.Report) {
 		t.Errorf("failures=%d but %d failed cases", doc.Failures, len(failed))
 	}
 	fx := testsite.CheckFixtureURLs()
+	// A failure says where its element is.
+	if got, want := texts[fx["escape-submit"]+" BC-4-mark-all"], "\n  at #quick\n  <button type=\"button\" id=\"quick\">"; !strings.Contains(got, want) {
+		t.Errorf("junit: the escape route's failure %q lacks its place %q", got, want)
+	}
 	for _, want := range []string{
 		fx["late-marks"] + " BC-4-mark-all",
 		fx["fill-submits"] + " BC-4-fill-not-perform",
@@ -298,8 +322,19 @@ func validateHTML(t *testing.T, rep *check.Report) {
 			t.Fatalf("screenshot is not a page-sized PNG: %v %+v", err, cfg)
 		}
 	}
-	if got := strings.Count(html, `<div class="box k-`); got != boxes || boxes == 0 {
-		t.Errorf("%d outlined boxes in the HTML, want %d", got, boxes)
+	if got := strings.Count(html, `<div class="box k-interaction"`) + strings.Count(html, `<div class="box k-submission"`); got != boxes || boxes == 0 {
+		t.Errorf("%d outlined marks in the HTML, want %d", got, boxes)
+	}
+	outlines := 0
+	for _, p := range rep.Pages {
+		for _, f := range p.Findings {
+			if f.Box != nil && len(p.Views) > 0 {
+				outlines++
+			}
+		}
+	}
+	if got := strings.Count(html, `<div class="box k-finding"`); got != outlines || outlines == 0 {
+		t.Errorf("%d outlined findings in the HTML, want %d", got, outlines)
 	}
 	for _, want := range []string{`submission: form &#34;check-in&#34;`, `interaction: textbox &#34;Passport number&#34;`, `class="step"`} {
 		if !strings.Contains(html, want) {

@@ -11,10 +11,13 @@
 // custom elements that [marks.ScanFrame] adopts. It builds on package supervisor for that
 // runtime (one per Company, without a Session, live view or audit file, with
 // the marks watcher) rather than wiring it itself, and reads pages through
-// browser, marks and injector; the agent's-eye snapshot goes through
-// agent's gate (a read). It must not dispatch agent actions other than those listed
-// under Probes, and it never lets a probe's navigation or non-GET request
-// reach the Company's server.
+// browser, marks and injector; the agent's-eye snapshot goes through one
+// gate per runtime (a read: the runtime's own gate follows its Session's
+// tab, and each checked page is a tab of its own, so refs in the snapshots
+// count on across a Company's pages, as one agent visiting them in turn
+// would see them). It must not dispatch agent actions other than those
+// listed under Probes, and it never lets a probe's navigation or non-GET
+// request reach the Company's server.
 //
 // # Checks
 //
@@ -30,6 +33,14 @@
 //     rules ([spec.KindOf]) and the controls it covers (for a form, every
 //     control it owns, form= ones outside it included). An unknown value and
 //     submission on a non-form are warnings (they count as interaction).
+//     A page whose Company frames have no mark at all gets an info
+//     suggestion (BC-4-mark-all) for each of at most five enabled controls
+//     that look like a User's step, judged by type and accessible name
+//     only: a password field; a passport or identity document number; a
+//     payment card's number, security code or expiry; a checkbox or switch
+//     of consent (agree, accept, consent, terms, conditions, declare,
+//     authorise); a button named to pay or buy ("Pay", "Place order", "Buy
+//     now", "Purchase", "Confirm payment").
 //   - late marks (BC-4-mark-all): from document start the watcher of
 //     package marks records when each mark appeared and when each control was
 //     first painted visible and enabled. The page is watched for
@@ -69,10 +80,33 @@
 // The agent's-eye view is the text of the agent's browser_snapshot, taken
 // through [gate.Gate], and a screenshot with each marked element boxed.
 //
+// # Where a finding is
+//
+// An element-level finding (one with Element) points at its element as it
+// was in the page's first load, whichever load a probe found it on:
+// Selector matches exactly that element in its tree (the document, or the
+// shadow root it is in), ShadowHosts are the selectors of its shadow hosts
+// from the document down, FrameSelectors those of the frame elements from
+// the top document down to its frame (absent for the top document; Frame
+// stays the frame's URL), HTML its start tag (at most 200 characters; a
+// non-empty value attribute of an input or textarea shows as "…"), and Box
+// its place on the agent's screenshot, where the HTML report outlines it
+// beside the marks. A selector is a chain of child steps (tag, with
+// :nth-of-type(k) when siblings share the tag) from the nearest inclusive
+// ancestor whose id is unique in its tree, or else from the tree's top
+// ("html", or ":host" in a shadow root); it is checked with
+// querySelectorAll before it is reported ([marks.Location]). A frame
+// element inside a shadow tree is written as its hosts' selectors and its
+// own, joined by " >>> ". [Finding.Where] puts it all on one line for the
+// terminal and JUnit: frame selectors, hosts, selector, joined by " >>> ".
+//
 // # Probes
 //
 // Fill, escape-route and submission probes are the only input the checker
-// dispatches. While one runs, every navigation and non-GET request
+// dispatches, through [gate.Input]: the gate's own dispatch (the centre of
+// the box [marks.Check] found, focus then keys or text), without its
+// lease or records. A probe as the User takes control through package
+// control, as the User's take does, and hands it back after. While one runs, every navigation and non-GET request
 // of the page is recorded and answered by the browser with 204 No Content
 // ([browser.Browser.ObserveRequests]), so nothing reaches the server and the
 // document stays. Options.NoProbe turns off the escape-route and
@@ -89,7 +123,11 @@
 // SHOULD of section 4 the page breaks or a value that counts as something
 // else; info is what the Company should know. [Report.ExitCode] is 2 when a
 // page could not be checked, 1 when a finding reaches the --fail-on
-// severity, 0 otherwise.
+// severity, 0 otherwise. A page that could not be checked counts as one
+// error ("could not check"), whatever it found before it failed: its
+// findings are left out. A page that did not load says why; a name that is
+// not found gets the --resolve hint only when this machine's DNS answers
+// at all (offline, the page "could not be reached").
 //
 // # The JSON report (schema "poppy-browser/check-report/v1")
 //
@@ -97,7 +135,7 @@
 //	  "schema": "poppy-browser/check-report/v1",
 //	  "started": RFC 3339 time, "duration_seconds": number,
 //	  "options": {"discovery": bool, "fill": bool, "probe": bool},
-//	  "counts": {"error": n, "warning": n, "info": n},
+//	  "counts": {"error": n, "warning": n, "info": n}, (a page that could not be checked is one error)
 //	  "failed": number of pages that could not be checked,
 //	  "pages": [{
 //	    "url", "final_url"?, "title"?, "status": "checked"|"failed", "error"?, "seconds",
@@ -105,7 +143,9 @@
 //	    "marks": [{"frame", "element", "value", "kind", "marked_at_ms"?,
 //	               "covers": [{"element", "outside"?, "form"?}]}],
 //	    "findings": [{"severity": "error"|"warning"|"info", "check", "requirement",
-//	                  "section", "message", "frame"?, "element"?, "route"?,
+//	                  "section", "message", "frame"?, "element"?, "selector"?,
+//	                  "shadow_hosts"?: [string], "frame_selectors"?: [string],
+//	                  "html"?, "box"?: {"x", "y", "width", "height"}, "route"?,
 //	                  "usable_at_ms"?, "marked_at_ms"?}],
 //	    "checked": [requirement ID], "skipped": [requirement ID],
 //	    "controller"?: {"reads", "read_frames"?, "changes_view", "sent"?, "sent_field"?,
@@ -121,14 +161,24 @@
 // removed or change meaning. [SchemaJSON] is the same as a JSON Schema.
 // The JUnit report has one test case per page and requirement checked
 // (classname the page URL, name the requirement ID): a failure when a
-// finding reaches --fail-on, skipped when the check did not run.
+// finding reaches --fail-on, skipped when the check did not run; each
+// finding's line is followed by its place and start tag. The terminal
+// summary lists each page's findings most severe first, likewise.
+//
+// The HTML report is one self-contained file (no script, nothing loaded
+// from elsewhere) that fits a desktop and a phone's width without
+// scrolling sideways: the pages with their counts (a table of contents),
+// every finding of every page most severe first, then each page: a
+// summary, its findings, its marks, its screenshots with each mark boxed
+// and each finding's element outlined with its number, and the agent's
+// snapshot.
 //
 // # Concurrency
 //
 // [Checker.Run] checks Options.Parallel pages at once (default 2), each in
 // its own tab of its Company's browser: one runtime per Company domain,
-// shared by that Company's pages. The injector sets navigator.poppy in every
-// tab, so a probe as the User holds its runtime alone while loads and
-// probes as the agent share it. CheckPage and Run are safe for concurrent
+// shared by that Company's pages. Control, and with it navigator.poppy in
+// every tab, is the runtime's, so a probe as the User holds its runtime
+// alone while loads and probes as the agent share it. CheckPage and Run are safe for concurrent
 // use; Close is not. There is no package state.
 package check

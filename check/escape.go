@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -151,21 +152,13 @@ func (r *pageRun) tryRoute(ctx context.Context, frames []frameData, want frameDa
 	}
 	defer stop()
 	since := r.clocks(ctx, frames)
+	in := gate.Input{Page: r.p, Frame: fd.f}
 	if kind == marks.ActionClick {
-		ox, oy, err := fd.f.Offset(ctx, r.p)
-		if err != nil {
+		if err := in.Click(ctx, v); err != nil {
 			return true, nil
 		}
-		if err := r.p.Click(ctx, ox+v.Point.X, oy+v.Point.Y); err != nil {
-			return true, nil
-		}
-	} else {
-		if err := marks.Focus(ctx, fd.f, target.ID); err != nil {
-			return false, nil
-		}
-		if err := r.p.Press(ctx, pr.route.key); err != nil {
-			return true, nil
-		}
+	} else if err := in.Press(ctx, target.ID, pr.route.key); err != nil {
+		return true, nil
 	}
 	e := r.watchEffect(ctx, frames, since, rec, 0)
 	for _, other := range frames {
@@ -173,7 +166,7 @@ func (r *pageRun) tryRoute(ctx context.Context, frames []frameData, want frameDa
 			if !m.Form || !e.submitted(other.f, m.ID) {
 				continue
 			}
-			r.escapeFinding(fd, target, pr.route, other, m, e)
+			r.escapeFinding(fd, target, pr, other, m, e)
 		}
 	}
 	return e.dirty, nil
@@ -202,7 +195,11 @@ func findAgain(fd, want frameData, el marks.Element) (marks.Element, bool) {
 	return marks.Element{}, false
 }
 
-func (r *pageRun) escapeFinding(fd frameData, target marks.Element, rt route, formFrame frameData, m marks.Marking, e effect) {
+// escapeFinding reports route pr, given to target of fd (this load), which
+// submitted form m of formFrame; the finding points at pr's control in the
+// first load.
+func (r *pageRun) escapeFinding(fd frameData, target marks.Element, pr probe, formFrame frameData, m marks.Marking, e effect) {
+	rt := pr.route
 	el := fd.describe(target.ID)
 	what := ""
 	if len(e.reqs) > 0 {
@@ -214,7 +211,7 @@ func (r *pageRun) escapeFinding(fd frameData, target marks.Element, rt route, fo
 	}
 	f := finding(Error, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
 		"%s %s, which no mark covers, submits the %s %s%s: an agent following the extension may take the step. %s",
-		rt.label, el, spec.KindOf(m.Value, true), formFrame.describe(m.ID), what, fix))
+		rt.label, noun(el), spec.KindOf(m.Value, true), formFrame.describe(m.ID), what, fix)).on(pr.frame, pr.el.ID)
 	f.Frame, f.Element = fd.f.URL, el
 	f.Route = routeName(rt)
 	r.rep.Findings = append(r.rep.Findings, f)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/check"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
@@ -20,6 +21,9 @@ var env *testEnv
 type testEnv struct {
 	site     *testsite.Site
 	chromium string
+	// browser is a plain Chromium (no runtime) that reaches the testsite:
+	// the tests load pages in it as a developer's browser would.
+	browser *browsertest.Browser
 }
 
 func TestMain(m *testing.M) {
@@ -46,7 +50,12 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer site.Close()
-	env = &testEnv{site: site, chromium: path}
+	env = &testEnv{site: site, chromium: path, browser: browsertest.New(&browsertest.Options{Args: site.BrowserArgs()})}
+	defer func() {
+		if err := env.browser.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "closing the test browser:", err)
+		}
+	}()
 	return m.Run()
 }
 

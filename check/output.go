@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -44,8 +45,11 @@ func (r *Report) WriteText(w io.Writer, failOn Severity) error {
 				fmt.Fprintf(&b, "    %-40s %-24s %s%s\n", m.Element, fmt.Sprintf("%q -> %s", m.Value, m.Kind), coversText(m.Covers), late)
 			}
 		}
-		for _, f := range p.Findings {
+		for _, f := range bySeverity(p.Findings) {
 			fmt.Fprintf(&b, "  %-7s %s (%s, section %s): %s\n", f.Severity, f.Check, f.Requirement, f.Section, f.Message)
+			if w := f.Where(); w != "" {
+				fmt.Fprintf(&b, "          at %s\n          %s\n", w, f.HTML)
+			}
 		}
 		if len(p.Findings) == 0 {
 			b.WriteString("  no findings\n")
@@ -56,6 +60,25 @@ func (r *Report) WriteText(w io.Writer, failOn Severity) error {
 		len(r.Pages), r.Failed, r.Counts.Error, r.Counts.Warning, r.Counts.Info, failOn)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Where is the element of an element-level finding in one line: the
+// frame selectors, the shadow hosts and the selector, joined by " >>> ",
+// each step entering a frame's document or a shadow root. It is "" when
+// the finding has no selector.
+func (f Finding) Where() string {
+	if f.Selector == "" {
+		return ""
+	}
+	parts := append(append(slices.Clone(f.FrameSelectors), f.ShadowHosts...), f.Selector)
+	return strings.Join(parts, " >>> ")
+}
+
+// bySeverity is the findings most severe first, in their order otherwise.
+func bySeverity(fs []Finding) []Finding {
+	out := slices.Clone(fs)
+	slices.SortStableFunc(out, func(a, b Finding) int { return b.Severity.rank() - a.Severity.rank() })
+	return out
 }
 
 func coversText(cs []Covered) string {
@@ -127,6 +150,9 @@ func (r *Report) WriteJUnit(w io.Writer, failOn Severity) error {
 					continue
 				}
 				line := fmt.Sprintf("%s: %s", f.Severity, f.Message)
+				if w := f.Where(); w != "" {
+					line += fmt.Sprintf("\n  at %s\n  %s", w, f.HTML)
+				}
 				if f.Severity.AtLeast(failOn) {
 					fails = append(fails, line)
 				} else {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
-	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/injector"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
@@ -28,10 +27,14 @@ type pageRun struct {
 	inj *injector.Injector
 	p   *browser.Page
 	rep *PageReport
+
+	first []frameData // the frames of the first load
+	loc   *located    // where the first load's elements are
 }
 
 // frameData is one frame of the loaded document as the checker read it.
 type frameData struct {
+	idx     int // index among the frames read of its load
 	f       browser.Frame
 	company bool
 	scan    marks.Scan
@@ -52,8 +55,11 @@ func (c *Checker) CheckPage(ctx context.Context, raw string) PageReport {
 
 func (c *Checker) checkPage(ctx context.Context, raw string) PageReport {
 	rep := PageReport{URL: raw, Status: StatusChecked, Marks: []MarkRow{}, Findings: []Finding{}, Checked: []string{}, Skipped: []string{}}
+	// A page that could not be checked is one error, "could not check":
+	// what was found before it failed is left out, as it is incomplete.
 	fail := func(err error) PageReport {
 		rep.Status, rep.Error = StatusFailed, err.Error()
+		rep.Findings = []Finding{}
 		return rep
 	}
 	co, d, err := c.company(ctx, raw)
@@ -118,19 +124,22 @@ func (r *pageRun) asAgent(fn func() error) error {
 	return fn()
 }
 
-// asUser runs fn while navigator.poppy.controller reads "user", alone: the
-// injector sets the value in every tab of the browser.
+// asUser runs fn while the User holds control, alone: it takes control as
+// the User's take does (through package control, which has the injector
+// set navigator.poppy.controller to "user" in every tab of the browser)
+// and hands it back after.
 func (r *pageRun) asUser(ctx context.Context, fn func() error) error {
 	r.rt.controller.Lock()
 	defer r.rt.controller.Unlock()
-	err := r.inj.Set(ctx, spec.ControllerUser)
-	if err == nil {
-		err = fn()
+	user := r.sv.Control().User()
+	if err := user.Take(ctx); err != nil {
+		return err
 	}
-	// Back to "agent" whatever happened: the other pages load as the agent.
+	err := fn()
+	// Back to the agent whatever happened: the other pages load as the agent.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	return errors.Join(err, r.inj.Set(rctx, spec.ControllerAgent))
+	return errors.Join(err, user.HandBack(rctx))
 }
 
 func (r *pageRun) run(ctx context.Context) error {
@@ -146,10 +155,13 @@ func (r *pageRun) run(ctx context.Context) error {
 		if frames = r.readFrames(ctx); len(frames) == 0 {
 			return errors.New("reading the page: no frame could be read")
 		}
+		r.first = frames
 		r.marksTable(ctx, frames)
 		r.lateMarks(ctx, frames)
+		r.suggestMarks(frames)
 		reads = r.controllerReads(ctx, frames)
 		r.rep.Snapshot = r.snapshot(ctx)
+		r.locateFirst(ctx, frames)
 		var err error
 		agentView, err = r.view(ctx, spec.ControllerAgent, frames)
 		return err
@@ -158,6 +170,7 @@ func (r *pageRun) run(ctx context.Context) error {
 		return err
 	}
 	r.rep.Views = []View{agentView}
+	defer r.place()
 	if len(reads) > 0 {
 		if err := r.controllerChecks(ctx, reads, agentView); err != nil {
 			return err
@@ -201,7 +214,7 @@ func (r *pageRun) readFrames(ctx context.Context) []frameData {
 			r.c.log.Debug("reading frame", "url", f.URL, "err", err)
 			continue
 		}
-		fd := frameData{f: f, company: company, scan: sc, inv: inv, byID: map[int]marks.Element{}, owned: map[int]marks.Owned{}}
+		fd := frameData{idx: len(out), f: f, company: company, scan: sc, inv: inv, byID: map[int]marks.Element{}, owned: map[int]marks.Owned{}}
 		for _, e := range sc.Elements {
 			fd.byID[e.ID] = e
 		}
@@ -279,20 +292,20 @@ func (r *pageRun) marksTable(ctx context.Context, frames []frameData) {
 			}
 			r.rep.Marks = append(r.rep.Marks, row)
 			add := func(sev Severity, id, msg string) {
-				f := finding(sev, CheckMarks, id, msg)
+				f := finding(sev, CheckMarks, id, msg).on(fd.idx, m.ID)
 				f.Frame, f.Element = fd.f.URL, row.Element
 				r.rep.Findings = append(r.rep.Findings, f)
 			}
 			switch {
 			case m.Value == string(spec.Submission) && !m.Form:
 				add(Warning, "BC-4-values", fmt.Sprintf(
-					"%s is marked submission but is not a form, so the mark counts as interaction: every control in it is the User's to change, not only to submit; mark the form instead.", row.Element))
+					"%s is marked submission but is not a form, so the mark counts as interaction: every control in it is the User's to change, not only to submit; mark the form instead.", sentence(row.Element)))
 			case m.Value != string(spec.Submission) && m.Value != string(spec.Interaction):
 				add(Warning, "BC-4-values", fmt.Sprintf(
-					"%s has the unknown value %q, which counts as interaction; use interaction or submission.", row.Element, m.Value))
+					"%s has the unknown value %q, which counts as interaction; use interaction or submission.", sentence(row.Element), m.Value))
 			}
 			if len(m.Controls) == 0 {
-				add(Info, "BC-4-attribute", fmt.Sprintf("%s is marked but covers no control, so the mark leaves nothing to the User.", row.Element))
+				add(Info, "BC-4-attribute", fmt.Sprintf("%s is marked but covers no control, so the mark leaves nothing to the User.", sentence(row.Element)))
 			}
 		}
 	}
@@ -328,10 +341,10 @@ func (r *pageRun) lateMarks(ctx context.Context, frames []frameData) {
 			el := fd.describe(s.ID)
 			what := "its mark"
 			if bearer != s.ID {
-				what = "the mark on " + fd.describe(bearer)
+				what = "the mark on " + noun(fd.describe(bearer))
 			}
 			f := finding(Warning, CheckLateMarks, "BC-4-mark-all", fmt.Sprintf(
-				"%s was shown usable before %s was added; an agent could use it in between. Put the mark in the HTML, or add it before the control is shown or enabled.", el, what))
+				"%s was shown usable before %s was added; an agent could use it in between. Put the mark in the HTML, or add it before the control is shown or enabled.", sentence(el), what)).on(fd.idx, s.ID)
 			f.Frame, f.Element = fd.f.URL, el
 			usable, marked := s.At, first
 			f.UsableAtMS, f.MarkedAtMS = &usable, &marked
@@ -357,15 +370,9 @@ func (r *pageRun) controllerReads(ctx context.Context, frames []frameData) []str
 }
 
 // snapshot is what the agent's browser_snapshot returns for the page, taken
-// through the agent's own gate (reading only).
+// through the runtime's snapshot gate (reading only).
 func (r *pageRun) snapshot(ctx context.Context) string {
-	g := gate.New(&gate.Options{
-		Page:        func() *browser.Page { return r.p },
-		Control:     r.sv.Control(),
-		CompanyHost: r.co.IsCompanyHost,
-		Logger:      r.c.log,
-	})
-	res := g.Do(ctx, gate.Snapshot{})
+	res := r.rt.snapshot(ctx, r.p)
 	if res.Outcome != spec.OutcomeDone {
 		return "(no snapshot: " + res.Message + ")"
 	}
@@ -381,6 +388,7 @@ func (r *pageRun) view(ctx context.Context, controller spec.Controller, frames [
 		return v, err
 	}
 	v.PNG, v.Width, v.Height = shot.PNG, shot.Width, shot.Height
+	v.scrollX, v.scrollY = shot.ScrollX, shot.ScrollY
 	for _, fd := range frames {
 		ox, oy, err := fd.f.Offset(ctx, r.p)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -193,7 +194,7 @@ func (r *pageRun) fillChecks(ctx context.Context, frames []frameData) error {
 					return err
 				}
 				if fd, ok := sameFrame(all, orig); ok {
-					return r.fillForm(ctx, all, fd, fd.inv[mi])
+					return r.fillForm(ctx, all, fd, fd.inv[mi], orig, m)
 				}
 				return nil
 			})
@@ -205,14 +206,16 @@ func (r *pageRun) fillChecks(ctx context.Context, frames []frameData) error {
 	return nil
 }
 
-func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, form marks.Marking) error {
+// fillForm fills form of fd (this load); orig and origForm are the frame
+// and form of the first load, which findings point at.
+func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, form marks.Marking, orig frameData, origForm marks.Marking) error {
 	rec, stop, err := r.record(ctx)
 	if err != nil {
 		return err
 	}
 	defer stop()
 	formName := fd.describe(form.ID)
-	for _, o := range form.Controls {
+	for k, o := range form.Controls {
 		since, before := r.clocks(ctx, all), len(rec.requests())
 		acted, err := r.fillControl(ctx, fd, o, false)
 		if err != nil || !acted {
@@ -231,8 +234,11 @@ func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, f
 		}
 		el := fd.describe(o.ID)
 		f := finding(Error, CheckFill, "BC-4-fill-not-perform", fmt.Sprintf(
-			"Filling in %s in the submission %s, as an agent may, %s: filling the form performs the step the mark leaves to the User.", el, formName, what))
+			"Filling in %s in the submission %s, as an agent may, %s: filling the form performs the step the mark leaves to the User.", noun(el), formName, what))
 		f.Frame, f.Element = fd.f.URL, el
+		if k < len(origForm.Controls) {
+			f = f.on(orig.idx, origForm.Controls[k].ID)
+		}
 		r.rep.Findings = append(r.rep.Findings, f)
 		return nil // the document may be gone; one finding per form
 	}
@@ -258,8 +264,9 @@ func (r *pageRun) fillControl(ctx context.Context, fd frameData, o marks.Owned, 
 	if err != nil || v.Stale || (!asUser && len(v.Marks) > 0) {
 		return false, err
 	}
+	in := gate.Input{Page: r.p, Frame: fd.f}
 	switch kind {
-	case "select":
+	case marks.ActionSelect:
 		var pick []string
 		for _, val := range o.Options {
 			if val != "" {
@@ -270,21 +277,16 @@ func (r *pageRun) fillControl(ctx context.Context, fd frameData, o marks.Owned, 
 		if pick == nil {
 			return false, nil
 		}
-		_, err = marks.SelectValues(ctx, fd.f, o.ID, pick)
-	case "click":
+		_, err = in.Select(ctx, o.ID, pick)
+	case marks.ActionClick:
 		if v.Point == nil {
 			return false, nil
 		}
-		ox, oy, err := fd.f.Offset(ctx, r.p)
-		if err != nil {
-			return false, err
-		}
-		err = r.p.Click(ctx, ox+v.Point.X, oy+v.Point.Y)
+		err = in.Click(ctx, v)
 	default:
-		if err := marks.Focus(ctx, fd.f, o.ID); err != nil {
+		if err := in.Type(ctx, o.ID, plausible(o)); err != nil {
 			return false, nil
 		}
-		err = r.p.InsertText(ctx, plausible(o))
 	}
 	return err == nil, err
 }

@@ -60,12 +60,30 @@ const (
 // of browser-control v1 it concerns.
 type Finding struct {
 	Severity    Severity `json:"severity"`
-	Check       string   `json:"check"`       // one of the Check* names
-	Requirement string   `json:"requirement"` // a spec.Requirements ID
-	Section     string   `json:"section"`     // spec section of the requirement
-	Message     string   `json:"message"`     // one or two sentences
-	Frame       string   `json:"frame,omitempty"`
+	Check       string   `json:"check"`             // one of the Check* names
+	Requirement string   `json:"requirement"`       // a spec.Requirements ID
+	Section     string   `json:"section"`           // spec section of the requirement
+	Message     string   `json:"message"`           // one or two sentences
+	Frame       string   `json:"frame,omitempty"`   // the URL of the element's frame
 	Element     string   `json:"element,omitempty"` // the element concerned, as role "name"
+	// Selector, ShadowHosts, FrameSelectors and HTML locate the element of
+	// an element-level finding, as it was in the page's first load (see
+	// [marks.Location]). Selector matches exactly that element in its tree:
+	// its document, or for an element in a shadow tree that shadow root
+	// (shadowRoot.querySelectorAll), whose hosts ShadowHosts lists from the
+	// document down, each in its own tree. FrameSelectors are the selectors
+	// of the frame elements (iframe) from the top document down to the
+	// element's frame, each in its parent's document; absent for the top
+	// document. HTML is the element's start tag, at most 200 characters.
+	Selector       string   `json:"selector,omitempty"`
+	ShadowHosts    []string `json:"shadow_hosts,omitempty"`
+	FrameSelectors []string `json:"frame_selectors,omitempty"`
+	HTML           string   `json:"html,omitempty"`
+	// Box is the element on the agent's screenshot (the first view), in its
+	// pixels; absent when the element showed no box.
+	Box *Rect `json:"box,omitempty"`
+	// at is the element in the first load, for the fields above.
+	at *elementRef
 	// Route is the input of an escape route: "click", "Enter" or "Space".
 	Route string `json:"route,omitempty"`
 	// UsableAtMS and MarkedAtMS time a late mark: when the control was first
@@ -74,6 +92,18 @@ type Finding struct {
 	UsableAtMS *float64 `json:"usable_at_ms,omitempty"`
 	MarkedAtMS *float64 `json:"marked_at_ms,omitempty"`
 }
+
+// Rect is a box on a screenshot, in its pixels.
+type Rect struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// elementRef is an element of the page's first load: the index of its
+// frame among the frames read, and its local id there.
+type elementRef struct{ frame, id int }
 
 // Covered is a control a mark covers.
 type Covered struct {
@@ -118,6 +148,9 @@ type View struct {
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
 	Boxes  []Box   `json:"boxes"`
+	// scrollX and scrollY are where the page was scrolled when the
+	// screenshot was taken: a frame's viewport box plus them is a box on it.
+	scrollX, scrollY float64
 }
 
 // ControllerUse is what the page does with navigator.poppy.controller.
@@ -229,12 +262,15 @@ type ReportFlags struct {
 // SchemaID names the version of the JSON report; see doc.go.
 const SchemaID = "poppy-browser/check-report/v1"
 
-// tally recomputes Counts and Failed from the pages.
+// tally recomputes Counts and Failed from the pages. A page that could
+// not be checked counts as one error (its findings were dropped).
 func (r *Report) tally() {
 	r.Counts, r.Failed = Counts{}, 0
 	for _, p := range r.Pages {
 		if p.Status == StatusFailed {
 			r.Failed++
+			r.Counts.Error++
+			continue
 		}
 		for _, f := range p.Findings {
 			r.Counts.add(f.Severity)

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -110,10 +111,6 @@ func (r *pageRun) submitForm(ctx context.Context, orig frameData, mi int) (sent,
 	if err != nil || v.Point == nil {
 		return sent{}, nil
 	}
-	ox, oy, err := fd.f.Offset(ctx, r.p)
-	if err != nil {
-		return sent{}, nil
-	}
 	before := -1
 	if fd.company {
 		if n, err := r.inj.Reads(ctx, fd.f); err == nil {
@@ -126,7 +123,7 @@ func (r *pageRun) submitForm(ctx context.Context, orig frameData, mi int) (sent,
 	}
 	defer stop()
 	since := r.clocks(ctx, all)
-	if err := r.p.Click(ctx, ox+v.Point.X, oy+v.Point.Y); err != nil {
+	if err := (gate.Input{Page: r.p, Frame: fd.f}).Click(ctx, v); err != nil {
 		return sent{}, nil
 	}
 	e := r.watchEffect(ctx, all, since, rec, 0)
@@ -174,16 +171,16 @@ func (r *pageRun) reportSubmission(fd frameData, m marks.Marking, asUser, asAgen
 		use.Reads, use.ReadsOnSubmit = true, true
 		use.ReadFrames = append(use.ReadFrames, fd.f.URL)
 		f := finding(Info, CheckController, "BC-8.2-not-a-guarantee", fmt.Sprintf(
-			"The page reads navigator.poppy.controller when %s is submitted. %s", formName, notAGuarantee))
+			"The page reads navigator.poppy.controller when %s is submitted. %s", noun(formName), notAGuarantee))
 		f.Frame = fd.f.URL
 		r.rep.Findings = append(r.rep.Findings, f)
 	}
-	msg := fmt.Sprintf("When the User submits %s, the request does not carry the controller. The page MAY send it (form.elements.controller.value = navigator.poppy?.controller), to record who was in control.", formName)
+	msg := fmt.Sprintf("When the User submits %s, the request does not carry the controller. The page MAY send it (form.elements.controller.value = navigator.poppy?.controller), to record who was in control.", noun(formName))
 	if sub.Field != "" {
 		msg = fmt.Sprintf("When %s is submitted, the request carries the controller in the field %q: %s as the User, %s as the agent. Record it if useful, but do not rely on it: it is not a guarantee.",
-			formName, sub.Field, quoted(sub.AsUser), quoted(sub.AsAgent))
+			noun(formName), sub.Field, quoted(sub.AsUser), quoted(sub.AsAgent))
 	}
-	f := finding(Info, CheckController, "BC-6-not-relied-on", msg)
+	f := finding(Info, CheckController, "BC-6-not-relied-on", msg).on(fd.idx, m.ID)
 	f.Frame, f.Element = fd.f.URL, formName
 	r.rep.Findings = append(r.rep.Findings, f)
 }

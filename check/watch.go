@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -19,14 +18,7 @@ func (r *pageRun) load(ctx context.Context, window time.Duration, wantMarks int)
 	defer cancel()
 	res, err := r.p.Navigate(lctx, r.url)
 	if err != nil {
-		hint := ""
-		switch msg := err.Error(); {
-		case strings.Contains(msg, "ERR_CERT_"):
-			hint = " (a staging server with a private CA: use --ca-file)"
-		case strings.Contains(msg, "ERR_NAME_NOT_RESOLVED"):
-			hint = " (a staging server not in DNS: use --resolve HOST=ADDR)"
-		}
-		return fmt.Errorf("loading the page: %w%s", err, hint)
+		return fmt.Errorf("loading the page: %w%s", err, loadHint(err, dnsUp(ctx)))
 	}
 	if res.Status >= 400 {
 		return fmt.Errorf("loading the page: HTTP %d", res.Status)

@@ -24,8 +24,8 @@ type Kind string
 
 // Event kinds, in [Event.Kind].
 const (
-	KindOffer   Kind = audit.EventOffer
-	KindControl Kind = audit.EventControl
+	KindOffer   Kind = Kind(audit.EventOffer)
+	KindControl Kind = Kind(audit.EventControl)
 )
 
 // By is who caused a change, in [Event.By].

@@ -56,7 +56,8 @@ type plan struct {
 type lease int
 
 const (
-	// noLease: the action only reads the page (snapshot, wait).
+	// noLease: the action only reads the page (snapshot, screenshot,
+	// wait, the tab list); Gate.Do checks the User's turn around it.
 	noLease lease = iota
 	// inputLease: real input; a take by the User waits the milliseconds
 	// it takes.
@@ -91,13 +92,27 @@ type PressKey struct {
 }
 
 // Scroll scrolls the element Ref, or the page when Ref is empty, by Amount
-// CSS pixels (0 means [DefaultScroll]) in Direction: "up", "down", "left" or
-// "right".
+// CSS pixels (0 means [DefaultScroll], at most [MaxScroll]) in Direction
+// ("" means [Down]).
 type Scroll struct {
 	Ref       string
-	Direction string
+	Direction Direction
 	Amount    float64
 }
+
+// Direction is where a [Scroll] goes, as browser_scroll spells it.
+type Direction string
+
+// Scroll directions.
+const (
+	Up    Direction = "up"
+	Down  Direction = "down"
+	Left  Direction = "left"
+	Right Direction = "right"
+)
+
+// Directions lists every [Direction], in the order the tool names them.
+func Directions() []Direction { return []Direction{Up, Down, Left, Right} }
 
 // Navigate loads an http or https URL in the top frame.
 type Navigate struct{ URL string }
@@ -135,6 +150,9 @@ type Wait struct {
 
 // DefaultScroll is how far a [Scroll] with no Amount goes, in CSS pixels.
 const DefaultScroll = 600
+
+// MaxScroll bounds a [Scroll]'s Amount, in CSS pixels.
+const MaxScroll = 100_000
 
 // MaxWait bounds a [Wait].
 const MaxWait = 30 * time.Second

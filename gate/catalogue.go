@@ -77,9 +77,9 @@ type (
 	}
 	// ScrollInput is scroll's input.
 	ScrollInput struct {
-		Ref       string  `json:"ref,omitempty" jsonschema:"element to scroll; without it the page scrolls"`
-		Direction string  `json:"direction"`
-		Amount    float64 `json:"amount,omitempty" jsonschema:"CSS pixels; default 600"`
+		Ref       string    `json:"ref,omitempty" jsonschema:"element to scroll; without it the page scrolls"`
+		Direction Direction `json:"direction"`
+		Amount    float64   `json:"amount,omitempty" jsonschema:"CSS pixels; default 600"`
 	}
 	// WaitInput is wait's input.
 	WaitInput struct {
@@ -88,9 +88,9 @@ type (
 	}
 	// TabsInput is browser_tabs' input.
 	TabsInput struct {
-		Action string `json:"action"`
-		Index  *int   `json:"index,omitempty" jsonschema:"tab to select or close"`
-		URL    string `json:"url,omitempty" jsonschema:"for new: a URL to open"`
+		Action TabAction `json:"action"`
+		Index  *int      `json:"index,omitempty" jsonschema:"tab to select or close"`
+		URL    string    `json:"url,omitempty" jsonschema:"for new: a URL to open"`
 	}
 	// HandleDialogInput is browser_handle_dialog's input.
 	HandleDialogInput struct {
@@ -153,7 +153,7 @@ func Catalogue() []Entry {
 			"Scroll the page, or an element by ref, up, down, left or right.",
 			"Scroll the page, or an element by ref.", false,
 			func(s *jsonschema.Schema) {
-				s.Properties["direction"].Enum = []any{"up", "down", "left", "right"}
+				s.Properties["direction"].Enum = enum(Directions())
 				s.Properties["amount"].Minimum = ptr(0.0)
 			},
 			func(in ScrollInput) Action { return Scroll{Ref: in.Ref, Direction: in.Direction, Amount: in.Amount} }),
@@ -169,7 +169,7 @@ func Catalogue() []Entry {
 			"List, select, close or open tabs. A tab an action opens (a popup) becomes the active one. Refs belong to one tab.",
 			"", false,
 			func(s *jsonschema.Schema) {
-				s.Properties["action"].Enum = []any{"list", "select", "close", "new"}
+				s.Properties["action"].Enum = enum(TabActions())
 				s.Properties["index"].Minimum = ptr(0.0)
 			},
 			func(in TabsInput) Action { return Tabs{Action: in.Action, Index: in.Index, URL: in.URL} }),
@@ -236,3 +236,13 @@ func plainTypes(s *jsonschema.Schema) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// enum is a schema's enum of typed names, as the plain strings a client
+// sends (a schema compares values with their JSON types).
+func enum[T ~string](names []T) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = string(n)
+	}
+	return out
+}

@@ -307,3 +307,48 @@ func TestChromiumTakeStopsNavigation(t *testing.T) {
 		t.Error("the slow page was never requested")
 	}
 }
+
+// TestChromiumQueuedReadsRefusedAfterATake: a screenshot and a snapshot
+// wait for their slot behind a wait; the User takes control. The wait
+// stops, and neither read gives a picture or text of the User's turn.
+func TestChromiumQueuedReadsRefusedAfterATake(t *testing.T) {
+	g, ctl, ctx := chromiumGate(t)
+	must(t, g.Do(ctx, Navigate{URL: "http://airline.test/check-in"}), spec.OutcomeDone, "")
+	must(t, g.Do(ctx, Snapshot{}), spec.OutcomeDone, "")
+	res := make(chan Result, 3)
+	go func() { res <- g.Do(ctx, Wait{Seconds: 30, Text: "text that never appears"}) }()
+	waitFor(t, ctx, "the wait to hold the gate's slot", func() bool { return len(g.sem) == 1 })
+	for _, a := range []Action{Screenshot{}, Snapshot{}} {
+		go func() { res <- g.Do(ctx, a) }()
+	}
+	waitFor(t, ctx, "the screenshot and the snapshot to queue for the slot", func() bool { return g.queued.Load() == 2 })
+	if err := ctl.User().Take(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		select {
+		case r := <-res:
+			if r.Outcome != spec.OutcomeDenied || r.Reason != spec.ReasonUserHasControl || len(r.Image) > 0 || r.Text != "" {
+				t.Errorf("after the take: got %s/%s (%s), %d image bytes, %d text bytes; want denied/user_has_control and nothing read",
+					r.Outcome, r.Reason, r.Message, len(r.Image), len(r.Text))
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the wait, the screenshot and the snapshot did not all answer within 10 s of the take")
+		}
+	}
+}
+
+// waitFor polls cond until it holds, failing the test, with what it
+// waited for, when ctx ends first.
+func waitFor(t *testing.T, ctx context.Context, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v", what, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}

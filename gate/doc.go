@@ -8,27 +8,45 @@
 // runs no step itself: it returns a plan (the ref it targets, the
 // marks.Action describing what it would touch, how to dispatch it, whether
 // to settle, how to describe success), and Gate.Do runs the same sequence
-// for every plan, in one place:
-//  1. control: refuse at once while the User holds control
-//     (user_has_control), without queueing or waiting;
-//  2. ref and epoch: refuse a ref of an older epoch (stale_ref) or one it
-//     never handed out (no_such_ref);
-//  3. marks: ask the page, in one round trip (marks.Check), what the
-//     action touches and which marks cover it, and refuse a marked step
+// for every plan, in one place (DESIGN.md's list):
+//  1. refuse at once if the User holds control (user_has_control), without
+//     queueing or waiting; and again once the action has its slot, since
+//     the User may have taken control while it waited;
+//  2. refuse a stale ref: one of an older epoch or whose frame has changed
+//     (stale_ref), one it never handed out (no_such_ref); a string that is
+//     no ref at all ("", "x12"), or none where the action needs one, fails
+//     with bad_argument;
+//  3. ask the page, in one round trip (marks.Check), what the action
+//     touches and which marks cover it, and refuse a marked step
 //     (user_step, with the refs of the marked element and of what the
 //     action would touch); the check arms the in-page guard;
-//  4. lease: take control's input lease, so that a take by the User and
-//     the agent's input never overlap;
-//  5. dispatch real input (mouse, keys, inserted text) or the navigation,
-//     then read what the guard caught and disarm it;
-//  6. settle: wait briefly for a navigation the input started;
-//  7. record the decision in the audit log (one line: event, tool, ref,
-//     reason, mark, epoch, url; never typed text).
+//  4. take control's input lease, so that a take by the User and the
+//     agent's input never overlap; dispatch real input (mouse, keys,
+//     inserted text) or the navigation, then read what the guard caught
+//     and disarm it; settle (wait briefly for a navigation the input
+//     started); record the decision in the audit log (one line: event,
+//     tool, ref, reason, mark, epoch, url; never typed text).
+//
+// A plan that only reads the page (a snapshot, a screenshot, a wait, the
+// tab list) takes no lease, so a take never waits for it; instead Gate.Do
+// checks the holder right before the read, stops the read when control
+// changes, and throws away a read that met the User's turn
+// (user_has_control). No plan checks control for itself.
 //
 // A new action adds a plan; it cannot skip a step. The set of actions is
 // closed ([Click], [Hover], [Type], [Select], [PressKey], [Scroll],
-// [Navigate], [Back], [Forward], [Snapshot], [Screenshot], [Wait]); there
-// is no action that evaluates script.
+// [Navigate], [Back], [Forward], [Snapshot], [Screenshot], [Wait], [Tabs],
+// [HandleDialog]); there is no action that evaluates script.
+//
+// # What the gate needs of a page
+//
+// The gate declares what it needs in small interfaces, each for the steps
+// that use it: [Doc] (document identity, URL, frames, a gone browser),
+// [Marks] (scan, check, disarm), [RealInput], [Navigation], [Picture] (the
+// screenshot) and [TabSet] (tabs, the tab's dialog, what the page did);
+// [Surface] is all of them. The real one drives a browser page; package
+// gatetest has the one fake, which walks every path, tabs and dialogs
+// included.
 //
 // # The lease, and a take during a navigation
 //
@@ -134,15 +152,17 @@
 // frame fails the same way. [Gate.Close] (SIGTERM, SIGINT) stops the action
 // in flight, which fails with shutting_down, as does every later one.
 //
-// Snapshot size: the cap on the text for a model belongs here (the browser
-// returns what the scanner gives); it is not set yet.
-//
 // # What it must not do
 //
 // Know about MCP or any model; change who holds control (it reads control
 // and takes its input lease, never [control.User]); put a credential, a
 // token or a value the User typed into a result, a log line or the audit
 // log.
+//
+// [Input] is the gate's dispatch step alone (the pointer at the centre of
+// the box the marks check found, focus then keys or text), for package
+// check's conformance probes, which judge their inputs with [marks.Check]
+// themselves; nothing that acts for a model may use it.
 //
 // # Concurrency
 //

@@ -51,7 +51,8 @@ type Gate struct {
 	current func() Surface
 	page    func() *browser.Page // Options.Page, safe to call at any time; nil with a Surface
 
-	sem chan struct{} // held while an action runs; guards the fields below
+	sem    chan struct{} // held while an action runs; guards the fields below
+	queued atomic.Int32  // actions waiting for sem, for tests that queue some
 
 	// life ends when the gate closes: the action in flight stops, and
 	// every later one fails with shutting_down.
@@ -133,18 +134,13 @@ type Controls interface {
 // it gives no way to act for the User.
 func (g *Gate) Control() Controls { return g.ctl }
 
-// Do runs one action through the one sequence every action passes:
-// control, ref and epoch, marks, lease and dispatch, settle, record. The
-// action's plan says what each step works on; no action can skip a step.
-// Denials and failures are results, never panics or errors.
+// Do runs one action through the one sequence every action passes (see
+// the package doc): control, ref, marks, then lease, dispatch, settle and
+// record. The action's plan says what each step works on; no action can
+// skip a step. Denials and failures are results, never panics or errors.
 func (g *Gate) Do(ctx context.Context, a Action) Result {
 	if a == nil {
-		return Result{Outcome: spec.OutcomeFailed, Reason: FailBadArgument, Message: "No action."}
-	}
-	if g.life.Err() != nil {
-		res := g.shuttingDown()
-		g.record(a, "", res.Page.URL, res)
-		return res
+		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument, Message: "No action."}
 	}
 	// The record comes first: no agent action runs that the audit log
 	// cannot hold (a full disk, an I/O error); the User's control does
@@ -153,26 +149,20 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonAuditUnavailable, Page: g.lastPage(),
 			Message: "The audit log cannot be written (the disk may be full), so no browser action runs until it can. Tell the User; they can still take control."}
 	}
-	// 1. Control: refuse at once while the User holds it, without waiting
-	// for a running action.
-	if g.ctl.Holder() == spec.ControllerUser {
-		res := g.userHasControl()
-		g.record(a, "", res.Page.URL, res)
-		return res
+	// 1. Refuse at once while the User holds control, without waiting for
+	// a running action.
+	if res := g.refusal(); res != nil {
+		return g.recorded(a, *res)
 	}
-	select {
-	case g.sem <- struct{}{}:
-	case <-g.life.Done():
-		res := g.shuttingDown()
-		g.record(a, "", res.Page.URL, res)
-		return res
-	case <-ctx.Done():
-		res := Result{Outcome: spec.OutcomeFailed, Reason: FailTimeout, Message: "Another browser action is still running; try again.",
-			Page: g.lastPage()}
-		g.record(a, "", res.Page.URL, res)
-		return res
+	if res := g.acquire(ctx); res != nil {
+		return g.recorded(a, *res)
 	}
 	defer func() { <-g.sem }()
+	// 1, again: the User may have taken control while the action waited
+	// for its slot.
+	if res := g.refusal(); res != nil {
+		return g.recorded(a, *res)
+	}
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
 	ctx, stop := context.WithCancelCause(ctx)
@@ -182,7 +172,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	r := &run{g: g}
 	var (
 		st    *step
-		prior before // what the tab had seen before the action
+		prior *Activity // what the tab had seen before the action; nil before it was read
 	)
 	res := func() Result {
 		if res := r.open(ctx); res != nil {
@@ -199,21 +189,25 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 				return *res
 			}
 		}
-		prior = r.before()
+		seen := r.s.Activity()
+		prior = &seen
 		st = &step{r: r, s: r.s}
-		// 2. Ref and epoch: stale_ref, no_such_ref.
+		// 2. Refuse a stale ref (stale_ref, no_such_ref; bad_argument for
+		// no ref at all).
 		if res := r.target(ctx, &p, st); res != nil {
 			return *res
 		}
-		// 3. Marks: one round trip, user_step; arms the in-page guard.
+		// 3. Ask the page what the action touches, in one round trip, and
+		// refuse a marked step (user_step); arms the in-page guard.
 		if res := r.checkMarks(ctx, &p, st); res != nil {
 			return *res
 		}
-		// 4. Lease and dispatch, then what the guard caught.
+		// 4. Take the input lease and dispatch (a read takes none: it is
+		// checked against the User's turn instead), then what the guard
+		// caught; settle; record (below).
 		if res := r.dispatch(ctx, &p, st); res != nil {
 			return *res
 		}
-		// 5. Settle.
 		if p.settle {
 			r.s.Settle(ctx)
 		}
@@ -234,8 +228,47 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	}
 	seen := res.Page
 	g.seen.Store(&seen)
-	// 6. Record.
+	// 4, the end: record the decision.
 	g.record(a, r.ref, r.urlBefore, res)
+	return res
+}
+
+// refusal is the answer to an action that must not start: the gate is
+// closed, or the User holds control.
+func (g *Gate) refusal() *Result {
+	var res Result
+	switch {
+	case g.life.Err() != nil:
+		res = g.shuttingDown()
+	case g.ctl.Holder() == spec.ControllerUser:
+		res = g.userHasControl()
+	default:
+		return nil
+	}
+	return &res
+}
+
+// acquire waits for the action's slot (one action runs at a time), or
+// answers why it did not get it.
+func (g *Gate) acquire(ctx context.Context) *Result {
+	g.queued.Add(1)
+	defer g.queued.Add(-1)
+	var res Result
+	select {
+	case g.sem <- struct{}{}:
+		return nil
+	case <-g.life.Done():
+		res = g.shuttingDown()
+	case <-ctx.Done():
+		res = Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout, Message: "Another browser action is still running; try again.",
+			Page: g.lastPage()}
+	}
+	return &res
+}
+
+// recorded records an answer given before the action ran, and returns it.
+func (g *Gate) recorded(a Action, res Result) Result {
+	g.record(a, "", res.Page.URL, res)
 	return res
 }
 
@@ -257,7 +290,7 @@ func (g *Gate) Close(ctx context.Context) error {
 var errShuttingDown = errors.New("the runtime is shutting down")
 
 func (g *Gate) shuttingDown() Result {
-	return Result{Outcome: spec.OutcomeFailed, Reason: FailShuttingDown,
+	return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonShuttingDown,
 		Message: "The browser runtime is shutting down; nothing more runs.", Page: g.lastPage()}
 }
 
@@ -313,7 +346,7 @@ func (g *Gate) record(a Action, ref, before string, res Result) {
 		e.Event, e.Reason = audit.EventDenied, string(res.Reason)
 	default:
 		e.Event, e.Reason = audit.EventError, string(res.Reason)
-		if isNav && res.Reason != FailBadURL {
+		if isNav && res.Reason != spec.ReasonBadURL {
 			// The browser shows its error page (chrome-error://...): the
 			// line names the URL that failed, and why.
 			e.URL, e.From = withoutQuery(nav.URL), before
@@ -346,8 +379,12 @@ func (g *Gate) record(a Action, ref, before string, res Result) {
 
 // RefStatus says whether ref names an element of the current epoch: ""
 // when it does (or while an action runs, when it cannot be told without
-// waiting), else stale_ref or no_such_ref.
+// waiting), else stale_ref or no_such_ref; bad_argument when ref is not a
+// ref at all ("", "x12").
 func (g *Gate) RefStatus(ref string) spec.Reason {
+	if _, ok := parseRef(ref); !ok {
+		return spec.ReasonBadArgument
+	}
 	select {
 	case g.sem <- struct{}{}:
 		defer func() { <-g.sem }()

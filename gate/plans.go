@@ -15,7 +15,7 @@ import (
 
 // This file holds each action's plan: what it targets and touches, how it
 // dispatches, and how it reports success. The order of the steps is
-// Gate.Do's alone (see run.sequence).
+// Gate.Do's alone.
 
 func (a Click) plan() plan {
 	return plan{
@@ -35,15 +35,15 @@ func (a Click) plan() plan {
 // atCentre sends pointer input (a click or a hover) to the centre of the
 // box the check found, in top-frame coordinates.
 func atCentre(ctx context.Context, st *step, what string, input func(ctx context.Context, x, y float64) error) error {
-	v := st.verdict.Point
-	if v == nil {
-		return fail(FailNotVisible, fmt.Sprintf("Element %s has no visible box to %s; scroll to it or take a new snapshot.", st.target.ref, what))
+	err := pointAt(ctx, st.s, st.frame, st.verdict, input)
+	var off frameOffsetError
+	switch {
+	case errors.Is(err, ErrNoPoint):
+		return fail(spec.ReasonNotVisible, fmt.Sprintf("Element %s has no visible box to %s; scroll to it or take a new snapshot.", st.target.ref, what))
+	case errors.As(err, &off):
+		return fail(spec.ReasonPageError, "Could not locate the element's frame: "+off.err.Error())
 	}
-	ox, oy, err := st.s.Offset(ctx, st.frame)
-	if err != nil {
-		return fail(FailPage, "Could not locate the element's frame: "+err.Error())
-	}
-	return input(ctx, ox+v.X+v.Width/2, oy+v.Y+v.Height/2)
+	return err
 }
 
 func (a Type) plan() plan {
@@ -94,7 +94,7 @@ func (a Select) plan() plan {
 		},
 	}
 	if len(a.Values) == 0 {
-		p.bad = fail(FailBadArgument, "Give at least one value to select.")
+		p.bad = fail(spec.ReasonBadArgument, "Give at least one value to select.")
 	}
 	return p
 }
@@ -107,7 +107,7 @@ func (a PressKey) plan() plan {
 		settle: true,
 	}
 	if a.Key == "" {
-		p.bad = fail(FailBadArgument, "Give a key to press, such as Enter or Tab.")
+		p.bad = fail(spec.ReasonBadArgument, "Give a key to press, such as Enter or Tab.")
 	}
 	if a.Ref == "" {
 		// The key goes to whatever has focus, in whichever frame.
@@ -132,26 +132,29 @@ func (a PressKey) plan() plan {
 
 func (a Scroll) plan() plan {
 	amount := a.Amount
-	if amount <= 0 {
+	if amount == 0 {
 		amount = DefaultScroll
 	}
 	var dx, dy float64
 	p := plan{ref: a.Ref, lease: inputLease}
-	switch a.Direction {
-	case "down", "":
-		dy = amount
-	case "up":
-		dy = -amount
-	case "right":
-		dx = amount
-	case "left":
-		dx = -amount
-	default:
-		p.bad = fail(FailBadArgument, fmt.Sprintf("Direction %q is not one of up, down, left, right.", a.Direction))
+	if !(amount > 0 && amount <= MaxScroll) { // NaN too
+		p.bad = fail(spec.ReasonBadArgument, fmt.Sprintf("amount must be between 0 and %d CSS pixels.", MaxScroll))
 	}
 	dir := a.Direction
 	if dir == "" {
-		dir = "down"
+		dir = Down
+	}
+	switch dir {
+	case Down:
+		dy = amount
+	case Up:
+		dy = -amount
+	case Right:
+		dx = amount
+	case Left:
+		dx = -amount
+	default:
+		p.bad = fail(spec.ReasonBadArgument, fmt.Sprintf("Direction %s is not one of up, down, left, right.", quoteArg(string(a.Direction))))
 	}
 	if a.Ref == "" {
 		// The page scrolls under the pointer: no element is touched.
@@ -180,7 +183,7 @@ func (a Navigate) plan() plan {
 				if f := browserFailure(err); f != nil {
 					return f
 				}
-				return fail(FailNavigation, "The page did not load: "+err.Error())
+				return fail(spec.ReasonNavigation, "The page did not load: "+err.Error())
 			}
 			return nil
 		},
@@ -189,7 +192,7 @@ func (a Navigate) plan() plan {
 		},
 	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		p.bad = fail(FailBadURL, "Only absolute http and https URLs can be opened.")
+		p.bad = fail(spec.ReasonBadURL, "Only absolute http and https URLs can be opened.")
 	}
 	return p
 }
@@ -213,9 +216,9 @@ func historyPlan(delta int) plan {
 					return f
 				}
 				if errors.Is(err, browser.ErrNoHistory) {
-					return fail(FailNoHistory, fmt.Sprintf("There is no page to go %s to.", way))
+					return fail(spec.ReasonNoHistory, fmt.Sprintf("There is no page to go %s to.", way))
 				}
-				return fail(FailNavigation, fmt.Sprintf("Could not go %s: %s", way, err))
+				return fail(spec.ReasonNavigation, fmt.Sprintf("Could not go %s: %s", way, err))
 			}
 			return nil
 		},
@@ -241,14 +244,18 @@ func (a Hover) plan() plan {
 }
 
 func (a Wait) plan() plan {
-	d := time.Duration(a.Seconds * float64(time.Second))
+	var d time.Duration
 	switch {
-	case d <= 0 && a.Text != "":
+	case !(a.Seconds >= 0): // NaN too
+		return plan{bad: fail(spec.ReasonBadArgument, "seconds must be 0 or more.")}
+	case a.Seconds == 0 && a.Text != "":
 		d = MaxWait
-	case d <= 0:
+	case a.Seconds == 0:
 		d = time.Second
-	case d > MaxWait:
+	case a.Seconds >= MaxWait.Seconds():
 		d = MaxWait
+	default:
+		d = time.Duration(a.Seconds * float64(time.Second))
 	}
 	return plan{
 		dispatch: func(ctx context.Context, st *step) error { return st.wait(ctx, d, a.Text) },
@@ -256,17 +263,14 @@ func (a Wait) plan() plan {
 	}
 }
 
-// wait polls the page for text until d has passed, refusing as soon as the
-// User holds control.
+// wait polls the page for text until d has passed (Gate.Do stops it when
+// the User takes control).
 func (st *step) wait(ctx context.Context, d time.Duration, text string) error {
 	wctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if st.r.g.ctl.Holder() == spec.ControllerUser {
-			return errUserHasControl
-		}
 		if text != "" && st.r.pageHasText(wctx, text) {
 			st.note = fmt.Sprintf("The text %q is on the page.", text)
 			return nil
@@ -274,10 +278,10 @@ func (st *step) wait(ctx context.Context, d time.Duration, text string) error {
 		select {
 		case <-wctx.Done():
 			if ctx.Err() != nil {
-				return fail(FailTimeout, "The wait was cut short.")
+				return fail(spec.ReasonTimeout, "The wait was cut short.")
 			}
 			if text != "" {
-				return fail(FailTimeout, fmt.Sprintf("The text %q did not appear within %s.", text, d))
+				return fail(spec.ReasonTimeout, fmt.Sprintf("The text %q did not appear within %s.", text, d))
 			}
 			st.note = fmt.Sprintf("Waited %s.", d)
 			return nil

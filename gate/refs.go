@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -71,12 +70,13 @@ func (t *refTable) refOf(frame string, id int) string {
 	return ""
 }
 
-// lookup resolves ref in the current epoch. Refs of an older epoch give
-// [spec.ReasonStaleRef]; anything else unknown gives [spec.ReasonNoSuchRef].
+// lookup resolves ref in the current epoch. A string that is not a ref
+// gives [spec.ReasonBadArgument]; refs of an older epoch give
+// [spec.ReasonStaleRef]; any other unknown ref gives [spec.ReasonNoSuchRef].
 func (t *refTable) lookup(ref string) (*target, spec.Reason) {
 	n, ok := parseRef(ref)
 	if !ok {
-		return nil, spec.ReasonNoSuchRef
+		return nil, spec.ReasonBadArgument
 	}
 	if e, ok := t.byRef[ref]; ok {
 		return e, ""
@@ -87,15 +87,25 @@ func (t *refTable) lookup(ref string) (*target, spec.Reason) {
 	return nil, spec.ReasonNoSuchRef
 }
 
-// parseRef reads "e<N>" with N >= 1 and no leading zeros.
+// parseRef reads "e<N>" with N >= 1 and no leading zeros; a number that
+// does not fit an int is no ref (the gate never hands one out).
 func parseRef(ref string) (int, bool) {
 	num, ok := strings.CutPrefix(ref, "e")
-	if !ok || num == "" || num[0] == '0' {
+	if !ok || num == "" || num[0] < '1' || num[0] > '9' {
 		return 0, false
 	}
 	n, err := strconv.Atoi(num)
 	if err != nil || n < 1 {
 		return 0, false
 	}
-	return n, fmt.Sprint(n) == num
+	return n, strconv.Itoa(n) == num
+}
+
+// quoteArg quotes a value a model sent, for a message: one line, at most
+// 40 characters, so that a long or hostile argument is not echoed whole.
+func quoteArg(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
+	}
+	return strconv.QuoteToGraphic(s)
 }

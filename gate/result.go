@@ -4,26 +4,6 @@ import (
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-// Failure codes in [Result.Reason] when the outcome is failed.
-const (
-	FailBadURL       spec.Reason = "bad_url"     // not an http or https URL
-	FailNavigation   spec.Reason = "navigation"  // the page did not load
-	FailTimeout      spec.Reason = "timeout"     // the action ran out of time
-	FailNotVisible   spec.Reason = "not_visible" // the element has no box to click
-	FailPage         spec.Reason = "page_error"  // the page could not be read or driven
-	FailNoPage       spec.Reason = "no_page"     // there is no page to act on
-	FailBadArgument  spec.Reason = "bad_argument"
-	FailNoHistory    spec.Reason = "no_history"    // nothing to go back to
-	FailBrowserGone  spec.Reason = "browser_gone"  // the browser closed or crashed
-	FailCrashed      spec.Reason = "crashed"       // the tab's renderer crashed
-	FailPageBusy     spec.Reason = "page_busy"     // the page did not answer in time
-	FailDialogOpen   spec.Reason = "dialog_open"   // a dialog holds the tab
-	FailTabClosed    spec.Reason = "tab_closed"    // the tab closed under the action
-	FailNoDialog     spec.Reason = "no_dialog"     // nothing to answer
-	FailNoTab        spec.Reason = "no_such_tab"   // no tab at that index
-	FailShuttingDown spec.Reason = "shutting_down" // the runtime is stopping
-)
-
 // CaughtByGuard is [Result.CaughtBy] when the in-page guard stopped input.
 const CaughtByGuard = "guard"
 
@@ -31,7 +11,7 @@ const CaughtByGuard = "guard"
 // action tool (CONTRACT.md). A denial and a failure are results, not errors.
 type Result struct {
 	Outcome spec.Outcome `json:"outcome" jsonschema:"done, denied or failed"`
-	Reason  spec.Reason  `json:"reason,omitempty" jsonschema:"why it was denied (user_step, user_has_control, stale_ref, no_such_ref, off_site), or a short failure code (obscured, timeout, navigation, ...)"`
+	Reason  spec.Reason  `json:"reason,omitempty" jsonschema:"why it was denied (user_step, user_has_control, stale_ref, no_such_ref), or a short failure code (obscured, timeout, navigation, ...)"`
 	Message string       `json:"message" jsonschema:"one sentence on what happened and what to do next"`
 	Mark    *MarkRefs    `json:"mark,omitempty" jsonschema:"when reason is user_step: the mark that leaves this step to the User"`
 	Page    PageState    `json:"page" jsonschema:"the page after the action"`

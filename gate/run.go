@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -49,11 +50,11 @@ func (st *step) done(ctx context.Context, msg string) Result {
 func (r *run) open(ctx context.Context) *Result {
 	r.s = r.g.current()
 	if r.s == nil {
-		return &Result{Outcome: spec.OutcomeFailed, Reason: FailNoPage, Message: "There is no page open.",
+		return &Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonNoPage, Message: "There is no page open.",
 			Page: PageState{Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
 	}
-	if g, ok := r.s.(interface{ Gone() bool }); ok && g.Gone() {
-		return &Result{Outcome: spec.OutcomeFailed, Reason: FailBrowserGone,
+	if r.s.Gone() {
+		return &Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserGone,
 			Message: "The browser is gone (it closed, crashed or the connection to it ended); nothing can run in it any more. Tell the User; poppy-browser must be restarted.",
 			Page:    PageState{URL: r.s.URL(), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
 	}
@@ -67,11 +68,20 @@ func (r *run) open(ctx context.Context) *Result {
 // for the focus while the page has not been read since control came back.
 func (r *run) target(ctx context.Context, p *plan, st *step) *Result {
 	if p.ref == "" {
+		if p.touch != nil && !p.focused {
+			// The action touches an element and names none.
+			res := r.failed(ctx, spec.ReasonBadArgument, "Give the ref of an element from the latest snapshot, such as e12.")
+			return &res
+		}
 		if p.focused && r.g.ctl.Status().MustReobserve {
 			res := r.denied(ctx, spec.ReasonStaleRef, "Control came back from the User; take a new snapshot with browser_snapshot before pressing keys.")
 			return &res
 		}
 		return nil
+	}
+	if _, ok := parseRef(p.ref); !ok {
+		res := r.failed(ctx, spec.ReasonBadArgument, fmt.Sprintf("%s is not a ref; refs look like e12: take a snapshot with browser_snapshot and use one of its refs.", quoteArg(p.ref)))
+		return &res
 	}
 	r.ref = p.ref
 	t, reason := r.g.refs.lookup(p.ref)
@@ -113,7 +123,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 				return &res
 			}
 			if err != nil {
-				res := r.failed(ctx, FailPage, "Could not read the page to check this key: "+err.Error())
+				res := r.failed(ctx, spec.ReasonPageError, "Could not read the page to check this key: "+err.Error())
 				return &res
 			}
 			r.armed = append(r.armed, f)
@@ -135,7 +145,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 			res := r.failed(ctx, f.reason, f.msg)
 			return &res
 		}
-		res := r.failed(ctx, FailPage, "Could not read the page to check this action: "+err.Error())
+		res := r.failed(ctx, spec.ReasonPageError, "Could not read the page to check this action: "+err.Error())
 		return &res
 	}
 	if a.Arm {
@@ -154,7 +164,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 // (milliseconds) and stops a navigation (see the package doc).
 func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	if p.lease == noLease {
-		err := p.dispatch(ctx, st)
+		err := r.read(ctx, p, st)
 		if f := browserFailure(err); f != nil {
 			err = f
 		}
@@ -213,9 +223,43 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	return r.outcome(ctx, err)
 }
 
-// errUserHasControl is what a dispatch returns when it finds the User
-// holding control.
+// errUserHasControl is what a dispatch returns when the User's turn
+// began before or during it.
 var errUserHasControl = errors.New("the user holds control")
+
+// read runs a plan that takes no lease (a snapshot, a screenshot, a wait,
+// the tab list), so that a take does not wait for it: the holder is checked
+// right before it reads the page, a change of control stops it, and what
+// it read during the User's turn is thrown away (user_has_control).
+func (r *run) read(ctx context.Context, p *plan, st *step) error {
+	events, unsubscribe := r.g.ctl.Subscribe()
+	rctx, stop := context.WithCancelCause(ctx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for e := range events {
+			if e.Kind == control.KindControl {
+				stop(errUserHasControl)
+				return
+			}
+		}
+	}()
+	defer func() {
+		stop(nil)
+		unsubscribe() // closes events: the watcher returns
+		<-watched
+	}()
+	start := r.g.ctl.Status()
+	if start.Controller == spec.ControllerUser {
+		return errUserHasControl
+	}
+	err := p.dispatch(rctx, st)
+	if end := r.g.ctl.Status(); end.Controller == spec.ControllerUser || end.Epoch != start.Epoch ||
+		errors.Is(context.Cause(rctx), errUserHasControl) {
+		return errUserHasControl
+	}
+	return err
+}
 
 // failure is an action's own result for a dispatch that did not succeed,
 // or for arguments that are wrong.
@@ -245,7 +289,7 @@ func (r *run) outcome(ctx context.Context, err error) *Result {
 		f := browserFailure(err)
 		res = r.failed(ctx, f.reason, f.msg)
 	default:
-		res = r.failed(ctx, FailPage, "The browser did not take the input: "+err.Error())
+		res = r.failed(ctx, spec.ReasonPageError, "The browser did not take the input: "+err.Error())
 	}
 	return &res
 }
@@ -311,10 +355,10 @@ func (r *run) failed(ctx context.Context, code spec.Reason, msg string) Result {
 	case errors.Is(context.Cause(ctx), errShuttingDown):
 		// No page read: a page still loading can hold one for seconds,
 		// and the process is on its way out.
-		return Result{Outcome: spec.OutcomeFailed, Reason: FailShuttingDown,
+		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonShuttingDown,
 			Message: "The browser runtime is shutting down; the action was stopped.", Page: r.g.lastPage()}
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		code = FailTimeout
+		code = spec.ReasonTimeout
 	}
 	// The page may be gone with the context; report without waiting.
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)

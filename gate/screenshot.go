@@ -10,6 +10,7 @@ import (
 	"image/png"
 
 	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // A screenshot is read from the page's pixels, so the User's values are
@@ -76,18 +77,18 @@ func (st *step) screenshot(ctx context.Context, a Screenshot) ([]byte, error) {
 			}
 		}
 		// A frame whose fields cannot be found cannot be masked: no picture.
-		return nil, fail(FailPage, "Could not read the page to mask the User's fields: "+err.Error())
+		return nil, fail(spec.ReasonPageError, "Could not read the page to mask the User's fields: "+err.Error())
 	}
 	if st.target != nil && (crop == nil || crop.w <= 0 || crop.h <= 0) {
-		return nil, fail(FailNotVisible, fmt.Sprintf("Element %s has no visible box to picture; scroll to it or take a new snapshot.", st.target.ref))
+		return nil, fail(spec.ReasonNotVisible, fmt.Sprintf("Element %s has no visible box to picture; scroll to it or take a new snapshot.", st.target.ref))
 	}
 	shot, err := r.s.Screenshot(ctx)
 	if err != nil {
-		return nil, fail(FailPage, "Could not take the picture: "+err.Error())
+		return nil, fail(spec.ReasonPageError, "Could not take the picture: "+err.Error())
 	}
 	pic, err := png.Decode(bytes.NewReader(shot.PNG))
 	if err != nil {
-		return nil, fail(FailPage, "Could not read the picture: "+err.Error())
+		return nil, fail(spec.ReasonPageError, "Could not read the picture: "+err.Error())
 	}
 	canvas := image.NewRGBA(pic.Bounds())
 	draw.Draw(canvas, canvas.Bounds(), pic, pic.Bounds().Min, draw.Src)
@@ -112,7 +113,7 @@ func (st *step) screenshot(ctx context.Context, a Screenshot) ([]byte, error) {
 	var out bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&out, canvas.SubImage(area)); err != nil {
-		return nil, fail(FailPage, "Could not encode the picture: "+err.Error())
+		return nil, fail(spec.ReasonPageError, "Could not encode the picture: "+err.Error())
 	}
 	return out.Bytes(), nil
 }

@@ -65,13 +65,9 @@ func (a Snapshot) plan() plan {
 	}
 }
 
-// scanEnd refuses a scan during which the User took control, and fails
-// one during which the page changed: a new document or a hand back makes
-// its ids useless.
+// scanEnd fails a scan during which the page changed: a new document
+// makes its ids useless. (Gate.Do refuses one that met the User's turn.)
 func (r *run) scanEnd(ctx context.Context, epoch uint64, scans []frameScan) error {
-	if r.g.ctl.Holder() == spec.ControllerUser {
-		return errUserHasControl
-	}
 	// A page that could not be read at all is a failure, not an empty
 	// snapshot: the top frame says why.
 	if len(scans) > 0 {
@@ -81,7 +77,7 @@ func (r *run) scanEnd(ctx context.Context, epoch uint64, scans []frameScan) erro
 	}
 	// A new document or a hand back during the scan makes its ids useless.
 	if r.sync(ctx) != epoch || r.g.refs.epoch != r.epochAtStart {
-		return fail(FailNavigation, "The page changed while it was read; take the snapshot again.")
+		return fail(spec.ReasonNavigation, "The page changed while it was read; take the snapshot again.")
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/marks/markstest"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -21,7 +22,7 @@ func TestRenderSnapshot(t *testing.T) {
 		{ID: 2, Actionable: true, Role: "link", Tag: "a", Name: "Book a hotel"},
 	}}
 	scans := []frameScan{
-		{frame: Frame{ID: "main", URL: "https://airline.test/check-in"}, scan: checkInScan()},
+		{frame: Frame{ID: "main", URL: "https://airline.test/check-in"}, scan: markstest.CheckInScan()},
 		{frame: Frame{ID: "ad", ParentID: "main", URL: "https://partner.test/ad"}, scan: partner},
 		{frame: Frame{ID: "broken", ParentID: "main", URL: "https://partner.test/x"}, err: errors.New("scanning frame: frame is gone")},
 	}
@@ -74,13 +75,13 @@ func TestRefTable(t *testing.T) {
 		{b, spec.ReasonStaleRef},
 		{c, ""},
 		{"e4", spec.ReasonNoSuchRef},
-		{"e0", spec.ReasonNoSuchRef},
-		{"e01", spec.ReasonNoSuchRef},
-		{"E1", spec.ReasonNoSuchRef},
-		{"e", spec.ReasonNoSuchRef},
-		{"", spec.ReasonNoSuchRef},
-		{"e-1", spec.ReasonNoSuchRef},
-		{"e99999999999999999999", spec.ReasonNoSuchRef},
+		{"e0", spec.ReasonBadArgument},
+		{"e01", spec.ReasonBadArgument},
+		{"E1", spec.ReasonBadArgument},
+		{"e", spec.ReasonBadArgument},
+		{"", spec.ReasonBadArgument},
+		{"e-1", spec.ReasonBadArgument},
+		{"e99999999999999999999", spec.ReasonBadArgument},
 	}
 	var got, want []string
 	for _, tc := range tests {
@@ -129,3 +130,5 @@ func TestRenderSnapshotEscapesPageBrackets(t *testing.T) {
 		t.Errorf("page brackets not escaped:\n%s", text)
 	}
 }
+
+func boolp(b bool) *bool { return &b }

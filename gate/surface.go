@@ -21,12 +21,25 @@ type Frame struct {
 	handle   browser.Frame // zero on a [Surface] other than a browser page
 }
 
-// Surface is everything the gate may do to a page. The gate's own
-// implementation drives a [browser.Page] through the marks scanner and
-// real input. It is a seam for tests of the gate and of its users (a fake
-// page, as package gatetest has), not an extension point: the MCP server
-// and the built-in loop reach the page only through [Gate.Do].
+// The gate declares what it needs of a page in the small interfaces below,
+// each named for the steps that use it; [Surface] is all of them. The
+// gate's own implementation drives a [browser.Page] through the marks
+// scanner and real input. Surface is a seam for tests of the gate and of
+// its users (the fake page of package gatetest exercises every path,
+// tabs and dialogs included), not an extension point: the MCP server and
+// the built-in loop reach the page only through [Gate.Do].
 type Surface interface {
+	Doc
+	Marks
+	RealInput
+	Navigation
+	Picture
+	TabSet
+}
+
+// Doc is what every run reads of the page: which document it shows, where,
+// its frames, and whether the browser is still there.
+type Doc interface {
 	// Document identifies the top frame's current document (it changes
 	// on every new document, even at the same URL).
 	Document(ctx context.Context) (string, error)
@@ -34,28 +47,42 @@ type Surface interface {
 	Title(ctx context.Context) string
 	// Frames lists the page's frames, parents first, the top frame first.
 	Frames() []Frame
-
 	// Status is the HTTP status of the top frame's document; 0 when
 	// unknown.
 	Status() int
-	// Scan reads a frame, or with root (a local id) one element's subtree.
+	// Gone reports whether the browser is gone (closed, crashed, or the
+	// connection to it ended).
+	Gone() bool
+}
+
+// Marks is the marks scanner in one frame: the snapshot's scan (root, a
+// local id, reads one element's subtree), step 3's check, which arms the
+// in-page guard, and the disarm after dispatch.
+type Marks interface {
 	Scan(ctx context.Context, f Frame, root int) (marks.Scan, error)
 	Check(ctx context.Context, f Frame, a marks.Action) (marks.Verdict, error)
 	Disarm(ctx context.Context, f Frame) (marks.Disarmed, error)
-	Focus(ctx context.Context, f Frame, id int) error
-	SelectValues(ctx context.Context, f Frame, id int, values []string) ([]string, error)
-	ScrollBy(ctx context.Context, f Frame, id int, dx, dy float64) error
-	// Offset is where the frame's viewport sits in the top frame's.
-	Offset(ctx context.Context, f Frame) (x, y float64, err error)
+}
 
+// RealInput is the real input an action dispatches under the lease. Points
+// are in the top frame's viewport; Offset is where a frame's viewport
+// sits in it.
+type RealInput interface {
+	Offset(ctx context.Context, f Frame) (x, y float64, err error)
 	Click(ctx context.Context, x, y float64) error
 	// Hover moves the pointer to (x, y) without pressing.
 	Hover(ctx context.Context, x, y float64) error
-	// Screenshot is a PNG of the whole page (see browser.Screenshot).
-	Screenshot(ctx context.Context) (browser.Screenshot, error)
+	// Wheel scrolls under the pointer at the viewport's centre.
 	Wheel(ctx context.Context, dx, dy float64) error
+	Focus(ctx context.Context, f Frame, id int) error
 	Press(ctx context.Context, key string) error
 	InsertText(ctx context.Context, text string) error
+	SelectValues(ctx context.Context, f Frame, id int, values []string) ([]string, error)
+	ScrollBy(ctx context.Context, f Frame, id int, dx, dy float64) error
+}
+
+// Navigation loads pages, under the navigation lease a take stops.
+type Navigation interface {
 	Navigate(ctx context.Context, url string) error
 	Back(ctx context.Context) error
 	Forward(ctx context.Context) error
@@ -66,107 +93,39 @@ type Surface interface {
 	Settle(ctx context.Context)
 }
 
-// pageSurface is the real surface: a browser page, read through the marks
-// scanner and driven by real input.
-type pageSurface struct {
-	p      *browser.Page
-	width  float64
-	height float64
+// Picture is the screenshot's source: a PNG of the whole page (see
+// browser.Screenshot).
+type Picture interface {
+	Screenshot(ctx context.Context) (browser.Screenshot, error)
 }
 
-// Gone reports whether the page's connection has ended: the browser
-// closed, crashed or went away (an attached browser of a pool).
-func (s *pageSurface) Gone() bool { return s.p.BrowserGone() != nil }
-
-func (s *pageSurface) Document(ctx context.Context) (string, error) {
-	// The main frame's loader changes with every new document; the browser
-	// tracks it from events, so this costs no round trip.
-	// Before the first document commits it is "", an identity like any.
-	return s.p.Document(), nil
+// TabSet is the browser's tabs around the page, the tab's dialog, and what
+// the page did that a snapshot does not show. Errors are the browser's
+// sentinels (browser.ErrNoTab, browser.ErrNoDialog).
+type TabSet interface {
+	// Tabs lists the open tabs and the index of this page's tab (-1 when
+	// it is not among them).
+	Tabs(ctx context.Context) (tabs []TabInfo, current int)
+	SelectTab(ctx context.Context, index int) error
+	CloseTab(ctx context.Context, index int) error
+	// NewTab opens a tab at url ("" for a blank one); it becomes the
+	// active one.
+	NewTab(ctx context.Context, url string) error
+	// Activity is what the tab has seen so far; OpenedSince lists the
+	// tabs opened after it, once they have briefly had the chance to
+	// load.
+	Activity() Activity
+	OpenedSince(ctx context.Context, a Activity) []TabInfo
+	// Dialog is the JavaScript dialog open in the tab, if any.
+	Dialog() (DialogInfo, bool)
+	HandleDialog(ctx context.Context, accept bool, promptText string) error
 }
 
-func (s *pageSurface) URL() string { return s.p.URL() }
-
-func (s *pageSurface) Title(ctx context.Context) string { return s.p.Title(ctx) }
-
-func (s *pageSurface) Frames() []Frame {
-	fs := s.p.Frames()
-	out := make([]Frame, len(fs))
-	for i, f := range fs {
-		out[i] = Frame{ID: string(f.ID), ParentID: string(f.ParentID), URL: f.URL, handle: f}
-	}
-	return out
-}
-
-func (s *pageSurface) Status() int { return s.p.Status() }
-
-func (s *pageSurface) Scan(ctx context.Context, f Frame, root int) (marks.Scan, error) {
-	return marks.ScanFrom(ctx, f.handle, root)
-}
-
-func (s *pageSurface) Check(ctx context.Context, f Frame, a marks.Action) (marks.Verdict, error) {
-	return marks.Check(ctx, f.handle, a)
-}
-
-func (s *pageSurface) Disarm(ctx context.Context, f Frame) (marks.Disarmed, error) {
-	return marks.Disarm(ctx, f.handle)
-}
-
-func (s *pageSurface) Focus(ctx context.Context, f Frame, id int) error {
-	return marks.Focus(ctx, f.handle, id)
-}
-
-func (s *pageSurface) SelectValues(ctx context.Context, f Frame, id int, values []string) ([]string, error) {
-	return marks.SelectValues(ctx, f.handle, id, values)
-}
-
-func (s *pageSurface) ScrollBy(ctx context.Context, f Frame, id int, dx, dy float64) error {
-	return marks.ScrollBy(ctx, f.handle, id, dx, dy)
-}
-
-func (s *pageSurface) Offset(ctx context.Context, f Frame) (float64, float64, error) {
-	return f.handle.Offset(ctx, s.p)
-}
-
-func (s *pageSurface) Click(ctx context.Context, x, y float64) error { return s.p.Click(ctx, x, y) }
-
-func (s *pageSurface) Hover(ctx context.Context, x, y float64) error {
-	return s.p.Mouse(ctx, browser.MouseEvent{Type: "move", X: x, Y: y})
-}
-
-func (s *pageSurface) Screenshot(ctx context.Context) (browser.Screenshot, error) {
-	return s.p.Screenshot(ctx)
-}
-
-func (s *pageSurface) Wheel(ctx context.Context, dx, dy float64) error {
-	return s.p.Mouse(ctx, browser.MouseEvent{Type: "wheel", X: s.width / 2, Y: s.height / 2, DeltaX: dx, DeltaY: dy})
-}
-
-func (s *pageSurface) Press(ctx context.Context, key string) error { return s.p.Press(ctx, key) }
-
-func (s *pageSurface) InsertText(ctx context.Context, text string) error {
-	return s.p.InsertText(ctx, text)
-}
-
-func (s *pageSurface) Navigate(ctx context.Context, url string) error {
-	_, err := s.p.Navigate(ctx, url)
-	return err
-}
-
-func (s *pageSurface) Back(ctx context.Context) error {
-	_, err := s.p.Back(ctx)
-	return err
-}
-
-func (s *pageSurface) Forward(ctx context.Context) error {
-	_, err := s.p.Forward(ctx)
-	return err
-}
-
-func (s *pageSurface) StopLoading(ctx context.Context) error { return s.p.StopLoading(ctx) }
-
-func (s *pageSurface) Settle(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, settleTimeout)
-	defer cancel()
-	_ = s.p.Settle(ctx)
+// Activity is what a tab had seen at one moment, to tell what an action
+// caused: tabs opened, downloads refused, file choosers, authentication.
+type Activity struct {
+	Tabs      uint64   // the browser's tab mark
+	Downloads []string // the names the page suggested, in order
+	// FileChoosers and AuthChallenges count what the page asked for.
+	FileChoosers, AuthChallenges int
 }

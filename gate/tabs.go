@@ -10,17 +10,30 @@ import (
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-// Tabs lists, selects, closes or opens tabs (browser_tabs). Action is
-// "list", "select", "close" or "new"; Index names the tab of a select or
-// close; URL is what a new tab loads ("" for a blank one). A select, close
-// or new passes the gate like any action: refused while the User holds
-// control, and under the input lease (a new tab with a URL under the
-// navigation lease, which a take stops).
+// Tabs lists, selects, closes or opens tabs (browser_tabs). Index names
+// the tab of a select or close; URL is what a new tab loads ("" for a
+// blank one). A select, close or new passes the gate like any action:
+// refused while the User holds control, and under the input lease (a new
+// tab with a URL under the navigation lease, which a take stops).
 type Tabs struct {
-	Action string
+	Action TabAction
 	Index  *int
 	URL    string
 }
+
+// TabAction is what [Tabs] does, as browser_tabs' action spells it.
+type TabAction string
+
+// Tab actions.
+const (
+	TabList   TabAction = "list"
+	TabSelect TabAction = "select"
+	TabClose  TabAction = "close"
+	TabNew    TabAction = "new"
+)
+
+// TabActions lists every [TabAction], in the order the tool names them.
+func TabActions() []TabAction { return []TabAction{TabList, TabSelect, TabClose, TabNew} }
 
 // HandleDialog answers the dialog open in the active tab
 // (browser_handle_dialog): Accept is OK, otherwise Cancel; PromptText is
@@ -33,59 +46,48 @@ type HandleDialog struct {
 func (Tabs) Tool() string         { return spec.ToolTabs }
 func (HandleDialog) Tool() string { return spec.ToolHandleDialog }
 
-// tabsOf is the browser's tabs behind a surface; nil for a surface that is
-// not a browser page (a fake in tests).
-func tabsOf(s Surface) (*browser.Page, *browser.Tabs) {
-	ps, ok := s.(*pageSurface)
-	if !ok || ps.p.Tabs() == nil {
-		return nil, nil
-	}
-	return ps.p, ps.p.Tabs()
-}
-
 func (a Tabs) plan() plan {
 	p := plan{dialogOK: true}
 	var u *url.URL
 	switch a.Action {
-	case "list":
-	case "select", "close":
+	case TabList:
+	case TabSelect, TabClose:
 		p.lease = inputLease
-		if a.Index == nil {
-			p.bad = fail(FailBadArgument, "Say which tab with index (see browser_tabs with action list).")
+		if a.Index == nil || *a.Index < 0 {
+			p.bad = fail(spec.ReasonBadArgument, "Say which tab with index, 0 or more (see browser_tabs with action list).")
 		}
-	case "new":
+	case TabNew:
 		p.lease = inputLease
 		if a.URL != "" {
 			p.lease = navigationLease
 			var err error
 			u, err = url.Parse(a.URL)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				p.bad = fail(FailBadURL, "Only absolute http and https URLs can be opened.")
+				p.bad = fail(spec.ReasonBadURL, "Only absolute http and https URLs can be opened.")
 			}
 		}
 	default:
-		p.bad = fail(FailBadArgument, "action must be list, select, close or new.")
+		p.bad = fail(spec.ReasonBadArgument, "action must be list, select, close or new.")
 	}
 	p.dispatch = func(ctx context.Context, st *step) error {
-		_, tabs := tabsOf(st.s)
-		if tabs == nil {
-			return fail(FailNoPage, "This page has no tabs.")
-		}
 		var err error
 		switch a.Action {
-		case "select":
-			_, err = tabs.Select(ctx, *a.Index)
-		case "close":
-			err = tabs.Close(ctx, *a.Index)
-		case "new":
+		case TabSelect:
+			err = st.s.SelectTab(ctx, *a.Index)
+		case TabClose:
+			err = st.s.CloseTab(ctx, *a.Index)
+		case TabNew:
 			target := ""
 			if u != nil {
 				target = u.String()
 			}
-			_, _, err = tabs.New(ctx, target)
+			err = st.s.NewTab(ctx, target)
 		}
-		if errors.Is(err, browser.ErrNoTab) {
-			return fail(FailNoTab, "There is no tab at that index; list the tabs with browser_tabs.")
+		switch {
+		case errors.Is(err, browser.ErrNoTab):
+			return fail(spec.ReasonNoSuchTab, "There is no tab at that index; list the tabs with browser_tabs.")
+		case errors.Is(err, errNoTabs):
+			return fail(spec.ReasonNoPage, "This page has no tabs.")
 		}
 		return err
 	}
@@ -95,17 +97,14 @@ func (a Tabs) plan() plan {
 		if s := r.g.current(); s != nil {
 			r.s = s
 		}
-		msgs := map[string]string{
-			"list":   "These are the open tabs.",
-			"select": "Selected the tab; it is now the active one. Take a snapshot to see it.",
-			"close":  "Closed the tab. Take a snapshot of the active tab before acting.",
-			"new":    "Opened a new tab; it is now the active one. Take a snapshot to see it.",
+		msgs := map[TabAction]string{
+			TabList:   "These are the open tabs.",
+			TabSelect: "Selected the tab; it is now the active one. Take a snapshot to see it.",
+			TabClose:  "Closed the tab. Take a snapshot of the active tab before acting.",
+			TabNew:    "Opened a new tab; it is now the active one. Take a snapshot to see it.",
 		}
 		res := st.done(ctx, msgs[a.Action])
-		_, tabs := tabsOf(r.s)
-		if tabs != nil {
-			res.Tabs = tabInfos(tabs.List(ctx))
-		}
+		res.Tabs, _ = r.s.Tabs(ctx)
 		return res
 	}
 	return p
@@ -116,13 +115,9 @@ func (a HandleDialog) plan() plan {
 		dialogOK: true,
 		lease:    inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			p, _ := tabsOf(st.s)
-			if p == nil {
-				return fail(FailNoDialog, "No dialog is open.")
-			}
-			if err := p.HandleDialog(ctx, a.Accept, a.PromptText); err != nil {
+			if err := st.s.HandleDialog(ctx, a.Accept, a.PromptText); err != nil {
 				if errors.Is(err, browser.ErrNoDialog) {
-					return fail(FailNoDialog, "No dialog is open in the active tab.")
+					return fail(spec.ReasonNoDialog, "No dialog is open in the active tab.")
 				}
 				return err
 			}
@@ -142,14 +137,10 @@ func (a HandleDialog) plan() plan {
 // dialogOpen refuses an action that needs the page while a dialog holds the
 // tab: the page cannot run anything until the dialog is answered.
 func (r *run) dialogOpen(ctx context.Context) *Result {
-	p, _ := tabsOf(r.s)
-	if p == nil {
+	if _, open := r.s.Dialog(); !open {
 		return nil
 	}
-	if _, open := p.Dialog(); !open {
-		return nil
-	}
-	res := r.failed(ctx, FailDialogOpen, "A dialog is open in the tab, so the page cannot act; answer it with browser_handle_dialog (see dialog).")
+	res := r.failed(ctx, spec.ReasonDialogOpen, "A dialog is open in the tab, so the page cannot act; answer it with browser_handle_dialog (see dialog).")
 	return &res
 }
 
@@ -158,97 +149,52 @@ func (r *run) dialogOpen(ctx context.Context) *Result {
 func browserFailure(err error) *failure {
 	switch {
 	case errors.Is(err, browser.ErrBrowserGone):
-		return fail(FailBrowserGone, "The browser is gone (it closed or crashed); nothing can run in it any more.")
+		return fail(spec.ReasonBrowserGone, "The browser is gone (it closed or crashed); nothing can run in it any more.")
 	case errors.Is(err, browser.ErrCrashed):
-		return fail(FailCrashed, "The tab crashed; navigate it to a page to recover it.")
+		return fail(spec.ReasonCrashed, "The tab crashed; navigate it to a page to recover it.")
 	case errors.Is(err, browser.ErrPageBusy):
-		return fail(FailPageBusy, "The page did not answer in time (a script keeps it busy); navigate elsewhere or try again later.")
+		return fail(spec.ReasonPageBusy, "The page did not answer in time (a script keeps it busy); navigate elsewhere or try again later.")
 	case errors.Is(err, browser.ErrDialogOpen):
-		return fail(FailDialogOpen, "A dialog is open in the tab; answer it with browser_handle_dialog.")
+		return fail(spec.ReasonDialogOpen, "A dialog is open in the tab; answer it with browser_handle_dialog.")
 	case errors.Is(err, browser.ErrTabClosed):
-		return fail(FailTabClosed, "The tab closed; list the tabs with browser_tabs and take a snapshot of the active one.")
+		return fail(spec.ReasonTabClosed, "The tab closed; list the tabs with browser_tabs and take a snapshot of the active one.")
 	}
 	return nil
 }
 
 // tabState fills what a result says of tabs and dialogs: the tab's index,
-// the open dialog, the tabs opened since b and what else the page did.
-func (r *run) tabState(ctx context.Context, res *Result, b before) {
-	p, tabs := tabsOf(r.s)
-	if p == nil {
+// the open dialog, and, when b was read (nil: the run stopped before),
+// the tabs opened since b and what else the page did.
+func (r *run) tabState(ctx context.Context, res *Result, b *Activity) {
+	if b != nil {
+		caused(res, *b, r.s.Activity())
+	}
+	if d, open := r.s.Dialog(); open {
+		res.Dialog = &d
+	}
+	if _, current := r.s.Tabs(ctx); current >= 0 {
+		res.Page.Tab = &current
+	}
+	if b == nil {
 		return
 	}
-	if b.ok {
-		caused(res, p, b)
+	if opened := r.s.OpenedSince(ctx, *b); len(opened) > 0 {
+		res.TabsOpened = opened
+		res.Message += fmt.Sprintf(" It opened %d tab(s); the last one is now the active tab: take a snapshot to see it.", len(opened))
 	}
-	if d, open := p.Dialog(); open {
-		res.Dialog = &DialogInfo{Type: d.Type, Message: d.Message}
-	}
-	list := tabs.List(ctx)
-	for _, t := range list {
-		if t.Page == p {
-			i := t.Index
-			res.Page.Tab = &i
-		}
-	}
-	if b.ok {
-		opened := tabs.OpenedSince(b.tabs)
-		if len(opened) > 0 {
-			// Let the new tabs commit their first document, briefly, so
-			// the result can say where they went.
-			wctx, cancel := context.WithTimeout(ctx, settleTimeout)
-			for _, t := range opened {
-				_, _ = t.Page.WaitLoaded(wctx, func(u string) bool { return u != "" && u != "about:blank" })
-			}
-			cancel()
-			opened = tabs.OpenedSince(b.tabs)
-		}
-		if len(opened) > 0 {
-			res.TabsOpened = tabInfos(opened)
-			res.Message += fmt.Sprintf(" It opened %d tab(s); the last one is now the active tab: take a snapshot to see it.", len(opened))
-		}
-	}
-}
-
-func tabInfos(list []browser.Tab) []TabInfo {
-	out := make([]TabInfo, len(list))
-	for i, t := range list {
-		out[i] = TabInfo{Index: t.Index, URL: t.URL, Title: t.Title, Active: t.Active}
-		if t.Opener >= 0 {
-			o := t.Opener
-			out[i].Opener = &o
-		}
-	}
-	return out
-}
-
-// before is what a tab had seen before an action, to tell what the action
-// caused: tabs opened, downloads refused, file choosers, authentication.
-type before struct {
-	ok                         bool
-	tabs                       uint64
-	downloads, choosers, auths int
-}
-
-func (r *run) before() before {
-	p, tabs := tabsOf(r.s)
-	if tabs == nil {
-		return before{}
-	}
-	return before{ok: true, tabs: tabs.Mark(), downloads: len(p.Downloads()), choosers: len(p.FileChoosers()), auths: len(p.AuthChallenges())}
 }
 
 // caused adds to the result's message what the page did that the agent
 // cannot see in a snapshot: a download (refused), a file chooser (the
 // User's step), an authentication challenge (cancelled).
-func caused(res *Result, p *browser.Page, b before) {
-	if ds := p.Downloads(); len(ds) > b.downloads {
-		res.Message += fmt.Sprintf(" The page started a download (%q), which the browser refused: downloads are not saved.", ds[len(ds)-1].Filename)
+func caused(res *Result, before, after Activity) {
+	if n := len(after.Downloads); n > len(before.Downloads) {
+		res.Message += fmt.Sprintf(" The page started a download (%q), which the browser refused: downloads are not saved.", after.Downloads[n-1])
 	}
-	if len(p.FileChoosers()) > b.choosers {
+	if after.FileChoosers > before.FileChoosers {
 		res.Message += " The page opened a file chooser: choosing a file is the User's step (browser_request_user_control); no file was picked."
 	}
-	if len(p.AuthChallenges()) > b.auths {
+	if after.AuthChallenges > before.AuthChallenges {
 		res.Message += " The site asked for a user name and password (HTTP authentication); the browser cancelled it, and signing in there is the User's step."
 	}
 }

@@ -109,8 +109,8 @@ func TestChromiumTabs(t *testing.T) {
 	if len(closed.Tabs) != 1 {
 		t.Errorf("after close: tabs %+v", closed.Tabs)
 	}
-	must(t, g.Do(ctx, Tabs{Action: "select", Index: &one}), spec.OutcomeFailed, FailNoTab)
-	must(t, g.Do(ctx, Tabs{Action: "shuffle"}), spec.OutcomeFailed, FailBadArgument)
+	must(t, g.Do(ctx, Tabs{Action: "select", Index: &one}), spec.OutcomeFailed, spec.ReasonNoSuchTab)
+	must(t, g.Do(ctx, Tabs{Action: "shuffle"}), spec.OutcomeFailed, spec.ReasonBadArgument)
 	if !strings.Contains(log.String(), `"event":"tab","tool":"browser_click","url":"http://airline.test/help"`) {
 		t.Errorf("the audit log has no tab line for the opened tab:\n%s", log.String())
 	}
@@ -131,12 +131,12 @@ func TestChromiumDialogs(t *testing.T) {
 	if res.Dialog == nil || res.Dialog.Type != "alert" || res.Dialog.Message != "Your session ends soon" {
 		t.Fatalf("dialog = %+v (%s)", res.Dialog, res.Message)
 	}
-	blocked := must(t, g.Do(ctx, Snapshot{}), spec.OutcomeFailed, FailDialogOpen)
+	blocked := must(t, g.Do(ctx, Snapshot{}), spec.OutcomeFailed, spec.ReasonDialogOpen)
 	if blocked.Dialog == nil {
 		t.Error("the refused snapshot does not say which dialog is open")
 	}
 	must(t, g.Do(ctx, HandleDialog{Accept: true}), spec.OutcomeDone, "")
-	must(t, g.Do(ctx, HandleDialog{Accept: true}), spec.OutcomeFailed, FailNoDialog)
+	must(t, g.Do(ctx, HandleDialog{Accept: true}), spec.OutcomeFailed, spec.ReasonNoDialog)
 	must(t, g.Do(ctx, Snapshot{}), spec.OutcomeDone, "")
 
 	must(t, g.Do(ctx, Navigate{URL: "http://airline.test/confirm"}), spec.OutcomeDone, "")
@@ -182,7 +182,7 @@ func TestChromiumCrashAndGone(t *testing.T) {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	must(t, g.Do(ctx, Snapshot{}), spec.OutcomeFailed, FailCrashed)
+	must(t, g.Do(ctx, Snapshot{}), spec.OutcomeFailed, spec.ReasonCrashed)
 	must(t, g.Do(ctx, Navigate{URL: "http://airline.test/help"}), spec.OutcomeDone, "")
 	must(t, g.Do(ctx, Snapshot{}), spec.OutcomeDone, "")
 
@@ -193,8 +193,8 @@ func TestChromiumCrashAndGone(t *testing.T) {
 		t.Error("BrowserGone is false after the browser closed")
 	}
 	start := time.Now()
-	must(t, g.Do(ctx, Snapshot{}), spec.OutcomeFailed, FailBrowserGone)
-	must(t, g.Do(ctx, Navigate{URL: "http://airline.test/help"}), spec.OutcomeFailed, FailBrowserGone)
+	must(t, g.Do(ctx, Snapshot{}), spec.OutcomeFailed, spec.ReasonBrowserGone)
+	must(t, g.Do(ctx, Navigate{URL: "http://airline.test/help"}), spec.OutcomeFailed, spec.ReasonBrowserGone)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("two actions on a closed browser took %s", d)
 	}

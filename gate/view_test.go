@@ -167,7 +167,7 @@ func TestBackForwardReportWhereTheyArrive(t *testing.T) {
 	if fwd.Page.URL != base+"/b" || fwd.Page.Title != "Page B" || fwd.Page.Epoch <= back.Page.Epoch {
 		t.Errorf("forward reported %+v, want Page B in an epoch after %d", fwd.Page, back.Page.Epoch)
 	}
-	must(t, g.Do(ctx, Forward{}), spec.OutcomeFailed, FailNoHistory)
+	must(t, g.Do(ctx, Forward{}), spec.OutcomeFailed, spec.ReasonNoHistory)
 }
 
 func TestHoverIsGatedLikeAClick(t *testing.T) {

@@ -57,7 +57,11 @@
 // ([WatchReport]); [Inventory] lists marked elements with their raw values and
 // the controls they cover. Both use the scanner's local ids and see what the
 // scanner sees: open shadow roots and the closed roots [ScanFrame] adopted
-// (a closed root is watched from the first scan that adopts it).
+// (a closed root is watched from the first scan that adopts it). The same
+// script carries js/locate.js: [Locate] gives each element, by local id, a
+// CSS selector that matches exactly it in its tree, its shadow hosts'
+// selectors and its start tag, and [LocateFrame] the element that holds a
+// child frame ([Location]), for reports a person reads.
 //
 // # Types
 //

@@ -41,7 +41,11 @@ func run(m *testing.M) int {
 	chromium = browsertest.New(&browsertest.Options{
 		Args: []string{"--host-resolver-rules=MAP *.test " + l.Addr().String()},
 		Setup: func(ctx context.Context, b *browser.Browser) error {
-			return b.SetScript(ctx, "marks", marks.Script())
+			if err := b.SetScript(ctx, "marks", marks.Script()); err != nil {
+				return err
+			}
+			// The watcher carries Locate's script.
+			return b.SetScript(ctx, "marks-watch", marks.WatchScript())
 		},
 	})
 	return browsertest.Run(m, chromium)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -257,10 +256,10 @@ func scanOnce(ctx context.Context, f browser.Frame, root int) (scanJSON, error) 
 	var raw string
 	var s scanJSON
 	if err := f.Call(ctx, World, callScan, &raw, root); err != nil {
-		if root != 0 && strings.Contains(err.Error(), "stale element") {
-			return s, fmt.Errorf("scanning frame: %w", ErrStale)
-		}
 		return s, fmt.Errorf("scanning frame: %w", err)
+	}
+	if raw == "null" { // the scanner found no element root
+		return s, fmt.Errorf("scanning frame: %w", ErrStale)
 	}
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		return s, fmt.Errorf("scanning frame: decoding the scan: %w", err)

@@ -181,6 +181,9 @@ func TestHelpers(t *testing.T) {
 	if err := marks.Focus(ctx, tp.frame, gone.ID); !errors.Is(err, marks.ErrStale) {
 		t.Errorf("Focus on a removed element = %v, want ErrStale", err)
 	}
+	if _, err := marks.ScanFrom(ctx, tp.frame, gone.ID); !errors.Is(err, marks.ErrStale) {
+		t.Errorf("ScanFrom a removed element = %v, want ErrStale", err)
+	}
 	if _, err := marks.Check(ctx, tp.frame, marks.Action{Kind: "wave", ID: name.ID}); err == nil {
 		t.Errorf("Check of an unknown kind succeeded")
 	}
@@ -212,7 +215,7 @@ func TestScannerRuns(t *testing.T) {
 	if err := tp.frame.Call(ctx, marks.World, `function() { return Object.keys(globalThis.poppyMarks || {}).sort(); }`, &names); err != nil {
 		t.Fatalf("reading the scanner's functions: %v", err)
 	}
-	want := []string{"adopt", "check", "disarm", "focus", "idOf", "marks", "pendingHosts", "ref", "scan", "scrollBy", "selectValues", "shadowRootOf"}
+	want := []string{"adopt", "check", "disarm", "elementOf", "focus", "idOf", "marks", "pendingHosts", "ref", "scan", "scrollBy", "selectValues", "shadowRootOf"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("globalThis.poppyMarks functions (-want +got):\n%s", diff)
 	}

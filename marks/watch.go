@@ -13,12 +13,21 @@ import (
 //go:embed js/watch.js
 var watchJS string
 
+// locateJS is js/locate.js: it defines globalThis.poppyLocate in [World]
+// (see [Locate]); it is installed with the watcher.
+//
+//go:embed js/locate.js
+var locateJS string
+
 // WatchScript is the conformance watcher, for package check: install it
 // after [Script] in every frame (b.SetScript(ctx, "marks-watch",
 // marks.WatchScript())). From document start it records when each mark
 // appeared, when each control was first shown usable, and every form's
-// submit and formdata events. The runtime does not install it.
-func WatchScript() browser.Script { return browser.Script{World: World, Source: watchJS} }
+// submit and formdata events. It also carries [Locate]'s script. The
+// runtime does not install it.
+func WatchScript() browser.Script {
+	return browser.Script{World: World, Source: watchJS + "\n" + locateJS}
+}
 
 // Timed is an element (by local id) and a document time in milliseconds
 // (performance.now() of the frame's document).

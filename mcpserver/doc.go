@@ -33,7 +33,7 @@
 // context, and a session with no tool call within Options.FirstCallWithin
 // (60 s) ends, freeing its slot. A tool call waits for its session's
 // runtime (at most Options.StartTimeout) and, if it could not start, fails
-// with ReasonBrowserUnavailable and the reason (browser_control_status
+// with spec.ReasonBrowserUnavailable and the reason (browser_control_status
 // answers with browser_error). Each runtime's control changes go to its own
 // session only. Every call's context also ends when its session ends, so a
 // DELETE or an idle expiry stops a browser_wait_for_control at once. A

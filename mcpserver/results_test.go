@@ -35,7 +35,7 @@ func TestFailuresAreErrorsWithReadableMessages(t *testing.T) {
 	cs := connect(t, New(f.Gate, nil))
 	var r gate.Result
 	res := raw(t, cs, spec.ToolNavigate, map[string]any{"url": "ftp://x"}, &r)
-	if !res.IsError || r.Outcome != spec.OutcomeFailed || r.Reason != gate.FailBadURL {
+	if !res.IsError || r.Outcome != spec.OutcomeFailed || r.Reason != spec.ReasonBadURL {
 		t.Errorf("bad url: isError %v, %+v", res.IsError, r)
 	}
 	res = raw(t, cs, spec.ToolScroll, map[string]any{"direction": "down", "amount": -5}, &r)
@@ -65,6 +65,9 @@ func TestOfferRules(t *testing.T) {
 	}
 	if raw(t, cs, spec.ToolRequestUserControl, map[string]any{"reason": "Check in", "ref": "e77"}, &o); o.Outcome != spec.OutcomeDenied || o.Reason != spec.ReasonNoSuchRef {
 		t.Errorf("unknown ref: %+v", o)
+	}
+	if res := raw(t, cs, spec.ToolRequestUserControl, map[string]any{"reason": "Check in", "ref": "x12"}, &o); !res.IsError || o.Reason != spec.ReasonBadArgument || o.Offer != nil {
+		t.Errorf("a ref that is no ref: isError %v, %+v; want failed/bad_argument and no offer", res.IsError, o)
 	}
 	call(t, cs, spec.ToolRequestUserControl, map[string]any{"reason": "Check in", "ref": "e4"}, &o)
 	first := o.Offer.ID
@@ -159,7 +162,7 @@ func TestResultContent(t *testing.T) {
 	if strings.Contains(string(b), "Title") || strings.Contains(string(b), "elements") {
 		t.Errorf("structured content repeats the text or lists elements unasked: %s", b)
 	}
-	if failed := result(gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailTimeout}, false); !failed.IsError {
+	if failed := result(gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout}, false); !failed.IsError {
 		t.Error("a failed outcome is not isError")
 	}
 }

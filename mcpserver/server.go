@@ -17,10 +17,6 @@ import (
 // MaxWaitForControl bounds browser_wait_for_control.
 const MaxWaitForControl = 60 * time.Second
 
-// ReasonBrowserUnavailable is the failure reason of a browser tool whose
-// session's browser could not start (the message says why).
-const ReasonBrowserUnavailable spec.Reason = "browser_unavailable"
-
 // Defaults of [Options].
 const (
 	DefaultStartTimeout  = 60 * time.Second
@@ -166,7 +162,7 @@ func New(g *gate.Gate, opts *Options) *mcp.Server {
 // with open, in the background when the session initializes: initialize
 // and tools/list answer at once, a tool call waits (at most
 // Options.StartTimeout) for its session's runtime, and a runtime that
-// could not start makes browser tools fail with ReasonBrowserUnavailable
+// could not start makes browser tools fail with spec.ReasonBrowserUnavailable
 // and its reason. Each runtime's control changes go to its own session as
 // logging notifications (see [NotifyControl]). A session's runtime closes
 // when the session ends; ending a session stops its calls in flight.

@@ -325,7 +325,7 @@ func TestStartsInBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ := json.Marshal(res.StructuredContent)
-	if !strings.Contains(string(out), `"outcome":"failed"`) || !strings.Contains(string(out), string(ReasonBrowserUnavailable)) || !strings.Contains(string(out), "no Chromium found") {
+	if !strings.Contains(string(out), `"outcome":"failed"`) || !strings.Contains(string(out), string(spec.ReasonBrowserUnavailable)) || !strings.Contains(string(out), "no Chromium found") {
 		t.Errorf("snapshot with no browser: %s", out)
 	}
 	st := callStatus(t, ctx, cs, spec.ToolControlStatus, nil)

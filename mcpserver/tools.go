@@ -46,12 +46,12 @@ func (s *Server) addAction(e gate.Entry) {
 	s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		raw := req.Params.Arguments
 		if err := validate(e.Input, raw); err != nil {
-			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument,
+			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument,
 				Message: "The input does not fit " + e.Tool + ": " + err.Error() + "."}, false), nil
 		}
 		a, err := e.Action(raw)
 		if err != nil {
-			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument,
+			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument,
 				Message: "The input does not fit " + e.Tool + ": " + err.Error() + "."}, false), nil
 		}
 		var opts struct {
@@ -61,7 +61,7 @@ func (s *Server) addAction(e gate.Entry) {
 		g, ctx, stop, err := s.reg.runtime(ctx, req)
 		defer stop()
 		if err != nil {
-			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: ReasonBrowserUnavailable, Message: unavailable(err)}, false), nil
+			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: unavailable(err)}, false), nil
 		}
 		return result(s.do(ctx, g, a), opts.Elements), nil
 	})
@@ -106,7 +106,7 @@ func (s *Server) do(ctx context.Context, g *gate.Gate, a gate.Action) gate.Resul
 
 // shuttingDown is the result of an action stopped by the server's end.
 func shuttingDown() gate.Result {
-	return gate.Result{Outcome: spec.OutcomeFailed, Reason: gate.FailShuttingDown,
+	return gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonShuttingDown,
 		Message: "The browser runtime is shutting down; the action was stopped."}
 }
 
@@ -184,7 +184,7 @@ func (s *Server) addControlTools() {
 			var v any
 			isErr := false
 			if err := validate(in, req.Params.Arguments); err != nil {
-				v, isErr = OfferResult{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument,
+				v, isErr = OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument,
 					Message: "The input does not fit " + name + ": " + err.Error() + "."}, true
 			} else {
 				v, isErr = h(ctx, req, req.Params.Arguments)
@@ -202,7 +202,7 @@ func (s *Server) addControlTools() {
 			g, _, stop, err := s.reg.runtime(ctx, req)
 			defer stop()
 			if err != nil {
-				return OfferResult{Outcome: spec.OutcomeFailed, Reason: ReasonBrowserUnavailable, Message: unavailable(err)}, true
+				return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: unavailable(err)}, true
 			}
 			var in gate.RequestInput
 			_ = json.Unmarshal(raw, &in) // validated
@@ -247,11 +247,14 @@ func (s *Server) addControlTools() {
 func requestUser(g *gate.Gate, in gate.RequestInput) (OfferResult, bool) {
 	ctl := g.Control()
 	if strings.TrimSpace(in.Reason) == "" {
-		return OfferResult{Outcome: spec.OutcomeFailed, Reason: gate.FailBadArgument,
+		return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument,
 			Message: "Give a reason: one sentence for the User on which step is theirs and why."}, true
 	}
 	if in.Ref != "" {
-		if reason := g.RefStatus(in.Ref); reason != "" {
+		if reason := g.RefStatus(in.Ref); reason == spec.ReasonBadArgument {
+			return OfferResult{Outcome: spec.OutcomeFailed, Reason: reason,
+				Message: "The ref is not a ref; refs look like e12: take a snapshot and use its refs, or offer control without a ref."}, true
+		} else if reason != "" {
 			return OfferResult{Outcome: spec.OutcomeDenied, Reason: reason,
 				Message: "Ref " + in.Ref + " is not an element of the current page (" + string(reason) + "); take a snapshot and use its refs, or offer control without a ref."}, false
 		}

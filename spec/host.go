@@ -15,6 +15,10 @@ import (
 // ErrBadDomain matches (with errors.Is) every error from [NormalizeDomain].
 var ErrBadDomain = errors.New("invalid domain")
 
+// ErrIPLiteral is the error for an IP address (or a name a browser reads
+// as one) where a domain belongs; it matches [ErrBadDomain] too.
+var ErrIPLiteral = fmt.Errorf("%w: an IP literal", ErrBadDomain)
+
 // NormalizeDomain returns s as a Company domain or host name: ASCII lower
 // case, one trailing dot removed. It refuses an empty name, an IP literal
 // (IPv4 or IPv6, bracketed or not, and anything a browser would read as an
@@ -60,7 +64,7 @@ func normalizeHost(s string) (string, error) {
 		return "", fmt.Errorf("%w: empty", ErrBadDomain)
 	}
 	if strings.HasPrefix(s, "[") || net.ParseIP(s) != nil {
-		return "", fmt.Errorf("%w: an IP literal", ErrBadDomain)
+		return "", ErrIPLiteral
 	}
 	if strings.Contains(s, ":") {
 		return "", fmt.Errorf("%w: has a port or colon", ErrBadDomain)
@@ -79,7 +83,7 @@ func normalizeHost(s string) (string, error) {
 			return "", fmt.Errorf("%w: not a valid internationalized name: %s", ErrBadDomain, strings.TrimPrefix(err.Error(), "idna: "))
 		}
 		if net.ParseIP(a) != nil { // full-width digits map to ASCII ones
-			return "", fmt.Errorf("%w: an IP literal", ErrBadDomain)
+			return "", ErrIPLiteral
 		}
 		s = a
 	}
@@ -106,7 +110,7 @@ func normalizeHost(s string) (string, error) {
 		}
 	}
 	if looksNumeric(labels[len(labels)-1]) {
-		return "", fmt.Errorf("%w: an IP literal", ErrBadDomain)
+		return "", ErrIPLiteral
 	}
 	return d, nil
 }

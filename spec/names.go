@@ -57,24 +57,45 @@ const (
 	OutcomeFailed Outcome = "failed"
 )
 
-// Reason is why an action tool was denied (CONTRACT.md).
+// Reason is why an action tool was denied, or the code of its failure
+// (CONTRACT.md). The constants below are every reason a result carries;
+// none is spelled anywhere else.
 type Reason string
 
-// Denial reasons.
+// Denial reasons (outcome "denied").
 const (
 	ReasonUserStep       Reason = "user_step"
 	ReasonUserHasControl Reason = "user_has_control"
 	ReasonStaleRef       Reason = "stale_ref"
 	ReasonNoSuchRef      Reason = "no_such_ref"
-	ReasonOffSite        Reason = "off_site"
-	// ReasonObscured is a failure code, not a denial: another element
-	// covers the click point, so nothing was clicked (outcome "failed").
-	ReasonObscured Reason = "obscured"
-	// ReasonInternal is a failure code: the runtime failed on this call (a
-	// bug, logged with its stack); the session goes on.
+)
+
+// Failure codes (outcome "failed").
+const (
+	ReasonBadArgument  Reason = "bad_argument" // the input does not fit the action
+	ReasonBadURL       Reason = "bad_url"      // not an http or https URL
+	ReasonNavigation   Reason = "navigation"   // the page did not load
+	ReasonTimeout      Reason = "timeout"      // the action ran out of time
+	ReasonNotVisible   Reason = "not_visible"  // the element has no box to act on
+	ReasonObscured     Reason = "obscured"     // another element covers the click point
+	ReasonPageError    Reason = "page_error"   // the page could not be read or driven
+	ReasonNoPage       Reason = "no_page"      // there is no page to act on
+	ReasonNoHistory    Reason = "no_history"   // nothing to go back or forward to
+	ReasonBrowserGone  Reason = "browser_gone" // the browser closed or crashed
+	ReasonCrashed      Reason = "crashed"      // the tab's renderer crashed
+	ReasonPageBusy     Reason = "page_busy"    // the page did not answer in time
+	ReasonDialogOpen   Reason = "dialog_open"  // a dialog holds the tab
+	ReasonTabClosed    Reason = "tab_closed"   // the tab closed under the action
+	ReasonNoDialog     Reason = "no_dialog"    // nothing to answer
+	ReasonNoSuchTab    Reason = "no_such_tab"  // no tab at that index
+	ReasonShuttingDown Reason = "shutting_down"
+	// ReasonBrowserUnavailable: the session's browser could not start.
+	ReasonBrowserUnavailable Reason = "browser_unavailable"
+	// ReasonInternal: the runtime failed on this call (a bug, logged with
+	// its stack); the session goes on.
 	ReasonInternal Reason = "internal"
-	// ReasonAuditUnavailable is a failure code: the audit log cannot be
-	// written, so no agent action runs until it can.
+	// ReasonAuditUnavailable: the audit log cannot be written, so no agent
+	// action runs until it can.
 	ReasonAuditUnavailable Reason = "audit_unavailable"
 )
 

@@ -41,13 +41,13 @@ func TestContractNames(t *testing.T) {
 		string(ControllerAgent), string(ControllerUser),
 		string(OutcomeDone), string(OutcomeDenied), string(OutcomeFailed),
 		string(ReasonUserStep), string(ReasonUserHasControl), string(ReasonStaleRef),
-		string(ReasonNoSuchRef), string(ReasonOffSite), string(ReasonObscured),
+		string(ReasonNoSuchRef), string(ReasonObscured),
 		string(Interaction), string(Submission),
 		ExtensionName, ExtensionVersion, HeaderExtensions, MarkAttribute, WellKnownPath, BrowserJWTType,
 	}
 	want := []string{
 		"agent", "user", "done", "denied", "failed",
-		"user_step", "user_has_control", "stale_ref", "no_such_ref", "off_site", "obscured",
+		"user_step", "user_has_control", "stale_ref", "no_such_ref", "obscured",
 		"interaction", "submission",
 		"browser-control", "1", "Poppy-Extensions", "data-poppy-user-step", "/.well-known/poppy.json", "poppy-browser+jwt",
 	}

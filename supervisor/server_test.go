@@ -124,7 +124,7 @@ func TestServerSessionsAreIsolated(t *testing.T) {
 	}
 	seen := map[string][]string{}
 	for _, e := range entries {
-		seen[e.Session] = append(seen[e.Session], e.Event)
+		seen[e.Session] = append(seen[e.Session], string(e.Event))
 		if e.Event == audit.EventSessionEnd && (e.Session != "session-a" || e.Reason != "idle") {
 			t.Errorf("end line: %+v", e)
 		}

@@ -111,7 +111,7 @@ func TestStartActClose(t *testing.T) {
 	stop()
 	var events []string
 	for _, e := range observed {
-		events = append(events, e.Event+" "+e.Reason)
+		events = append(events, string(e.Event)+" "+e.Reason)
 	}
 	if want := []string{"navigate ", "action ", "denied user_step"}; strings.Join(events, "|") != strings.Join(want, "|") {
 		t.Errorf("audit entries observed %q, want %q", events, want)

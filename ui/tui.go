@@ -251,13 +251,12 @@ func (t *TUI) addFeed(l feedLine) {
 }
 
 // refusalWhy explains a refusal's reason code to the User.
-var refusalWhy = map[string]string{
-	"user_step":        "the Company leaves this step to you",
-	"user_has_control": "you hold control",
-	"stale_ref":        "the page changed since the agent last looked",
-	"no_such_ref":      "no such element",
-	"off_site":         "outside the Company's website",
-	"obscured":         "something covers the element",
+var refusalWhy = map[spec.Reason]string{
+	spec.ReasonUserStep:       "the Company leaves this step to you",
+	spec.ReasonUserHasControl: "you hold control",
+	spec.ReasonStaleRef:       "the page changed since the agent last looked",
+	spec.ReasonNoSuchRef:      "no such element",
+	spec.ReasonObscured:       "something covers the element",
 }
 
 func feedFromAudit(e audit.Entry) feedLine {
@@ -266,7 +265,7 @@ func feedFromAudit(e audit.Entry) feedLine {
 	switch e.Event {
 	case audit.EventDenied:
 		l.kind = "refused"
-		if why := refusalWhy[e.Reason]; why != "" {
+		if why := refusalWhy[spec.Reason(e.Reason)]; why != "" {
 			l.what += ": " + why
 		}
 	case audit.EventControl:
@@ -282,7 +281,7 @@ func feedFromAudit(e audit.Entry) feedLine {
 }
 
 func feedFromEvent(e control.Event) feedLine {
-	a := audit.Entry{Time: e.Time, Event: string(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch,
+	a := audit.Entry{Time: e.Time, Event: audit.Event(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch,
 		From: string(e.From), To: string(e.To)}
 	if e.Offer != nil {
 		a.Offer, a.Reason = e.Offer.ID, e.Offer.Reason

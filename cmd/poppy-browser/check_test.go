@@ -35,8 +35,9 @@ func TestCheckCommand(t *testing.T) {
 		{"warning under --fail-on error", []string{fx["unknown-value"]}, 0, []string{"1 warning(s)"}},
 		{"warning at --fail-on warning", []string{"--fail-on", "warning", fx["unknown-value"]}, 1, []string{`has the unknown value "confirm"`}},
 		{"error", []string{"--json", filepath.Join(dir, "r.json"), "--junit", filepath.Join(dir, "r.xml"), "--html", filepath.Join(dir, "r.html"), fx["escape-submit"]}, 1,
-			[]string{`Clicking button "Quick check-in"`, "1 error(s)"}},
-		{"could not check", []string{"--no-discovery", "https://" + testsite.CompanyDomain + "/no-such-page"}, 2, []string{"could not check: loading the page: HTTP 404"}},
+			[]string{`Clicking button "Quick check-in"`, "at #quick\n", `<button type="button" id="quick">`, "1 error(s)"}},
+		{"could not check", []string{"--no-discovery", "https://" + testsite.CompanyDomain + "/no-such-page"}, 2,
+			[]string{"could not check: loading the page: HTTP 404", "1 page(s), 1 could not be checked: 1 error(s)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -193,7 +193,7 @@
     pending = [];
     const designMode = docDesignMode.call(document) === "on";
     const start = rootID ? lookup(rootID) : docElement.call(document);
-    if (!start) throw new Error("stale element");
+    if (!start) return null; // the root is gone: Go reads null as ErrStale
     open("text", 0, false);
     if (rootID) visit(start, 0, false, false, true);
     else children(start, 0, false, false, true);
