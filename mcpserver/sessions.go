@@ -213,9 +213,12 @@ func (r *registry) start(e *entry) {
 				return
 			}
 			if r.notify {
+				// Subscribed before ready closes: a change right after the
+				// first call (a take) still reaches the session.
+				events, stop := rt.Gate().Control().Subscribe()
 				r.mu.Lock()
 				defer r.mu.Unlock()
-				r.goLocked("notifying an MCP session", func() { notifySession(e.ctx, e.ss, rt.Gate().Control()) })
+				r.goLocked("notifying an MCP session", func() { notifySession(e.ctx, e.ss, events, stop) })
 			}
 		})
 	})
