@@ -62,6 +62,7 @@ type Live struct {
 	lastFrame []byte          // the latest frame message of the shown tab, for a client that joins
 	lastCast  <-chan struct{} // closed when the latest screencast has stopped
 	closed    bool
+	alert     string // shown in every viewer's status line while set (SetAlert)
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
@@ -129,11 +130,11 @@ func (l *Live) Start() error {
 	}
 	l.srv.RegisterOnShutdown(l.closeClients)
 	srv := l.srv
-	go func() {
+	l.wg.Go(func() { // Shutdown waits for it
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			l.log.Error("live view stopped serving", "err", err)
 		}
-	}()
+	})
 	l.log.Info("live view listening", "addr", ln.Addr().String())
 	return nil
 }
@@ -214,6 +215,21 @@ func (l *Live) Shutdown(ctx context.Context) error {
 		return fmt.Errorf("shutting down live view: %w", err)
 	}
 	return nil
+}
+
+// SetAlert shows msg in the status line of every viewer, and of every
+// viewer who connects while it is set (the audit log cannot be written,
+// for one); "" clears it. Messages are the runtime's, never a page's.
+func (l *Live) SetAlert(msg string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.alert = msg
+	if msg == "" {
+		return
+	}
+	for c := range l.clients {
+		c.queue(errorMsg{Type: "error", Message: msg})
+	}
 }
 
 // Clients is the number of connected websockets.
