@@ -358,7 +358,10 @@ func (r *run) denied(ctx context.Context, reason spec.Reason, msg string) Result
 func (r *run) failed(ctx context.Context, code spec.Reason, msg string) Result {
 	switch {
 	case errors.Is(context.Cause(ctx), errShuttingDown):
-		code, msg = spec.ReasonShuttingDown, "The browser runtime is shutting down; the action was stopped."
+		// No page read: a page still loading can hold one for seconds,
+		// and the process is on its way out.
+		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonShuttingDown,
+			Message: "The browser runtime is shutting down; the action was stopped.", Page: r.g.lastPage()}
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		code = spec.ReasonTimeout
 	}

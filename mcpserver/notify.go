@@ -61,10 +61,14 @@ func NotifyControl(ctx context.Context, srv *mcp.Server, ctl gate.Controls) {
 }
 
 // notifySession is NotifyControl for one session and its own control
-// state (a [Server] with a runtime per session).
-func notifySession(ctx context.Context, ss *mcp.ServerSession, rt Runtime) {
+// state (a [Server] with a runtime per session), on events subscribed
+// before the runtime was handed to the session's calls, so that no change
+// is missed; stop ends the subscription. An offer's notice carries the
+// User's link when rt mints them ([OfferLinker]).
+func notifySession(ctx context.Context, ss *mcp.ServerSession, rt Runtime, events <-chan control.Event, stop func()) {
+	defer stop()
 	linker, _ := rt.(OfferLinker)
-	forEachNotice(ctx, rt.Gate().Control(), func(n ControlNotice) {
+	sendNotices(ctx, events, func(n ControlNotice) {
 		if linker != nil && n.Event == string(control.KindOffer) && n.Offer != nil {
 			if u, exp, err := linker.OfferLinkURL(n.Offer.ID); err == nil {
 				n.Link, n.LinkExpires = u, &exp
@@ -79,6 +83,10 @@ func notifySession(ctx context.Context, ss *mcp.ServerSession, rt Runtime) {
 func forEachNotice(ctx context.Context, ctl gate.Controls, send func(ControlNotice)) {
 	events, stop := ctl.Subscribe()
 	defer stop()
+	sendNotices(ctx, events, send)
+}
+
+func sendNotices(ctx context.Context, events <-chan control.Event, send func(ControlNotice)) {
 	for {
 		select {
 		case <-ctx.Done():

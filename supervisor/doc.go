@@ -49,7 +49,7 @@
 // answers initialize meanwhile). [Server.NewSession] waits for Ready, then
 // opens, in order: browser context and page, injector, control, join,
 // gate, live view; on error it closes what it opened. [Session.Close]
-// stops the live view, disposes of its browser context and records
+// (with a ctx) stops the live view, disposes of its browser context and records
 // session_end with its reason. [Server.Close] stops a start in progress,
 // then closes the browser and the audit log; close Sessions first.
 // [Supervisor.Start] is Server.Start then one NewSession; on error it
@@ -71,4 +71,7 @@
 // stops each and waits for it. The browser and the live views own their
 // goroutines, and a caller runs Server.Start in its own goroutine when it
 // wants the start in the background.
+// The Server reports the audit log's health on Options.UserMessages, and
+// each Session in its live view: while the log cannot be written the gate
+// refuses agent actions (audit_unavailable).
 package supervisor

@@ -40,6 +40,8 @@ type Server struct {
 	closed      bool
 	cancelStart context.CancelFunc
 	initialUsed bool // the one session of a runtime without ContextPerSession is open
+
+	stopAuditWatch func() // ends the audit log's health report on stderr
 }
 
 // NewServer returns a Server for opts; it starts nothing.
@@ -140,6 +142,20 @@ func (s *Server) openAudit() (*audit.Log, error) {
 		a.Close()
 		return nil, err
 	}
+	s.stopAuditWatch = a.WatchHealth(func(err error) {
+		w := s.opts.UserMessages
+		if w == nil {
+			if err != nil {
+				s.log.Error("audit log unavailable", "err", err)
+			}
+			return
+		}
+		if err != nil {
+			fmt.Fprintf(w, "poppy-browser: %v: agent actions are stopped until it can be written (the User's control still works)\n", err)
+		} else {
+			fmt.Fprintln(w, "poppy-browser: the audit log can be written again: agent actions resume")
+		}
+	})
 	return a, nil
 }
 
@@ -206,6 +222,9 @@ func (s *Server) Close() error {
 	var errs []error
 	if s.browser != nil {
 		errs = append(errs, s.browser.Close())
+	}
+	if s.stopAuditWatch != nil {
+		s.stopAuditWatch()
 	}
 	errs = append(errs, s.audit.Close())
 	return errors.Join(errs...)

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"sync"
-	"time"
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -191,6 +190,14 @@ func (ss *Session) startLive() (err error) {
 	if err := ss.live.Start(); err != nil {
 		return err
 	}
+	live := ss.live
+	ss.stops = append(ss.stops, ss.audit.WatchHealth(func(err error) {
+		if err != nil {
+			live.SetAlert("The audit log cannot be written (the disk may be full): the agent's actions are stopped until it can. Your control still works.")
+		} else {
+			live.SetAlert("")
+		}
+	}))
 	if s.opts.LiveURLFile != "" && !s.opts.ContextPerSession {
 		if err := ss.live.WriteURLFile(s.opts.LiveURLFile); err != nil {
 			return err
@@ -243,13 +250,12 @@ func (ss *Session) Finish(ctx context.Context, message string) {
 	}
 }
 
-// Close ends the Session: its live view, then its browser context (tabs,
-// cookies and storage; the default context's tab stays), and records the
-// end with reason ("idle", "closed") in the audit log. Later calls return
-// the first call's error.
-func (ss *Session) Close(reason string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+// Close ends the Session within ctx: its live view (waiting for its
+// websockets and screencast), then its browser context (tabs, cookies and
+// storage; the default context's tab stays), and records the end with
+// reason ("idle", "closed") in the audit log. Later calls return the
+// first call's error.
+func (ss *Session) Close(ctx context.Context, reason string) error {
 	return ss.close(ctx, reason)
 }
 

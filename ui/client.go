@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -241,6 +243,11 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 	defer unsubscribe()
 	l.wg.Go(c.writeLoop)
 	c.queue(l.stateFor(c))
+	l.mu.Lock()
+	if l.alert != "" {
+		c.queue(errorMsg{Type: "error", Message: l.alert})
+	}
+	l.mu.Unlock()
 	l.wg.Go(func() {
 		for {
 			select {
@@ -272,8 +279,21 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 			c.queue(errorMsg{Type: "error", Message: "not a JSON message"})
 			continue
 		}
-		l.handle(ctx, c, m)
+		l.handleSafely(ctx, c, m)
 	}
+}
+
+// handleSafely is handle, with a panic turned into an error for this
+// viewer and a log line with its stack: a bug in one message must not end
+// the process (and with it the User's control).
+func (l *Live) handleSafely(ctx context.Context, c *client, m inMsg) {
+	defer func() {
+		if v := recover(); v != nil {
+			l.log.Error("panic in the live view", "type", m.Type, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			c.queue(errorMsg{Type: "error", Message: "the runtime failed on that message (an internal error); try again"})
+		}
+	}()
+	l.handle(ctx, c, m)
 }
 
 func (l *Live) state() stateMsg {

@@ -105,6 +105,7 @@ type Live struct {
 	// exchanged for, both by their secret's hash (links.go).
 	links   map[[32]byte]*linkEntry
 	viewers map[[32]byte]viewerSession
+	alert   string // shown in every viewer's status line while set (SetAlert)
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
@@ -200,11 +201,11 @@ func (l *Live) Start() error {
 		defer stop()
 		l.revokeOnEvents(events)
 	})
-	go func() {
+	l.wg.Go(func() { // Shutdown waits for it
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			l.log.Error("live view stopped serving", "err", err)
 		}
-	}()
+	})
 	l.log.Info("live view listening", "addr", ln.Addr().String())
 	return nil
 }
@@ -306,6 +307,21 @@ func (l *Live) Shutdown(ctx context.Context) error {
 		return fmt.Errorf("shutting down live view: %w", err)
 	}
 	return nil
+}
+
+// SetAlert shows msg in the status line of every viewer, and of every
+// viewer who connects while it is set (the audit log cannot be written,
+// for one); "" clears it. Messages are the runtime's, never a page's.
+func (l *Live) SetAlert(msg string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.alert = msg
+	if msg == "" {
+		return
+	}
+	for c := range l.clients {
+		c.queue(errorMsg{Type: "error", Message: msg})
+	}
 }
 
 // Clients is the number of connected websockets.
