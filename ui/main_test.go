@@ -45,8 +45,16 @@ func runMain(m *testing.M) int {
 	srv := &http.Server{Handler: testSite}
 	go srv.Serve(ln)
 	defer srv.Close()
+	pin, err := makeTestTLSKey()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ui tests: a TLS key:", err)
+		return 1
+	}
 	chromium = browsertest.New(&browsertest.Options{
-		Args: []string{"--host-resolver-rules=MAP *.test " + ln.Addr().String()},
+		Args: []string{"--host-resolver-rules=MAP *.test " + ln.Addr().String(),
+			// The live view over TLS (remote_test.go): certificates of the
+			// test's own key are trusted, no other.
+			"--ignore-certificate-errors-spki-list=" + pin},
 	})
 	return browsertest.Run(m, chromium)
 }

@@ -4,9 +4,11 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/base64"
 	"encoding/pem"
 	"math/big"
 	"net"
@@ -60,14 +62,31 @@ func TestRemoteServingNeedsTLSOrProxy(t *testing.T) {
 	}
 }
 
+// testTLSKey is the key of every test certificate; the shared Chromium
+// trusts its public key (makeTestTLSKey's pin).
+var testTLSKey *ecdsa.PrivateKey
+
+// makeTestTLSKey makes testTLSKey and returns its SPKI pin for Chromium's
+// --ignore-certificate-errors-spki-list.
+func makeTestTLSKey() (string, error) {
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return "", err
+	}
+	spki, err := x509.MarshalPKIXPublicKey(&k.PublicKey)
+	if err != nil {
+		return "", err
+	}
+	testTLSKey = k
+	sum := sha256.Sum256(spki)
+	return base64.StdEncoding.EncodeToString(sum[:]), nil
+}
+
 // selfSignedFiles writes a self-signed certificate for 127.0.0.1 and
 // localhost and its key, returning their paths.
 func selfSignedFiles(t *testing.T) (certFile, keyFile string) {
 	t.Helper()
-	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := testTLSKey
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "poppy live view test"},
 		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
