@@ -61,6 +61,7 @@ func (l *Live) handler() http.Handler {
 	mux.HandleFunc("GET /live", l.servePage)
 	mux.HandleFunc("GET /live/ws", l.serveWS)
 	mux.HandleFunc("GET /live/link/{token}", l.serveLink)
+	mux.HandleFunc("POST /live/links", l.serveMint)
 	return l.guard(mux)
 }
 
@@ -85,7 +86,8 @@ func (l *Live) guard(next http.Handler) http.Handler {
 // refuse says why r must be refused, or "" to serve it.
 func (l *Live) refuse(r *http.Request) string {
 	if !strings.HasPrefix(r.URL.Path, "/live/link/") && !l.tokenOK(r.URL.Query().Get("token")) {
-		if _, ok := l.sessionOf(r); !ok {
+		// A viewer may watch or act, never mint links: only the token does.
+		if _, ok := l.sessionOf(r); !ok || r.URL.Path == "/live/links" {
 			return "token"
 		}
 	}

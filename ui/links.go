@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -151,6 +152,19 @@ func (l *Live) serveLink(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src "+cspHash(replaceScript)+"; base-uri 'none'; frame-ancestors "+l.remote.frameAncestors())
 	_, _ = fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>poppy-browser live view</title>"+
 		"<p>Opening the live view…</p><script>%s</script>", replaceScript)
+}
+
+// serveMint mints a link without an offer for the holder of the per-run
+// token (the live-link command, for a User who wants in): {"link",
+// "expires"}; read_only=1 makes it a watching link.
+func (l *Live) serveMint(w http.ResponseWriter, r *http.Request) {
+	link, err := l.MintLink("", r.URL.Query().Get("read_only") == "1")
+	if err != nil {
+		http.Error(w, "could not mint a link", http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"link": link.URL, "expires": link.Expires, "read_only": link.ReadOnly})
 }
 
 // replaceScript leaves the link's page for /live without a history entry.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/internal/desktop"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -187,4 +189,43 @@ func containsAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// TestLiveLinkWithoutAnOffer: the live-link command's request (the
+// per-run token from the URL file) mints a link that opens once; a viewer
+// cookie cannot mint one.
+func TestLiveLinkWithoutAnOffer(t *testing.T) {
+	ctx := testContext(t)
+	l, _ := startLive(t, control.New(nil), nil, nil)
+	file := filepath.Join(t.TempDir(), "live-url")
+	if err := l.WriteURLFile(file); err != nil {
+		t.Fatal(err)
+	}
+	link, exp, err := desktop.MintLiveLink(ctx, file, false)
+	if err != nil || !strings.Contains(link, "/live/link/") || time.Until(exp) <= 0 {
+		t.Fatalf("MintLiveLink = %q %v %v", link, exp, err)
+	}
+	status, _, resp := getLink(ctx, t, link, nil)
+	if status != http.StatusOK {
+		t.Fatalf("the minted link = %d, want 200", status)
+	}
+	var ck *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == l.cookieName {
+			ck = c
+		}
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+liveAddr(l)+"/live/links", nil)
+	req.AddCookie(ck)
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode != http.StatusForbidden {
+		t.Errorf("a viewer cookie minting a link = %d, want 403", r.StatusCode)
+	}
+	if status, _, _ := getLink(ctx, t, link, nil); status != http.StatusGone {
+		t.Errorf("second open = %d, want 410", status)
+	}
 }
