@@ -40,6 +40,10 @@ type Env struct {
 	// Offer raises an offer of control to the User for the marked step
 	// ref names (empty: no particular step).
 	Offer func(reason, ref string) control.Offer
+	// UserSaidNo reports, in words, the User's decline of the offer or
+	// cancel of their step during this task while it stands (no new
+	// offer since); "" otherwise. Nil means never.
+	UserSaidNo func() string
 }
 
 // ActionResult is what an action did, for the history and the observer.
@@ -274,6 +278,14 @@ func runWait(ctx context.Context, env *Env, in gate.WaitInput) ActionResult {
 	ctl := env.Gate.Control()
 	events, stop := ctl.Subscribe()
 	defer stop()
+	if ctl.Holder() == spec.ControllerUser {
+		// The User took control while the model decided to wait for them.
+		return ActionResult{Outcome: spec.OutcomeDone, Message: "The User took control of the browser."}
+	}
+	if env.UserSaidNo != nil && env.UserSaidNo() != "" {
+		// They answered while the model decided: nothing to wait for.
+		return ActionResult{Outcome: spec.OutcomeDone, Message: "The User declined your offer of control or cancelled their step: do not wait for them."}
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	for {
@@ -286,11 +298,17 @@ func runWait(ctx context.Context, env *Env, in gate.WaitInput) ActionResult {
 			if !ok {
 				return ActionResult{Outcome: spec.OutcomeDone, Message: "Waited."}
 			}
+			if e.Kind == control.KindOffer && e.How == control.HowDeclined {
+				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User declined your offer of control: do not wait for them."}
+			}
 			if e.Kind != control.KindControl {
 				continue
 			}
 			if e.To == spec.ControllerUser {
 				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User took control of the browser."}
+			}
+			if e.How == control.HowCancelled {
+				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User cancelled their step and gave control back: do not wait for them."}
 			}
 			return ActionResult{Outcome: spec.OutcomeDone, Message: "The User gave control back (" + string(e.How) + ")."}
 		}

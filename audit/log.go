@@ -83,6 +83,20 @@ type Entry struct {
 	ControlEpoch uint64 `json:"control_epoch,omitempty"`
 	// Mark is the mark that refused a user_step denial; nil otherwise.
 	Mark *Mark `json:"mark,omitempty"`
+	// Device is the screen the User took control on (their live view's
+	// size), on a take's control line; nil when they took it without one
+	// (the terminal UI).
+	Device *Device `json:"device,omitempty"`
+}
+
+// Device is the size of the User's screen: CSS pixels, device pixel ratio,
+// and whether it is a touch screen or a phone.
+type Device struct {
+	Width  int     `json:"width"`
+	Height int     `json:"height"`
+	Scale  float64 `json:"scale"`
+	Mobile bool    `json:"mobile,omitempty"`
+	Touch  bool    `json:"touch,omitempty"`
 }
 
 // Mark names the marked step that refused an action, by element refs.

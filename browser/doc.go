@@ -34,6 +34,15 @@
 // each redirect hop is paused again, so a redirect from the Company to
 // elsewhere does not carry the header on.
 //
+// # The User's device
+//
+// [Browser.EmulateDevice] and [Context.EmulateDevice] show every page, and
+// every page opened later, at the size of the User's screen (CDP device
+// metrics with the mobile flag, and touch emulation) while the User holds
+// control from a phone; nil gives the pages back their own viewport.
+// [Page.Touch] dispatches touch events; [Page.FocusedField] says which text
+// field a tap focused.
+//
 // # Tabs
 //
 // Every top-level target is a [Page]; the pages of one browser context form

@@ -408,6 +408,9 @@ func (g *Gate) StepFor(ref string) *control.Step {
 	case g.sem <- struct{}{}:
 		if t, reason := g.refs.lookup(ref); reason == "" {
 			st.Kind, st.Text = string(t.kind), t.name
+			if t.box != nil {
+				st.Box = &control.Box{X: t.box.X, Y: t.box.Y, Width: t.box.Width, Height: t.box.Height}
+			}
 		}
 		<-g.sem
 	default:

@@ -217,7 +217,11 @@ func (r *renderer) element(e marks.Element, inline bool) (string, bool) {
 		line.WriteString(" [" + t.ref + "]")
 	}
 	r.states(&line, e, info)
-	t.kind, t.name = "", info.Name
+	t.kind, t.name, t.box = "", info.Name, nil
+	if r.f.ParentID == "" && e.Box.Width > 0 {
+		b := e.Box
+		t.box = &b
+	}
 	switch m := e.Marked; {
 	case m != nil:
 		t.kind = m.Kind

@@ -84,6 +84,10 @@ func (s *Supervisor) Close() error {
 // Session is the runtime's one Session.
 func (s *Supervisor) Session() *Session { return s.sess }
 
+// Finish tells the User the agent's task is over, with its last message
+// (see [Session.Finish]).
+func (s *Supervisor) Finish(ctx context.Context, message string) { s.sess.Finish(ctx, message) }
+
 // Company is the Company whose Session this is.
 func (s *Supervisor) Company() *session.Company { return s.srv.company }
 

@@ -66,6 +66,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.ReturnTo = testsite.BookingURL()
 	cfg.UserMessages = stderr // the live view URL holds its token: stderr, the User's channel, never the model's
 	cfg.SessionNote = "joined as a guest"
+	cfg.QuitEnds = "the demo"
 	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err
@@ -84,18 +85,24 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	lctx, stopLoop := context.WithCancelCause(ctx)
 	defer stopLoop(nil)
 	storyOut := stdout
+	closeTUI := func() {}
 	if !auto && *tuiFlag {
 		// The terminal UI shows the agent's actions itself; story lines
 		// written under it would tear its screen. Quitting it ends the demo.
 		tctx, stopTUI := context.WithCancel(ctx)
-		defer stopTUI()
+		tuiDone := make(chan struct{})
+		closeTUI = func() { stopTUI(); <-tuiDone }
+		defer closeTUI()
 		storyOut = io.Discard
 		go func() {
+			defer close(tuiDone)
 			if err := sv.RunTUI(tctx); err != nil {
 				fmt.Fprintf(stderr, "no terminal UI (%v); use the live view: %s\n", err, sv.LiveURL())
 				return
 			}
-			stopLoop(errors.New("the User quit the terminal UI"))
+			if tctx.Err() == nil {
+				stopLoop(errors.New("the User quit the terminal UI"))
+			}
 		}()
 	}
 	st := agent.NewTranscript(storyOut)
@@ -115,6 +122,15 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		waitUser = u.Start(uctx, stopLoop)
 	}
 	report, err := loop.Run(lctx, *task)
+	if err == nil {
+		sv.Finish(ctx, report.Text) // the live view shows the end and the agent's words
+	}
+	// The terminal UI clears its screen as it closes: the outcome is
+	// printed after it.
+	closeTUI()
+	if err == nil && storyOut == io.Discard && report.Text != "" {
+		fmt.Fprintf(stdout, "the agent finished: %s\n", report.Text)
+	}
 	stopUser()
 	uerr := waitUser()
 	if err != nil {
@@ -187,6 +203,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
+	sv.Finish(ctx, report.Text)
 	if !report.Success {
 		return fmt.Errorf("run: the task ended without success (%s)", report.Reason)
 	}
