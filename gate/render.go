@@ -78,6 +78,7 @@ func (r *renderer) frame(fs frameScan) {
 			r.byID[e.ID] = e
 		}
 	}
+	var nest nesting
 	for i, e := range fs.scan.Elements {
 		if e.Inline {
 			continue
@@ -86,7 +87,15 @@ func (r *renderer) frame(fs frameScan) {
 			r.cut = len(fs.scan.Elements) - i
 			return
 		}
-		indent := strings.Repeat("  ", max(e.Depth, 0))
+		indent := strings.Repeat("  ", nest.depth(e.Depth))
+		if e.ID == 0 && e.Group {
+			fmt.Fprintf(r.b, "%s- %s", indent, pagetext.Role(e.Role))
+			if e.Name != "" {
+				r.b.WriteString(" " + quote(e.Name))
+			}
+			r.b.WriteString(":\n")
+			continue
+		}
 		if e.ID == 0 {
 			r.line(e, indent)
 			continue
@@ -277,24 +286,22 @@ func (r *renderer) states(line *strings.Builder, e marks.Element, info *ElementI
 			fmt.Fprintf(line, " and %d more", e.MoreOptions)
 		}
 	}
-	if to := linkTarget(e, r.f.URL); to != "" {
+	if to := linkTarget(e.Href, r.f.URL); e.Href != "" && to != "" {
 		line.WriteString(" to " + to)
 	}
 }
 
-// linkTarget is where a link leads when that helps the model: the host of
-// a link to another website. Links within the site are read by their
-// names.
-func linkTarget(e marks.Element, frameURL string) string {
-	if e.Href == "" {
-		return ""
+// nesting turns the scanner's depths into indentation in which every
+// indented line hangs from the line above it one step less indented: a
+// line is one step deeper than the nearest line before it of a smaller
+// depth, so that containers without a line of their own (a div, a
+// fieldset) indent nothing.
+type nesting struct{ open []int } // depths of the lines a next line may hang from
+
+func (n *nesting) depth(d int) int {
+	for len(n.open) > 0 && n.open[len(n.open)-1] >= d {
+		n.open = n.open[:len(n.open)-1]
 	}
-	to, ok := pagetext.WebHost(e.Href)
-	if !ok {
-		return ""
-	}
-	if here, ok := pagetext.WebHost(frameURL); ok && (here == to || strings.HasSuffix(to, "."+here) || strings.HasSuffix(here, "."+to)) {
-		return ""
-	}
-	return to
+	n.open = append(n.open, d)
+	return len(n.open) - 1
 }
