@@ -8,6 +8,8 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // configureTimeout bounds the configuration of a new target. The target
@@ -17,13 +19,13 @@ const configureTimeout = 10 * time.Second
 // attached configures a newly attached target while it waits for us, then
 // lets it run: scripts and child auto-attach are in place before any of the
 // page's own code. It runs on the read loop and must not block.
-func (b *Browser) attached(parent *session, raw jsonv2.Value) {
-	ev, ok := decode[target.EventAttachedToTarget](raw)
+func (b *Browser) attached(parent *cdpconn.Session, raw jsonv2.Value) {
+	ev, ok := cdpconn.Decode[target.EventAttachedToTarget](raw)
 	if !ok || ev.TargetInfo == nil {
 		return
 	}
 	info := ev.TargetInfo
-	s := b.conn.addSession(ev.SessionID, info.TargetID, info.Type)
+	s := b.conn.AddSession(ev.SessionID, info.TargetID, info.Type)
 	switch info.Type {
 	case "page", "iframe":
 	default:
@@ -37,14 +39,14 @@ func (b *Browser) attached(parent *session, raw jsonv2.Value) {
 	}
 	t := newTgt(b, s, parent, info)
 	b.mu.Lock()
-	b.targets[s.id] = t
+	b.targets[s.ID()] = t
 	var p *Page
 	if info.Type == "page" {
 		p = newPage(b, t, info)
 		t.page = p
 		b.pages[info.TargetID] = p
 		p.tabs = b.groupLocked(info.BrowserContextID)
-	} else if pt := b.targets[parent.id]; pt != nil {
+	} else if pt := b.targets[parent.ID()]; pt != nil {
 		t.page = pt.page
 	}
 	b.mu.Unlock()
@@ -81,7 +83,7 @@ func (b *Browser) attached(parent *session, raw jsonv2.Value) {
 // through it: when an out-of-process iframe goes, the iframes nested in it
 // go too, and the browser does not always say so for each.
 func (b *Browser) detached(raw jsonv2.Value) {
-	ev, ok := decode[target.EventDetachedFromTarget](raw)
+	ev, ok := cdpconn.Decode[target.EventDetachedFromTarget](raw)
 	if !ok {
 		return
 	}
@@ -109,7 +111,7 @@ func (b *Browser) forget(id target.SessionID) {
 	var closed []*Page
 	for _, t := range gone {
 		if t.page != nil && t.page.t == t {
-			delete(b.pages, t.s.targetID)
+			delete(b.pages, t.s.TargetID())
 			closed = append(closed, t.page)
 		}
 	}
@@ -120,15 +122,15 @@ func (b *Browser) forget(id target.SessionID) {
 		p.tabs.remove(p)
 	}
 	for sid := range gone {
-		b.conn.removeSession(sid)
+		b.conn.RemoveSession(sid)
 	}
 }
 
 // watchTargets follows what the browser process says of every target:
 // titles, crashes and targets that are destroyed without a detach.
-func (b *Browser) watchTargets(root *session) {
-	root.on(target.TargetInfoChanged.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[target.EventTargetInfoChanged](raw)
+func (b *Browser) watchTargets(root *cdpconn.Session) {
+	root.On(target.TargetInfoChanged.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[target.EventTargetInfoChanged](raw)
 		if !ok || ev.TargetInfo == nil {
 			return
 		}
@@ -139,13 +141,13 @@ func (b *Browser) watchTargets(root *session) {
 			p.tabs.touch()
 		}
 	})
-	root.on(target.TargetCrashed.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[target.EventTargetCrashed](raw)
+	root.On(target.TargetCrashed.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[target.EventTargetCrashed](raw)
 		if !ok {
 			return
 		}
 		for _, t := range b.allTargets() {
-			if t.s.targetID == ev.TargetID {
+			if t.s.TargetID() == ev.TargetID {
 				t.mu.Lock()
 				t.crashedLocked()
 				t.notifyLocked()
@@ -156,14 +158,14 @@ func (b *Browser) watchTargets(root *session) {
 			}
 		}
 	})
-	root.on(target.TargetDestroyed.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[target.EventTargetDestroyed](raw)
+	root.On(target.TargetDestroyed.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[target.EventTargetDestroyed](raw)
 		if !ok {
 			return
 		}
 		for _, t := range b.allTargets() {
-			if t.s.targetID == ev.TargetID {
-				b.forget(t.s.id)
+			if t.s.TargetID() == ev.TargetID {
+				b.forget(t.s.ID())
 			}
 		}
 	})

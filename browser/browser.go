@@ -11,71 +11,11 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/cdproto/target"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
+	"github.com/poppy-browser/poppy-browser/browser/internal/chromium"
 )
-
-// Options configure [Launch]. The zero value launches a headless Chromium
-// found on PATH that adds no header to any request.
-type Options struct {
-	ExecPath    string   // Chromium binary; "" finds one on PATH
-	CDPURL      string   // attach to this browser (ws:// or http:// DevTools URL) instead of launching
-	Headful     bool     // show a window
-	Args        []string // extra command-line flags, e.g. --host-resolver-rules
-	UserDataDir string   // "" uses a fresh temporary profile removed by Close
-	Width       int      // viewport width in CSS pixels; 0 means 1280
-	Height      int      // viewport height; 0 means 800
-
-	// CompanyHost reports whether a request host (no port) belongs to the
-	// Company. Requests to such hosts get CompanyHeaders; no other request
-	// does. nil means no host is the Company's.
-	CompanyHost    func(host string) bool
-	CompanyHeaders map[string]string
-	// CompanyURL, when set, decides instead of CompanyHost whether a
-	// request URL gets CompanyHeaders (the caller's policy on schemes).
-	CompanyURL func(url string) bool
-
-	// BusyTimeout bounds a command that needs a page's main thread (a
-	// script, input, a DOM read): past it the call fails with ErrPageBusy.
-	// 0 means 10 s.
-	BusyTimeout time.Duration
-	// LoadTimeout bounds a navigation (see Page.Navigate) and Page.Settle.
-	// 0 means 20 s.
-	LoadTimeout time.Duration
-	// ConnectTimeout bounds attaching to CDPURL (the connection and the
-	// first commands). 0 means 10 s.
-	ConnectTimeout time.Duration
-
-	Logger *slog.Logger // nil discards
-}
-
-func (o *Options) width() int {
-	if o.Width > 0 {
-		return o.Width
-	}
-	return 1280
-}
-
-func (o *Options) height() int {
-	if o.Height > 0 {
-		return o.Height
-	}
-	return 800
-}
-
-func (b *Browser) busyTimeout() time.Duration {
-	if b.opts.BusyTimeout > 0 {
-		return b.opts.BusyTimeout
-	}
-	return 10 * time.Second
-}
-
-func (b *Browser) loadTimeout() time.Duration {
-	if b.opts.LoadTimeout > 0 {
-		return b.opts.LoadTimeout
-	}
-	return 20 * time.Second
-}
 
 // UtilityWorld is an isolated world present in every frame, where the
 // browser's own reads run without the page's globals.
@@ -94,8 +34,8 @@ type Script struct {
 type Browser struct {
 	opts Options
 	log  *slog.Logger
-	conn *conn
-	proc *process // nil when attached
+	conn *cdpconn.Conn
+	proc *chromium.Process // nil when attached
 
 	getterCalls atomic.Uint64 // numbers CallPrivate's object groups
 
@@ -103,6 +43,9 @@ type Browser struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // the goroutines of the browser: Close waits for them
 
+	// closing is set first thing in Close, before the browser is asked to
+	// close and detaches its tabs: from then on the browser is gone.
+	closing   atomic.Bool
 	closeOnce sync.Once
 	closeErr  error
 
@@ -119,19 +62,28 @@ type Browser struct {
 	observers    map[uint64]RequestObserver // by key, see ObserveRequests
 	nextObserver uint64
 
-	interceptMu  sync.Mutex  // guards intercepting
-	intercepting bool        // request interception (Fetch) is on
-	win          windowInput // whether the windows' own input reaches pages
-	logs         logWatchers // see Page.WatchLog
+	win  windowInput // whether the windows' own input reaches pages
+	logs logWatchers // see Page.WatchLog
 }
 
 // Launch starts Chromium (or attaches to opts.CDPURL) and attaches to every
 // target it has or creates. Cancelling ctx only bounds the start; Close ends
 // the browser.
+//
+// Its errors name a DevTools URL without its query or user info (a pool's
+// token travels there), and hold no error that would show them.
 func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
+	b, err := launch(ctx, opts)
+	if err != nil && opts.CDPURL != "" {
+		return nil, cdpconn.Redact(err) // the one place errors carrying the URL leave
+	}
+	return b, err
+}
+
+func launch(ctx context.Context, opts *Options) (*Browser, error) {
 	b := &Browser{
 		opts:    *opts,
 		log:     opts.Logger,
@@ -152,37 +104,51 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 		}
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		t, err := dial(cctx, opts.CDPURL)
+		t, err := cdpconn.Dial(cctx, opts.CDPURL)
 		if err != nil {
 			b.cancel()
 			if cctx.Err() != nil && ctx.Err() == nil {
-				return nil, fmt.Errorf("attaching to %s: no answer in %s", redactURL(opts.CDPURL), timeout)
+				return nil, fmt.Errorf("attaching to %s: no answer in %s", opts.CDPURL, timeout)
 			}
 			return nil, err
 		}
-		b.conn = newConn(t)
+		b.conn = cdpconn.NewConn(t)
 		ctx = cctx
 	} else {
-		t, p, err := startProcess(ctx, opts)
+		t, p, err := chromium.Start(chromium.Config{
+			Path: opts.ExecPath, UserDataDir: opts.UserDataDir, Headful: opts.Headful,
+			Width: opts.width(), Height: opts.height(), Args: opts.Args,
+		})
 		if err != nil {
 			b.cancel()
 			return nil, err
 		}
-		b.conn, b.proc = newConn(t), p
+		b.conn, b.proc = cdpconn.NewConn(t), p
 	}
-	b.wg.Go(func() { b.conn.readLoop(b.ctx) })
+	b.wg.Go(func() { b.conn.ReadLoop(b.ctx) })
+	if b.proc != nil {
+		// A crash cleans up as Close does: the helpers killed as a group,
+		// then the profile (cookies) removed; Close reports the outcome.
+		b.wg.Go(func() {
+			select {
+			case <-b.conn.Done():
+				_ = b.proc.Stop()
+			case <-b.ctx.Done():
+			}
+		})
+	}
 
 	if err := b.setup(ctx); err != nil {
 		last := ""
 		if b.proc != nil {
-			last = b.proc.lastLine()
+			last = b.proc.LastLine()
 		}
 		b.Close()
 		if opts.CDPURL != "" {
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("attaching to %s: the browser did not answer: %w", redactURL(opts.CDPURL), err)
+				return nil, fmt.Errorf("attaching to %s: the browser did not answer: %w", opts.CDPURL, err)
 			}
-			return nil, fmt.Errorf("attaching to %s: %w", redactURL(opts.CDPURL), err)
+			return nil, fmt.Errorf("attaching to %s: %w", opts.CDPURL, err)
 		}
 		if last != "" {
 			return nil, fmt.Errorf("starting chromium: %w (chromium said: %s)", err, last)
@@ -193,15 +159,15 @@ func Launch(ctx context.Context, opts *Options) (*Browser, error) {
 }
 
 func (b *Browser) setup(ctx context.Context) error {
-	root := b.conn.root()
-	root.on(target.AttachedToTarget.Method, func(raw jsonv2.Value) { b.attached(root, raw) })
-	root.on(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { b.detached(raw) })
+	root := b.conn.Root()
+	root.On(target.AttachedToTarget.Method, func(raw jsonv2.Value) { b.attached(root, raw) })
+	root.On(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { b.detached(raw) })
 	b.watchTargets(root)
 	b.watchFaults(root)
 	if err := b.intercept(ctx); err != nil {
 		return err
 	}
-	if err := b.denyDownloads(ctx, ""); err != nil {
+	if err := b.applyDownloads(ctx, ""); err != nil {
 		return err
 	}
 	if err := root.Call(ctx, target.CommandSetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}, nil); err != nil {
@@ -219,19 +185,20 @@ func (b *Browser) setup(ctx context.Context) error {
 // temporary profile and waits for the goroutines of the Browser to end. It
 // reports what could not be cleaned up. Calling it again returns the same.
 func (b *Browser) Close() error {
+	b.closing.Store(true)
 	b.closeOnce.Do(func() {
 		var errs []error
-		if b.proc != nil && b.conn.deadErr() == nil {
+		if b.proc != nil && b.conn.Err() == nil {
 			ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
-			_ = b.conn.root().Call(ctx, "Browser.close", nil, nil)
+			_ = b.conn.Root().Call(ctx, "Browser.close", nil, nil)
 			cancel()
 		}
 		b.cancel()
-		if err := b.conn.tr.Close(); err != nil && b.conn.deadErr() == nil {
+		if err := b.conn.Close(); err != nil && b.conn.Err() == nil {
 			errs = append(errs, fmt.Errorf("closing the browser connection: %w", err))
 		}
 		b.wg.Wait()
-		if err := b.proc.stop(); err != nil {
+		if err := b.proc.Stop(); err != nil {
 			errs = append(errs, err)
 		}
 		b.closeErr = errors.Join(errs...)
@@ -240,11 +207,19 @@ func (b *Browser) Close() error {
 }
 
 // Crashed is closed when the connection to the browser is lost.
-func (b *Browser) Crashed() <-chan struct{} { return b.conn.done }
+func (b *Browser) Crashed() <-chan struct{} { return b.conn.Done() }
 
 // Gone reports why the browser can no longer be used (wrapping
 // [ErrBrowserGone]), or nil while it can.
-func (b *Browser) Gone() error { return b.conn.deadErr() }
+func (b *Browser) Gone() error {
+	if err := b.conn.Err(); err != nil {
+		return err
+	}
+	if b.closing.Load() {
+		return ErrBrowserGone
+	}
+	return nil
+}
 
 // SetScript installs s under key in every current target and every target
 // created later, replacing the script that had that key. Documents that are
@@ -287,16 +262,16 @@ func (b *Browser) targetList() []*tgt {
 // NewPage opens a tab in a fresh browser context (its own cookies and
 // storage) and returns it once attached.
 func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
-	bc, err := cdp.Call(ctx, b.conn.root(), target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: ptr(true)})
+	bc, err := cdp.Call(ctx, b.conn.Root(), target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: ptr(true)})
 	if err != nil {
 		return nil, fmt.Errorf("opening a page: %w", err)
 	}
 	ch := b.subscribePages()
 	defer b.unsubscribePages(ch)
-	if err := b.denyDownloads(ctx, bc.BrowserContextID); err != nil {
+	if err := b.applyDownloads(ctx, bc.BrowserContextID); err != nil {
 		return nil, fmt.Errorf("opening a page: %w", err)
 	}
-	res, err := cdp.Call(ctx, b.conn.root(), target.CreateTarget, target.CreateTargetParams{
+	res, err := cdp.Call(ctx, b.conn.Root(), target.CreateTarget, target.CreateTargetParams{
 		URL:              "about:blank",
 		BrowserContextID: bc.BrowserContextID,
 		NewWindow:        ptr(true),
@@ -355,28 +330,10 @@ func (b *Browser) unsubscribePages(ch chan *Page) {
 	}
 }
 
-// ClearCookies removes every cookie of every browser context.
-func (b *Browser) ClearCookies(ctx context.Context) error {
-	b.mu.Lock()
-	var ctxs []cdp.BrowserContextID
-	for _, p := range b.pages {
-		ctxs = append(ctxs, p.browserContext)
-	}
-	b.mu.Unlock()
-	if err := b.conn.root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{}, nil); err != nil {
-		return fmt.Errorf("clearing cookies: %w", err)
-	}
-	for _, id := range ctxs {
-		if id == "" {
-			continue
-		}
-		if err := b.conn.root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{BrowserContextID: id}, nil); err != nil {
-			return fmt.Errorf("clearing cookies: %w", err)
-		}
-	}
-	return nil
-}
-
 const cleanupTimeout = 2 * time.Second
 
 func ptr[T any](v T) *T { return &v }
+
+// FindChromium returns the path of a Chromium or Chrome binary on PATH, or
+// an error that names the command that installs one.
+func FindChromium() (string, error) { return chromium.Find() }

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
 )
 
 // callMode says what a command in a target needs, and so what may refuse
@@ -54,7 +55,7 @@ func (t *tgt) call(ctx context.Context, mode callMode, method string, params, re
 	if err := t.blocked(mode); err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
-	id, ch, err := t.s.c.send(ctx, t.s.id, method, params)
+	id, ch, err := t.s.Send(ctx, method, params)
 	if err != nil {
 		return gone(err)
 	}
@@ -73,7 +74,7 @@ func (t *tgt) await(ctx context.Context, mode callMode, method string, id int64,
 		// the two closes this channel, so none is missed.
 		interrupt := t.interrupt()
 		if err := t.blocked(mode); err != nil {
-			t.s.c.forget(id)
+			t.s.Forget(id)
 			return fmt.Errorf("%s: %w", method, err)
 		}
 		if held == nil && mode == mainThread && t.dialogInTab() {
@@ -87,26 +88,26 @@ func (t *tgt) await(ctx context.Context, mode callMode, method string, id int64,
 		select {
 		case reply, ok := <-ch:
 			if !ok {
-				return t.s.c.closedErr()
+				return t.s.Conn().ClosedErr()
 			}
 			return t.decodeReply(method, reply, res)
 		case <-ctx.Done():
-			t.s.c.forget(id)
+			t.s.Forget(id)
 			return ctx.Err()
 		case <-held:
 			if t.dialogInTab() {
-				t.s.c.forget(id)
+				t.s.Forget(id)
 				return fmt.Errorf("%s: %w (its renderer is held by a dialog of the tab)", method, ErrDialogOpen)
 			}
 			held = nil
 		case <-busy:
-			t.s.c.forget(id)
+			t.s.Forget(id)
 			t.mu.Lock()
 			t.busy = true
 			t.mu.Unlock()
 			return fmt.Errorf("%s: %w (no answer in %s)", method, ErrPageBusy, t.b.busyTimeout())
 		case <-t.s.Done():
-			t.s.c.forget(id)
+			t.s.Forget(id)
 			return fmt.Errorf("%s: %w", method, t.goneErr())
 		case <-interrupt:
 		}
@@ -139,7 +140,7 @@ func (t *tgt) decodeReply(method string, reply *cdproto.Message, res any) error 
 		return gone(fmt.Errorf("%s: %w", method, reply.Error))
 	}
 	if res != nil && len(reply.Result) > 0 {
-		if err := jsonv2.Unmarshal(reply.Result, res, unmarshalOpts); err != nil {
+		if err := jsonv2.Unmarshal(reply.Result, res, chromedp.DefaultUnmarshalOptions); err != nil {
 			return fmt.Errorf("%s: decoding result: %w", method, err)
 		}
 	}
@@ -148,6 +149,10 @@ func (t *tgt) decodeReply(method string, reply *cdproto.Message, res any) error 
 
 // blocked says why a command of mode cannot run in the target now, or nil.
 func (t *tgt) blocked(mode callMode) error {
+	// A gone browser wins over anything its last events said of the tab.
+	if err := t.b.Gone(); err != nil {
+		return err
+	}
 	if t.isClosed() {
 		return t.goneErr()
 	}
@@ -195,7 +200,7 @@ func (t *tgt) isClosed() bool {
 
 // goneErr says why a closed target's session ended.
 func (t *tgt) goneErr() error {
-	if err := t.s.c.deadErr(); err != nil {
+	if err := t.b.Gone(); err != nil {
 		return err
 	}
 	if t.page != nil && t.page.t == t {
@@ -217,10 +222,10 @@ func (t *tgt) batch(ctx context.Context, mode callMode, method string, params []
 	}
 	all := make([]sent, 0, len(params))
 	for _, p := range params {
-		id, ch, err := t.s.c.send(ctx, t.s.id, method, p)
+		id, ch, err := t.s.Send(ctx, method, p)
 		if err != nil {
 			for _, s := range all {
-				t.s.c.forget(s.id)
+				t.s.Forget(s.id)
 			}
 			return gone(err)
 		}
@@ -229,7 +234,7 @@ func (t *tgt) batch(ctx context.Context, mode callMode, method string, params []
 	for i, s := range all {
 		if err := t.await(ctx, mode, method, s.id, s.ch, nil); err != nil {
 			for _, rest := range all[i+1:] {
-				t.s.c.forget(rest.id)
+				t.s.Forget(rest.id)
 			}
 			return err
 		}

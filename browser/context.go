@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/cdproto/target"
 )
 
@@ -23,7 +22,7 @@ type Context struct {
 
 // NewContext creates an empty browser context with no tab.
 func (b *Browser) NewContext(ctx context.Context) (*Context, error) {
-	res, err := cdp.Call(ctx, b.conn.root(), target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: ptr(true)})
+	res, err := cdp.Call(ctx, b.conn.Root(), target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: ptr(true)})
 	if err != nil {
 		return nil, fmt.Errorf("creating a browser context: %w", err)
 	}
@@ -40,7 +39,7 @@ func (p *Page) Context() *Context { return &Context{b: p.b, id: p.browserContext
 func (b *Browser) InitialPage(ctx context.Context) (*Page, error) {
 	ch := b.subscribePages()
 	defer b.unsubscribePages(ch)
-	infos, err := cdp.Call(ctx, b.conn.root(), target.GetTargets, target.GetTargetsParams{})
+	infos, err := cdp.Call(ctx, b.conn.Root(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return nil, fmt.Errorf("finding the first tab: %w", err)
 	}
@@ -52,7 +51,7 @@ func (b *Browser) InitialPage(ctx context.Context) (*Page, error) {
 		}
 	}
 	if id == "" {
-		res, err := cdp.Call(ctx, b.conn.root(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+		res, err := cdp.Call(ctx, b.conn.Root(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
 		if err != nil {
 			return nil, fmt.Errorf("opening the first tab: %w", err)
 		}
@@ -65,7 +64,7 @@ func (b *Browser) InitialPage(ctx context.Context) (*Page, error) {
 func (c *Context) NewPage(ctx context.Context) (*Page, error) {
 	ch := c.b.subscribePages()
 	defer c.b.unsubscribePages(ch)
-	res, err := cdp.Call(ctx, c.b.conn.root(), target.CreateTarget, target.CreateTargetParams{
+	res, err := cdp.Call(ctx, c.b.conn.Root(), target.CreateTarget, target.CreateTargetParams{
 		URL:              "about:blank",
 		BrowserContextID: c.id,
 		NewWindow:        ptr(true),
@@ -93,8 +92,8 @@ func (b *Browser) waitPage(ctx context.Context, ch chan *Page, id target.ID, op 
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("%s: %w", op, ctx.Err())
-		case <-b.conn.done:
-			return nil, fmt.Errorf("%s: %w", op, b.conn.closedErr())
+		case <-b.conn.Done():
+			return nil, fmt.Errorf("%s: %w", op, b.conn.ClosedErr())
 		case <-ch:
 		}
 	}
@@ -132,26 +131,18 @@ func (c *Context) SetScript(ctx context.Context, key string, s Script) error {
 	return installIn(ctx, ts, key)
 }
 
-// ClearCookies removes every cookie of this context.
-func (c *Context) ClearCookies(ctx context.Context) error {
-	if err := c.b.conn.root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{BrowserContextID: c.id}, nil); err != nil {
-		return fmt.Errorf("clearing cookies: %w", err)
-	}
-	return nil
-}
-
 // SetWindowInput is [Browser.SetWindowInput] for the pages of this context.
 func (c *Context) SetWindowInput(ctx context.Context, allowed bool) error {
 	b := c.b
 	b.win.mu.Lock()
-	defer b.win.mu.Unlock()
 	if b.win.byContext == nil {
 		b.win.byContext = map[cdp.BrowserContextID]bool{}
 	}
 	b.win.byContext[c.id] = !allowed
+	b.win.mu.Unlock()
 	var errs error
 	for _, p := range c.Pages() {
-		if err := p.ignoreInput(ctx, b.win.blockedLocked(p)); err != nil && !isGone(err) {
+		if err := p.syncIgnore(ctx); err != nil && !isGone(err) {
 			errs = errors.Join(errs, err)
 		}
 	}
@@ -171,7 +162,7 @@ func (c *Context) Close(ctx context.Context) error {
 	if !c.owned {
 		return nil
 	}
-	if err := b.conn.root().Call(ctx, target.CommandDisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: c.id}, nil); err != nil && !isGone(err) {
+	if err := b.conn.Root().Call(ctx, target.CommandDisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: c.id}, nil); err != nil && !isGone(err) {
 		return fmt.Errorf("closing a browser context: %w", err)
 	}
 	return nil

@@ -1,15 +1,12 @@
 package browser_test
 
 import (
-	"bufio"
 	"context"
-	"os"
-	"os/exec"
-	"regexp"
 	"testing"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 )
 
 // TestInitialPageAttached: attached to a Chromium started on its own,
@@ -18,38 +15,9 @@ import (
 func TestInitialPageAttached(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	path, err := browser.FindChromium()
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := []string{testHosts.args[0], "--headless", "--remote-debugging-port=0", "--user-data-dir=" + t.TempDir(), "--no-first-run", "--disable-gpu"}
-	if os.Geteuid() == 0 {
-		args = append(args, "--no-sandbox")
-	}
-	cmd := exec.Command(path, append(args, "about:blank")...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	wsURL := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := regexp.MustCompile(`DevTools listening on (ws://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
-				wsURL <- m[1]
-			}
-		}
-	}()
-	var url string
-	select {
-	case url = <-wsURL:
-	case <-ctx.Done():
-		t.Fatal("the separately started Chromium never said where DevTools listens")
-	}
+	// Its own process group, killed whole and waited for before its
+	// profile goes (killing the main process alone left helpers writing it).
+	url := browsertest.StartChromium(t, ctx, &browsertest.ChromiumOptions{Args: []string{testHosts.args[0]}}).URL
 	b, err := browser.Launch(ctx, &browser.Options{CDPURL: url})
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"github.com/chromedp/cdproto/storage"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
@@ -26,4 +27,34 @@ func (p *Page) Cookies(ctx context.Context, url string) ([]Cookie, error) {
 		out = append(out, Cookie{Name: c.Name, Value: c.Value})
 	}
 	return out, nil
+}
+
+// ClearCookies removes every cookie of every browser context.
+func (b *Browser) ClearCookies(ctx context.Context) error {
+	b.mu.Lock()
+	var ctxs []cdp.BrowserContextID
+	for _, p := range b.pages {
+		ctxs = append(ctxs, p.browserContext)
+	}
+	b.mu.Unlock()
+	if err := b.conn.Root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{}, nil); err != nil {
+		return fmt.Errorf("clearing cookies: %w", err)
+	}
+	for _, id := range ctxs {
+		if id == "" {
+			continue
+		}
+		if err := b.conn.Root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{BrowserContextID: id}, nil); err != nil {
+			return fmt.Errorf("clearing cookies: %w", err)
+		}
+	}
+	return nil
+}
+
+// ClearCookies removes every cookie of this context.
+func (c *Context) ClearCookies(ctx context.Context) error {
+	if err := c.b.conn.Root().Call(ctx, storage.CommandClearCookies, storage.ClearCookiesParams{BrowserContextID: c.id}, nil); err != nil {
+		return fmt.Errorf("clearing cookies: %w", err)
+	}
+	return nil
 }

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // Dialog is a JavaScript dialog a page opened. Message is the page's
@@ -21,24 +21,18 @@ type Dialog struct {
 	DefaultPrompt string
 	At            time.Time
 	// Dismissed is set on a dialog the browser dismissed itself because the
-	// page opened dialogs in a loop (see dialogLoopCount).
+	// page opened dialogs in a loop (see [Options.DialogLimit]).
 	Dismissed bool
 }
 
 type openDialog struct {
 	Dialog
-	s     *session    // where it opened, where it is answered
-	frame cdp.FrameID // the frame that opened it: its renderer is stopped
+	s     *cdpconn.Session // where it opened, where it is answered
+	frame cdp.FrameID      // the frame that opened it: its renderer is stopped
 }
 
-// The dialog loop bound: more than dialogLoopCount dialogs within
-// dialogLoopWindow, and every further dialog of the tab is dismissed at once
-// (recorded with Dismissed) until its next document.
-const (
-	dialogLoopCount  = 5
-	dialogLoopWindow = 5 * time.Second
-	dialogsKept      = 16
-)
+// dialogsKept is how many of a tab's last dialogs it remembers.
+const dialogsKept = 16
 
 // ErrNoDialog is returned by [Page.HandleDialog] when no dialog is open.
 var ErrNoDialog = errors.New("no dialog is open")
@@ -52,14 +46,6 @@ func (p *Page) Dialog() (Dialog, bool) {
 		return Dialog{}, false
 	}
 	return p.dialog.Dialog, true
-}
-
-// Dialogs returns the last dialogs of the tab, oldest first, the open one
-// included.
-func (p *Page) Dialogs() []Dialog {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]Dialog(nil), p.dialogs...)
 }
 
 // HandleDialog answers the open dialog: accept (OK) or not (Cancel), with
@@ -86,59 +72,19 @@ func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string)
 	return nil
 }
 
-// watch follows the events of one of the page's targets that change the
-// tab's state: dialogs, crashes, new documents, file choosers. The handlers
-// run on the read loop and must not block.
-func (p *Page) watch(t *tgt) {
-	s := t.s
-	s.on(page.JavascriptDialogOpening.Method, func(raw jsonv2.Value) {
-		if ev, ok := decode[page.EventJavascriptDialogOpening](raw); ok {
-			p.dialogOpened(s, ev)
-		}
-	})
-	s.on(page.JavascriptDialogClosed.Method, func(jsonv2.Value) {
-		p.mu.Lock()
-		if p.dialog != nil && p.dialog.s == s {
-			p.dialog = nil
-			p.notifyLocked()
-		}
-		p.mu.Unlock()
-		p.tabs.touch()
-	})
-	s.on(page.FileChooserOpened.Method, func(raw jsonv2.Value) {
-		if ev, ok := decode[page.EventFileChooserOpened](raw); ok {
-			p.mu.Lock()
-			p.choosers = appendKept(p.choosers, FileChooser{Frame: FrameID(ev.FrameID), Multiple: ev.Mode == page.FileChooserOpenedModeSelectMultiple, At: time.Now()})
-			p.mu.Unlock()
-		}
-	})
-	if t != p.t {
-		return
-	}
-	s.on(inspector.TargetCrashed.Method, func(jsonv2.Value) { p.setCrashed() })
-	s.on(page.FrameNavigated.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[page.EventFrameNavigated](raw)
-		if !ok || ev.Frame == nil || ev.Frame.ParentID != "" {
-			return
-		}
-		p.mu.Lock()
-		p.crashed, p.autoDismiss, p.recent = false, false, nil
-		p.notifyLocked()
-		p.mu.Unlock()
-		p.tabs.touch()
-	})
-}
-
-func (p *Page) dialogOpened(s *session, ev page.EventJavascriptDialogOpening) {
+func (p *Page) dialogOpened(s *cdpconn.Session, ev page.EventJavascriptDialogOpening) {
 	d := Dialog{Type: string(ev.Type), Message: ev.Message, URL: ev.URL, DefaultPrompt: ev.DefaultPrompt, At: time.Now()}
+	limit := p.b.opts.DialogLimit
 	p.mu.Lock()
-	cut := 0
-	for cut < len(p.recent) && d.At.Sub(p.recent[cut]) > dialogLoopWindow {
-		cut++
-	}
-	p.recent = append(p.recent[cut:], d.At)
-	if len(p.recent) > dialogLoopCount {
-		p.autoDismiss = true
+	if limit.Count > 0 {
+		cut := 0
+		for cut < len(p.recent) && d.At.Sub(p.recent[cut]) > limit.Window {
+			cut++
+		}
+		p.recent = append(p.recent[cut:], d.At)
+		if len(p.recent) > limit.Count {
+			p.autoDismiss = true
+		}
 	}
 	dismiss := p.autoDismiss
 	d.Dismissed = dismiss
@@ -156,15 +102,6 @@ func (p *Page) dialogOpened(s *session, ev page.EventJavascriptDialogOpening) {
 			_ = s.Call(ctx, page.CommandHandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: ev.Type == page.DialogTypeBeforeunload}, nil)
 		})
 	}
-}
-
-func (p *Page) setCrashed() {
-	p.mu.Lock()
-	p.crashed = true
-	p.dialog = nil
-	p.notifyLocked()
-	p.mu.Unlock()
-	p.tabs.touch()
 }
 
 // appendKept appends v and keeps the last dialogsKept values.

@@ -11,17 +11,23 @@
 //
 // # Layering
 //
-// chromedp provides the transport (its pipe and websocket connections) and
-// cdproto the typed commands. chromedp's own Browser routes only the
-// sessions it created, and we must configure every auto-attached target
-// (an out-of-process iframe, a popup) before its first script runs, so a
-// small router of our own (an unexported session type) multiplexes the
-// flat sessions. [Launch] sets auto-attach with waitForDebuggerOnStart on
-// the browser and on every page and frame target: each new target gets its
-// scripts, its domains and its own auto-attach in commands sent back to
-// back, the last of which lets it run; only then are the replies awaited
-// (a target in a fresh renderer answers nothing before it runs), so no
-// target is ever left paused.
+// Three layers, one package each: [browser/internal/chromium] starts
+// Chromium (our flags, site isolation on; an allowlisted environment; its
+// own process group; finding the binary); [browser/internal/cdp] routes the
+// DevTools protocol (chromedp's transport, cdproto's typed commands, the
+// flat sessions of every target, subscriptions); and this package is the
+// model the rest of poppy-browser uses. chromedp's own Browser routes only
+// the sessions it created, and we must configure every auto-attached
+// target (an out-of-process iframe, a popup) before its first script runs,
+// hence the router of our own. [Launch] sets auto-attach with
+// waitForDebuggerOnStart on the browser and on every page and frame
+// target: each new target gets its scripts, its domains and its own
+// auto-attach in commands sent back to back, the last of which lets it
+// run; only then are the replies awaited (a target in a fresh renderer
+// answers nothing before it runs), so no target is ever left paused.
+//
+// It decides no policy: how a dialog loop ends and what becomes of a
+// download are [Options] the caller (package supervisor) sets.
 //
 // Requests are intercepted once, at the browser session (Fetch domain),
 // which sees the requests of every target, workers and redirects included:
@@ -42,17 +48,21 @@
 //
 // Every call returns within a bound with an error that says why, matched
 // with errors.Is:
-//   - [ErrBrowserGone]: the process died or the connection closed; every
-//     call fails at once from then on ([Browser.Gone], [Browser.Crashed]).
+//   - [ErrBrowserGone]: the process died, the connection closed or Close
+//     began; every call fails at once from then on ([Browser.Gone],
+//     [Browser.Crashed]), and a tab group whose tabs the going browser
+//     detached first still answers [Tabs.Active] with its last tab, so no
+//     caller mistakes a gone browser for one with no tab.
 //   - [ErrPageBusy]: a command that needs a page's main thread (a script,
 //     input, a DOM read) got no answer within [Options.BusyTimeout] (10 s).
 //     The next navigation of that tab ends the script first, so the tab can
 //     leave; [Frame.StopScript] does it on demand.
 //   - [ErrDialogOpen]: a JavaScript dialog holds the tab. The call that
 //     opened it (a click) returns as soon as it opens; later calls fail at
-//     once until [Page.HandleDialog] answers it. A page that opens more than
-//     five dialogs within five seconds gets every further dialog dismissed
-//     at once until its next document (recorded, [Dialog.Dismissed]).
+//     once until [Page.HandleDialog] answers it. With [Options.DialogLimit]
+//     set (package supervisor sets five within five seconds), a page past
+//     it gets every further dialog dismissed at once until its next
+//     document (recorded, [Dialog.Dismissed]).
 //   - [ErrCrashed]: the tab's renderer crashed ([Page.Crashed]); calls fail
 //     at once; a navigation recovers the tab.
 //   - [ErrTabClosed], [ErrFrameGone]: the tab closed (window.close() too),
@@ -66,14 +76,10 @@
 // (10 s). Protocol errors are matched by their JSON-RPC code and by the
 // browser's own state (a context that no longer exists), never by text.
 //
-// [Browser.EachFrame] runs a function in every frame of every tab at once,
-// each under its own bound, and reports the frames it could not reach: a
-// busy, crashed or dialog-held tab, or one that is not the agent's, cannot
-// hold up a switch of control.
-//
 // # Downloads, file choosers, authentication
 //
-// Downloads are refused (Browser.setDownloadBehavior deny) and recorded on
+// Downloads follow [Options.Downloads]; the only policy, and the zero
+// value, refuses them (Browser.setDownloadBehavior deny), recorded on
 // their tab ([Page.Downloads]): no page writes to the runtime's disk. File
 // choosers are intercepted, open no dialog and pick no file, and are
 // recorded ([Page.FileChoosers]): choosing a file is the User's step (there
@@ -107,8 +113,9 @@
 //
 // # Lifecycle and concurrency
 //
-// A [Browser] lives until [Browser.Close], which ends the process, frees its
-// temporary profile and waits for the goroutines the Browser started; the
+// A [Browser] lives until [Browser.Close], which ends the process group,
+// waits for it, then frees its temporary profile and waits for the
+// goroutines the Browser started (a crash cleans up the same way at once); the
 // ctx of Launch bounds only the start. All types are safe for concurrent
 // use. Frames are values; a [Frame] whose document went away answers with an
 // error wrapping [ErrFrameGone].

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/chromedp/cdproto"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // The typed failures of this package. Each call that fails for one of these
@@ -14,9 +16,9 @@ import (
 var (
 	// ErrBrowserGone: the browser process died or its connection closed.
 	// Every later call fails at once with it.
-	ErrBrowserGone = errors.New("the browser is gone")
+	ErrBrowserGone = cdpconn.ErrBrowserGone
 	// ErrFrameGone: the frame navigated away or was removed.
-	ErrFrameGone = errors.New("frame is gone")
+	ErrFrameGone = cdpconn.ErrFrameGone
 	// ErrTabClosed: the tab was closed (by the page, the User or a call).
 	ErrTabClosed = errors.New("the tab is closed")
 	// ErrCrashed: the tab's renderer crashed; a navigation recovers it.
@@ -34,11 +36,6 @@ var (
 	// ErrNoHistory means there is no page to go back or forward to.
 	ErrNoHistory = errors.New("no page there in the history")
 )
-
-// ErrClosed is the old name of [ErrBrowserGone].
-//
-// Deprecated: use ErrBrowserGone.
-var ErrClosed = ErrBrowserGone
 
 // JSON-RPC error codes Chromium's DevTools protocol answers with.
 const (

@@ -2,12 +2,15 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/fetch"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // Downloads are refused: a page cannot write to the disk of the machine the
@@ -61,19 +64,24 @@ func (p *Page) AuthChallenges() []AuthChallenge {
 	return append([]AuthChallenge(nil), p.auths...)
 }
 
-// denyDownloads refuses downloads in a browser context ("" is the default
-// one) and asks for the events that report them.
-func (b *Browser) denyDownloads(ctx context.Context, id cdp.BrowserContextID) error {
-	return b.conn.root().Call(ctx, cdpbrowser.CommandSetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+// applyDownloads applies Options.Downloads in a browser context ("" is
+// the default one) and asks for the events that report downloads.
+func (b *Browser) applyDownloads(ctx context.Context, id cdp.BrowserContextID) error {
+	switch b.opts.Downloads {
+	case DownloadsRefused:
+	default:
+		return fmt.Errorf("download policy %d is not one of the browser's", b.opts.Downloads)
+	}
+	return b.conn.Root().Call(ctx, cdpbrowser.CommandSetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
 		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny, BrowserContextID: id, EventsEnabled: ptr(true),
 	}, nil)
 }
 
 // watchFaults records refused downloads and cancels authentication
 // challenges, on the browser session.
-func (b *Browser) watchFaults(root *session) {
-	root.on(cdpbrowser.DownloadWillBegin.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[cdpbrowser.EventDownloadWillBegin](raw)
+func (b *Browser) watchFaults(root *cdpconn.Session) {
+	root.On(cdpbrowser.DownloadWillBegin.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[cdpbrowser.EventDownloadWillBegin](raw)
 		if !ok {
 			return
 		}
@@ -83,8 +91,8 @@ func (b *Browser) watchFaults(root *session) {
 			p.mu.Unlock()
 		}
 	})
-	root.on(fetch.AuthRequired.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[fetch.EventAuthRequired](raw)
+	root.On(fetch.AuthRequired.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[fetch.EventAuthRequired](raw)
 		if !ok {
 			return
 		}
@@ -110,7 +118,7 @@ func (b *Browser) pageOfFrame(id cdp.FrameID) *Page {
 		t.mu.Lock()
 		_, ok := t.frames[id]
 		t.mu.Unlock()
-		if ok || cdp.FrameID(t.s.targetID) == id {
+		if ok || cdp.FrameID(t.s.TargetID()) == id {
 			return t.page
 		}
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -264,5 +266,71 @@ func TestDownloadsFileChoosersAndAuth(t *testing.T) {
 	}
 	if loc := p.Location(); loc.Unreachable != "https://company.test/files" {
 		t.Errorf("after a link to a TLS failure: %+v, want the unreachable URL", loc)
+	}
+}
+
+// TestGoneWinsOverAnEmptyTabList: a browser that goes away may drop its
+// tabs before its connection ends (a pool closing it, Close). Once it is
+// gone, the tab group answers with its last tab, whose calls fail with
+// ErrBrowserGone: "no tab" never stands for "no browser", whichever came
+// first. Both orders are forced here: the tab list empties while the
+// browser lives, then the browser dies; and Close, which detaches tabs
+// before the connection ends.
+func TestGoneWinsOverAnEmptyTabList(t *testing.T) {
+	for _, end := range []string{"killed", "closed"} {
+		t.Run(end, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+			defer cancel()
+			s := faultSite(t)
+			b, err := browser.Launch(ctx, &browser.Options{Args: s.args})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			p := openPage(t, ctx, b)
+			tabs := p.Tabs()
+			if err := tabs.Close(ctx, 0); err != nil {
+				t.Fatal(err)
+			}
+			for tabs.Active() != nil {
+				select {
+				case <-tabs.Changed():
+				case <-ctx.Done():
+					t.Fatal("the closed tab was still listed active when the test timed out")
+				}
+			}
+			switch end {
+			case "killed":
+				profile := b.ProfileDir()
+				b.KillForTest()
+				select {
+				case <-b.Crashed():
+				case <-ctx.Done():
+					t.Fatal("the browser's death was not noticed before the test timed out")
+				}
+				// A crash cleans up without waiting for Close: no profile
+				// (cookies) is left behind by a runtime that never closes.
+				tick := time.NewTicker(10 * time.Millisecond)
+				defer tick.Stop()
+				for _, err := os.Stat(profile); !errors.Is(err, fs.ErrNotExist); _, err = os.Stat(profile) {
+					select {
+					case <-tick.C:
+					case <-ctx.Done():
+						t.Fatalf("the crashed browser's profile %s was still there when the test timed out", profile)
+					}
+				}
+			case "closed":
+				if err := b.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			last := tabs.Active()
+			if last == nil {
+				t.Fatal("no active tab once the browser is gone: a caller would say no_page, not browser_gone")
+			}
+			wantErr(t, "the last tab's BrowserGone", last.BrowserGone(), browser.ErrBrowserGone)
+			_, err = last.Navigate(ctx, "http://other.test/plain")
+			wantErr(t, "a navigation in the last tab", err, browser.ErrBrowserGone)
+		})
 	}
 }

@@ -8,23 +8,20 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/fetch"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // intercept intercepts every request of the browser, in every target, at
-// the browser session, once: a request to a Company host continues with
+// the browser session; Launch calls it once, before any page exists: a request to a Company host continues with
 // CompanyHeaders added, any other continues untouched (or is blocked by a
 // request observer, see [Browser.ObserveRequests]). Chromium pauses each
 // redirect hop again, so a Company-to-elsewhere redirect loses the header.
 // Authentication challenges are handled here too (see watchFaults).
 func (b *Browser) intercept(ctx context.Context) error {
-	b.interceptMu.Lock()
-	defer b.interceptMu.Unlock()
-	if b.intercepting {
-		return nil
-	}
-	root := b.conn.root()
-	root.on(fetch.RequestPaused.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[fetch.EventRequestPaused](raw)
+	root := b.conn.Root()
+	root.On(fetch.RequestPaused.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[fetch.EventRequestPaused](raw)
 		if !ok || ev.Request == nil {
 			return
 		}
@@ -34,9 +31,6 @@ func (b *Browser) intercept(ctx context.Context) error {
 		Patterns:           []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
 		HandleAuthRequests: ptr(true),
 	})
-	if err == nil {
-		b.intercepting = true
-	}
 	return err
 }
 
@@ -51,7 +45,7 @@ func (b *Browser) continueRequest(ev fetch.EventRequestPaused) {
 	if b.isCompanyURL(ev.Request.URL) {
 		params.Headers = withHeaders(ev.Request.Headers, b.opts.CompanyHeaders)
 	}
-	if err := b.conn.root().Call(b.ctx, fetch.CommandContinueRequest, params, nil); err != nil && !isGone(err) {
+	if err := b.conn.Root().Call(b.ctx, fetch.CommandContinueRequest, params, nil); err != nil && !isGone(err) {
 		b.log.Debug("continuing request", "err", err)
 	}
 }

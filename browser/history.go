@@ -9,12 +9,9 @@ import (
 	"github.com/chromedp/cdproto/page"
 )
 
-// Status is the HTTP status of the top frame's current document; 0 when
-// unknown (about:blank, a document not from the network).
-func (p *Page) Status() int {
-	r, _, _ := p.state()
-	return r.Status
-}
+// Back goes one step back in the page's history and waits until the
+// entry it goes to has loaded, bounded as [Page.Navigate].
+func (p *Page) Back(ctx context.Context) (NavResult, error) { return p.historyStep(ctx, -1) }
 
 // Forward goes one step forward in the page's history and waits until
 // the entry it goes to has loaded.

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -138,10 +139,6 @@ func (p *Page) result(loader cdp.LoaderID) NavResult {
 	return r
 }
 
-// Back goes one step back in the page's history and waits until the
-// entry it goes to has loaded (see history.go), bounded as [Page.Navigate].
-func (p *Page) Back(ctx context.Context) (NavResult, error) { return p.historyStep(ctx, -1) }
-
 // WaitLoaded waits until the top frame has loaded a document whose URL
 // satisfies ok, and returns where it is. A dialog, a crash or the tab
 // closing end the wait with the matching error.
@@ -264,4 +261,56 @@ func (p *Page) Goto(ctx context.Context, url string) error {
 		return &NavError{URL: url, Text: res.ErrorText}
 	}
 	return nil
+}
+
+// Status is the HTTP status of the top frame's current document; 0 when
+// unknown (about:blank, a document not from the network).
+func (p *Page) Status() int {
+	r, _, _ := p.state()
+	return r.Status
+}
+
+// StopLoading stops every navigation of the page in flight, as the
+// browser's stop button does: a document that has not committed yet never
+// does. The User's take of control uses it to end an agent's navigation.
+func (p *Page) StopLoading(ctx context.Context) error {
+	if err := p.t.call(ctx, browserSide, page.CommandStopLoading, nil, nil); err != nil {
+		return fmt.Errorf("stopping the page's loading: %w", err)
+	}
+	return nil
+}
+
+// Navigation is a new document in a page's top frame, as
+// [Page.WatchNavigations] reports it.
+type Navigation struct {
+	URL string // the document's URL; for a failed load, the URL that failed
+	// Failed says the load failed and the browser shows its error page.
+	Failed bool
+}
+
+// WatchNavigations calls fn, in order and from a goroutine of its own, with
+// every document the page's top frame commits from now on, until stop is
+// called; stop waits for a running fn. It reports what happened in the page
+// whoever caused it (the runtime's owner decides whose turn it was).
+func (p *Page) WatchNavigations(fn func(Navigation)) (stop func()) {
+	events, cancel := p.t.s.Subscribe(page.FrameNavigated.Method)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for raw := range events {
+			ev, ok := cdpconn.Decode[page.EventFrameNavigated](raw)
+			if !ok || ev.Frame == nil || ev.Frame.ParentID != "" {
+				continue
+			}
+			if ev.Frame.UnreachableURL != "" {
+				fn(Navigation{URL: ev.Frame.UnreachableURL, Failed: true})
+				continue
+			}
+			fn(Navigation{URL: ev.Frame.URL})
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }

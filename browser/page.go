@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/page"
 	"sort"
 	"sync"
 	"time"
@@ -11,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/target"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // Page is a top-level tab (or popup) with its frames, including those that
@@ -33,11 +38,13 @@ type Page struct {
 	downloads   []Download
 	choosers    []FileChooser
 	auths       []AuthChallenge
+
+	in inputBlock // whether the page ignores window input, see windowinput.go
 }
 
 func newPage(b *Browser, t *tgt, info *target.Info) *Page {
 	return &Page{b: b, t: t, browserContext: info.BrowserContextID, opener: info.OpenerID,
-		title: info.Title, alert: make(chan struct{})}
+		title: info.Title, alert: make(chan struct{}), in: inputBlock{settled: make(chan struct{})}}
 }
 
 // notifyLocked wakes the commands waiting in the page's targets (see
@@ -48,7 +55,7 @@ func (p *Page) notifyLocked() {
 }
 
 // TargetID identifies the tab.
-func (p *Page) TargetID() string { return string(p.t.s.targetID) }
+func (p *Page) TargetID() string { return string(p.t.s.TargetID()) }
 
 // Done is closed when the page closes.
 func (p *Page) Done() <-chan struct{} { return p.t.s.Done() }
@@ -124,7 +131,7 @@ func (p *Page) Frames() []Frame {
 			owned := t.contexts[id] != nil || id == t.mainID
 			// The target that renders a frame wins over its parent, which
 			// also lists it.
-			if prev, had := seen[id]; had && (!owned || cdp.FrameID(prev.t.s.targetID) == id) {
+			if prev, had := seen[id]; had && (!owned || cdp.FrameID(prev.t.s.TargetID()) == id) {
 				continue
 			}
 			seen[id] = Frame{ID: FrameID(id), ParentID: FrameID(fi.parent), URL: fi.url, t: t, Remote: t != p.t}
@@ -136,7 +143,7 @@ func (p *Page) Frames() []Frame {
 		if t == p.t {
 			continue
 		}
-		id := cdp.FrameID(t.s.targetID)
+		id := cdp.FrameID(t.s.TargetID())
 		if f, ok := seen[id]; ok && f.ParentID == "" {
 			if pt := p.b.targetBySession(t.parent); pt != nil {
 				pt.mu.Lock()
@@ -184,13 +191,13 @@ func (p *Page) Frames() []Frame {
 	return out
 }
 
-func (b *Browser) targetBySession(s *session) *tgt {
+func (b *Browser) targetBySession(s *cdpconn.Session) *tgt {
 	if s == nil {
 		return nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.targets[s.id]
+	return b.targets[s.ID()]
 }
 
 // Offset is where the frame's viewport sits in the top frame's viewport, in
@@ -237,4 +244,70 @@ func (p *Page) waitReady(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// watch follows the events of one of the page's targets that change the
+// tab's state: dialogs, crashes, new documents, file choosers. The handlers
+// run on the read loop and must not block.
+func (p *Page) watch(t *tgt) {
+	s := t.s
+	s.On(page.JavascriptDialogOpening.Method, func(raw jsonv2.Value) {
+		if ev, ok := cdpconn.Decode[page.EventJavascriptDialogOpening](raw); ok {
+			p.dialogOpened(s, ev)
+		}
+	})
+	s.On(page.JavascriptDialogClosed.Method, func(jsonv2.Value) {
+		p.mu.Lock()
+		if p.dialog != nil && p.dialog.s == s {
+			p.dialog = nil
+			p.notifyLocked()
+		}
+		p.mu.Unlock()
+		p.tabs.touch()
+	})
+	s.On(page.FileChooserOpened.Method, func(raw jsonv2.Value) {
+		if ev, ok := cdpconn.Decode[page.EventFileChooserOpened](raw); ok {
+			p.mu.Lock()
+			p.choosers = appendKept(p.choosers, FileChooser{Frame: FrameID(ev.FrameID), Multiple: ev.Mode == page.FileChooserOpenedModeSelectMultiple, At: time.Now()})
+			p.mu.Unlock()
+		}
+	})
+	if t != p.t {
+		return
+	}
+	s.On(inspector.TargetCrashed.Method, func(jsonv2.Value) { p.setCrashed() })
+	s.On(page.FrameNavigated.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[page.EventFrameNavigated](raw)
+		if !ok || ev.Frame == nil || ev.Frame.ParentID != "" {
+			return
+		}
+		p.mu.Lock()
+		p.crashed, p.autoDismiss, p.recent = false, false, nil
+		p.notifyLocked()
+		p.mu.Unlock()
+		p.tabs.touch()
+	})
+}
+
+func (p *Page) setCrashed() {
+	p.mu.Lock()
+	p.crashed = true
+	p.dialog = nil
+	p.notifyLocked()
+	p.mu.Unlock()
+	p.tabs.touch()
+}
+
+// Close closes the tab and disposes of the browser context that
+// [Browser.NewPage] made for it (its cookies and storage).
+func (p *Page) Close(ctx context.Context) error {
+	if err := p.b.conn.Root().Call(ctx, target.CommandCloseTarget, target.CloseTargetParams{TargetID: p.t.s.TargetID()}, nil); err != nil && !isGone(err) {
+		return fmt.Errorf("closing the page: %w", err)
+	}
+	if p.browserContext != "" {
+		if err := p.b.conn.Root().Call(ctx, target.CommandDisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: p.browserContext}, nil); err != nil && !isGone(err) {
+			return fmt.Errorf("closing the page: %w", err)
+		}
+	}
+	return nil
 }

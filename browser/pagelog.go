@@ -6,6 +6,8 @@ import (
 
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/runtime"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // LogLine is a console message or an uncaught exception of one of a page's
@@ -84,8 +86,8 @@ func (t *tgt) emitLog(line LogLine) {
 // watchLog forwards the target's console calls and uncaught exceptions to
 // its page's watchers (the Runtime domain is on for every target).
 func (t *tgt) watchLog() {
-	t.s.on(runtime.ExceptionThrown.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[runtime.EventExceptionThrown](raw)
+	t.s.On(runtime.ExceptionThrown.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[runtime.EventExceptionThrown](raw)
 		if !ok || ev.ExceptionDetails == nil {
 			return
 		}
@@ -96,8 +98,8 @@ func (t *tgt) watchLog() {
 		}
 		t.emitLog(LogLine{Exception: true, Level: "exception", Text: text, URL: d.URL})
 	})
-	t.s.on(runtime.ConsoleAPICalled.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[runtime.EventConsoleAPICalled](raw)
+	t.s.On(runtime.ConsoleAPICalled.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[runtime.EventConsoleAPICalled](raw)
 		if !ok {
 			return
 		}
@@ -133,8 +135,8 @@ func (b *Browser) ProfileDir() string {
 	if b.proc == nil {
 		return ""
 	}
-	if b.proc.tmpDir != "" {
-		return b.proc.tmpDir
+	if b.proc.ProfileDir() != "" {
+		return b.proc.ProfileDir()
 	}
 	return b.opts.UserDataDir
 }

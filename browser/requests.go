@@ -30,9 +30,6 @@ type RequestObserver func(Request) (block bool)
 // must see, and may stop, what the page sends; the Company headers are added
 // as usual to a request that is not blocked.
 func (b *Browser) ObserveRequests(ctx context.Context, fn RequestObserver) (stop func(), err error) {
-	if err := b.intercept(ctx); err != nil {
-		return nil, err
-	}
 	b.mu.Lock()
 	b.nextObserver++
 	key := b.nextObserver
@@ -77,7 +74,7 @@ func (b *Browser) observe(ev fetch.EventRequestPaused) bool {
 
 // failRequest blocks a paused request by answering it with 204.
 func (b *Browser) failRequest(ev fetch.EventRequestPaused) error {
-	return b.conn.root().Call(b.ctx, fetch.CommandFulfillRequest, fetch.FulfillRequestParams{
+	return b.conn.Root().Call(b.ctx, fetch.CommandFulfillRequest, fetch.FulfillRequestParams{
 		RequestID: ev.RequestID, ResponseCode: 204,
 	}, nil)
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // ScreencastFrame is one JPEG picture of the page. Width and Height are the
@@ -42,7 +44,7 @@ func (p *Page) Screencast(ctx context.Context, fn func(ScreencastFrame)) error {
 			if !ok {
 				return fmt.Errorf("%w: page closed", ErrFrameGone)
 			}
-			ev, ok := decode[page.EventScreencastFrame](raw)
+			ev, ok := cdpconn.Decode[page.EventScreencastFrame](raw)
 			if !ok || ev.Metadata == nil {
 				continue
 			}

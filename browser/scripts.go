@@ -42,7 +42,7 @@ func (t *tgt) installScript(ctx context.Context, key string) error {
 		t.installMu.Unlock()
 		return nil
 	}
-	id, ch, err := t.s.c.send(ctx, t.s.id, page.CommandAddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+	id, ch, err := t.s.Send(ctx, page.CommandAddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 		Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != ""),
 	})
 	if err != nil {
@@ -63,7 +63,7 @@ func (t *tgt) installScript(ctx context.Context, key string) error {
 	unresponsive := t.blocked(mainThread) != nil // crashed or held by a dialog: no answer soon
 	t.b.wg.Go(func() {
 		var res page.AddScriptToEvaluateOnNewDocumentResult
-		err := t.s.c.wait(t.b.ctx, id, ch, t.s.gone, page.CommandAddScriptToEvaluateOnNewDocument, &res)
+		err := t.s.Wait(t.b.ctx, id, ch, page.CommandAddScriptToEvaluateOnNewDocument, &res)
 		if err != nil {
 			failed = err
 		} else {
@@ -95,7 +95,7 @@ func (t *tgt) retire(o *scriptVersion) {
 			return
 		}
 		// The reply does not matter: the version is gone either way.
-		_, _, _ = t.s.c.send(t.b.ctx, t.s.id, page.CommandRemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: o.id})
+		_, _, _ = t.s.Send(t.b.ctx, page.CommandRemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: o.id})
 	}
 	select {
 	case <-o.known:
@@ -105,7 +105,7 @@ func (t *tgt) retire(o *scriptVersion) {
 			select {
 			case <-o.known:
 				remove()
-			case <-t.s.gone:
+			case <-t.s.Done():
 			case <-t.b.ctx.Done():
 			}
 		})

@@ -86,6 +86,9 @@ func launchSite(t *testing.T, ctx context.Context, s *site, opts *browser.Option
 		opts = &browser.Options{}
 	}
 	opts.Args = append(opts.Args, s.args...)
+	if opts.DialogLimit.Count == 0 {
+		opts.DialogLimit = browser.DialogLimit{Count: 5, Window: 5 * time.Second} // supervisor's
+	}
 	opts.CompanyHost = func(host string) bool { return host == "company.test" }
 	opts.CompanyHeaders = map[string]string{"Poppy-Extensions": companyHeader}
 	b, err := browser.Launch(ctx, opts)

@@ -25,12 +25,15 @@ type Tabs struct {
 	b  *Browser
 	id cdp.BrowserContextID
 
-	mu      sync.Mutex
-	list    []*Page
-	seq     map[*Page]uint64 // order of opening, from 1
-	opened  uint64           // tabs ever added
-	active  *Page
-	changed chan struct{}
+	mu     sync.Mutex
+	list   []*Page
+	seq    map[*Page]uint64 // order of opening, from 1
+	opened uint64           // tabs ever added
+	active *Page
+	// lastActive is the tab that was active when the last one went: once
+	// the browser is gone, Active answers with it (see Active).
+	lastActive *Page
+	changed    chan struct{}
 }
 
 // Tab describes one open tab.
@@ -84,8 +87,9 @@ func (ts *Tabs) remove(p *Page) {
 	delete(ts.seq, p)
 	if ts.active == p {
 		ts.active = nil
+		ts.lastActive = p
 		for _, q := range ts.list {
-			if q.t.s.targetID == p.opener {
+			if q.t.s.TargetID() == p.opener {
 				ts.active = q
 			}
 		}
@@ -115,10 +119,18 @@ func (ts *Tabs) indexLocked(p *Page) int {
 	return -1
 }
 
-// Active is the active tab, nil when none is open.
+// Active is the active tab, nil when none is open. Once the browser is
+// gone it is never nil (if a tab was ever open): the tab that was active
+// last, whose calls fail with [ErrBrowserGone]. A browser that goes away
+// may detach its tabs before its connection ends; so "no tab" never stands
+// for "no browser", whatever order those arrive in.
 func (ts *Tabs) Active() *Page {
+	gone := ts.b.Gone() != nil
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if ts.active == nil && gone {
+		return ts.lastActive
+	}
 	return ts.active
 }
 
@@ -143,7 +155,7 @@ func (ts *Tabs) describe() []Tab {
 	for i, p := range list {
 		out[i] = Tab{Index: i, URL: p.URL(), Active: p == active, Opener: -1, Page: p, seq: seqs[i]}
 		for j, q := range list {
-			if p.opener != "" && q.t.s.targetID == p.opener {
+			if p.opener != "" && q.t.s.TargetID() == p.opener {
 				out[i].Opener = j
 			}
 		}
@@ -177,21 +189,6 @@ func (ts *Tabs) OpenedSince(mark uint64) []Tab {
 	return out
 }
 
-// WaitOpened waits until a tab opens after mark, or ctx ends.
-func (ts *Tabs) WaitOpened(ctx context.Context, mark uint64) ([]Tab, error) {
-	for {
-		ch := ts.Changed()
-		if tabs := ts.OpenedSince(mark); len(tabs) > 0 {
-			return tabs, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for a tab to open: %w", ctx.Err())
-		case <-ch:
-		}
-	}
-}
-
 // ErrNoTab is returned for a tab index that is not open.
 var ErrNoTab = errors.New("no such tab")
 
@@ -216,7 +213,7 @@ func (ts *Tabs) Select(ctx context.Context, i int) (*Page, error) {
 	ts.mu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, ts.b.busyTimeout())
 	defer cancel()
-	if err := ts.b.conn.root().Call(cctx, target.CommandActivateTarget, target.ActivateTargetParams{TargetID: p.t.s.targetID}, nil); err != nil && !isGone(err) {
+	if err := ts.b.conn.Root().Call(cctx, target.CommandActivateTarget, target.ActivateTargetParams{TargetID: p.t.s.TargetID()}, nil); err != nil && !isGone(err) {
 		return p, fmt.Errorf("selecting tab %d: %w", i, err)
 	}
 	return p, nil
@@ -233,7 +230,7 @@ func (ts *Tabs) Close(ctx context.Context, i int) error {
 	if err != nil {
 		return err
 	}
-	if err := ts.b.conn.root().Call(ctx, target.CommandCloseTarget, target.CloseTargetParams{TargetID: p.t.s.targetID}, nil); err != nil && !isGone(err) {
+	if err := ts.b.conn.Root().Call(ctx, target.CommandCloseTarget, target.CloseTargetParams{TargetID: p.t.s.TargetID()}, nil); err != nil && !isGone(err) {
 		return fmt.Errorf("closing tab %d: %w", i, err)
 	}
 	cctx, cancel := context.WithTimeout(ctx, closeWait)
@@ -258,7 +255,7 @@ func (ts *Tabs) Close(ctx context.Context, i int) error {
 func (ts *Tabs) New(ctx context.Context, url string) (*Page, NavResult, error) {
 	ch := ts.b.subscribePages()
 	defer ts.b.unsubscribePages(ch)
-	res, err := cdp.Call(ctx, ts.b.conn.root(), target.CreateTarget, target.CreateTargetParams{
+	res, err := cdp.Call(ctx, ts.b.conn.Root(), target.CreateTarget, target.CreateTargetParams{
 		URL: "about:blank", BrowserContextID: ts.id,
 	})
 	if err != nil {
@@ -295,7 +292,7 @@ func (ts *Tabs) New(ctx context.Context, url string) (*Page, NavResult, error) {
 func (b *Browser) refreshTitles(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, cleanupTimeout)
 	defer cancel()
-	res, err := cdp.Call(ctx, b.conn.root(), target.GetTargets, target.GetTargetsParams{})
+	res, err := cdp.Call(ctx, b.conn.Root(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return
 	}

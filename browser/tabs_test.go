@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 )
 
 const fixedBox = `position:fixed;left:0;width:200px;height:60px;display:block`
@@ -75,7 +76,7 @@ func TestNewTabsAreConfiguredAndRun(t *testing.T) {
 		}
 		wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		defer cancel()
-		opened, err := tabs.WaitOpened(wctx, mark)
+		opened, err := browsertest.WaitOpened(wctx, tabs, mark)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +148,7 @@ func TestPageOpensATabThatClosesItself(t *testing.T) {
 	if err := p.Click(ctx, 100, 30); err != nil {
 		t.Fatal(err)
 	}
-	opened, err := tabs.WaitOpened(ctx, mark)
+	opened, err := browsertest.WaitOpened(ctx, tabs, mark)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,14 +16,16 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // tgt is one attached page or out-of-process iframe: its session, the frames
 // it renders, their execution contexts, and the scripts installed in it.
 type tgt struct {
 	b      *Browser
-	s      *session
-	parent *session
+	s      *cdpconn.Session
+	parent *cdpconn.Session
 	info   *target.Info
 	page   *Page // the top-level page this target belongs to
 
@@ -55,7 +57,7 @@ type frameInfo struct {
 	failed     string // the URL that could not be loaded, when the frame shows the browser's error page
 }
 
-func newTgt(b *Browser, s, parent *session, info *target.Info) *tgt {
+func newTgt(b *Browser, s, parent *cdpconn.Session, info *target.Info) *tgt {
 	t := &tgt{b: b, s: s, parent: parent, info: info,
 		frames:   map[cdp.FrameID]*frameInfo{},
 		contexts: map[cdp.FrameID]map[string]execContext{},
@@ -126,8 +128,8 @@ func newTgt(b *Browser, s, parent *session, info *target.Info) *tgt {
 // target's lock, then wakes everything waiting on a change (see context,
 // WaitLoaded, Settle). apply runs on the read loop: it must not block.
 func track[E any](t *tgt, e cdp.Event[E], apply func(E)) {
-	t.s.on(e.Method, func(raw jsonv2.Value) {
-		ev, ok := decode[E](raw)
+	t.s.On(e.Method, func(raw jsonv2.Value) {
+		ev, ok := cdpconn.Decode[E](raw)
 		if !ok {
 			return
 		}
@@ -165,7 +167,7 @@ func (t *tgt) setFrameLocked(f *cdp.Frame) {
 	fi.url = f.URL + f.URLFragment
 	fi.loader = f.LoaderID
 	fi.failed = f.UnreachableURL
-	if f.ParentID == "" || cdp.FrameID(t.s.targetID) == f.ID {
+	if f.ParentID == "" || cdp.FrameID(t.s.TargetID()) == f.ID {
 		t.mainID = f.ID
 	}
 }
@@ -180,7 +182,7 @@ func (t *tgt) contextCreatedLocked(ev runtime.EventExecutionContextCreated) {
 	if ev.Context == nil {
 		return
 	}
-	aux, ok := decode[auxData](ev.Context.AuxData)
+	aux, ok := cdpconn.Decode[auxData](ev.Context.AuxData)
 	if !ok || aux.FrameID == "" {
 		return
 	}
@@ -218,8 +220,8 @@ func (t *tgt) contextDestroyedLocked(ev runtime.EventExecutionContextDestroyed) 
 // a reply before resuming would leave it paused for good.
 func (t *tgt) configure(ctx context.Context) error {
 	s := t.s
-	s.on(target.AttachedToTarget.Method, func(raw jsonv2.Value) { t.b.attached(s, raw) })
-	s.on(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { t.b.detached(raw) })
+	s.On(target.AttachedToTarget.Method, func(raw jsonv2.Value) { t.b.attached(s, raw) })
+	s.On(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { t.b.detached(raw) })
 	t.installMu.Lock()
 	defer t.installMu.Unlock()
 	t.b.mu.Lock()
@@ -259,10 +261,10 @@ func (t *tgt) configure(ctx context.Context) error {
 	}
 	all := make([]sent, 0, len(steps))
 	for _, st := range steps {
-		id, ch, err := s.c.send(ctx, s.id, st.method, st.params)
+		id, ch, err := s.Send(ctx, st.method, st.params)
 		if err != nil {
 			for _, p := range all {
-				s.c.forget(p.id)
+				s.Forget(p.id)
 			}
 			return err
 		}
@@ -270,7 +272,7 @@ func (t *tgt) configure(ctx context.Context) error {
 	}
 	var errs []error
 	for i, st := range steps {
-		if err := s.c.wait(ctx, all[i].id, all[i].ch, s.gone, st.method, st.res); err != nil {
+		if err := s.Wait(ctx, all[i].id, all[i].ch, st.method, st.res); err != nil {
 			errs = append(errs, err)
 			continue
 		}

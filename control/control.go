@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/audit"
+	"github.com/poppy-browser/poppy-browser/internal/queue"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -53,7 +54,7 @@ type Control struct {
 	st       Status
 	offers   uint64        // offers raised, for IDs
 	agentCh  chan struct{} // closed while the agent holds control
-	subs     map[*subscriber]struct{}
+	subs     map[*queue.Queue[Event]]struct{}
 	lastTime time.Time
 
 	// leases are the agent's actions in flight; while taking, a take is
@@ -76,7 +77,7 @@ func New(opts *Options) *Control {
 		logger: opts.Logger,
 		trans:  make(chan struct{}, 1),
 		st:     Status{Controller: spec.ControllerAgent},
-		subs:   make(map[*subscriber]struct{}),
+		subs:   make(map[*queue.Queue[Event]]struct{}),
 		leases: make(map[*lease]struct{}),
 	}
 	if c.now == nil {

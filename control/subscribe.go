@@ -1,16 +1,15 @@
 package control
 
 import (
-	"sync"
-
 	"github.com/poppy-browser/poppy-browser/audit"
+	"github.com/poppy-browser/poppy-browser/internal/queue"
 )
 
 // Subscribe returns a channel that receives every later [Event], in order,
 // and a function that ends the subscription and closes the channel.
 //
-// The sender never blocks: each subscription has its own unbounded queue,
-// drained into the channel by one goroutine the subscription owns. A slow
+// The sender never blocks: each subscription has its own unbounded queue
+// ([queue.Queue]), drained into the channel by one goroutine it owns. A slow
 // reader loses nothing; a reader that stops reading holds its queue in
 // memory until it calls the cancel function, which it must do: cancel stops
 // the goroutine, waits for it, drops events not yet received and closes the
@@ -19,72 +18,17 @@ import (
 // Events that happened before Subscribe are not replayed; read
 // [Control.Status] after subscribing for the current state.
 func (c *Control) Subscribe() (<-chan Event, func()) {
-	s := &subscriber{
-		signal:  make(chan struct{}, 1),
-		done:    make(chan struct{}),
-		stopped: make(chan struct{}),
-		out:     make(chan Event),
-	}
+	q := queue.New[Event]()
 	c.mu.Lock()
-	c.subs[s] = struct{}{}
+	c.subs[q] = struct{}{}
 	c.mu.Unlock()
-	go s.pump()
-	var once sync.Once
 	cancel := func() {
-		once.Do(func() {
-			c.mu.Lock()
-			delete(c.subs, s)
-			c.mu.Unlock()
-			close(s.done)
-			<-s.stopped
-		})
+		c.mu.Lock()
+		delete(c.subs, q)
+		c.mu.Unlock()
+		q.Stop()
 	}
-	return s.out, cancel
-}
-
-type subscriber struct {
-	mu      sync.Mutex
-	queue   []Event
-	signal  chan struct{} // one pending wake-up for pump
-	done    chan struct{} // closed by cancel
-	stopped chan struct{} // closed when pump has returned
-	out     chan Event
-}
-
-func (s *subscriber) push(e Event) {
-	s.mu.Lock()
-	s.queue = append(s.queue, e)
-	s.mu.Unlock()
-	select {
-	case s.signal <- struct{}{}:
-	default:
-	}
-}
-
-func (s *subscriber) pump() {
-	defer close(s.stopped)
-	defer close(s.out)
-	for {
-		s.mu.Lock()
-		if len(s.queue) == 0 {
-			s.mu.Unlock()
-			select {
-			case <-s.signal:
-				continue
-			case <-s.done:
-				return
-			}
-		}
-		e := s.queue[0]
-		s.queue[0] = Event{}
-		s.queue = s.queue[1:]
-		s.mu.Unlock()
-		select {
-		case s.out <- e:
-		case <-s.done:
-			return
-		}
-	}
+	return q.Out(), cancel
 }
 
 // publishLocked delivers e to every subscriber and the audit log. c.mu must
@@ -93,7 +37,7 @@ func (c *Control) publishLocked(e Event) {
 	for s := range c.subs {
 		ev := e
 		ev.Offer = e.Offer.clone()
-		s.push(ev)
+		s.Push(ev)
 	}
 	c.auditRecord(auditEntryFor(e))
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/injector"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -39,7 +40,7 @@ func TestSetReachesEveryTab(t *testing.T) {
 		if err := p.Click(ctx, c.x, c.y); err != nil {
 			t.Fatal(err)
 		}
-		opened, err := p.Tabs().WaitOpened(ctx, mark)
+		opened, err := browsertest.WaitOpened(ctx, p.Tabs(), mark)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,9 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/poppy-browser/poppy-browser/internal/childenv"
+	"github.com/poppy-browser/poppy-browser/internal/tail"
 )
 
 // Limits of the credential command.
@@ -77,7 +80,7 @@ func (s CommandSource) run(ctx context.Context, req CredentialRequest) (Secret, 
 	out := &cappedWriter{max: MaxCommandOutput, over: func() {
 		tooLarge(fmt.Errorf("output is larger than %d bytes", MaxCommandOutput))
 	}}
-	errOut := &tailWriter{max: stderrTail}
+	errOut := &tail.Buffer{Max: stderrTail}
 
 	cmd := exec.CommandContext(runCtx, "sh", "-c", s.Command)
 	cmd.Env = append(CommandEnv(os.Environ()),
@@ -101,12 +104,12 @@ func (s CommandSource) run(ctx context.Context, req CredentialRequest) (Secret, 
 	}
 	stdout := out.String()
 	if err != nil {
-		return Secret{}, withStderr(runFailure(err), errOut.lastLine(stdout))
+		return Secret{}, withStderr(runFailure(err), lastLine(errOut, stdout))
 	}
 	cred := strings.TrimSpace(stdout)
 	switch {
 	case cred == "":
-		return Secret{}, withStderr("printed no credential", errOut.lastLine(""))
+		return Secret{}, withStderr("printed no credential", lastLine(errOut, ""))
 	case strings.ContainsAny(cred, "\r\n"):
 		return Secret{}, errors.New("printed more than one line")
 	}
@@ -131,44 +134,9 @@ func withStderr(what, line string) error {
 }
 
 // CommandEnv returns the part of environ (as os.Environ gives it) a
-// credential command gets: PATH, HOME, USER, LOGNAME, SHELL, TMPDIR, TZ,
-// LANG, LANGUAGE and LC_*, and every POPPY_* variable whose name does not
-// say it is a secret (TOKEN, KEY, SECRET, PASSWORD, PASSPHRASE, CREDENTIAL,
-// AUTH, COOKIE), so POPPY_MCP_TOKEN stays out. Nothing else passes: not
-// OPENAI_API_KEY, not the proxy or cloud variables, not SSH_AUTH_SOCK.
-func CommandEnv(environ []string) []string {
-	var env []string
-	for _, kv := range environ {
-		name, _, ok := strings.Cut(kv, "=")
-		if ok && allowedEnv(name) {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
-
-// secretWords are parts of a variable name that mark it as a secret.
-var secretWords = []string{"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSPHRASE", "CREDENTIAL", "AUTH", "COOKIE"}
-
-func allowedEnv(name string) bool {
-	switch name {
-	case "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TZ", "LANG", "LANGUAGE":
-		return true
-	}
-	if strings.HasPrefix(name, "LC_") {
-		return true
-	}
-	if rest, ok := strings.CutPrefix(name, "POPPY_"); ok {
-		upper := strings.ToUpper(rest)
-		for _, w := range secretWords {
-			if strings.Contains(upper, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
+// credential command gets: the allowlist [childenv.Command] describes, so
+// POPPY_MCP_TOKEN and OPENAI_API_KEY stay out.
+func CommandEnv(environ []string) []string { return childenv.Keep(environ, childenv.Command) }
 
 // cappedWriter keeps at most max bytes and calls over, once, at the first
 // byte beyond. It has no ReadFrom, so os/exec copies through Write.
@@ -201,27 +169,6 @@ func (w *cappedWriter) String() string {
 	return string(w.buf)
 }
 
-// tailWriter keeps the last max bytes written to it.
-type tailWriter struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (w *tailWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(p) >= w.max {
-		w.buf = append(w.buf[:0], p[len(p)-w.max:]...)
-		return len(p), nil
-	}
-	if extra := len(w.buf) + len(p) - w.max; extra > 0 {
-		w.buf = append(w.buf[:0], w.buf[extra:]...)
-	}
-	w.buf = append(w.buf, p...)
-	return len(p), nil
-}
-
 // tokenLike matches words that look like a credential: long runs of
 // base64url, base64 or hex characters, dots allowed (a JWT).
 var tokenLike = regexp.MustCompile(`[A-Za-z0-9_\-+/=.]{24,}`)
@@ -229,16 +176,8 @@ var tokenLike = regexp.MustCompile(`[A-Za-z0-9_\-+/=.]{24,}`)
 // lastLine returns the last non-blank line written, fit for an error: no
 // control characters, token-like words and stdout (what the command printed
 // as the credential, if anything) redacted, at most maxStderrLine bytes.
-func (w *tailWriter) lastLine(stdout string) string {
-	w.mu.Lock()
-	text := string(w.buf)
-	w.mu.Unlock()
-	var line string
-	for l := range strings.Lines(text) {
-		if t := strings.TrimSpace(l); t != "" {
-			line = t
-		}
-	}
+func lastLine(errOut *tail.Buffer, stdout string) string {
+	line := errOut.LastLine()
 	if line == "" {
 		return ""
 	}

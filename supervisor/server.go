@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -164,7 +165,10 @@ func (s *Server) startBrowser(ctx context.Context) error {
 		CompanyHost:    s.company.IsCompanyHost,
 		CompanyURL:     s.company.DeclaresTo,
 		CompanyHeaders: map[string]string{spec.HeaderExtensions: header},
-		Logger:         s.log,
+		// A page in a dialog loop would hold the tab; no page writes to disk.
+		DialogLimit: browser.DialogLimit{Count: 5, Window: 5 * time.Second},
+		Downloads:   browser.DownloadsRefused,
+		Logger:      s.log,
 	})
 	if err != nil {
 		return err

@@ -33,6 +33,15 @@
 // Without Chromium a test that asks for the browser fails naming the
 // install command, and skips under -short.
 //
+// # A Chromium of its own
+//
+// A test that must start Chromium itself (a browser the runtime attaches to,
+// as to a pool's) uses [StartChromium]: the browser runs in its own process
+// group, and at cleanup the whole group is killed and waited for before its
+// profile is removed (Chromium's helpers outlive its main process and keep
+// writing the profile). [Chromium.Kill] does the same mid-test, as a pool
+// replacing a browser would.
+//
 // # Bounds
 //
 // Every wait is bounded and says what it waited for: the start of Chromium

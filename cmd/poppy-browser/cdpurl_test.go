@@ -5,76 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
-	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
-
-// separateChromium is a Chromium started apart from poppy-browser, as a
-// browser pool runs one: headless, with a DevTools port.
-type separateChromium struct {
-	cmd  *exec.Cmd
-	done chan struct{}
-}
-
-// startSeparateChromium starts Chromium with --remote-debugging-port=port
-// (0: any) and returns it with its DevTools URL, read from the line
-// Chromium prints on stderr.
-func startSeparateChromium(t *testing.T, ctx context.Context, port int, extra []string) (*separateChromium, string) {
-	t.Helper()
-	bin, err := browser.FindChromium()
-	if err != nil {
-		t.Fatal(err)
-	}
-	profile := t.TempDir()
-	args := []string{"--headless", fmt.Sprintf("--remote-debugging-port=%d", port), "--remote-debugging-address=127.0.0.1",
-		"--user-data-dir=" + profile, "--no-first-run", "--no-default-browser-check", "--disable-gpu"}
-	if os.Geteuid() == 0 {
-		args = append(args, "--no-sandbox")
-	}
-	args = append(append(args, extra...), "about:blank")
-	cmd := exec.Command(bin, args...)
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &separateChromium{cmd: cmd, done: make(chan struct{})}
-	go func() { cmd.Wait(); close(c.done) }()
-	t.Cleanup(c.kill)
-	listening := regexp.MustCompile(`DevTools listening on (ws://\S+)`)
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if m := listening.FindStringSubmatch(out.String()); m != nil {
-			return c, m[1]
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("waited for Chromium's DevTools URL on its stderr in vain; it said:\n%s", out.String())
-		case <-c.done:
-			t.Fatalf("the separate Chromium exited at start:\n%s", out.String())
-		case <-tick.C:
-		}
-	}
-}
-
-// kill ends the browser and its helpers, as a pool replacing a browser
-// would, and waits for it.
-func (c *separateChromium) kill() {
-	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
-	<-c.done
-}
 
 // TestCDPURLAttach: poppy-browser mcp --cdp-url drives a Chromium started
 // separately (the browser pool's case): tools work through it, two
@@ -93,7 +33,9 @@ func TestCDPURLAttach(t *testing.T) {
 	}
 	defer site.Close()
 	port := freePort(t)
-	chromium, wsURL := startSeparateChromium(t, ctx, port, site.BrowserArgs())
+	// A Chromium apart from poppy-browser, as a pool runs one.
+	chromium := browsertest.StartChromium(t, ctx, &browsertest.ChromiumOptions{Port: port, Args: site.BrowserArgs()})
+	wsURL := chromium.URL
 	httpURL := fmt.Sprintf("http://127.0.0.1:%d", port)
 
 	var first *mcp.ClientSession
@@ -124,10 +66,10 @@ func TestCDPURLAttach(t *testing.T) {
 		if r, _ := callTool(t, ctx, first, "browser_snapshot", nil); fmt.Sprint(r["page"].(map[string]any)["url"]) != testsite.BookingURL() {
 			t.Errorf("the first runtime's page moved with the second's: %v", r["page"])
 		}
-		chromium.kill()
+		chromium.Kill()
 		for _, phase := range []string{"after the browser went away", "after a new browser came to the same address"} {
 			if phase != "after the browser went away" {
-				startSeparateChromium(t, ctx, port, site.BrowserArgs())
+				browsertest.StartChromium(t, ctx, &browsertest.ChromiumOptions{Port: port, Args: site.BrowserArgs()})
 			}
 			start := time.Now()
 			r, isErr := callTool(t, ctx, cs, "browser_snapshot", nil)

@@ -1,7 +1,8 @@
-package browser
+package cdp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -11,31 +12,45 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+
+	"github.com/poppy-browser/poppy-browser/internal/queue"
 )
 
-// conn multiplexes the flat CDP sessions of one browser over a chromedp
+// The failures the router itself can tell; package browser re-exports them.
+var (
+	// ErrBrowserGone: the connection to the browser ended.
+	ErrBrowserGone = errors.New("the browser is gone")
+	// ErrFrameGone: the session of the target detached.
+	ErrFrameGone = errors.New("frame is gone")
+)
+
+// Conn multiplexes the flat CDP sessions of one browser over a chromedp
 // Transport. chromedp's own Browser routes only the sessions it created, so
 // the auto-attached sessions of out-of-process iframes and popups, which we
 // must configure before they run, need this small router of our own.
-type conn struct {
+type Conn struct {
 	tr   chromedp.Transport
 	next atomic.Int64
 
-	rootSession *session // the browser session, never detached
+	rootSession *Session // the browser session, never detached
 
 	mu       sync.Mutex
 	pending  map[int64]chan *cdproto.Message
-	sessions map[target.SessionID]*session
+	sessions map[target.SessionID]*Session
 	err      error // why the connection ended; set before done closes
 
 	done chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
-func newConn(tr chromedp.Transport) *conn {
-	c := &conn{
+// NewConn routes the messages of tr; start [Conn.ReadLoop] to run it.
+func NewConn(tr chromedp.Transport) *Conn {
+	c := &Conn{
 		tr:       tr,
 		pending:  make(map[int64]chan *cdproto.Message),
-		sessions: make(map[target.SessionID]*session),
+		sessions: make(map[target.SessionID]*Session),
 		done:     make(chan struct{}),
 	}
 	c.rootSession = newSession(c, "", "", "browser")
@@ -43,11 +58,12 @@ func newConn(tr chromedp.Transport) *conn {
 	return c
 }
 
-func (c *conn) root() *session { return c.rootSession }
+// Root is the browser session, never detached.
+func (c *Conn) Root() *Session { return c.rootSession }
 
-// readLoop routes replies to their callers and events to their sessions, in
+// ReadLoop routes replies to their callers and events to their sessions, in
 // the order the browser sent them. It returns when the transport fails.
-func (c *conn) readLoop(ctx context.Context) {
+func (c *Conn) ReadLoop(ctx context.Context) {
 	defer close(c.done)
 	for {
 		msg := new(cdproto.Message)
@@ -59,8 +75,11 @@ func (c *conn) readLoop(ctx context.Context) {
 				delete(c.pending, id)
 			}
 			sessions := c.sessions
-			c.sessions = map[target.SessionID]*session{}
+			c.sessions = map[target.SessionID]*Session{}
 			c.mu.Unlock()
+			// Close our end at once: a peer that closed its side (a pool
+			// stopping) must not wait on a socket left in CLOSE-WAIT.
+			_ = c.Close()
 			for _, s := range sessions {
 				s.close()
 			}
@@ -85,13 +104,14 @@ func (c *conn) readLoop(ctx context.Context) {
 		if string(msg.Method) == target.DetachedFromTarget.Method {
 			var ev target.EventDetachedFromTarget
 			if jsonv2.Unmarshal(msg.Params, &ev, chromedp.DefaultUnmarshalOptions) == nil {
-				c.removeSession(ev.SessionID)
+				c.RemoveSession(ev.SessionID)
 			}
 		}
 	}
 }
 
-func (c *conn) addSession(id target.SessionID, targetID target.ID, kind string) *session {
+// AddSession routes the events of a newly attached session to it.
+func (c *Conn) AddSession(id target.SessionID, targetID target.ID, kind string) *Session {
 	s := newSession(c, id, targetID, kind)
 	c.mu.Lock()
 	c.sessions[id] = s
@@ -99,7 +119,15 @@ func (c *conn) addSession(id target.SessionID, targetID target.ID, kind string) 
 	return s
 }
 
-func (c *conn) removeSession(id target.SessionID) {
+// Len is the number of sessions routed now, the browser's own included.
+func (c *Conn) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.sessions)
+}
+
+// RemoveSession stops routing to a detached session and closes it.
+func (c *Conn) RemoveSession(id target.SessionID) {
 	c.mu.Lock()
 	s := c.sessions[id]
 	delete(c.sessions, id)
@@ -110,7 +138,7 @@ func (c *conn) removeSession(id target.SessionID) {
 }
 
 // send writes one command and returns the channel its reply will arrive on.
-func (c *conn) send(ctx context.Context, sessionID target.SessionID, method string, params any) (int64, chan *cdproto.Message, error) {
+func (c *Conn) send(ctx context.Context, sessionID target.SessionID, method string, params any) (int64, chan *cdproto.Message, error) {
 	var buf []byte
 	if params != nil {
 		var err error
@@ -138,11 +166,11 @@ func (c *conn) send(ctx context.Context, sessionID target.SessionID, method stri
 
 // wait takes the reply of command id and decodes its result into res.
 // A close of gone (the session detached) ends the wait with ErrFrameGone.
-func (c *conn) wait(ctx context.Context, id int64, ch chan *cdproto.Message, gone <-chan struct{}, method string, res any) error {
+func (c *Conn) wait(ctx context.Context, id int64, ch chan *cdproto.Message, gone <-chan struct{}, method string, res any) error {
 	select {
 	case <-gone:
 		c.forget(id)
-		if err := c.deadErr(); err != nil {
+		if err := c.Err(); err != nil {
 			return err
 		}
 		return fmt.Errorf("%s: %w", method, ErrFrameGone)
@@ -150,10 +178,10 @@ func (c *conn) wait(ctx context.Context, id int64, ch chan *cdproto.Message, gon
 		c.forget(id)
 		return ctx.Err()
 	case <-c.done:
-		return c.closedErr()
+		return c.ClosedErr()
 	case reply, ok := <-ch:
 		if !ok {
-			return c.closedErr()
+			return c.ClosedErr()
 		}
 		if reply.Error != nil {
 			return fmt.Errorf("%s: %w", method, reply.Error)
@@ -167,22 +195,32 @@ func (c *conn) wait(ctx context.Context, id int64, ch chan *cdproto.Message, gon
 	}
 }
 
-func (c *conn) forget(id int64) {
+// Done is closed when the connection has ended; [Conn.Err] says why.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Close closes the transport; ReadLoop then ends. Later calls return the
+// first one's error.
+func (c *Conn) Close() error {
+	c.closeOnce.Do(func() { c.closeErr = c.tr.Close() })
+	return c.closeErr
+}
+
+func (c *Conn) forget(id int64) {
 	c.mu.Lock()
 	delete(c.pending, id)
 	c.mu.Unlock()
 }
 
-// deadErr is why the connection ended, or nil while it lives.
-func (c *conn) deadErr() error {
+// Err is why the connection ended (wrapping [ErrBrowserGone]), or nil
+// while it lives.
+func (c *Conn) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err
 }
 
-var unmarshalOpts = chromedp.DefaultUnmarshalOptions
-
-func (c *conn) closedErr() error {
+// ClosedErr is Err for a connection known to have ended: never nil.
+func (c *Conn) ClosedErr() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
@@ -191,47 +229,47 @@ func (c *conn) closedErr() error {
 	return ErrBrowserGone
 }
 
-// session is one flat CDP session: the browser itself, a page, or an
+// Session is one flat CDP session: the browser itself, a page, or an
 // out-of-process iframe. It satisfies [cdp.Session], so the typed commands of
 // cdproto work on it: cdp.Call(ctx, s, page.Navigate, params).
 // A Session is safe for concurrent use.
-type session struct {
-	c        *conn
+type Session struct {
+	c        *Conn
 	id       target.SessionID
 	targetID target.ID
 	kind     string // "browser", "page", "iframe", ...
 
 	mu       sync.Mutex
 	handlers map[string][]func(jsonv2.Value)
-	subs     map[string]map[*subscription]struct{}
+	subs     map[string]map[*queue.Queue[jsonv2.Value]]struct{}
 	closed   bool
 	gone     chan struct{}
 }
 
-var _ cdp.Session = (*session)(nil)
+var _ cdp.Session = (*Session)(nil)
 
-func newSession(c *conn, id target.SessionID, targetID target.ID, kind string) *session {
-	return &session{c: c, id: id, targetID: targetID, kind: kind,
+func newSession(c *Conn, id target.SessionID, targetID target.ID, kind string) *Session {
+	return &Session{c: c, id: id, targetID: targetID, kind: kind,
 		handlers: map[string][]func(jsonv2.Value){},
-		subs:     map[string]map[*subscription]struct{}{},
+		subs:     map[string]map[*queue.Queue[jsonv2.Value]]struct{}{},
 		gone:     make(chan struct{}),
 	}
 }
 
 // ID is the CDP session id ("" for the browser session).
-func (s *session) ID() target.SessionID { return s.id }
+func (s *Session) ID() target.SessionID { return s.id }
 
 // TargetID is the target this session is attached to.
-func (s *session) TargetID() target.ID { return s.targetID }
+func (s *Session) TargetID() target.ID { return s.targetID }
 
 // Kind is the target type: "browser", "page", "iframe", "worker", ...
-func (s *session) Kind() string { return s.kind }
+func (s *Session) Kind() string { return s.kind }
 
 // Done is closed when the session detaches.
-func (s *session) Done() <-chan struct{} { return s.gone }
+func (s *Session) Done() <-chan struct{} { return s.gone }
 
 // Call runs one command in this session.
-func (s *session) Call(ctx context.Context, method string, params, res any) error {
+func (s *Session) Call(ctx context.Context, method string, params, res any) error {
 	id, ch, err := s.c.send(ctx, s.id, method, params)
 	if err != nil {
 		return err
@@ -239,40 +277,62 @@ func (s *session) Call(ctx context.Context, method string, params, res any) erro
 	return s.c.wait(ctx, id, ch, s.gone, method, res)
 }
 
-// Subscribe buffers every later event of method until cancel is called.
-func (s *session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
-	sub := newSubscription()
+// Subscribe buffers every later event of method until cancel is called;
+// the channel closes when the session detaches, after its last events.
+func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
+	q := queue.New[jsonv2.Value]()
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		sub.finish()
-		return sub.out, func() {}
+		q.Close()
+		return q.Out(), q.Stop
 	}
 	if s.subs[method] == nil {
-		s.subs[method] = map[*subscription]struct{}{}
+		s.subs[method] = map[*queue.Queue[jsonv2.Value]]struct{}{}
 	}
-	s.subs[method][sub] = struct{}{}
+	s.subs[method][q] = struct{}{}
 	s.mu.Unlock()
-	return sub.out, func() {
+	return q.Out(), func() {
 		s.mu.Lock()
-		delete(s.subs[method], sub)
+		delete(s.subs[method], q)
 		s.mu.Unlock()
-		sub.stop()
+		q.Stop()
 	}
 }
 
-// on registers a handler run on the read loop, in event order. Handlers must
+// Conn is the connection the session travels on.
+func (s *Session) Conn() *Conn { return s.c }
+
+// Send writes one command without waiting: its reply arrives on the
+// channel, which closes if the connection ends first. Pair it with
+// [Session.Wait], or [Session.Forget] the id when the reply is not wanted.
+// Sending several before waiting keeps their order without a round trip
+// each.
+func (s *Session) Send(ctx context.Context, method string, params any) (int64, chan *cdproto.Message, error) {
+	return s.c.send(ctx, s.id, method, params)
+}
+
+// Wait takes the reply of a command Sent in this session and decodes its
+// result into res; the session detaching ends it with [ErrFrameGone].
+func (s *Session) Wait(ctx context.Context, id int64, ch chan *cdproto.Message, method string, res any) error {
+	return s.c.wait(ctx, id, ch, s.gone, method, res)
+}
+
+// Forget drops a command's reply that nobody will read.
+func (s *Session) Forget(id int64) { s.c.forget(id) }
+
+// On registers a handler run on the read loop, in event order. Handlers must
 // not block: anything that calls the browser runs in its own goroutine.
-func (s *session) on(method string, fn func(jsonv2.Value)) {
+func (s *Session) On(method string, fn func(jsonv2.Value)) {
 	s.mu.Lock()
 	s.handlers[method] = append(s.handlers[method], fn)
 	s.mu.Unlock()
 }
 
-func (s *session) dispatch(method string, params jsonv2.Value) {
+func (s *Session) dispatch(method string, params jsonv2.Value) {
 	s.mu.Lock()
 	hs := s.handlers[method]
-	var subs []*subscription
+	var subs []*queue.Queue[jsonv2.Value]
 	for sub := range s.subs[method] {
 		subs = append(subs, sub)
 	}
@@ -281,11 +341,11 @@ func (s *session) dispatch(method string, params jsonv2.Value) {
 		h(params)
 	}
 	for _, sub := range subs {
-		sub.push(params)
+		sub.Push(params)
 	}
 }
 
-func (s *session) close() {
+func (s *Session) close() {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -297,79 +357,14 @@ func (s *session) close() {
 	s.mu.Unlock()
 	for _, m := range subs {
 		for sub := range m {
-			sub.finish()
+			sub.Close()
 		}
 	}
 	close(s.gone)
 }
 
-// subscription queues events without bound so that the read loop never waits
-// on a slow reader.
-type subscription struct {
-	out     chan jsonv2.Value
-	stopped chan struct{} // the reader went away: drop the rest
-	mu      sync.Mutex
-	cond    *sync.Cond
-	q       []jsonv2.Value
-	done    bool
-}
-
-func newSubscription() *subscription {
-	sub := &subscription{out: make(chan jsonv2.Value), stopped: make(chan struct{})}
-	sub.cond = sync.NewCond(&sub.mu)
-	go sub.pump()
-	return sub
-}
-
-func (s *subscription) push(v jsonv2.Value) {
-	s.mu.Lock()
-	if !s.done {
-		s.q = append(s.q, v)
-		s.cond.Signal()
-	}
-	s.mu.Unlock()
-}
-
-func (s *subscription) finish() {
-	s.mu.Lock()
-	s.done = true
-	s.cond.Signal()
-	s.mu.Unlock()
-}
-
-func (s *subscription) stop() {
-	s.mu.Lock()
-	if !s.done {
-		s.done = true
-		close(s.stopped)
-		s.cond.Signal()
-	}
-	s.mu.Unlock()
-}
-
-func (s *subscription) pump() {
-	defer close(s.out)
-	for {
-		s.mu.Lock()
-		for len(s.q) == 0 && !s.done {
-			s.cond.Wait()
-		}
-		if len(s.q) == 0 {
-			s.mu.Unlock()
-			return
-		}
-		v := s.q[0]
-		s.q = s.q[1:]
-		s.mu.Unlock()
-		select {
-		case s.out <- v:
-		case <-s.stopped:
-			return
-		}
-	}
-}
-
-func decode[E any](raw jsonv2.Value) (E, bool) {
+// Decode reads an event's params as E; false when they do not fit.
+func Decode[E any](raw jsonv2.Value) (E, bool) {
 	var ev E
 	err := jsonv2.Unmarshal(raw, &ev, chromedp.DefaultUnmarshalOptions)
 	return ev, err == nil

@@ -20,9 +20,9 @@ type FrameFailure struct {
 // a failure. A tab that is busy, crashed, held by a dialog or still being
 // set up fails at its bound (or at once) without holding up the others, so
 // a switch of control that updates every Company frame returns within about
-// perFrame whatever the pages do. It is how package injector reaches every
-// frame; what to do about a frame that failed (retry it, reload it, report
-// it) is the caller's decision.
+// perFrame whatever the pages do. What to do about a frame that failed (retry it, reload it, report
+// it) is the caller's decision. Only this package's tests use it (package
+// injector fans out itself), so it lives in a test file.
 func (b *Browser) EachFrame(ctx context.Context, perFrame time.Duration, fn func(ctx context.Context, p *Page, f Frame) error) []FrameFailure {
 	var (
 		wg   sync.WaitGroup

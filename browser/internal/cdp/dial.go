@@ -1,0 +1,135 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	neturl "net/url"
+	"regexp"
+	"strings"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+)
+
+// RedactURL drops a DevTools URL's query, user info and fragment (a browser
+// pool's token travels there), for errors.
+func RedactURL(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return "the DevTools URL"
+	}
+	u.RawQuery, u.User, u.Fragment, u.ForceQuery = "", nil, "", false
+	return u.String()
+}
+
+// urlInText finds the URLs an error's text may carry.
+var urlInText = regexp.MustCompile(`(?i)\b(?:wss?|https?)://[^\s"'<>]+`)
+
+// Redact returns err with every URL in its text redacted ([RedactURL]); a
+// *url.Error in its chain (the dialer's, which quotes the whole URL) is
+// replaced by a redacted copy, so errors.As finds no secret either.
+// errors.Is still matches the sentinels the chain holds.
+func Redact(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := urlInText.ReplaceAllStringFunc(err.Error(), RedactURL)
+	return &redacted{text: text, cause: scrubChain(err)}
+}
+
+type redacted struct {
+	text  string
+	cause error
+}
+
+func (e *redacted) Error() string { return e.text }
+func (e *redacted) Unwrap() error { return e.cause }
+
+// scrubChain rebuilds a chain of single wraps with each *url.Error's URL
+// redacted; a chain it cannot rebuild (a join, an unknown wrapper holding
+// a *url.Error) is cut below the text, which Redact has already cleaned.
+func scrubChain(err error) error {
+	var ue *neturl.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	if e, ok := err.(*neturl.Error); ok {
+		return &neturl.Error{Op: e.Op, URL: RedactURL(e.URL), Err: scrubChain(e.Err)}
+	}
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			return s
+		}
+	}
+	return nil
+}
+
+// sentinels are the failures a caller matches with errors.Is and that a
+// cut chain must keep.
+var sentinels = []error{ErrBrowserGone, ErrFrameGone, context.DeadlineExceeded, context.Canceled}
+
+// Dial connects to a browser's DevTools websocket: a ws(s):// URL as it
+// is, an http(s):// endpoint through its /json/version. Its errors may
+// quote url whole: whoever shows them redacts them first ([Redact]).
+func Dial(ctx context.Context, url string) (chromedp.Transport, error) {
+	ws := url
+	if strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://") {
+		var err error
+		if ws, err = resolveWebSocketURL(ctx, url); err != nil {
+			return nil, fmt.Errorf("attaching to %s: %w", url, err)
+		}
+	}
+	c, err := remote.DialContext(ctx, ws)
+	if err != nil {
+		return nil, fmt.Errorf("attaching to %s: %w", url, err)
+	}
+	return c, nil
+}
+
+// resolveWebSocketURL asks a DevTools HTTP endpoint for its browser
+// websocket. /json/version is looked up beside the base's path, with its
+// query kept (a pool's token and launch options travel there), and the
+// websocket URL it returns gets the base's query when it has none (a pool
+// answers with its own address, without the token).
+func resolveWebSocketURL(ctx context.Context, base string) (string, error) {
+	u, err := neturl.Parse(base)
+	if err != nil {
+		return "", errors.New("the DevTools URL does not parse")
+	}
+	version := *u
+	version.Path = strings.TrimSuffix(u.Path, "/") + "/json/version"
+	version.RawPath, version.Fragment = "", ""
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, version.String(), nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := (&http.Client{}).Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("/json/version answered %s", resp.Status)
+	}
+	var v struct {
+		WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&v); err != nil {
+		return "", fmt.Errorf("reading /json/version: %w", err)
+	}
+	if v.WebSocketDebuggerURL == "" {
+		return "", errors.New("no webSocketDebuggerUrl in /json/version")
+	}
+	ws, err := neturl.Parse(v.WebSocketDebuggerURL)
+	if err != nil {
+		return "", errors.New("/json/version gave a webSocketDebuggerUrl that does not parse")
+	}
+	if ws.RawQuery == "" && u.RawQuery != "" {
+		ws.RawQuery = u.RawQuery
+	}
+	return ws.String(), nil
+}
