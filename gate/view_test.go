@@ -294,3 +294,27 @@ func TestSnapshotOfOneElement(t *testing.T) {
 	must(t, g.Do(ctx, Navigate{URL: base + "/part"}), spec.OutcomeDone, "")
 	must(t, g.Do(ctx, Snapshot{Ref: form.Ref}), spec.OutcomeDenied, spec.ReasonStaleRef)
 }
+
+// A page change answers with the new page: one round trip, not two.
+func TestDoAndSeeReturnsTheNewPage(t *testing.T) {
+	g, _, ctx := chromiumGate(t)
+	base := viewSite(t)
+	nav := must(t, g.DoAndSee(ctx, Navigate{URL: base + "/a"}), spec.OutcomeDone, "")
+	if !strings.Contains(nav.Text, `link "to B"`) || !strings.Contains(nav.Message, "follows") {
+		t.Fatalf("navigate did not return the page: message %q, text:\n%s", nav.Message, nav.Text)
+	}
+	toB := refByName(t, nav, "link", "to B")
+	click := must(t, g.DoAndSee(ctx, Click{Ref: toB.Ref}), spec.OutcomeDone, "")
+	if !strings.Contains(click.Text, `Page "Page B"`) || click.Page.Epoch == nav.Page.Epoch {
+		t.Fatalf("a click that navigated did not return the new page (epoch %d, then %d):\n%s", nav.Page.Epoch, click.Page.Epoch, click.Text)
+	}
+	back := must(t, g.DoAndSee(ctx, Back{}), spec.OutcomeDone, "")
+	if !strings.Contains(back.Text, `Page "Page A"`) {
+		t.Fatalf("back did not return the page it arrived at:\n%s", back.Text)
+	}
+	// An action that leaves the page where it was returns no snapshot.
+	scroll := must(t, g.DoAndSee(ctx, Scroll{Direction: "down"}), spec.OutcomeDone, "")
+	if scroll.Text != "" {
+		t.Errorf("a scroll returned a snapshot:\n%s", scroll.Text)
+	}
+}
