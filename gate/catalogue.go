@@ -113,7 +113,7 @@ const HandOverHelp = " When an action is denied with reason user_step, the Compa
 func Catalogue() []Entry {
 	return []Entry{
 		entry(spec.ToolNavigate, "navigate", "Navigate to a URL",
-			"Open an http(s) URL and wait for it to load (a new epoch).",
+			"Open an http(s) URL; answers with its snapshot (a new epoch).",
 			"Open an http or https URL.", false, nil,
 			func(in NavigateInput) Action { return Navigate{URL: in.URL} }),
 		entry(spec.ToolBack, "back", "Go back",
