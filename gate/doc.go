@@ -129,10 +129,17 @@
 // in page.status.
 //
 // Nothing is cut silently. Names and values longer than the scanner's
-// bounds (300 and 1,000 characters) end in "…"; a page whose text passes
-// [MaxSnapshotText] stops at a line with "[... N more lines and elements
-// not shown ...]", and a snapshot of one element (Snapshot.Ref) reads the
-// rest part by part.
+// bounds (300 and 1,000 characters) end in "…". A page whose text passes
+// [MaxSnapshotText] (64 KB, about 16,000 tokens) is shown part by part: a
+// part ends at a line "[... lines N to M (K KB) not shown: ... take
+// browser_snapshot with from=N to read on ...]", and one element's subtree
+// (Snapshot.Ref) can be read alone.
+//
+// An action that changes the page (a navigation, back, forward, a click or
+// key that loaded another document or opened a tab, a tab selected) can
+// bring the new snapshot back in its own result: [Gate.DoAndSee], which
+// the MCP server and the built-in loop use, so a page change costs one
+// round trip.
 //
 // A legend line, once per snapshot that shows a mark, says what the short
 // notes mean, so that thousands of marked lines stay short. Page text is
