@@ -34,7 +34,7 @@ type plan struct {
 	touch *marks.Action
 	// focused sends touch to whatever has focus, in whichever frame: every
 	// frame is asked, and a page not observed since control came back
-	// refuses it (stale_ref).
+	// refuses a key (stale_ref).
 	focused bool
 	// lease is how the action holds the input lease while it dispatches.
 	lease lease

@@ -200,7 +200,7 @@
     };
     const children = (el, depth, hidden, inEditable, text) => {
       const root = rootOf(el);
-      if (!root && el.localName.includes("-") && !described.has(el)) pending.push(el);
+      if (!root && mayHost(el)) pending.push(el);
       const assigned = el instanceof HTMLSlotElement ? el.assignedNodes() : null;
       const kids = assigned && assigned.length ? assigned : null;
       if (kids) {
