@@ -56,7 +56,10 @@
 //   - [ErrPageBusy]: a command that needs a page's main thread (a script,
 //     input, a DOM read) got no answer within [Options.BusyTimeout] (10 s).
 //     The next navigation of that tab ends the script first, so the tab can
-//     leave; [Frame.StopScript] does it on demand.
+//     leave. [Frame.Hold] stops a busy renderer's scripts without ending
+//     them (the debugger's pause, on in every page and frame target from
+//     its start, breakpoints off), so that a value can be set while none
+//     of them runs.
 //   - [ErrDialogOpen]: a JavaScript dialog holds the tab. The call that
 //     opened it (a click) returns as soon as it opens; later calls fail at
 //     once until [Page.HandleDialog] answers it. With [Options.DialogLimit]
@@ -75,6 +78,14 @@
 // Attaching with [Options.CDPURL] gives up after [Options.ConnectTimeout]
 // (10 s). Protocol errors are matched by their JSON-RPC code and by the
 // browser's own state (a context that no longer exists), never by text.
+//
+// # Preloading
+//
+// A Chromium we start has preloading off in its profile (speculation-rules
+// prefetch and prerender, "preload pages"): the browser process makes those
+// requests where the interception does not see them, so they would reach
+// the Company without its header (PROTOCOL.md lists the kinds of request
+// and which carry it).
 //
 // # Downloads, file choosers, authentication
 //

@@ -8,7 +8,7 @@
 // runs no step itself: it returns a plan (the ref it targets, the
 // marks.Action describing what it would touch, how to dispatch it, whether
 // to settle, how to describe success), and Gate.Do runs the same sequence
-// for every plan, in one place (DESIGN.md's list):
+// for every plan, in one place (the list of docs/architecture.md):
 //  1. refuse at once if the User holds control (user_has_control), without
 //     queueing or waiting; and again once the action has its slot, since
 //     the User may have taken control while it waited;

@@ -63,7 +63,12 @@
 // Server open and close independently. A Supervisor's Start and Close must
 // not run concurrently with each other. The accessors are safe once the
 // start has returned nil; the parts they return document their own
-// concurrency. The package starts no goroutine of its own: the browser and
-// the live views own theirs, and a caller runs Server.Start in its own
-// goroutine when it wants the start in the background.
+// concurrency. Each Session starts up to three goroutines of its own, each
+// following control's events: one records the User's own navigations in
+// the audit log, one shows a desktop notification for each offer
+// ([Options.NotifyDesktop]), one writes each offer with the live view's
+// address to UserMessages ([Options.AnnounceOffers]). [Session.Close]
+// stops each and waits for it. The browser and the live views own their
+// goroutines, and a caller runs Server.Start in its own goroutine when it
+// wants the start in the background.
 package supervisor

@@ -228,6 +228,9 @@ func (ss *Session) close(ctx context.Context, reason string) error {
 		if ss.live != nil {
 			errs = append(errs, ss.live.Shutdown(ctx))
 		}
+		if ss.injector != nil {
+			errs = append(errs, ss.injector.Close(ctx))
+		}
 		if ss.bctx != nil && ss.srv.ownContexts() {
 			errs = append(errs, ss.bctx.Close(ctx))
 		}

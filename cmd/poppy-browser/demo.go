@@ -31,7 +31,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.register(fs)
 	var mf modelFlags
 	mf.register(fs)
-	autoFlag := fs.Bool("auto-user", false, "play the User's part too (the default when stdin is not a terminal)")
+	autoFlag := fs.Bool("auto-user", false, "play the User's part too (the default when stdin is not a terminal; --auto-user=false leaves it to you, in the live view)")
 	task := fs.String("task", demoTask, "the task for the agent")
 	httpAddr := fs.String("http", "", "serve the agent's MCP tools over Streamable HTTP here instead of running the built-in agent")
 	tuiFlag := fs.Bool("tui", true, "when you play the User, show the terminal UI on /dev/tty; quitting it ends the demo")
@@ -39,10 +39,18 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	// A bad --model or a missing key fails before anything starts.
-	model, err := mf.build(*task, os.Getenv)
+	model, err := mf.build("demo", *task, os.Getenv)
 	if err != nil {
 		return err
 	}
+	if err := needDisplay("demo", cfg.Headful, cfg.CDPURL); err != nil {
+		return err
+	}
+	httpListener, err := listenFlag("demo", "--http", *httpAddr)
+	if err != nil {
+		return err
+	}
+	defer closeListener(httpListener)
 	site, signer, err := startDemoSite()
 	if err != nil {
 		return err
@@ -56,7 +64,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.HTTPClient = site.Client()
 	cfg.BrowserArgs = site.BrowserArgs()
 	cfg.ReturnTo = testsite.BookingURL()
-	cfg.UserMessages = stderr // the live view URL holds its token: stderr, as CONTRACT.md says
+	cfg.UserMessages = stderr // the live view URL holds its token: stderr, the User's channel, never the model's
 	cfg.SessionNote = "joined as a guest"
 	sv, err := cfg.start(ctx)
 	if err != nil {
@@ -64,13 +72,15 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer sv.Close()
 	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, sv.Page().URL())
-	if *httpAddr != "" {
+	if httpListener != nil {
 		srv := mcpserver.NewServer(mcpserver.Fixed(sv.Gate()), nil) // the demo's one User
 		ctx, stop := startUserSide(ctx, sv, *tuiFlag, true, stderr)
 		defer stop()
-		return serveHTTP(ctx, srv, *httpAddr, stderr) // the token goes where the live view's does
+		return serveHTTP(ctx, srv, httpListener, stderr) // the token goes where the live view's does
 	}
-	auto := *autoFlag || !ui.IsTerminal(stdin)
+	// Without a terminal the User's part plays itself, unless
+	// --auto-user=false says the User is in the live view.
+	auto := *autoFlag || !ui.IsTerminal(stdin) && !flagSet(fs, "auto-user")
 	lctx, stopLoop := context.WithCancelCause(ctx)
 	defer stopLoop(nil)
 	storyOut := stdout
@@ -146,8 +156,11 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if cfg.NoJoin && *startURL == "" {
 		return cli.UsageErrorf("run: --no-join needs --start URL (without a join the browser would start on about:blank)")
 	}
-	model, err := mf.build(*task, os.Getenv)
+	model, err := mf.build("run", *task, os.Getenv)
 	if err != nil {
+		return err
+	}
+	if err := needDisplay("run", cfg.Headful, cfg.CDPURL); err != nil {
 		return err
 	}
 	if *verbose {

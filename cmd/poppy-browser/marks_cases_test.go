@@ -3,7 +3,7 @@ package main
 // The fixture table of issue 3: action x element -> outcome and mark, over
 // MCP in real Chromium, on the pages of testsite under /fixtures/marks/.
 
-// Sentences of browser-control v1 (spec/browser-control-v1.md) the cases
+// Rules of browser-control v1 (docs/requirements.md) the cases
 // check, each opening with its ID in spec.Requirements.
 const (
 	sInteractionControl = "BC-4-interaction-control: interaction on a control: Can read it. Leaves changing or activating it to the User."
