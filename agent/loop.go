@@ -215,6 +215,10 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 	t.emit(Event{Kind: EventStart})
 	n, failures := 0, 0
 	told, heard := "", ""
+	var (
+		seen   *gate.Result   // the page the last action brought back
+		seenAt control.Status // control when it did
+	)
 	for {
 		if ctx.Err() != nil {
 			return t.stopped(ctx)
@@ -240,12 +244,21 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 			}
 		}
 
-		// Observe.
+		// Observe: the snapshot the last action brought back when it
+		// changed the page and control has not changed hands since, else
+		// a new one.
 		before := ctl.Status()
-		obs, err := await(ctx, func(ctx context.Context) gate.Result { return g.Do(ctx, gate.Snapshot{}) })
-		if err != nil {
-			return t.stopped(ctx)
+		var obs gate.Result
+		if seen != nil && before.Epoch == seenAt.Epoch && before.Controller == spec.ControllerAgent {
+			obs = *seen
+		} else {
+			var err error
+			obs, err = await(ctx, func(ctx context.Context) gate.Result { return g.Do(ctx, gate.Snapshot{}) })
+			if err != nil {
+				return t.stopped(ctx)
+			}
 		}
+		seen = nil
 		if obs.Reason == spec.ReasonUserHasControl {
 			continue
 		}
@@ -329,6 +342,8 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 			res.Offer = &o
 			res.Message = userStepLoopMessage(res.Mark)
 		}
+		seen, seenAt = res.Seen, ctl.Status()
+		res.Seen = nil // the history keeps what the action did, not the page
 		step.Result = res
 		if res.Offer != nil {
 			t.emit(Event{Kind: EventHandOver, Offer: res.Offer, Message: res.Offer.Reason})

@@ -56,6 +56,9 @@ type ActionResult struct {
 	Offer *control.Offer `json:"offer,omitempty"`
 	// Final is set by an action that ends the task (done).
 	Final *Final `json:"final,omitempty"`
+	// Seen is the snapshot an action that changed the page brought back
+	// (gate.DoAndSee); the loop reads it instead of taking another.
+	Seen *gate.Result `json:"-"`
 }
 
 // Final is how the model ended the task.
@@ -66,7 +69,11 @@ type Final struct {
 
 // fromGate turns a gate result into an action result.
 func fromGate(r gate.Result) ActionResult {
-	return ActionResult{Outcome: r.Outcome, Reason: r.Reason, Message: r.Message, Mark: r.Mark}
+	res := ActionResult{Outcome: r.Outcome, Reason: r.Reason, Message: r.Message, Mark: r.Mark}
+	if r.Text != "" {
+		res.Seen = &r
+	}
+	return res
 }
 
 // NewAction defines an action whose input is In, with In's schema inferred
@@ -236,7 +243,7 @@ func gated(e gate.Entry) func(ctx context.Context, env *Env, input json.RawMessa
 		if err != nil {
 			return badInput(err)
 		}
-		return fromGate(env.Gate.Do(ctx, a))
+		return fromGate(env.Gate.DoAndSee(ctx, a))
 	}
 }
 

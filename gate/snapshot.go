@@ -58,7 +58,7 @@ func (a Snapshot) plan() plan {
 		done: func(ctx context.Context, st *step) Result {
 			r := st.r
 			page := r.page(ctx)
-			text, elems := renderSnapshot(scans, r.g.refs, r.g.company, page)
+			text, elems := renderSnapshot(scans, r.g.refs, r.g.company, page, a.From)
 			if elems == nil {
 				elems = []ElementInfo{} // a snapshot always has elements, even none
 			}

@@ -88,6 +88,10 @@ type Element struct {
 	Expanded *bool `json:"expanded,omitempty"`
 	// Href is a link's absolute target.
 	Href string `json:"href,omitempty"`
+	// Group says the entry is the line of a landmark (banner, navigation,
+	// main, ...) or a list, with its Role and Name: the lines inside it
+	// follow, one step deeper. It has no ref.
+	Group bool `json:"group,omitempty"`
 	// Inline says the element is a part of a line of text (see Parts) and
 	// has no line of its own.
 	Inline bool `json:"inline,omitempty"`

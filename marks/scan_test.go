@@ -96,8 +96,10 @@ func TestScanCheckIn(t *testing.T) {
 	}
 	passport := find(t, s, "textbox", "Passport number")
 	want := []line{
+		{Role: "banner"}, // a landmark's line: the lines under it hang from it
 		{Role: "link", Name: "Demo Airline"},
 		{Role: "text", Text: "Demo Airline Guest"}, // the link is inline in its line
+		{Role: "main"},
 		{Role: "h1", Text: "Check in for booking bkg_4Rt9"},
 		{Role: "form", Name: "check-in", Marked: &marks.ElementMark{Kind: spec.Submission, Marked: form.ID}},
 		{Role: "combobox", Name: "Seat", Value: "aisle", Form: form.ID},

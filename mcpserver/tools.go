@@ -37,8 +37,9 @@ var (
 // addAction adds the MCP tool of one catalogue entry. Its arguments are
 // checked here, in words a model can act on; the action passes the gate;
 // a denial is a normal result and a failure sets isError. The snapshot's
-// text goes out once, as the text content; structuredContent carries the
-// outcome, the page and (when asked) the elements.
+// text goes out once, as the text content (after the action's message when
+// an action that changed the page brings it); structuredContent carries
+// the outcome, the page and (when asked) the elements.
 func (s *Server) addAction(e gate.Entry) {
 	tool := &mcp.Tool{Name: e.Tool, Title: e.Title, Description: e.Description, InputSchema: e.Input, OutputSchema: resultSchema,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: e.ReadOnly, IdempotentHint: e.Idempotent,
@@ -63,7 +64,13 @@ func (s *Server) addAction(e gate.Entry) {
 		if err != nil {
 			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: unavailable(err)}, false), nil
 		}
-		return result(s.do(ctx, g, a), opts.Elements), nil
+		// An action that changes the page answers with the new page
+		// (gate.DoAndSee): the model reads it without a second call.
+		res := s.do(ctx, g, a)
+		if res.Text != "" && e.Tool != spec.ToolSnapshot {
+			res.Text = res.Message + "\n" + res.Text
+		}
+		return result(res, opts.Elements), nil
 	})
 }
 
@@ -84,7 +91,7 @@ func (s *Server) do(ctx context.Context, g *gate.Gate, a gate.Action) gate.Resul
 				done <- gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonInternal, Message: internalMessage}
 			}
 		}()
-		done <- g.Do(ctx, a)
+		done <- g.DoAndSee(ctx, a)
 	}
 	if !s.reg.goOwned("running a browser action", run) {
 		return shuttingDown()

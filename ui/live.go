@@ -96,6 +96,7 @@ type Live struct {
 	lastFrame []byte          // the latest frame message of the shown tab, for a client that joins
 	lastCast  <-chan struct{} // closed when the latest screencast has stopped
 	closed    bool
+	alert     string // shown in every viewer's status line while set (SetAlert)
 	// controller is the viewer through which the User took control, for
 	// the control epoch controllerEpoch (viewer.go).
 	controller      *client
@@ -105,7 +106,6 @@ type Live struct {
 	// exchanged for, both by their secret's hash (links.go).
 	links   map[[32]byte]*linkEntry
 	viewers map[[32]byte]viewerSession
-	alert   string // shown in every viewer's status line while set (SetAlert)
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
