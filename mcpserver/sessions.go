@@ -43,7 +43,8 @@ type registry struct {
 	startTimeout time.Duration
 	log          *slog.Logger
 
-	max int // sessions open at once; 0 or less: no bound
+	max     int // sessions open at once; 0 or less: no bound
+	metrics *metrics
 
 	mu     sync.Mutex
 	byConn map[*mcp.ServerSession]*entry
@@ -159,6 +160,9 @@ func (r *registry) start(e *entry) {
 			}
 			if r.notify {
 				go notifySession(e.ctx, e.ss, rt.Gate().Control())
+			}
+			if r.metrics != nil {
+				go r.metrics.watchControl(e.ctx, rt.Gate().Control())
 			}
 		}()
 		go func() {

@@ -26,13 +26,19 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var mo mcpserver.Options
 	fs.IntVar(&mo.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over --http: at most this many MCP sessions at once; a new one beyond is refused")
 	fs.DurationVar(&mo.SessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "over --http: end a session (and its browser context) after this long without a request")
+	logFormat := fs.String("log-format", "text", "log lines on stderr (browser attached, lost, reattached) as text or json")
 	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	logger, err := stderrLogger(*logFormat, stderr)
+	if err != nil {
 		return err
 	}
 	if cfg.Company == "" {
 		return cli.UsageErrorf("mcp: --company is required")
 	}
 	cfg.UserMessages = stderr
+	cfg.Logger = logger
 	cfg.ContextPerSession = *httpAddr != ""
 	opts := cfg.options()
 	if err := opts.Check(); err != nil {
@@ -44,7 +50,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// and the first browser tool waits for the start.
 	go func() {
 		if err := rt.Start(ctx); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(stderr, "poppy-browser: the browser did not start: %v\n", err)
+			fmt.Fprintf(stderr, "poppy-browser: the browser did not start (a new session tries again): %v\n", err)
 		}
 	}()
 	srv := mcpserver.NewServer(func(ctx context.Context, id string) (mcpserver.Runtime, error) {
@@ -58,23 +64,39 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return ss, nil
 	}, &mo)
 	if *httpAddr != "" {
-		return serveHTTP(ctx, srv, *httpAddr, stderr)
+		return serveHTTP(ctx, srv, *httpAddr, stderr, &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()})
 	}
 	return srv.ServeStdio(ctx, stdin, stdout)
 }
 
 // serveHTTP serves srv over Streamable HTTP on addr, with the token from
 // POPPY_MCP_TOKEN (never printed) or a random one shown on stderr.
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, stderr io.Writer) error {
+// o (nil for none) holds what /readyz and /metrics read of the runtime.
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, stderr io.Writer, o *mcpserver.HTTPOptions) error {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
-	o := &mcpserver.HTTPOptions{Token: os.Getenv("POPPY_MCP_TOKEN"), Messages: stderr}
+	if o == nil {
+		o = &mcpserver.HTTPOptions{}
+	}
+	o.Token, o.Messages = os.Getenv("POPPY_MCP_TOKEN"), stderr
 	if o.Token != "" {
 		o.TokenFromEnv = "$POPPY_MCP_TOKEN"
 	}
 	return srv.ServeHTTP(ctx, l, o)
+}
+
+// stderrLogger is the runtime's logger on stderr, in format (text or
+// json).
+func stderrLogger(format string, stderr io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(stderr, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(stderr, nil)), nil
+	}
+	return nil, cli.UsageErrorf("mcp: --log-format is text or json, not %q", format)
 }
 
 func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {

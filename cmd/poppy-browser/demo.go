@@ -68,7 +68,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		srv := mcpserver.NewServer(mcpserver.Fixed(sv.Gate()), nil) // the demo's one User
 		ctx, stop := startUserSide(ctx, sv, *tuiFlag, true, stderr)
 		defer stop()
-		return serveHTTP(ctx, srv, *httpAddr, stderr) // the token goes where the live view's does
+		return serveHTTP(ctx, srv, *httpAddr, stderr, nil) // the token goes where the live view's does
 	}
 	auto := *autoFlag || !ui.IsTerminal(stdin)
 	lctx, stopLoop := context.WithCancelCause(ctx)
