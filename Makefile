@@ -46,7 +46,7 @@ FUZZ_TARGETS := \
 	./spec:FuzzMatchesDomain ./spec:FuzzNormalizeDomain \
 	./session:FuzzParseCompany ./testsite:FuzzJoinCredential \
 	./internal/pagetext:FuzzLine ./internal/pagetext:FuzzURL \
-	./agent:FuzzParseReply
+	./agent:FuzzParseReply ./mcpserver:FuzzToolArguments
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

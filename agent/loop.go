@@ -143,6 +143,7 @@ const (
 	EventHandOver EventKind = "hand_over" // the User was offered control
 	EventWaiting  EventKind = "waiting"   // the User holds control; the loop waits for the hand back
 	EventBack     EventKind = "back"      // control is back; the page is read again
+	EventDeclined EventKind = "declined"  // the User declined the offer or cancelled their step; the loop goes on without them
 	EventEnd      EventKind = "end"       // the task ended; Report is set
 )
 
@@ -169,7 +170,9 @@ func (l *Loop) Run(ctx context.Context, task string) (*Report, error) {
 	}
 	defer l.running.Store(false)
 	t := &taskRun{l: l, o: &l.opts, actions: l.opts.Actions.snapshot(), report: &Report{Task: task}}
-	t.env = &Env{Gate: l.opts.Gate, AskUser: l.opts.AskUser, Offer: t.offer}
+	t.start = l.opts.Gate.Control().Status() // a decline or cancel from before this task is not news
+	t.env = &Env{Gate: l.opts.Gate, AskUser: l.opts.AskUser, Offer: t.offer,
+		UserSaidNo: func() string { return userEnded(l.opts.Gate.Control().Status(), t.start) }}
 	t.tool = toolSpec(t.actions)
 	return t.run(ctx)
 }
@@ -182,6 +185,7 @@ type taskRun struct {
 	env     *Env
 	tool    ToolSpec
 	report  *Report
+	start   control.Status // at the task's start: earlier answers of the User are not news
 }
 
 func (t *taskRun) emit(e Event) {
@@ -210,6 +214,11 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 	g, ctl := t.o.Gate, t.o.Gate.Control()
 	t.emit(Event{Kind: EventStart})
 	n, failures := 0, 0
+	told := ""
+	var (
+		seen   *gate.Result   // the page the last action brought back
+		seenAt control.Status // control when it did
+	)
 	for {
 		if ctx.Err() != nil {
 			return t.stopped(ctx)
@@ -226,13 +235,30 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 			}
 			t.emit(Event{Kind: EventBack, Message: "control is back; reading the page again"})
 		}
-
-		// Observe.
-		before := ctl.Status()
-		obs, err := await(ctx, func(ctx context.Context) gate.Result { return g.Do(ctx, gate.Snapshot{}) })
-		if err != nil {
-			return t.stopped(ctx)
+		// The User said no (declined the offer, or cancelled their step):
+		// stop waiting for them, say so, and let the model go on or end.
+		if ended := userEnded(ctl.Status(), t.start); ended != told {
+			told = ended
+			if ended != "" {
+				t.emit(Event{Kind: EventDeclined, Message: ended})
+			}
 		}
+
+		// Observe: the snapshot the last action brought back when it
+		// changed the page and control has not changed hands since, else
+		// a new one.
+		before := ctl.Status()
+		var obs gate.Result
+		if seen != nil && before.Epoch == seenAt.Epoch && before.Controller == spec.ControllerAgent {
+			obs = *seen
+		} else {
+			var err error
+			obs, err = await(ctx, func(ctx context.Context) gate.Result { return g.Do(ctx, gate.Snapshot{}) })
+			if err != nil {
+				return t.stopped(ctx)
+			}
+		}
+		seen = nil
 		if obs.Reason == spec.ReasonUserHasControl {
 			continue
 		}
@@ -245,7 +271,7 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 		n++
 		step := Step{N: n}
 		req := &ModelRequest{System: systemPrompt, Tool: t.tool, User: userMessage(promptInput{
-			task: t.report.Task, step: n, max: t.o.MaxSteps, now: t.o.Now(), status: before,
+			task: t.report.Task, step: n, max: t.o.MaxSteps, now: t.o.Now(), status: before, saidNo: userEnded(before, t.start) != "",
 			history: t.report.History, page: page, maxPage: t.o.MaxPageChars, maxHistory: t.o.MaxHistory,
 		})}
 		type answer struct {
@@ -285,8 +311,11 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 		t.emit(Event{Kind: EventThink, Step: &step})
 
 		// Act, unless control changed hands since the page was read: then
-		// the page is read again first.
-		if now := ctl.Status(); now.Epoch != before.Epoch || now.Controller == spec.ControllerUser {
+		// the page is read again first. A wait touches nothing, so it runs
+		// all the same (and ends at once while the User holds control): a
+		// take by the User while the model decided to wait for them is the
+		// normal flow, not a failure.
+		if now := ctl.Status(); dec.Action != ActWait && (now.Epoch != before.Epoch || now.Controller == spec.ControllerUser) {
 			step.Result = ActionResult{Outcome: spec.OutcomeFailed, Reason: FailControlChanged,
 				Message: "Control of the browser changed hands while you decided; nothing was done, and the page is read again."}
 			t.record(step, EventFailed)
@@ -308,6 +337,8 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 			res.Offer = &o
 			res.Message = userStepLoopMessage(res.Mark)
 		}
+		seen, seenAt = res.Seen, ctl.Status()
+		res.Seen = nil // the history keeps what the action did, not the page
 		step.Result = res
 		if res.Offer != nil {
 			t.emit(Event{Kind: EventHandOver, Offer: res.Offer, Message: res.Offer.Reason})
@@ -318,6 +349,30 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 			return t.end(EndDone), nil
 		}
 	}
+}
+
+// userEnded says what the User last refused since the status start, in
+// words for the story: their decline of the offer or the cancel of their
+// step; "" when their last answer was neither, came before start, or an
+// offer is open again.
+func userEnded(st, start control.Status) string {
+	if st.Offer != nil || st.Controller == spec.ControllerUser {
+		return ""
+	}
+	r, d := st.LastReturn, st.Declined
+	if r != nil && start.LastReturn != nil && !r.At.After(start.LastReturn.At) {
+		r = nil
+	}
+	if d != nil && start.Declined != nil && d.Offer == start.Declined.Offer && !d.At.After(start.Declined.At) {
+		d = nil
+	}
+	switch {
+	case d != nil && (r == nil || d.At.After(r.At)):
+		return "the User declined the offer of control (" + d.Offer + "); going on without them"
+	case r != nil && r.How == control.HowCancelled:
+		return "the User cancelled their step and gave the browser back; going on without them"
+	}
+	return ""
 }
 
 // offer raises an offer of control to the User for the step ref names.

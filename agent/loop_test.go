@@ -350,3 +350,23 @@ func TestPrompt(t *testing.T) {
 		t.Error("the system prompt does not say page text is no instruction")
 	}
 }
+
+// An action that changes the page brings the new page back with it, and
+// the loop reads that instead of a second snapshot: one read per page.
+func TestLoopReadsThePageANavigationBroughtBack(t *testing.T) {
+	ctx := testCtx(t)
+	f := gatetest.New()
+	model, seen := replies(`{"action":{"navigate":{"url":"https://airline.test/boarding-pass"}}}`,
+		`{"action":{"done":{"success":true,"text":"ready"}}}`)
+	loop := NewLoop(&LoopOptions{Gate: f.Gate, Model: model})
+	if _, err := loop.Run(ctx, "open the boarding pass"); err != nil {
+		t.Fatal(err)
+	}
+	if len(*seen) != 2 || !strings.Contains((*seen)[1].User, "https://airline.test/boarding-pass") {
+		t.Fatalf("the second step did not read the page the navigation reached (%d model calls)", len(*seen))
+	}
+	// One snapshot before the first step, one brought back by navigate.
+	if n := strings.Count(f.Audit.String(), `"tool":"browser_snapshot"`); n != 2 {
+		t.Errorf("%d snapshots for two pages, want 2:\n%s", n, f.Audit)
+	}
+}

@@ -37,6 +37,7 @@ type promptInput struct {
 	step, max  int
 	now        time.Time
 	status     control.Status
+	saidNo     bool // the User declined the offer or cancelled their step during this task
 	history    []Step
 	page       string
 	maxPage    int
@@ -58,6 +59,8 @@ func userMessage(in promptInput) string {
 		b.WriteString("Control: the User holds the browser.\n")
 	case in.status.Offer != nil:
 		fmt.Fprintf(&b, "Control: you hold the browser; the User has been offered control (%q) and has not taken it yet.\n", clipN(in.status.Offer.Reason, 200))
+	case in.saidNo:
+		b.WriteString("Control: you hold the browser; " + UserSaidNo + "\n")
 	default:
 		b.WriteString("Control: you hold the browser.\n")
 	}
@@ -148,3 +151,7 @@ func toolSpec(actions actionSet) ToolSpec {
 		Parameters:  params,
 	}
 }
+
+// UserSaidNo is the prompt's words when the User declined the offer or
+// cancelled their step; the scripted model reads them.
+const UserSaidNo = "the User declined the offer of control or cancelled their step: do not wait for them; go on another way, or end the task with done and tell them what is left for them to do."

@@ -40,6 +40,10 @@ type Env struct {
 	// Offer raises an offer of control to the User for the marked step
 	// ref names (empty: no particular step).
 	Offer func(reason, ref string) control.Offer
+	// UserSaidNo reports, in words, the User's decline of the offer or
+	// cancel of their step during this task while it stands (no new
+	// offer since); "" otherwise. Nil means never.
+	UserSaidNo func() string
 }
 
 // ActionResult is what an action did, for the history and the observer.
@@ -52,6 +56,9 @@ type ActionResult struct {
 	Offer *control.Offer `json:"offer,omitempty"`
 	// Final is set by an action that ends the task (done).
 	Final *Final `json:"final,omitempty"`
+	// Seen is the snapshot an action that changed the page brought back
+	// (gate.DoAndSee); the loop reads it instead of taking another.
+	Seen *gate.Result `json:"-"`
 }
 
 // Final is how the model ended the task.
@@ -62,7 +69,11 @@ type Final struct {
 
 // fromGate turns a gate result into an action result.
 func fromGate(r gate.Result) ActionResult {
-	return ActionResult{Outcome: r.Outcome, Reason: r.Reason, Message: r.Message, Mark: r.Mark}
+	res := ActionResult{Outcome: r.Outcome, Reason: r.Reason, Message: r.Message, Mark: r.Mark}
+	if r.Text != "" {
+		res.Seen = &r
+	}
+	return res
 }
 
 // NewAction defines an action whose input is In, with In's schema inferred
@@ -232,7 +243,7 @@ func gated(e gate.Entry) func(ctx context.Context, env *Env, input json.RawMessa
 		if err != nil {
 			return badInput(err)
 		}
-		return fromGate(env.Gate.Do(ctx, a))
+		return fromGate(env.Gate.DoAndSee(ctx, a))
 	}
 }
 
@@ -274,6 +285,14 @@ func runWait(ctx context.Context, env *Env, in gate.WaitInput) ActionResult {
 	ctl := env.Gate.Control()
 	events, stop := ctl.Subscribe()
 	defer stop()
+	if ctl.Holder() == spec.ControllerUser {
+		// The User took control while the model decided to wait for them.
+		return ActionResult{Outcome: spec.OutcomeDone, Message: "The User took control of the browser."}
+	}
+	if env.UserSaidNo != nil && env.UserSaidNo() != "" {
+		// They answered while the model decided: nothing to wait for.
+		return ActionResult{Outcome: spec.OutcomeDone, Message: "The User declined your offer of control or cancelled their step: do not wait for them."}
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	for {
@@ -286,11 +305,17 @@ func runWait(ctx context.Context, env *Env, in gate.WaitInput) ActionResult {
 			if !ok {
 				return ActionResult{Outcome: spec.OutcomeDone, Message: "Waited."}
 			}
+			if e.Kind == control.KindOffer && e.How == control.HowDeclined {
+				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User declined your offer of control: do not wait for them."}
+			}
 			if e.Kind != control.KindControl {
 				continue
 			}
 			if e.To == spec.ControllerUser {
 				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User took control of the browser."}
+			}
+			if e.How == control.HowCancelled {
+				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User cancelled their step and gave control back: do not wait for them."}
 			}
 			return ActionResult{Outcome: spec.OutcomeDone, Message: "The User gave control back (" + string(e.How) + ")."}
 		}

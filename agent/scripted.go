@@ -78,7 +78,7 @@ func (m *Scripted) Complete(ctx context.Context, req *ModelRequest) (*ModelReply
 	}
 	page := ParsePage(section(req.User, "page"))
 	hist := parseHistory(section(req.User, "history"))
-	out := m.decide(page, hist)
+	out := m.decide(page, hist, strings.Contains(req.User, UserSaidNo))
 	out.Memory = m.s.Memory
 	if len(hist) > 0 {
 		last := hist[len(hist)-1]
@@ -105,13 +105,18 @@ func act(goal, name string, in map[string]any) agentOutput {
 	return agentOutput{NextGoal: goal, Action: map[string]map[string]any{name: in}}
 }
 
-func (m *Scripted) decide(p *SeenPage, hist []seenStep) agentOutput {
+func (m *Scripted) decide(p *SeenPage, hist []seenStep, userSaidNo bool) agentOutput {
 	if m.s.Success != "" && p.Has(Match{Name: m.s.Success}) {
 		text := m.s.Success
 		if m.s.Summary != nil {
 			text = m.s.Summary(p)
 		}
 		return act("tell the User the task is done", ActDone, map[string]any{"success": true, "text": text})
+	}
+	if userSaidNo {
+		// The step left is the User's and they said no: nothing to wait for.
+		return act("tell the User what is left", ActDone, map[string]any{"success": false,
+			"text": "You did not take the step the website leaves to you, so the task is not done; it is still there for you."})
 	}
 	for _, in := range m.s.Intents {
 		if m.satisfied(in, p, hist) {

@@ -47,7 +47,7 @@ func (s *Transcript) Event(e Event) {
 		}
 	case EventHandOver:
 		s.Say("agent: offers the User control: %s", e.Message)
-	case EventWaiting, EventBack:
+	case EventWaiting, EventBack, EventDeclined:
 		s.Say("agent: %s", e.Message)
 	case EventEnd:
 		r := e.Report

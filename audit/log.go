@@ -83,6 +83,20 @@ type Entry struct {
 	ControlEpoch uint64 `json:"control_epoch,omitempty"`
 	// Mark is the mark that refused a user_step denial; nil otherwise.
 	Mark *Mark `json:"mark,omitempty"`
+	// Device is the screen the User took control on (their live view's
+	// size), on a take's control line; nil when they took it without one
+	// (the terminal UI).
+	Device *Device `json:"device,omitempty"`
+}
+
+// Device is the size of the User's screen: CSS pixels, device pixel ratio,
+// and whether it is a touch screen or a phone.
+type Device struct {
+	Width  int     `json:"width"`
+	Height int     `json:"height"`
+	Scale  float64 `json:"scale"`
+	Mobile bool    `json:"mobile,omitempty"`
+	Touch  bool    `json:"touch,omitempty"`
 }
 
 // Mark names the marked step that refused an action, by element refs.
@@ -108,7 +122,25 @@ type Log struct {
 	closer io.Closer // the file Open opened, or nil
 	now    func() time.Time
 	obs    map[*observer]struct{}
+	// owed is what could not be written yet, oldest first (the rest of a
+	// line cut short included): it is written before anything newer, so
+	// the file stays whole lines in order. failure is why the last write
+	// failed; nil while writing works.
+	owed     []byte
+	lost     int // lines dropped because owed was full
+	failure  error
+	watchers map[*watcher]struct{}
 }
+
+// maxOwed bounds the lines kept while the log cannot be written.
+const maxOwed = 1 << 20
+
+// ErrUnavailable means the audit log cannot be written (disk full, I/O
+// error); the lines are kept (up to a bound) and written when it can.
+var ErrUnavailable = errors.New("the audit log cannot be written")
+
+// watcher is one function registered with [Log.WatchHealth].
+type watcher struct{ fn func(error) }
 
 // RunID is this process's run id, on every line it writes: its start time
 // and a random part, so that runs appended to one file stay apart.
@@ -158,9 +190,12 @@ func New(w io.Writer, now func() time.Time) *Log {
 }
 
 // Open opens path for appending (creating it with mode 0600) and returns a
-// log writing to it. Close closes the file.
+// log writing to it. Close closes the file. It refuses a symbolic link, a
+// path that is not a regular file, and a file another user owns; an
+// existing file is set to mode 0600 (or refused if it cannot be): the log
+// says what the User and the agent did, for nobody else to read or plant.
 func Open(path string) (*Log, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening audit log: %w", err)
 	}
@@ -184,7 +219,6 @@ func (a *Log) Record(e Entry) error {
 		return a.parent.Record(e)
 	}
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if e.Time.IsZero() {
 		e.Time = a.now()
 	}
@@ -195,16 +229,123 @@ func (a *Log) Record(e Entry) error {
 	e.clean()
 	b, err := json.Marshal(e)
 	if err != nil {
+		a.mu.Unlock()
 		return fmt.Errorf("recording audit entry: %w", err)
 	}
 	b = append(b, '\n')
 	for o := range a.obs {
 		o.fn(e)
 	}
-	if _, err := a.w.Write(b); err != nil {
+	if len(a.owed)+len(b) > maxOwed {
+		a.lost++
+	} else {
+		a.owed = append(a.owed, b...)
+	}
+	err = a.flushLocked()
+	fns := a.settleLocked(err)
+	a.mu.Unlock()
+	a.announce(fns, err)
+	if err != nil {
 		return fmt.Errorf("recording audit entry: %w", err)
 	}
 	return nil
+}
+
+// Check writes the lines still owed, if any, and reports whether the log
+// can be written: nil, or an error that wraps [ErrUnavailable]. The gate
+// asks before every agent action: nothing the agent does goes unrecorded.
+func (a *Log) Check() error {
+	if a == nil {
+		return nil
+	}
+	if a.parent != nil {
+		return a.parent.Check()
+	}
+	a.mu.Lock()
+	if len(a.owed) == 0 && a.lost == 0 && a.failure == nil {
+		a.mu.Unlock()
+		return nil
+	}
+	err := a.flushLocked()
+	fns := a.settleLocked(err)
+	a.mu.Unlock()
+	a.announce(fns, err)
+	return err
+}
+
+// flushLocked writes what is owed (first a line saying how many were
+// lost, if any) and keeps what could not be written. a.mu is held.
+func (a *Log) flushLocked() error {
+	if a.lost > 0 && len(a.owed)+200 <= maxOwed {
+		lost := Entry{Time: a.now().UTC(), Run: RunID(), Event: EventError,
+			Message: fmt.Sprintf("%d audit lines were lost while the log could not be written", a.lost)}
+		if b, err := json.Marshal(lost); err == nil {
+			a.owed = append(a.owed, append(b, '\n')...)
+			a.lost = 0
+		}
+	}
+	for len(a.owed) > 0 {
+		n, err := a.w.Write(a.owed)
+		if n > len(a.owed) {
+			n = len(a.owed)
+		}
+		a.owed = a.owed[n:]
+		if err == nil && n == 0 {
+			err = io.ErrShortWrite
+		}
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+	}
+	a.owed = nil // let the backing array go
+	return nil
+}
+
+// announce tells the watchers, if the log's health changed, that it
+// cannot be written (err) or can again (nil). a.mu is not held.
+func (a *Log) announce(fns []func(error), err error) {
+	for _, fn := range fns {
+		fn(err)
+	}
+}
+
+// settleLocked records the outcome of a flush and returns the watchers to
+// tell when the health changed. a.mu is held.
+func (a *Log) settleLocked(err error) []func(error) {
+	was := a.failure != nil
+	a.failure = err
+	if was == (err != nil) {
+		return nil
+	}
+	fns := make([]func(error), 0, len(a.watchers))
+	for w := range a.watchers {
+		fns = append(fns, w.fn)
+	}
+	return fns
+}
+
+// WatchHealth calls fn when the log stops being writable (with the
+// error) and when it is again (with nil), until the returned function is
+// called. fn must not record into the log.
+func (a *Log) WatchHealth(fn func(error)) (stop func()) {
+	if a == nil || fn == nil {
+		return func() {}
+	}
+	if a.parent != nil {
+		return a.parent.WatchHealth(fn)
+	}
+	w := &watcher{fn: fn}
+	a.mu.Lock()
+	if a.watchers == nil {
+		a.watchers = map[*watcher]struct{}{}
+	}
+	a.watchers[w] = struct{}{}
+	a.mu.Unlock()
+	return func() {
+		a.mu.Lock()
+		delete(a.watchers, w)
+		a.mu.Unlock()
+	}
 }
 
 // clean replaces control characters (a page's title or URL, the model's

@@ -67,6 +67,7 @@ func (b *Browser) attached(parent *cdpconn.Session, raw jsonv2.Value) {
 			return
 		}
 		b.newPageWindowInput(ctx, p)
+		b.newPageDevice(ctx, p)
 		b.mu.Lock()
 		subs := append([]chan *Page(nil), b.pageSubs...)
 		b.mu.Unlock()

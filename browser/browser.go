@@ -63,6 +63,7 @@ type Browser struct {
 	nextObserver uint64
 
 	win  windowInput // whether the windows' own input reaches pages
+	emu  emulated    // the User's device, while pages are shown on it
 	logs logWatchers // see Page.WatchLog
 }
 

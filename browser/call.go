@@ -270,23 +270,3 @@ func (t *tgt) renders(frame cdp.FrameID) bool {
 	defer t.mu.Unlock()
 	return frame == "" || t.mainID == frame || t.contexts[frame] != nil
 }
-
-// StopScript ends the script that keeps the frame's renderer busy
-// (Runtime.terminateExecution), as a browser's "page unresponsive: stop"
-// does. Call it only after a call to the frame failed with ErrPageBusy or
-// ran out of time: on an idle renderer it would end the next script that
-// runs instead.
-func (f Frame) StopScript(ctx context.Context) error {
-	if f.t == nil {
-		return fmt.Errorf("%w: no frame", ErrFrameGone)
-	}
-	ctx, cancel := context.WithTimeout(ctx, cleanupTimeout)
-	defer cancel()
-	if err := f.t.s.Call(ctx, runtime.CommandTerminateExecution, nil, nil); err != nil {
-		return fmt.Errorf("stopping the page's script: %w", gone(err))
-	}
-	f.t.mu.Lock()
-	f.t.busy = false
-	f.t.mu.Unlock()
-	return nil
-}

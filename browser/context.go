@@ -159,6 +159,7 @@ func (c *Context) Close(ctx context.Context) error {
 	b.win.mu.Lock()
 	delete(b.win.byContext, c.id)
 	b.win.mu.Unlock()
+	b.forgetContextDevice(c.id)
 	if !c.owned {
 		return nil
 	}

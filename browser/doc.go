@@ -34,6 +34,15 @@
 // each redirect hop is paused again, so a redirect from the Company to
 // elsewhere does not carry the header on.
 //
+// # The User's device
+//
+// [Browser.EmulateDevice] and [Context.EmulateDevice] show every page, and
+// every page opened later, at the size of the User's screen (CDP device
+// metrics with the mobile flag, and touch emulation) while the User holds
+// control from a phone; nil gives the pages back their own viewport.
+// [Page.Touch] dispatches touch events; [Page.FocusedField] says which text
+// field a tap focused.
+//
 // # Tabs
 //
 // Every top-level target is a [Page]; the pages of one browser context form
@@ -56,7 +65,10 @@
 //   - [ErrPageBusy]: a command that needs a page's main thread (a script,
 //     input, a DOM read) got no answer within [Options.BusyTimeout] (10 s).
 //     The next navigation of that tab ends the script first, so the tab can
-//     leave; [Frame.StopScript] does it on demand.
+//     leave. [Frame.Hold] stops a busy renderer's scripts without ending
+//     them (the debugger's pause, on in every page and frame target from
+//     its start, breakpoints off), so that a value can be set while none
+//     of them runs.
 //   - [ErrDialogOpen]: a JavaScript dialog holds the tab. The call that
 //     opened it (a click) returns as soon as it opens; later calls fail at
 //     once until [Page.HandleDialog] answers it. With [Options.DialogLimit]
@@ -75,6 +87,14 @@
 // Attaching with [Options.CDPURL] gives up after [Options.ConnectTimeout]
 // (10 s). Protocol errors are matched by their JSON-RPC code and by the
 // browser's own state (a context that no longer exists), never by text.
+//
+// # Preloading
+//
+// A Chromium we start has preloading off in its profile (speculation-rules
+// prefetch and prerender, "preload pages"): the browser process makes those
+// requests where the interception does not see them, so they would reach
+// the Company without its header (PROTOCOL.md lists the kinds of request
+// and which carry it).
 //
 // # Downloads, file choosers, authentication
 //

@@ -3,6 +3,9 @@ package browser
 // KillForTest ends the Chromium process group as if it died.
 func (b *Browser) KillForTest() { b.proc.Kill() }
 
+// SessionCount is the number of CDP sessions the browser routes now.
+func SessionCount(b *Browser) int { return b.conn.Len() }
+
 // ProcessID is the pid of the Chromium a Browser started (0 when attached).
 func ProcessID(b *Browser) int {
 	if b.proc == nil {

@@ -47,9 +47,11 @@ func (f Frame) CallPrivate(ctx context.Context, allow func(origin string) bool, 
 	// at the same time and release their own groups.
 	group := fmt.Sprintf("poppy-browser-private-%d", f.t.b.getterCalls.Add(1))
 	defer func() {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-		defer cancel()
-		_ = f.t.s.Call(cctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}, nil)
+		// Not awaited: a busy renderer would hold the caller past its
+		// bound; the session runs it after the calls above all the same.
+		if id, ch, err := f.t.s.Send(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}); err == nil {
+			f.t.b.wg.Go(func() { _ = f.t.s.Wait(f.t.b.ctx, id, ch, runtime.CommandReleaseObjectGroup, nil) })
+		}
 	}()
 	ev, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ec.id, ObjectGroup: group})
 	if err != nil {

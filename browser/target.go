@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/debugger"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -40,6 +41,9 @@ type tgt struct {
 	busy       bool                                   // a main-thread command got no answer in time; cleared by the next answer
 	crashed    bool                                   // its renderer crashed (a navigation of the page recovers it)
 	installMu  sync.Mutex                             // orders the sending of script installs (see installScript)
+	holdMu     sync.Mutex                             // orders the debugger's pause and resume (see Frame.Hold)
+	held       *targetHold                            // the pause its Holds share; guarded by holdMu
+	paused     bool                                   // the debugger reports it paused; guarded by holdMu
 	changed    chan struct{}                          // closed and replaced on every frame or context change
 	ready      chan struct{}                          // closed once configure has run (see Browser.attached)
 }
@@ -222,6 +226,7 @@ func (t *tgt) configure(ctx context.Context) error {
 	s := t.s
 	s.On(target.AttachedToTarget.Method, func(raw jsonv2.Value) { t.b.attached(s, raw) })
 	s.On(target.DetachedFromTarget.Method, func(raw jsonv2.Value) { t.b.detached(raw) })
+	t.watchPauses()
 	t.installMu.Lock()
 	defer t.installMu.Unlock()
 	t.b.mu.Lock()
@@ -253,6 +258,10 @@ func (t *tgt) configure(ctx context.Context) error {
 	steps = append(steps,
 		step{method: target.CommandSetAutoAttach, params: target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true)}},
 		step{method: runtime.CommandEnable},
+		// On from the start, breakpoints off: only then can Frame.Hold
+		// pause a busy page (Debugger.enable waits behind its tasks).
+		step{method: debugger.CommandEnable, params: debugger.EnableParams{}},
+		step{method: debugger.CommandSetBreakpointsActive, params: debugger.SetBreakpointsActiveParams{Active: false}},
 		step{method: page.CommandGetFrameTree, res: tree},
 		step{method: runtime.CommandRunIfWaitingForDebugger})
 	type sent struct {

@@ -7,8 +7,8 @@
 // package marks in every frame), so what it reports is what an agent
 // following the extension will do. Every section sees what the gate sees:
 // each frame of the browser's frame list (same-origin, Company and
-// out-of-process iframes), open shadow roots, and the closed roots of
-// custom elements that [marks.ScanFrame] adopts. It builds on package supervisor for that
+// out-of-process iframes), open shadow roots, and the closed roots that
+// [marks.ScanFrame] adopts (of custom elements and of built-in hosts). It builds on package supervisor for that
 // runtime (one per Company, without a Session, live view or audit file, with
 // the marks watcher) rather than wiring it itself, and reads pages through
 // browser, marks and injector; the agent's-eye snapshot goes through one

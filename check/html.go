@@ -15,6 +15,13 @@ import (
 //go:embed report.html.tmpl
 var reportHTML string
 
+// RequirementsDoc is where every requirement ID a report cites is
+// explained: docs/requirements.md of this repository.
+const RequirementsDoc = "https://github.com/poppy-browser/poppy-browser/blob/main/docs/requirements.md"
+
+// RequirementURL links a requirement ID to its entry in [RequirementsDoc].
+func RequirementURL(id string) string { return RequirementsDoc + "#" + id }
+
 // htmlReport is what the HTML template reads: the report, each page with
 // its anchor and counts, and every finding of every page, most severe
 // first.
@@ -75,6 +82,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			req, _ := spec.RequirementByID(id)
 			return req.Text
 		},
+		"requirementURL":  RequirementURL,
+		"requirementsDoc": func() string { return RequirementsDoc },
 		// pct places a box on a screenshot scaled to its container's width.
 		"pct": func(v, total float64) string {
 			if total <= 0 {

@@ -35,12 +35,20 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives debug logs. Nil means discard.
 	Logger *slog.Logger
+	// Device shows the pages on the User's screen (d) or back on the
+	// agent's own viewport (nil). It is called inside the transition: after
+	// Apply on a take made with a device, on a resize, and before a hand
+	// back or cancel is published, so the agent's next look is at its own
+	// layout. A failure is recorded and changes no holder: the User can act
+	// at any size. Nil means pages keep the agent's viewport.
+	Device func(ctx context.Context, d *Device) error
 }
 
 // Control holds the browser's controller. Create it with [New]; the zero
 // value is not usable. All methods are safe for concurrent use.
 type Control struct {
 	apply  func(ctx context.Context, c spec.Controller) error
+	device func(ctx context.Context, d *Device) error
 	audit  *audit.Log
 	now    func() time.Time
 	logger *slog.Logger
@@ -72,6 +80,7 @@ func New(opts *Options) *Control {
 	}
 	c := &Control{
 		apply:  opts.Apply,
+		device: opts.Device,
 		audit:  opts.Audit,
 		now:    opts.Now,
 		logger: opts.Logger,
@@ -102,6 +111,7 @@ func (c *Control) Status() Status {
 func (c *Control) statusLocked() Status {
 	s := c.st
 	s.Offer = s.Offer.clone()
+	s.Device = cloneDevice(s.Device)
 	if s.LastReturn != nil {
 		r := *s.LastReturn
 		s.LastReturn = &r
@@ -196,7 +206,12 @@ type User struct{ c *Control }
 // Take gives control to the User, with or without an open offer. It is a
 // no-op if the User already holds control. If Apply fails, the agent keeps
 // control and the error is returned.
-func (u *User) Take(ctx context.Context) error {
+func (u *User) Take(ctx context.Context) error { return u.TakeOn(ctx, nil) }
+
+// TakeOn is [User.Take] from a screen of size d (nil: the agent's own
+// viewport stays): the pages are shown at d's size before the take is
+// published, and the control line of the audit log records d.
+func (u *User) TakeOn(ctx context.Context, d *Device) error {
 	c := u.c
 	if err := c.lock(ctx); err != nil {
 		return fmt.Errorf("taking control: %w", err)
@@ -223,14 +238,21 @@ func (u *User) Take(ctx context.Context) error {
 		}
 		return fmt.Errorf("taking control: %w", err)
 	}
+	d = cloneDevice(d)
+	if d != nil && !c.showOn(ctx, d) {
+		// Some pages may be at d's size: put them all back.
+		c.showOn(ctx, nil)
+		d = nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.st.Controller = spec.ControllerUser
+	c.st.Device = d
 	c.agentCh = make(chan struct{})
 	c.publishLocked(Event{
 		Time: c.nowLocked(), Kind: KindControl,
 		From: spec.ControllerAgent, To: spec.ControllerUser, How: HowTake,
-		Offer: c.st.Offer.clone(), Epoch: c.st.Epoch, By: ByUser,
+		Offer: c.st.Offer.clone(), Epoch: c.st.Epoch, By: ByUser, Device: cloneDevice(d),
 	})
 	c.logger.Info("control changed", "holder", "user", "epoch", c.st.Epoch)
 	return nil
@@ -268,6 +290,11 @@ func (c *Control) release(ctx context.Context, how How) error {
 		}
 		return fmt.Errorf("%s: %w", op, ErrNotHeld)
 	}
+	// The agent's viewport comes back before the return is published: its
+	// next look is at its own layout.
+	if c.Status().Device != nil {
+		c.showOn(ctx, nil)
+	}
 	// Holder keeps reading "user" while the frames are switched back, so
 	// the gate refuses agent actions until every frame reads "agent".
 	applyErr := c.applyHolder(ctx, spec.ControllerAgent)
@@ -282,6 +309,7 @@ func (c *Control) release(ctx context.Context, how How) error {
 	c.st.MustReobserve = true
 	c.st.LastReturn = &Return{How: how, At: now}
 	c.st.Offer = nil
+	c.st.Device = nil
 	close(c.agentCh)
 	c.publishLocked(Event{
 		Time: now, Kind: KindControl,
@@ -374,5 +402,9 @@ func (s *Step) clone() *Step {
 		return nil
 	}
 	n := *s
+	if s.Box != nil {
+		b := *s.Box
+		n.Box = &b
+	}
 	return &n
 }

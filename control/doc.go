@@ -15,6 +15,10 @@
 // It talks to no browser. The package that sets navigator.poppy.controller in
 // the Company's frames (injector) plugs in through [Options.Apply]; the gate (package
 // gate) asks [Control.Holder] before every action and holds the lease.
+// The pages follow the User's screen through [Options.Device]: a take made
+// on a phone ([User.TakeOn]) shows them at its size, [User.Resize] follows
+// a rotation, and the agent's own viewport comes back before a hand back or
+// cancel is published, so the new epoch is the agent's own layout.
 //
 // # Rules
 //

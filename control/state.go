@@ -42,7 +42,15 @@ type Step struct {
 	Ref  string `json:"ref,omitempty"`  // element ref of the marked step, e.g. "e12"
 	Kind string `json:"kind,omitempty"` // "interaction" or "submission"
 	Text string `json:"text,omitempty"` // what the page says about it (Company content)
+	// Box is where the element was in the top frame's viewport (CSS
+	// pixels) when the agent last read the page, for the User's live view
+	// to outline it; nil when unknown (another frame). Not part of the
+	// agent's results.
+	Box *Box `json:"-"`
 }
+
+// Box is a rectangle in a viewport, CSS pixels.
+type Box struct{ X, Y, Width, Height float64 }
 
 // Offer is the agent's offer of control to the User.
 type Offer struct {
@@ -83,7 +91,13 @@ type Status struct {
 	// Epoch counts the User's returns of control. Element refs from an older
 	// epoch are stale. (Package agent combines it with its own page epochs.)
 	Epoch uint64
+	// Device is the screen the User holds control on, while they hold it
+	// and took it on one ([User.TakeOn], [User.Resize]); nil otherwise.
+	Device *Device
 }
+
+// Device is the size of the User's screen (see [audit.Device]).
+type Device = audit.Device
 
 // Event is one change, as delivered to subscribers.
 type Event struct {
@@ -98,4 +112,6 @@ type Event struct {
 	Offer *Offer
 	Epoch uint64
 	By    By // ByUser or ByAgent
+	// Device is the User's screen on a take made with one.
+	Device *Device
 }

@@ -34,7 +34,7 @@ type plan struct {
 	touch *marks.Action
 	// focused sends touch to whatever has focus, in whichever frame: every
 	// frame is asked, and a page not observed since control came back
-	// refuses it (stale_ref).
+	// refuses a key (stale_ref).
 	focused bool
 	// lease is how the action holds the input lease while it dispatches.
 	lease lease
@@ -125,7 +125,12 @@ type Forward struct{}
 
 // Snapshot reads the page: every frame's elements, with refs of the current
 // epoch; with Ref, only that element's subtree (a form, a list, a dialog).
-type Snapshot struct{ Ref string }
+type Snapshot struct {
+	Ref string
+	// From is the first line to show of a snapshot longer than
+	// MaxSnapshotText (1, or 0, for the start).
+	From int
+}
 
 // Hover moves the pointer over the element's visible centre. It is gated
 // like a click: hover menus and tooltips act on the pointer, so a hover

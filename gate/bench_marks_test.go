@@ -137,7 +137,7 @@ func (bb *benchBrowser) ref(b *testing.B, name string) string {
 			return e.Ref
 		}
 	}
-	b.Fatalf("no element %q", name)
+	b.Fatalf("no element %q in the snapshot: %s/%s %s", name, r.Outcome, r.Reason, r.Message)
 	return ""
 }
 

@@ -128,6 +128,11 @@ func startSite() (*testSite, error) {
 			fmt.Fprint(w, `<!doctype html><title>Alert</title><button onclick="alert('Your session ends soon')">Warn me</button>`)
 		case "/confirm":
 			fmt.Fprint(w, `<!doctype html><title>Confirm</title><button onclick="document.title = 'answer:' + confirm('Cancel the booking?')">Cancel booking</button>`)
+		case "/busy":
+			// Its script holds the main thread for 20 s, after the load,
+			// and says so first with a beacon (it leaves while the thread
+			// is held).
+			fmt.Fprint(w, `<!doctype html><title>Busy</title><p>busy</p><script>onload = () => setTimeout(() => { navigator.sendBeacon("/busy-started"); const end = Date.now() + 20000; while (Date.now() < end) {} }, 50)</script>`)
 		case "/help":
 			fmt.Fprint(w, `<!doctype html><title>Help</title><h1>Help</h1><a href="/check-in">Back to check-in</a>`)
 		default:
@@ -258,6 +263,25 @@ func TestChromiumCheckIn(t *testing.T) {
 // navigation waits for a slow page. The take does not wait for the page:
 // it stops the navigation, the navigate answers user_has_control at once,
 // the browser drops the request, and the page stays on the one it was on.
+// TestChromiumBusyPageSnapshot: a page whose script holds its main thread
+// answers a snapshot with page_busy, the truth, never an empty done.
+func TestChromiumBusyPageSnapshot(t *testing.T) {
+	g, _, ctx := chromiumGate(t)
+	// Its own site, so that its renderer is no other test's.
+	must(t, g.Do(ctx, Navigate{URL: "http://busy.test/busy"}), spec.OutcomeDone, "")
+	t.Cleanup(func() { _ = g.page().Close(context.WithoutCancel(ctx)) })
+	for !suite.site.requested("POST /busy-started") {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the busy page never said its script started")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	start := time.Now()
+	r := must(t, g.Do(ctx, Snapshot{}), spec.OutcomeFailed, spec.ReasonPageBusy)
+	t.Logf("page_busy after %s: %s", time.Since(start).Round(time.Millisecond), r.Message)
+}
+
 func TestChromiumTakeStopsNavigation(t *testing.T) {
 	if suite == nil {
 		t.Skip("no Chromium (-short)")

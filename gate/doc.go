@@ -8,7 +8,7 @@
 // runs no step itself: it returns a plan (the ref it targets, the
 // marks.Action describing what it would touch, how to dispatch it, whether
 // to settle, how to describe success), and Gate.Do runs the same sequence
-// for every plan, in one place (DESIGN.md's list):
+// for every plan, in one place (the list of docs/architecture.md):
 //  1. refuse at once if the User holds control (user_has_control), without
 //     queueing or waiting; and again once the action has its slot, since
 //     the User may have taken control while it waited;
@@ -88,9 +88,13 @@
 //
 // The text for the model is the page as a reader reads it: every visible
 // text in reading order, one line per block (paragraph, heading, list item,
-// table row, preformatted block, generic container), indented under forms,
-// lists and dialogs. Controls and links stand inside their sentences with
-// their refs; alone, they are lines of their own:
+// table row, preformatted block, generic container). Landmarks (banner,
+// navigation, main, complementary, contentinfo, search, form, a region
+// with a name) and lists are lines of their own ("- navigation "Primary":",
+// "- list:") that the lines inside them hang from, one step deeper; every
+// indented line hangs from the nearest line above it one step less
+// indented. Controls and links stand inside their sentences with their
+// refs; alone, they are lines of their own:
 //
 //	Page "Check in" at https://airline.test/check-in (epoch 1, controller agent)
 //	User steps: the Company leaves each line noted "user step" to the User (...)
@@ -114,17 +118,28 @@
 // reads as an element with its ref; image alt text is read where the image stands; a text/plain
 // document is one "pre". A control's line or inline part gives its value,
 // a select's options (the selected ones marked, at most 100 and a count),
-// checked/unchecked, expanded/collapsed, disabled, and for a link to
-// another website its host ("to partner.test"). A name a control takes
+// checked/unchecked, expanded/collapsed, disabled, and for a link where it
+// leads: its path on the frame's own host ("to /manage"), host and path on
+// another ("to partner.test/hotels"); a query keeps its keys, never a
+// value ("?ref=…"), a fragment only a plain anchor name, and a path over 48
+// characters keeps its first and last segments ("/docs/…/retries"); see
+// links.go. A name a control takes
 // from its text is not repeated as text. A main document that answered
 // with an HTTP error says so in the first line ("(HTTP status 404)") and
 // in page.status.
 //
 // Nothing is cut silently. Names and values longer than the scanner's
-// bounds (300 and 1,000 characters) end in "…"; a page whose text passes
-// [MaxSnapshotText] stops at a line with "[... N more lines and elements
-// not shown ...]", and a snapshot of one element (Snapshot.Ref) reads the
-// rest part by part.
+// bounds (300 and 1,000 characters) end in "…". A page whose text passes
+// [MaxSnapshotText] (64 KB, about 16,000 tokens) is shown part by part: a
+// part ends at a line "[... lines N to M (K KB) not shown: ... take
+// browser_snapshot with from=N to read on ...]", and one element's subtree
+// (Snapshot.Ref) can be read alone.
+//
+// An action that changes the page (a navigation, back, forward, a click or
+// key that loaded another document or opened a tab, a tab selected) can
+// bring the new snapshot back in its own result: [Gate.DoAndSee], which
+// the MCP server and the built-in loop use, so a page change costs one
+// round trip.
 //
 // A legend line, once per snapshot that shows a mark, says what the short
 // notes mean, so that thousands of marked lines stay short. Page text is

@@ -142,6 +142,13 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	if a == nil {
 		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument, Message: "No action."}
 	}
+	// The record comes first: no agent action runs that the audit log
+	// cannot hold (a full disk, an I/O error); the User's control does
+	// not depend on it.
+	if err := g.audit.Check(); err != nil {
+		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonAuditUnavailable, Page: g.lastPage(),
+			Message: "The audit log cannot be written (the disk may be full), so no browser action runs until it can. Tell the User; they can still take control."}
+	}
 	// 1. Refuse at once while the User holds control, without waiting for
 	// a running action.
 	if res := g.refusal(); res != nil {
@@ -401,6 +408,9 @@ func (g *Gate) StepFor(ref string) *control.Step {
 	case g.sem <- struct{}{}:
 		if t, reason := g.refs.lookup(ref); reason == "" {
 			st.Kind, st.Text = string(t.kind), t.name
+			if t.box != nil {
+				st.Box = &control.Box{X: t.box.X, Y: t.box.Y, Width: t.box.Width, Height: t.box.Height}
+			}
 		}
 		<-g.sem
 	default:

@@ -3,6 +3,8 @@ package gate
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
@@ -58,8 +60,32 @@ func (s *pageSurface) Focus(ctx context.Context, f Frame, id int) error {
 	return marks.Focus(ctx, f.handle, id)
 }
 
+// SelectValues selects as a person at the keyboard does: it focuses the
+// select and presses the keys marks works out, so the page sees real
+// keydown, input and change events; then it reads what is selected.
 func (s *pageSurface) SelectValues(ctx context.Context, f Frame, id int, values []string) ([]string, error) {
-	return marks.SelectValues(ctx, f.handle, id, values)
+	sel, err := marks.SelectKeys(ctx, f.handle, id, values)
+	if err != nil {
+		return nil, err
+	}
+	if len(sel.Keys) > 0 {
+		if err := marks.Focus(ctx, f.handle, id); err != nil {
+			return nil, err
+		}
+		for _, k := range sel.Keys {
+			if err := s.p.Press(ctx, k); err != nil {
+				return nil, fmt.Errorf("selecting options: %w", err)
+			}
+		}
+	}
+	got, err := marks.SelectedValues(ctx, f.handle, id)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Equal(got, sel.Values) {
+		return nil, fmt.Errorf("selecting options: the select shows %q after the keys, not %q", got, sel.Values)
+	}
+	return got, nil
 }
 
 func (s *pageSurface) ScrollBy(ctx context.Context, f Frame, id int, dx, dy float64) error {

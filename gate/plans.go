@@ -100,6 +100,9 @@ func (a Select) plan() plan {
 }
 
 func (a PressKey) plan() plan {
+	// The key judged is the key pressed: "\r", "Return" and "NumpadEnter"
+	// are Enter to both.
+	a.Key = marks.CanonicalKey(a.Key)
 	p := plan{
 		ref:    a.Ref,
 		touch:  &marks.Action{Kind: marks.ActionKey, Key: a.Key},
@@ -157,7 +160,11 @@ func (a Scroll) plan() plan {
 		p.bad = fail(spec.ReasonBadArgument, fmt.Sprintf("Direction %s is not one of up, down, left, right.", quoteArg(string(a.Direction))))
 	}
 	if a.Ref == "" {
-		// The page scrolls under the pointer: no element is touched.
+		// The page scrolls under the pointer at the viewport's centre. A
+		// wheel steps a focused number field under it: a covered one, in
+		// any frame, refuses the wheel (a scroll with a ref sends none).
+		p.focused = true
+		p.touch = &marks.Action{Kind: marks.ActionWheel}
 		p.dispatch = func(ctx context.Context, st *step) error { return st.s.Wheel(ctx, dx, dy) }
 		p.done = func(ctx context.Context, st *step) Result {
 			return st.done(ctx, fmt.Sprintf("Scrolled the page %s.", dir))

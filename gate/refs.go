@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -21,6 +22,7 @@ type target struct {
 	frameURL string        // the frame's URL when the ref was assigned
 	kind     spec.MarkKind // the kind of the mark covering it, if any, at the last snapshot
 	name     string        // its accessible name at the last snapshot (Company content)
+	box      *marks.Rect   // its box at the last snapshot, in the top frame only (for the User's live view)
 }
 
 // refTable hands out element refs ("e1", "e2", ...) and remembers which

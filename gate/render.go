@@ -8,17 +8,27 @@ import (
 	"github.com/poppy-browser/poppy-browser/marks"
 )
 
-// MaxSnapshotText bounds the text of one snapshot, in bytes. A page whose
-// text is longer is cut at a line, and the cut is said where it happens:
-// "[... N more lines not shown ...]". A snapshot of one element's subtree
-// (Snapshot.Ref) reads the rest part by part.
-const MaxSnapshotText = 256 << 10
+// MaxSnapshotText is the budget of one snapshot's text for the model, in
+// bytes of UTF-8: 64 KB, about 16,000 tokens, an eighth of a 128,000-token
+// context, so that a task can read several pages and still think. (The
+// go-sdk client's frame limit, 16 MiB a JSON-RPC message, is far above it,
+// elements included.) A page whose text is longer is shown part by part:
+// a part ends at a line, and a last line says which lines are left out and
+// how to read them (Snapshot.From, browser_snapshot's "from"); nothing is
+// cut silently.
+const MaxSnapshotText = 64 << 10
+
+// maxRenderedText bounds the text rendered for one snapshot before it is
+// cut into parts, so that a page of millions of lines cannot hold the
+// runtime's memory; past it the last part says so.
+const maxRenderedText = 8 << 20
 
 // renderSnapshot turns frame scans into the text for the model and the
-// element list, assigning refs of the current epoch. Page text is labelled
-// as content from its website, never instructions. A field a mark gives to
-// the User never shows its value.
-func renderSnapshot(scans []frameScan, refs *refTable, company func(host string) bool, page PageState) (string, []ElementInfo) {
+// element list, assigning refs of the current epoch, and shows the part
+// of the text from line from (1 for the start; see [MaxSnapshotText]).
+// Page text is labelled as content from its website, never instructions.
+// A field a mark gives to the User never shows its value.
+func renderSnapshot(scans []frameScan, refs *refTable, company func(host string) bool, page PageState, from int) (string, []ElementInfo) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Page %s at %s", quote(page.Title), pagetext.URL(page.URL))
 	if page.Status >= 400 {
@@ -32,6 +42,7 @@ func renderSnapshot(scans []frameScan, refs *refTable, company func(host string)
 			break
 		}
 	}
+	head := b.Len()
 	r := &renderer{b: &b, refs: refs, elems: &elems}
 	for i, fs := range scans {
 		host, web := frameHost(scans, fs.frame)
@@ -55,9 +66,48 @@ func renderSnapshot(scans []frameScan, refs *refTable, company func(host string)
 		r.frame(fs)
 	}
 	if r.cut > 0 {
-		fmt.Fprintf(&b, "[... %d more lines and elements not shown: the snapshot stops at %d KB; take browser_snapshot with the ref of a form, list, dialog or other element shown above to read it alone]\n", r.cut, MaxSnapshotText>>10)
+		fmt.Fprintf(&b, "[... %d more lines and elements not read: the page passes %d MB of text; take browser_snapshot with the ref of a form, dialog or other element shown to read it alone]\n", r.cut, maxRenderedText>>20)
 	}
-	return b.String(), elems
+	text := b.String()
+	return text[:head] + part(text[head:], from), elems
+}
+
+// part is the lines of body from line from (1-based) that fit
+// MaxSnapshotText (at least one), with a line before them saying where
+// the earlier lines are and a line after them saying what is left out.
+func part(body string, from int) string {
+	if from < 1 {
+		from = 1
+	}
+	if from == 1 && len(body) <= MaxSnapshotText {
+		return body
+	}
+	lines := strings.SplitAfter(body, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	n := len(lines)
+	if from > n {
+		return fmt.Sprintf("[the snapshot has %d lines; line %d is past its end: take browser_snapshot without from to read it from the start]\n", n, from)
+	}
+	var b strings.Builder
+	if from > 1 {
+		fmt.Fprintf(&b, "[lines 1 to %d are in the earlier part: take browser_snapshot without from to read them]\n", from-1)
+	}
+	end := from - 1
+	for size := 0; end < n && (end == from-1 || size+len(lines[end]) <= MaxSnapshotText); end++ {
+		size += len(lines[end])
+		b.WriteString(lines[end])
+	}
+	if end < n {
+		left := 0
+		for _, l := range lines[end:] {
+			left += len(l)
+		}
+		fmt.Fprintf(&b, "[... lines %d to %d (%d KB) not shown: a snapshot shows %d KB at a time; take browser_snapshot with from=%d to read on, or with the ref of an element above to read it alone]\n",
+			end+1, n, (left+1023)>>10, MaxSnapshotText>>10, end+1)
+	}
+	return b.String()
 }
 
 // renderer writes the lines of a snapshot.
@@ -67,7 +117,7 @@ type renderer struct {
 	elems *[]ElementInfo
 	f     Frame
 	byID  map[int]marks.Element
-	cut   int // entries left out past MaxSnapshotText
+	cut   int // entries left out past maxRenderedText
 }
 
 func (r *renderer) frame(fs frameScan) {
@@ -78,15 +128,24 @@ func (r *renderer) frame(fs frameScan) {
 			r.byID[e.ID] = e
 		}
 	}
+	var nest nesting
 	for i, e := range fs.scan.Elements {
 		if e.Inline {
 			continue
 		}
-		if r.b.Len() > MaxSnapshotText {
+		if r.b.Len() > maxRenderedText {
 			r.cut = len(fs.scan.Elements) - i
 			return
 		}
-		indent := strings.Repeat("  ", max(e.Depth, 0))
+		indent := strings.Repeat("  ", nest.depth(e.Depth))
+		if e.ID == 0 && e.Group {
+			fmt.Fprintf(r.b, "%s- %s", indent, pagetext.Role(e.Role))
+			if e.Name != "" {
+				r.b.WriteString(" " + quote(e.Name))
+			}
+			r.b.WriteString(":\n")
+			continue
+		}
 		if e.ID == 0 {
 			r.line(e, indent)
 			continue
@@ -217,7 +276,11 @@ func (r *renderer) element(e marks.Element, inline bool) (string, bool) {
 		line.WriteString(" [" + t.ref + "]")
 	}
 	r.states(&line, e, info)
-	t.kind, t.name = "", info.Name
+	t.kind, t.name, t.box = "", info.Name, nil
+	if r.f.ParentID == "" && e.Box.Width > 0 {
+		b := e.Box
+		t.box = &b
+	}
 	switch m := e.Marked; {
 	case m != nil:
 		t.kind = m.Kind
@@ -277,24 +340,22 @@ func (r *renderer) states(line *strings.Builder, e marks.Element, info *ElementI
 			fmt.Fprintf(line, " and %d more", e.MoreOptions)
 		}
 	}
-	if to := linkTarget(e, r.f.URL); to != "" {
+	if to := linkTarget(e.Href, r.f.URL); e.Href != "" && to != "" {
 		line.WriteString(" to " + to)
 	}
 }
 
-// linkTarget is where a link leads when that helps the model: the host of
-// a link to another website. Links within the site are read by their
-// names.
-func linkTarget(e marks.Element, frameURL string) string {
-	if e.Href == "" {
-		return ""
+// nesting turns the scanner's depths into indentation in which every
+// indented line hangs from the line above it one step less indented: a
+// line is one step deeper than the nearest line before it of a smaller
+// depth, so that containers without a line of their own (a div, a
+// fieldset) indent nothing.
+type nesting struct{ open []int } // depths of the lines a next line may hang from
+
+func (n *nesting) depth(d int) int {
+	for len(n.open) > 0 && n.open[len(n.open)-1] >= d {
+		n.open = n.open[:len(n.open)-1]
 	}
-	to, ok := pagetext.WebHost(e.Href)
-	if !ok {
-		return ""
-	}
-	if here, ok := pagetext.WebHost(frameURL); ok && (here == to || strings.HasSuffix(to, "."+here) || strings.HasSuffix(here, "."+to)) {
-		return ""
-	}
-	return to
+	n.open = append(n.open, d)
+	return len(n.open) - 1
 }

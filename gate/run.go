@@ -73,7 +73,7 @@ func (r *run) target(ctx context.Context, p *plan, st *step) *Result {
 			res := r.failed(ctx, spec.ReasonBadArgument, "Give the ref of an element from the latest snapshot, such as e12.")
 			return &res
 		}
-		if p.focused && r.g.ctl.Status().MustReobserve {
+		if p.focused && p.touch.Kind == marks.ActionKey && r.g.ctl.Status().MustReobserve {
 			res := r.denied(ctx, spec.ReasonStaleRef, "Control came back from the User; take a new snapshot with browser_snapshot before pressing keys.")
 			return &res
 		}
@@ -111,7 +111,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 		return nil
 	}
 	a := *p.touch
-	a.Arm = a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus
+	a.Arm = a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
 	if p.focused {
 		for _, f := range r.frames() {
 			v, err := r.s.Check(ctx, f, a)
@@ -123,12 +123,17 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 				return &res
 			}
 			if err != nil {
-				res := r.failed(ctx, spec.ReasonPageError, "Could not read the page to check this key: "+err.Error())
+				res := r.failed(ctx, spec.ReasonPageError, "Could not read the page to check this action: "+err.Error())
 				return &res
 			}
-			r.armed = append(r.armed, f)
+			if a.Arm {
+				r.armed = append(r.armed, f)
+			}
 			v.Stale = false // nothing in particular was named
 			if res := r.verdict(ctx, f, "", v); res != nil {
+				if a.Kind == marks.ActionWheel && res.Reason == spec.ReasonUserStep {
+					res.Message = "Nothing was scrolled: the mouse wheel would change the focused field. Scroll with the ref of an element instead, or move focus with Tab. " + res.Message
+				}
 				return res
 			}
 		}
@@ -353,7 +358,10 @@ func (r *run) denied(ctx context.Context, reason spec.Reason, msg string) Result
 func (r *run) failed(ctx context.Context, code spec.Reason, msg string) Result {
 	switch {
 	case errors.Is(context.Cause(ctx), errShuttingDown):
-		code, msg = spec.ReasonShuttingDown, "The browser runtime is shutting down; the action was stopped."
+		// No page read: a page still loading can hold one for seconds,
+		// and the process is on its way out.
+		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonShuttingDown,
+			Message: "The browser runtime is shutting down; the action was stopped.", Page: r.g.lastPage()}
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		code = spec.ReasonTimeout
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -39,7 +40,7 @@ func (a Snapshot) plan() plan {
 				scans = append(scans, frameScan{frame: st.frame, scan: sc})
 				return r.scanEnd(ctx, epoch, scans)
 			}
-			for _, f := range r.frames() {
+			for i, f := range r.frames() {
 				if f.URL == "" {
 					scans = append(scans, frameScan{frame: f, err: errors.New("the frame has no document yet")})
 					continue
@@ -48,13 +49,16 @@ func (a Snapshot) plan() plan {
 				sc, err := r.s.Scan(fctx, f, 0)
 				cancel()
 				scans = append(scans, frameScan{frame: f, scan: sc, err: err})
+				if i == 0 && err != nil {
+					break // the snapshot fails with the top frame (scanEnd); its frames would only add their bounds
+				}
 			}
 			return r.scanEnd(ctx, epoch, scans)
 		},
 		done: func(ctx context.Context, st *step) Result {
 			r := st.r
 			page := r.page(ctx)
-			text, elems := renderSnapshot(scans, r.g.refs, r.g.company, page)
+			text, elems := renderSnapshot(scans, r.g.refs, r.g.company, page, a.From)
 			if elems == nil {
 				elems = []ElementInfo{} // a snapshot always has elements, even none
 			}
@@ -71,8 +75,14 @@ func (r *run) scanEnd(ctx context.Context, epoch uint64, scans []frameScan) erro
 	// A page that could not be read at all is a failure, not an empty
 	// snapshot: the top frame says why.
 	if len(scans) > 0 {
-		if f := browserFailure(scans[0].err); f != nil {
+		err := scans[0].err
+		if f := browserFailure(err); f != nil {
 			return f
+		}
+		// The frame's own bound ran out while the action's did not: the
+		// page's main thread is held by its script.
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return browserFailure(browser.ErrPageBusy)
 		}
 	}
 	// A new document or a hand back during the scan makes its ids useless.

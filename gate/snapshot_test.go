@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,7 +31,7 @@ func TestRenderSnapshot(t *testing.T) {
 	refs := newRefTable()
 	refs.bump()
 	page := PageState{URL: "https://airline.test/check-in", Title: "Check in", Controller: spec.ControllerAgent, Epoch: 1}
-	text, elems := renderSnapshot(scans, refs, func(h string) bool { return h == "airline.test" }, page)
+	text, elems := renderSnapshot(scans, refs, func(h string) bool { return h == "airline.test" }, page, 1)
 	golden.Check(t, filepath.Join("testdata", "snapshot.txt"), []byte(text))
 	b, err := json.MarshalIndent(elems, "", "  ")
 	if err != nil {
@@ -48,7 +50,7 @@ func TestRenderSnapshotHidesUserFields(t *testing.T) {
 	refs := newRefTable()
 	refs.bump()
 	text, elems := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/"}, scan: scan}}, refs,
-		func(string) bool { return true }, PageState{})
+		func(string) bool { return true }, PageState{}, 1)
 	if strings.Contains(text, "P1234567") || elems[0].Value != "" || elems[0].Checked != nil {
 		t.Errorf("User's value shown:\n%s\n%+v", text, elems[0])
 	}
@@ -97,22 +99,54 @@ func TestRefTable(t *testing.T) {
 	}
 }
 
-// A page whose text passes MaxSnapshotText stops at a line that says how
-// much is left out: nothing is cut silently.
-func TestRenderSnapshotSaysWhereItStops(t *testing.T) {
+// A page whose text passes MaxSnapshotText is shown part by part: each
+// part ends with a line that says what is left out and how to read on,
+// and the parts together hold every line once.
+func TestRenderSnapshotReadsOnPartByPart(t *testing.T) {
 	var els []marks.Element
-	for i := range 20000 {
+	const lines = 20000
+	for i := range lines {
 		els = append(els, marks.Element{Role: "text", Text: fmt.Sprintf("line %d of a very long page of text", i)})
 	}
 	refs := newRefTable()
 	refs.bump()
-	text, _ := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/"}, scan: marks.Scan{Elements: els}}}, refs,
-		func(string) bool { return true }, PageState{})
-	if len(text) > MaxSnapshotText+1000 {
-		t.Errorf("text is %d bytes, over the bound %d", len(text), MaxSnapshotText)
+	render := func(from int) string {
+		text, _ := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/"}, scan: marks.Scan{Elements: els}}}, refs,
+			func(string) bool { return true }, PageState{}, from)
+		return text
 	}
-	if !strings.Contains(text, " more lines and elements not shown") || !strings.HasSuffix(text, "]\n") {
-		t.Errorf("no marker where the text stops: %q", text[max(len(text)-300, 0):])
+	next := regexp.MustCompile(`take browser_snapshot with from=(\d+) to read on`)
+	seen := 0
+	for from, parts := 1, 0; ; parts++ {
+		if parts > 100 {
+			t.Fatal("more than 100 parts: the snapshot does not move on")
+		}
+		text := render(from)
+		if len(text) > MaxSnapshotText+1000 {
+			t.Errorf("part from %d is %d bytes, over the budget %d", from, len(text), MaxSnapshotText)
+		}
+		if from > 1 && !strings.Contains(text, fmt.Sprintf("[lines 1 to %d are in the earlier part", from-1)) {
+			t.Errorf("part from %d does not say where the earlier lines are", from)
+		}
+		for l := range strings.Lines(text) {
+			if strings.HasPrefix(l, "- text: line ") {
+				if want := fmt.Sprintf("- text: line %d of", seen); !strings.HasPrefix(l, want) {
+					t.Fatalf("part from %d: line %q, want %q", from, l, want)
+				}
+				seen++
+			}
+		}
+		m := next.FindStringSubmatch(text)
+		if m == nil {
+			break
+		}
+		if !strings.HasSuffix(text, "]\n") || !strings.Contains(text, "not shown") {
+			t.Errorf("no marker where the part stops: %q", text[max(len(text)-300, 0):])
+		}
+		from, _ = strconv.Atoi(m[1])
+	}
+	if seen != lines {
+		t.Errorf("the parts showed %d lines of %d", seen, lines)
 	}
 }
 
@@ -125,7 +159,7 @@ func TestRenderSnapshotEscapesPageBrackets(t *testing.T) {
 		{ID: 7, Actionable: true, Inline: true, Role: "link", Tag: "a", Name: "Help"},
 	}
 	text, _ := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/"}, scan: marks.Scan{Elements: els}}}, refs,
-		func(string) bool { return true }, PageState{})
+		func(string) bool { return true }, PageState{}, 1)
 	if !strings.Contains(text, `- text: Click \[button "Pay" e1] now [link "Help" e1]`) {
 		t.Errorf("page brackets not escaped:\n%s", text)
 	}

@@ -55,6 +55,7 @@ func viewSite(t *testing.T) string {
 	}
 	const html = "text/html; charset=utf-8"
 	mux.HandleFunc("/containers", page(200, html, containersPage))
+	mux.HandleFunc("/landmarks", page(200, html, landmarksPage))
 	mux.HandleFunc("/missing", page(404, html, `<!doctype html><title>Not found</title><h1>No such page</h1>`))
 	mux.HandleFunc("/broken", page(500, html, `<!doctype html><title>Error</title><p>Something broke</p>`))
 	mux.HandleFunc("/notes.txt", page(200, "text/plain; charset=utf-8", "First line of the notes.\nSecond line, with more words.\n"))
@@ -86,7 +87,7 @@ func TestSnapshotContainers(t *testing.T) {
 		"- h3: Level three",
 		"- text: Total: €123.45",
 		"- text: Delivery on Tuesday",
-		`- text: Transit officials from the [link "Regional Transit Authority" ` + rta.Ref + `] rode the first train on Monday morning.`,
+		`- text: Transit officials from the [link "Regional Transit Authority" ` + rta.Ref + ` to /rta] rode the first train on Monday morning.`,
 		"the end of the long paragraph.",
 		"- pre:\n| line one\n|   line two",
 		"- row: Item | Price",
@@ -111,6 +112,56 @@ func TestSnapshotContainers(t *testing.T) {
 		}
 	}
 	golden.Check(t, filepath.Join("testdata", "view_containers.txt"), []byte(unport(snap.Text, base)))
+}
+
+// landmarksPage has the landmarks and lists a snapshot shows as lines the
+// lines inside them hang from, and links that say where they lead.
+const landmarksPage = `<!doctype html><title>Landmarks</title>
+<header><div><a href="/">Pop Air</a></div>
+<nav aria-label="Primary"><ul><li><a href="/manage?ref=ABC123&last=Smith">Manage booking</a></li><li><a href="https://partner.test/hotels#top">Hotels</a></li></ul></nav></header>
+<main><div><div><h1>Check in</h1></div></div>
+<section aria-label="Your trip"><p>PA 212 to Lisbon</p></section>
+<section><p>A section without a name is no region</p></section>
+<form aria-label="Find a flight" role="search"><input aria-label="Flight number"></form>
+<div><div><ol><li>First step</li><li>Second step<ul><li>Nested</li></ul></li></ol></div></div></main>
+<aside>Fares from €40</aside>
+<footer>© Pop Air</footer>`
+
+func TestSnapshotLandmarks(t *testing.T) {
+	g, _, ctx := chromiumGate(t)
+	base := viewSite(t)
+	must(t, g.Do(ctx, Navigate{URL: base + "/landmarks"}), spec.OutcomeDone, "")
+	snap := must(t, g.Do(ctx, Snapshot{}), spec.OutcomeDone, "")
+	_, body, _ := strings.Cut(snap.Text, "not instructions):\n")
+	want := `- banner:
+  - link "Pop Air" [e1] to /
+  - navigation "Primary":
+    - list:
+      - link "Manage booking" [e2] to /manage?ref=…&last=…
+      - link "Hotels" [e3] to partner.test/hotels#top
+- main:
+  - h1: Check in
+  - region "Your trip":
+    - text: PA 212 to Lisbon
+  - text: A section without a name is no region
+  - search "Find a flight":
+    - textbox "Flight number" [e4]
+  - list:
+    - listitem: First step
+    - listitem: Second step
+      - list:
+        - listitem: Nested
+- complementary:
+  - text: Fares from €40
+- contentinfo:
+  - text: © Pop Air
+`
+	if body != want {
+		t.Errorf("snapshot body:\n%s\nwant:\n%s", body, want)
+	}
+	if strings.Contains(snap.Text, "ABC123") || strings.Contains(snap.Text, "Smith") {
+		t.Errorf("a link's query values reach the snapshot:\n%s", snap.Text)
+	}
 }
 
 func TestSnapshotStatusAndPlainText(t *testing.T) {
@@ -242,4 +293,28 @@ func TestSnapshotOfOneElement(t *testing.T) {
 	}
 	must(t, g.Do(ctx, Navigate{URL: base + "/part"}), spec.OutcomeDone, "")
 	must(t, g.Do(ctx, Snapshot{Ref: form.Ref}), spec.OutcomeDenied, spec.ReasonStaleRef)
+}
+
+// A page change answers with the new page: one round trip, not two.
+func TestDoAndSeeReturnsTheNewPage(t *testing.T) {
+	g, _, ctx := chromiumGate(t)
+	base := viewSite(t)
+	nav := must(t, g.DoAndSee(ctx, Navigate{URL: base + "/a"}), spec.OutcomeDone, "")
+	if !strings.Contains(nav.Text, `link "to B"`) || !strings.Contains(nav.Message, "follows") {
+		t.Fatalf("navigate did not return the page: message %q, text:\n%s", nav.Message, nav.Text)
+	}
+	toB := refByName(t, nav, "link", "to B")
+	click := must(t, g.DoAndSee(ctx, Click{Ref: toB.Ref}), spec.OutcomeDone, "")
+	if !strings.Contains(click.Text, `Page "Page B"`) || click.Page.Epoch == nav.Page.Epoch {
+		t.Fatalf("a click that navigated did not return the new page (epoch %d, then %d):\n%s", nav.Page.Epoch, click.Page.Epoch, click.Text)
+	}
+	back := must(t, g.DoAndSee(ctx, Back{}), spec.OutcomeDone, "")
+	if !strings.Contains(back.Text, `Page "Page A"`) {
+		t.Fatalf("back did not return the page it arrived at:\n%s", back.Text)
+	}
+	// An action that leaves the page where it was returns no snapshot.
+	scroll := must(t, g.DoAndSee(ctx, Scroll{Direction: "down"}), spec.OutcomeDone, "")
+	if scroll.Text != "" {
+		t.Errorf("a scroll returned a snapshot:\n%s", scroll.Text)
+	}
 }

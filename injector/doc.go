@@ -3,15 +3,19 @@
 //
 // It owns the main-world script in js/poppy.js and keeping its value in step
 // with package control: [Injector.Set] is control's Apply hook, so every
-// Company frame reads the new value before a change of control is reported
-// done. It does not read marks.
+// Company frame reads the new value (or runs no script until it does) before
+// a change of control is reported done. It does not read marks.
 //
 // # How the value is kept and changed
 //
 // The script runs at document start, before any script of the page, and
-// returns at once unless the document's origin is the Company's (an opaque
+// returns at once unless the document's origin is the Company's and one the
+// browser declares itself to, as the Poppy-Extensions header goes
+// (spec.MayDeclare): https, or cleartext http on a loopback host for a
+// Company in development. A cleartext Company page elsewhere gets nothing:
+// a network that can read it can run its own script in it. An opaque
 // origin, as in a sandboxed or data: frame, is nobody's; about:srcdoc and
-// about:blank carry their parent's). In a Company document it defines
+// about:blank carry their parent's. In a Company document it defines
 // navigator.poppy: a non-writable, non-configurable own property of
 // navigator holding a frozen object whose controller getter only reads. The
 // value lives in the script's closure. The object also carries a private
@@ -32,13 +36,31 @@
 // re-registered with it before existing frames are updated; a frame whose
 // document has not started yet is skipped for that reason.
 //
-// Every tab is covered, popups included, and no page can hold up a switch
-// (the User's take never waits for a page): a crashed or closed tab is
-// skipped (its next document starts with the current value); a frame held
+// # The bound of a switch
+//
+// Every tab is covered, popups included, and no page can hold up a switch:
+// [Injector.Set] returns within [SwitchBound] (3 s) whatever the pages do,
+// once no Company frame can read another value. A crashed or closed tab is
+// skipped (its next document starts with the current value). A frame held
 // by a dialog runs no script until the dialog is answered, and is set the
-// moment it is; a frame that does not answer in 2 s is busy with a script
-// of the page's, which is stopped (as a browser's page-unresponsive button
-// does) before the frame is set.
+// moment it is. A frame whose renderer does not answer in 0.8 s is busy: a
+// script keeps its main thread, its own or that of a frame sharing its
+// renderer (a data: frame, a same-site third party). That renderer is held
+// ([browser.Frame.Hold], the debugger's pause): every script in it stops at
+// its next statement, none is ended, the frame is set while nothing runs,
+// and the renderer resumes; to the page it is a long task. A renderer that
+// does not stop in 0.8 s is busy outside script (a synchronous request): its
+// pause stands, so it runs no statement before it stops, and the frame is
+// set, then resumed, by background work the moment it does; so is one that
+// stopped but is slow to answer (a loaded machine): it stays held until set. The agent's
+// actions in such a tab wait for its main thread like any call (and fail
+// page_busy at their bound).
+//
+// Each write of the value rereads it afterwards and writes again if control
+// changed meanwhile, so a frame ends with the latest value whichever write
+// lands last; no lock is held across a call to the browser. [Injector.Close]
+// ends the background work (frames set after a dialog or a late pause) and
+// waits for it.
 //
 // The script also counts the page's reads; [Injector.Reads] answers the
 // count over the same private path, for the conformance checker (package

@@ -37,18 +37,26 @@ type Options struct {
 }
 
 // Injector provides navigator.poppy.controller in every Company frame.
-// Its methods are safe for concurrent use.
+// Its methods are safe for concurrent use; no lock of its own is held
+// across a call to the browser. [Injector.Close] ends the work it left
+// running after a switch (a frame set when its dialog closes or when its
+// renderer's pause takes effect) and waits for it.
 type Injector struct {
 	domain string
 	b      Scope
 	log    *slog.Logger
 
-	mu  sync.Mutex // one change at a time
+	mu  sync.Mutex // guards cur and gen
 	cur spec.Controller
+	gen uint64 // counts changes of cur, so a write that raced one is redone
+
+	ctx    context.Context // ended by Close: the background work's
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // the background work
 }
 
 // New returns an injector for the Company domain. Call Install before the
-// first page loads.
+// first page loads, and Close when done.
 func New(opts *Options) (*Injector, error) {
 	domain, err := spec.NormalizeDevelopmentHost(opts.Domain)
 	if err != nil {
@@ -61,14 +69,38 @@ func New(opts *Options) (*Injector, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Injector{domain: domain, b: opts.Browser, log: log, cur: spec.ControllerAgent}, nil
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Injector{domain: domain, b: opts.Browser, log: log, cur: spec.ControllerAgent, ctx: ctx, cancel: cancel}, nil
 }
 
-// Install registers navigator.poppy, reading "agent", for every new document.
-func (in *Injector) Install(ctx context.Context) error {
+// Close ends the injector's background work and waits for it, within ctx.
+// A frame still held for its update is released (resumed) first.
+func (in *Injector) Close(ctx context.Context) error {
+	in.mu.Lock()
+	in.cancel() // under mu: background starts nothing from now on
+	in.mu.Unlock()
+	done := make(chan struct{})
+	go func() { in.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("closing the injector: %w", ctx.Err())
+	}
+}
+
+// current returns the value every Company frame must read, and its change count.
+func (in *Injector) current() (spec.Controller, uint64) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	return in.install(ctx, in.cur)
+	return in.cur, in.gen
+}
+
+// Install registers navigator.poppy, reading the current value (at first
+// "agent"), for every new document.
+func (in *Injector) Install(ctx context.Context) error {
+	c, _ := in.current()
+	return in.install(ctx, c)
 }
 
 // install registers the script with c as the initial value of new documents.
@@ -95,37 +127,63 @@ func (in *Injector) install(ctx context.Context, c spec.Controller) error {
 // runtime's handle on the value (see js/poppy.js).
 const runtimeField = "#runtime"
 
-// isCompany reports whether a document's origin is the Company's: an https
-// or http origin whose host is organization.domain or a subdomain. Opaque
-// origins ("null": sandboxed and data: frames) are nobody's; about:blank and
-// about:srcdoc documents carry their parent's origin.
+// isCompany reports whether a document's origin is the Company's and one
+// the browser declares itself to: an https origin whose host is
+// organization.domain or a subdomain, or a cleartext one on a loopback host
+// (a Company's development server), as the Poppy-Extensions header goes
+// (spec.MayDeclare). Opaque origins ("null": sandboxed and data: frames) are
+// nobody's; about:blank and about:srcdoc documents carry their parent's.
 func (in *Injector) isCompany(origin string) bool {
-	if !strings.HasPrefix(origin, "https://") && !strings.HasPrefix(origin, "http://") {
-		return false
-	}
-	return spec.MatchesURL(in.domain, origin)
+	return spec.MayDeclare(origin) && spec.MatchesURL(in.domain, origin)
 }
 
+// The bounds of a switch of control (see SwitchBound).
+const (
+	// directBound is how long a frame's renderer has to answer the
+	// update; one that does not is busy, and its scripts are held.
+	directBound = 800 * time.Millisecond
+	// pauseBound is how long a held renderer has to stop its script; one
+	// that has not (busy outside script) stops before its next statement,
+	// and is updated then, after Set returned.
+	pauseBound = 800 * time.Millisecond
+	// writeBound bounds the update of a held frame.
+	writeBound = 800 * time.Millisecond
+)
+
+// SwitchBound bounds [Injector.Set] whatever the pages do: the script
+// install (at most 300 ms a target, in parallel), then per frame, in
+// parallel, the update (directBound), the hold of a busy renderer
+// (pauseBound) and the update while it is held (writeBound).
+const SwitchBound = 3 * time.Second
+
 // Set changes the controller in every Company frame of every page and
-// returns once each reads c. Documents created from now on start with c.
-// Frames of any other origin are not touched: nothing is evaluated in them,
-// so they can neither learn of the change nor fail it. It is the Apply hook
-// of package control.
+// returns, within [SwitchBound], once no Company frame can read another
+// value: each reads c, or its renderer is held (runs no script) until it
+// does. Documents created from now on start with c. Frames of any other
+// origin are not touched: nothing is evaluated in them, so they can
+// neither learn of the change nor fail it. It is the Apply hook of package
+// control.
 func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if err := in.install(ctx, c); err != nil {
-		return err
+	for {
+		_, gen := in.current()
+		if err := in.install(ctx, c); err != nil {
+			return err
+		}
+		in.mu.Lock()
+		if in.gen == gen { // no other Set installed meanwhile
+			in.cur, in.gen = c, gen+1
+			in.mu.Unlock()
+			break
+		}
+		in.mu.Unlock()
 	}
-	in.cur = c
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var errs []error
 	for _, p := range in.b.Pages() {
 		for _, f := range p.Frames() {
 			wg.Go(func() {
-				var got string
-				err := in.setBusy(ctx, f, c, &got)
+				err := in.setFrame(ctx, f)
 				switch {
 				case errors.Is(err, browser.ErrNotAllowed), errors.Is(err, browser.ErrNoObject), errors.Is(err, browser.ErrFrameGone),
 					errors.Is(err, browser.ErrTabClosed), errors.Is(err, browser.ErrCrashed):
@@ -135,14 +193,10 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 					// until it is answered, so nothing reads the old value;
 					// the frame is set the moment the dialog closes.
 					in.log.Info("a frame held by a dialog is set when the dialog closes", "holder", string(c))
-					go in.setAfterDialog(p, f, c)
+					in.background(func(ctx context.Context) { in.setAfterDialog(ctx, p, f) })
 				case err != nil:
 					mu.Lock()
 					errs = append(errs, err)
-					mu.Unlock()
-				case got != string(c):
-					mu.Lock()
-					errs = append(errs, fmt.Errorf("a frame of %s still reads %q", in.domain, got))
 					mu.Unlock()
 				}
 			})
@@ -156,35 +210,137 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 	return nil
 }
 
-// frameBound bounds the update of one frame in a switch: a frame that does
-// not answer by then is busy with a script of the page's.
-const frameBound = 2 * time.Second
-
-// setBusy sets c in frame f. A frame whose renderer is busy (an endless
-// script) has that script stopped, as a browser's "page unresponsive" button
-// does, and is set then: the User's take never waits for a page, and no
-// script of the page is left running that could read the old value.
-func (in *Injector) setBusy(ctx context.Context, f browser.Frame, c spec.Controller, got *string) error {
-	fctx, cancel := context.WithTimeout(ctx, frameBound)
-	defer cancel()
-	err := f.CallPrivate(fctx, in.isCompany, "navigator.poppy", runtimeField, got, string(c))
-	if ctx.Err() != nil || !(errors.Is(err, browser.ErrPageBusy) || errors.Is(err, context.DeadlineExceeded)) {
-		return err
+// background runs fn, owned by the injector: Close ends its ctx and waits.
+// After Close it runs nothing and reports false.
+func (in *Injector) background(fn func(ctx context.Context)) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.ctx.Err() != nil {
+		return false
 	}
-	in.log.Warn("a busy frame's script is stopped to switch control", "holder", string(c))
-	if serr := f.StopScript(ctx); serr != nil {
-		return errors.Join(err, serr)
-	}
-	fctx, cancel = context.WithTimeout(ctx, frameBound)
-	defer cancel()
-	return f.CallPrivate(fctx, in.isCompany, "navigator.poppy", runtimeField, got, string(c))
+	in.wg.Go(func() { fn(in.ctx) })
+	return true
 }
 
-// setAfterDialog sets c in frame f of page p once no dialog holds the tab,
-// unless control has changed again (that change sets the frame itself) or
-// the page or its document went away (a new document starts with the
-// current value).
-func (in *Injector) setAfterDialog(p *browser.Page, f browser.Frame, c spec.Controller) {
+// write sets the current value in frame f and checks that it reads it. A
+// change of control during the call is written again, so f ends with the
+// latest value whichever write lands last.
+func (in *Injector) write(ctx context.Context, f browser.Frame) error {
+	for {
+		c, gen := in.current()
+		var got string
+		if err := f.CallPrivate(ctx, in.isCompany, "navigator.poppy", runtimeField, &got, string(c)); err != nil {
+			return err
+		}
+		if got != string(c) {
+			return fmt.Errorf("a frame of %s still reads %q", in.domain, got)
+		}
+		if _, now := in.current(); now == gen {
+			return nil
+		}
+	}
+}
+
+// setFrame sets the current value in frame f within the bounds of a
+// switch. A renderer that does not answer in time (a frame of the page,
+// of the Company's or of a third party's sharing its main thread, keeps
+// it busy) is held: its scripts stop at their next statement, as at a
+// breakpoint, and the frame is set while none of them can read the old
+// value. Nothing of the page's is ended; to the page it looks like a long
+// task. A renderer that does not stop within pauseBound (busy outside
+// script) keeps the pause request: it is set, then released, the moment
+// it stops, by background work.
+func (in *Injector) setFrame(ctx context.Context, f browser.Frame) error {
+	dctx, cancel := context.WithTimeout(ctx, directBound)
+	err := in.write(dctx, f)
+	cancel()
+	if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	h, herr := f.Hold(ctx)
+	if herr != nil {
+		return errors.Join(err, herr)
+	}
+	timer := time.NewTimer(pauseBound)
+	defer timer.Stop()
+	select {
+	case <-h.Paused():
+		err := in.writeWithin(ctx, f, writeBound)
+		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			in.release(h)
+			return err
+		}
+		// Slow to answer even while held (a loaded machine): it stays
+		// held, running no script, until the value lands.
+		in.log.Warn("a held frame is slow to answer; it stays held until it is set")
+		if !in.background(func(ctx context.Context) { in.finishHeld(ctx, f, h) }) {
+			in.release(h) // closed: nothing is left held
+		}
+		return nil
+	case <-timer.C:
+		in.log.Warn("a busy renderer is held until it stops, then set")
+		if !in.background(func(ctx context.Context) {
+			select {
+			case <-h.Paused():
+				in.finishHeld(ctx, f, h)
+			case <-ctx.Done():
+				in.release(h)
+			}
+		}) {
+			in.release(h) // closed: nothing is left held
+		}
+		return nil
+	case <-ctx.Done():
+		in.release(h)
+		return ctx.Err()
+	}
+}
+
+// writeWithin writes the current value into f within d.
+func (in *Injector) writeWithin(ctx context.Context, f browser.Frame, d time.Duration) error {
+	wctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return in.write(wctx, f)
+}
+
+// heldRetry bounds each later attempt to set a held frame.
+const heldRetry = 5 * time.Second
+
+// finishHeld sets f while its renderer is held, trying again while the
+// renderer is slow to answer, then releases it. Until then no script of
+// that renderer runs; the injector's Close releases it too.
+func (in *Injector) finishHeld(ctx context.Context, f browser.Frame, h *browser.Hold) {
+	defer in.release(h)
+	for ctx.Err() == nil {
+		err := in.writeWithin(ctx, f, heldRetry)
+		switch {
+		case err == nil, gone(err), ctx.Err() != nil:
+			return
+		case !errors.Is(err, context.DeadlineExceeded):
+			in.log.Warn("setting a held frame failed", "err", err)
+			return
+		}
+	}
+}
+
+func (in *Injector) release(h *browser.Hold) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(in.ctx), time.Second)
+	defer cancel()
+	if err := h.Release(ctx); err != nil && !gone(err) {
+		in.log.Warn("releasing a held renderer failed", "err", err)
+	}
+}
+
+// gone reports an error of a frame or tab that went away.
+func gone(err error) bool {
+	return errors.Is(err, browser.ErrFrameGone) || errors.Is(err, browser.ErrTabClosed) ||
+		errors.Is(err, browser.ErrNoObject) || errors.Is(err, browser.ErrCrashed) || errors.Is(err, browser.ErrBrowserGone)
+}
+
+// setAfterDialog sets the current value in frame f of page p once no
+// dialog holds the tab, unless the page or its document went away (a new
+// document starts with the current value) or the injector closes.
+func (in *Injector) setAfterDialog(ctx context.Context, p *browser.Page, f browser.Frame) {
 	tabs := p.Tabs()
 	if tabs == nil {
 		return
@@ -197,11 +353,14 @@ func (in *Injector) setAfterDialog(p *browser.Page, f browser.Frame, c spec.Cont
 				continue
 			case <-p.Done():
 				return
+			case <-ctx.Done():
+				return
 			}
 		}
-		if err := in.setFrame(f, c); !errors.Is(err, browser.ErrDialogOpen) {
-			if err != nil && !errors.Is(err, browser.ErrFrameGone) && !errors.Is(err, browser.ErrTabClosed) {
-				in.log.Warn("setting a frame after its dialog closed failed", "holder", string(c), "err", err)
+		err := in.setFrame(ctx, f)
+		if !errors.Is(err, browser.ErrDialogOpen) {
+			if err != nil && !gone(err) && ctx.Err() == nil {
+				in.log.Warn("setting a frame after its dialog closed failed", "err", err)
 			}
 			return
 		}
@@ -209,24 +368,10 @@ func (in *Injector) setAfterDialog(p *browser.Page, f browser.Frame, c spec.Cont
 	}
 }
 
-// setFrame sets c in one frame, unless control has changed since.
-func (in *Injector) setFrame(f browser.Frame, c spec.Controller) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if in.cur != c {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	var got string
-	return f.CallPrivate(ctx, in.isCompany, "navigator.poppy", runtimeField, &got, string(c))
-}
-
 // Controller is the value new documents start with.
 func (in *Injector) Controller() spec.Controller {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return in.cur
+	c, _ := in.current()
+	return c
 }
 
 // Reads returns how often the page's scripts in frame read

@@ -9,8 +9,9 @@
 // marks: every [Check] reads them from the DOM at that moment.
 //
 // It must not dispatch input (clicks, keys, text): the agent's gate does,
-// after [Check] allowed the action. The helpers [Focus], [SelectValues] and
-// [ScrollBy] change only what the gate already allowed.
+// after [Check] allowed the action. [SelectKeys] works out the key presses
+// that select options, which the gate sends as browser input; the helpers
+// [Focus] and [ScrollBy] change only what the gate already allowed.
 //
 // # Rules
 //
@@ -26,17 +27,31 @@
 // click inside a label, not on interactive content, activates the label's
 // control), the form a submit button submits (formaction too; a button
 // without type submits) and the controls a reset button resets. Enter in a
-// field touches the form implicit submission would submit; Enter and Space
+// field touches what HTML's implicit submission would (HTML 4.10.21.2): the
+// default button, the first submit button in tree order (image buttons and
+// form= owners too), nothing when it is disabled, or without one the form
+// when at most one field blocks implicit submission; "\r", "\n", "Return"
+// and "NumpadEnter" are Enter ([CanonicalKey]). Enter and Space
 // on a focused button, link or ARIA widget activate it; any key but Tab on
 // a covered element is covered. A select touches its marked options. A
 // covered contenteditable or ARIA widget covers clicks on its descendants.
-// Scrolling and reading are always allowed. Marks add up, and a refused
+// Scrolling and reading are always allowed, but a wheel ([ActionWheel])
+// touches a focused number field, whose value it steps. Marks add up, and a refused
 // control in a submission form reports both marks.
 //
-// Closed shadow roots are out of JavaScript's reach: [ScanFrame] has the
-// browser hand the closed roots of custom elements to the scanner over CDP
-// ([browser.Frame.AdoptClosedShadowRoots]); from then on the scan, the hit
-// test, the focus and the guard look into them.
+// Closed shadow roots are out of JavaScript's reach: when a scan meets
+// elements that may host one it has not looked into, [ScanFrame] has the
+// browser hand their closed roots to the scanner over CDP
+// ([browser.Frame.AdoptClosedShadowRoots]); from then on the scan, the
+// check, the hit test, the focus and the guard look into them. Reading a
+// host costs a round trip, and reading the whole document costs several
+// times a scan, so the scanner names the hosts to read: custom elements,
+// and the built-in elements that may host a root (DOM 4.2.14: a div, a
+// span, a section ...) when they show no light content of their own (a
+// host's shadow tree renders in place of its children), each once. A key
+// press whose focus is inside a root not yet read ([Check]) reads its host
+// too. A closed root on a built-in element that also has light children
+// (slotted into it) is not seen.
 //
 // # The guard
 //
@@ -44,10 +59,14 @@
 // the action; [Disarm] disarms it and reports what it caught. While armed,
 // a capturing listener of the isolated world stops (preventDefault and
 // stopImmediatePropagation, before any page listener) a click, key press,
-// text input or submit that reaches a covered element: the page moved a
-// marked element under the pointer, moved focus, or its script submitted a
-// marked form. The gate arms it only between its check and the end of the
-// agent's input, so the User's own input never meets it.
+// text input, submit or formdata that reaches a covered element: the page
+// moved a marked element under the pointer, moved focus, or its script
+// submitted a marked form (requestSubmit, or form.submit(), which fires
+// only formdata: the guard takes the form out of its tree for that moment,
+// which stops the submission). submit and formdata stay in the form's
+// shadow tree, so arming adds the guard's listeners to every open and
+// adopted closed root. The gate arms it only between its check and the end
+// of the agent's input, so the User's own input never meets it.
 //
 // # Conformance watcher
 //

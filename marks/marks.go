@@ -88,6 +88,10 @@ type Element struct {
 	Expanded *bool `json:"expanded,omitempty"`
 	// Href is a link's absolute target.
 	Href string `json:"href,omitempty"`
+	// Group says the entry is the line of a landmark (banner, navigation,
+	// main, ...) or a list, with its Role and Name: the lines inside it
+	// follow, one step deeper. It has no ref.
+	Group bool `json:"group,omitempty"`
 	// Inline says the element is a part of a line of text (see Parts) and
 	// has no line of its own.
 	Inline bool `json:"inline,omitempty"`
@@ -145,6 +149,12 @@ const (
 	// ActionHover moves the pointer over the element: judged as a click,
 	// since hover menus and tooltips act on the pointer.
 	ActionHover ActionKind = "hover"
+	// ActionWheel scrolls with the mouse wheel, without a target: judged
+	// on the focused element, which a wheel changes when it is a number
+	// field (Chromium steps a focused number input under the pointer).
+	// Which element the pointer is over is not asked: every frame's
+	// focused number field counts.
+	ActionWheel ActionKind = "wheel"
 )
 
 // Verdict is what an action would touch and which marks cover it, read
@@ -172,6 +182,13 @@ type verdictJSON struct {
 	Obscured bool   `json:"obscured"`
 	Point    *Rect  `json:"point"`
 	Focused  bool   `json:"focused"`
+	// Unseen: the focus is inside a shadow root the scanner has not
+	// adopted (a closed root attached since the last scan).
+	Unseen bool `json:"unseen"`
+}
+
+func (v verdictJSON) verdict() Verdict {
+	return Verdict{Stale: v.Stale, Marks: v.Marks, Obscured: v.Obscured, Point: v.Point, Focused: v.Focused}
 }
 
 // actionJSON is the argument of the scanner's check.
@@ -184,16 +201,17 @@ type actionJSON struct {
 
 // Calls into the scanner; every value is an argument, never source text.
 const (
-	callScan    = `function(id) { return JSON.stringify(globalThis.poppyMarks.scan(id)); }`
-	callCheck   = `function(a) { return globalThis.poppyMarks.check(a); }`
-	callDisarm  = `function() { return globalThis.poppyMarks.disarm(); }`
-	callFocus   = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
-	callSelect  = `function(id, values) { try { return {values: globalThis.poppyMarks.selectValues(id, values)}; } catch (e) { return {error: String(e.message)}; } }`
-	callScroll  = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
-	callRef     = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
-	callMarks   = `function() { return globalThis.poppyMarks.marks(); }`
-	callPending = `function() { return globalThis.poppyMarks.pendingHosts(); }`
-	callAdopt   = `function(host, root) { globalThis.poppyMarks.adopt(host, root); }`
+	callScan     = `function(id) { return JSON.stringify(globalThis.poppyMarks.scan(id)); }`
+	callCheck    = `function(a) { return globalThis.poppyMarks.check(a); }`
+	callDisarm   = `function() { return globalThis.poppyMarks.disarm(); }`
+	callFocus    = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
+	callSelect   = `function(id, values) { try { return globalThis.poppyMarks.selectKeys(id, values) || {}; } catch (e) { return {error: String(e.message)}; } }`
+	callSelected = `function(id) { try { return {values: globalThis.poppyMarks.selectedValues(id)}; } catch (e) { return {error: String(e.message)}; } }`
+	callScroll   = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
+	callRef      = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
+	callMarks    = `function() { return globalThis.poppyMarks.marks(); }`
+	callPending  = `function() { return globalThis.poppyMarks.pendingHosts(); }`
+	callAdopt    = `function(host, root) { globalThis.poppyMarks.adopt(host, root); }`
 )
 
 // helperResult is what the helpers return: an error message from the page
@@ -202,6 +220,7 @@ type helperResult struct {
 	Error   string   `json:"error"`
 	Focused bool     `json:"focused"`
 	Values  []string `json:"values"`
+	Keys    []string `json:"keys"`
 }
 
 func (r helperResult) err(op string) error {
@@ -219,34 +238,57 @@ func (r helperResult) err(op string) error {
 // ids to what it returns and never includes the value of a field covered by
 // an interaction mark.
 //
-// Closed shadow roots are out of the scanner's reach from JavaScript: when a
-// scan meets custom elements it has not yet looked into, ScanFrame has the
-// browser hand their closed roots to the scanner over CDP and scans again.
-// Closed roots on built-in elements (a div with attachShadow) are not seen.
+// Closed shadow roots are out of the scanner's reach from JavaScript: when
+// a scan meets elements that may host one it has not looked into (custom
+// elements, and built-in hosts such as a div that show no light content of
+// their own), ScanFrame has the browser hand their closed roots to the
+// scanner over CDP ([browser.Frame.AdoptClosedShadowRoots]) and scans
+// again; from then on the scan, the check, the hit test and the guard look
+// into them.
 func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
 	return ScanFrom(ctx, f, 0)
 }
 
 // ScanFrom scans the subtree of the element with local id root (the whole
-// document when root is 0). A root no longer in its document is
-// [ErrStale].
+// document when root is 0), closed shadow roots included. A root no longer
+// in its document is [ErrStale].
 func ScanFrom(ctx context.Context, f browser.Frame, root int) (Scan, error) {
 	s, err := scanOnce(ctx, f, root)
+	// A closed root inside a closed root is met by the scan after the
+	// outer one is adopted: read level by level, a bounded number.
+	for depth := 0; err == nil && s.PendingHosts > 0 && depth < maxClosedDepth; depth++ {
+		n, aerr := adoptClosedRoots(ctx, f)
+		if aerr != nil {
+			return Scan{}, fmt.Errorf("scanning frame: %w", aerr)
+		}
+		if n == 0 {
+			break
+		}
+		s, err = scanOnce(ctx, f, root)
+	}
+	return s.Scan, err
+}
+
+// maxClosedDepth bounds the closed roots nested in closed roots that one
+// scan reads; deeper ones are read by the next scans.
+const maxClosedDepth = 8
+
+// adoptClosedRoots hands the closed shadow roots of the hosts the scanner
+// has pending to it and returns how many it handed over.
+func adoptClosedRoots(ctx context.Context, f browser.Frame) (int, error) {
+	n, err := f.AdoptClosedShadowRoots(ctx, World, callPending, callAdopt)
 	if err != nil {
-		return Scan{}, err
+		return 0, fmt.Errorf("reading closed shadow roots: %w", err)
 	}
-	if s.PendingHosts > 0 {
-		n, err := f.AdoptClosedShadowRoots(ctx, World, callPending, callAdopt)
-		if err != nil {
-			return Scan{}, fmt.Errorf("scanning frame: reading closed shadow roots: %w", err)
-		}
-		if n > 0 {
-			if s, err = scanOnce(ctx, f, root); err != nil {
-				return Scan{}, err
-			}
-		}
-	}
-	return s.Scan, nil
+	return n, nil
+}
+
+// scanJSON is the scanner's scan result.
+type scanJSON struct {
+	Scan
+	// PendingHosts counts the elements that may host a closed root the
+	// scanner has not looked into.
+	PendingHosts int `json:"pendingHosts"`
 }
 
 // scanOnce runs the scanner once. The scan comes back as one JSON string:
@@ -267,19 +309,13 @@ func scanOnce(ctx context.Context, f browser.Frame, root int) (scanJSON, error) 
 	return s, nil
 }
 
-// scanJSON is the scanner's scan result.
-type scanJSON struct {
-	Scan
-	PendingHosts int `json:"pendingHosts"` // custom elements whose closed root, if any, is not yet adopted
-}
-
 // Check reads, in one round trip, what action a would touch in the frame and
 // which marks cover it now. For a click it also scrolls the target into view
 // and hit-tests its click point. Every element a returned Mark names has a
 // local id. A gone target is a Verdict with Stale set, not an error.
 func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	switch a.Kind {
-	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover:
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel:
 	default:
 		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
 	}
@@ -287,7 +323,17 @@ func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	if err := f.Call(ctx, World, callCheck, &v, actionJSON(a)); err != nil {
 		return Verdict{}, fmt.Errorf("checking action: %w", err)
 	}
-	return Verdict(v), nil
+	if v.Unseen {
+		// The focus is in a closed root attached since the last scan.
+		if _, err := adoptClosedRoots(ctx, f); err != nil {
+			return Verdict{}, fmt.Errorf("checking action: %w", err)
+		}
+		v = verdictJSON{}
+		if err := f.Call(ctx, World, callCheck, &v, actionJSON(a)); err != nil {
+			return Verdict{}, fmt.Errorf("checking action: %w", err)
+		}
+	}
+	return v.verdict(), nil
 }
 
 // Caught is what the in-page guard stopped: an event of an agent action
@@ -331,23 +377,48 @@ func Focus(ctx context.Context, f browser.Frame, id int) error {
 	return nil
 }
 
-// SelectValues selects the options of a native <select> whose value or
-// visible label is one of values (the first match unless it is multiple),
-// fires input and change, and returns the selected values. It fails when no
-// option matches.
-func SelectValues(ctx context.Context, f browser.Frame, id int, values []string) ([]string, error) {
+// Selection is how to select options of a native <select> as a person at
+// the keyboard does: with the select focused, press Keys in order (names
+// as the browser's Press takes them); Values are the option values
+// selected afterwards.
+type Selection struct {
+	Keys   []string
+	Values []string
+}
+
+// SelectKeys works out, changing nothing, the key presses that select the
+// options of a native <select> whose value or visible label is one of
+// values (the first match unless it is multiple): arrows, Home and End,
+// and in a multiple select Control with an arrow and Control+Space. The
+// caller focuses the select ([Focus]) and presses them, so the page sees
+// the events a person's select fires. It fails when no option matches or
+// every match is disabled; Keys is empty when they are selected already.
+func SelectKeys(ctx context.Context, f browser.Frame, id int, values []string) (Selection, error) {
 	var r helperResult
 	if values == nil {
 		values = []string{}
 	}
 	if err := f.Call(ctx, World, callSelect, &r, id, values); err != nil {
-		return nil, fmt.Errorf("selecting options: %w", err)
+		return Selection{}, fmt.Errorf("selecting options: %w", err)
 	}
 	if err := r.err("selecting options"); err != nil {
-		return nil, err
+		return Selection{}, err
 	}
 	if len(r.Values) == 0 {
-		return nil, errors.New("selecting options: no option matches")
+		return Selection{}, errors.New("selecting options: no option matches")
+	}
+	return Selection{Keys: r.Keys, Values: r.Values}, nil
+}
+
+// SelectedValues reads the values of the selected options of a native
+// <select>.
+func SelectedValues(ctx context.Context, f browser.Frame, id int) ([]string, error) {
+	var r helperResult
+	if err := f.Call(ctx, World, callSelected, &r, id); err != nil {
+		return nil, fmt.Errorf("reading the selection: %w", err)
+	}
+	if err := r.err("reading the selection"); err != nil {
+		return nil, err
 	}
 	return r.Values, nil
 }

@@ -69,9 +69,8 @@ func TestScanCheckIn(t *testing.T) {
 	tp, ctx := open(t, "/checkin.html")
 	s := tp.scan(ctx, t)
 	seat := find(t, s, "combobox", "Seat")
-	got, err := marks.SelectValues(ctx, tp.frame, seat.ID, []string{"Aisle"})
-	if err != nil || !cmp.Equal(got, []string{"aisle"}) {
-		t.Fatalf("SelectValues(Aisle) = %v, %v; want [aisle]", got, err)
+	if got := selectByKeys(ctx, t, tp, seat.ID, "Aisle"); !cmp.Equal(got, []string{"aisle"}) {
+		t.Fatalf("selecting Aisle left %v selected; want [aisle]", got)
 	}
 	tp.eval(ctx, t, `document.querySelector("[name=passport_number]").value = "P1234567";`)
 	s = tp.scan(ctx, t)
@@ -97,8 +96,10 @@ func TestScanCheckIn(t *testing.T) {
 	}
 	passport := find(t, s, "textbox", "Passport number")
 	want := []line{
+		{Role: "banner"}, // a landmark's line: the lines under it hang from it
 		{Role: "link", Name: "Demo Airline"},
 		{Role: "text", Text: "Demo Airline Guest"}, // the link is inline in its line
+		{Role: "main"},
 		{Role: "h1", Text: "Check in for booking bkg_4Rt9"},
 		{Role: "form", Name: "check-in", Marked: &marks.ElementMark{Kind: spec.Submission, Marked: form.ID}},
 		{Role: "combobox", Name: "Seat", Value: "aisle", Form: form.ID},
@@ -173,8 +174,8 @@ func TestHelpers(t *testing.T) {
 	if err := marks.ScrollBy(ctx, tp.frame, 0, 0, 200); err != nil {
 		t.Errorf("ScrollBy window: %v", err)
 	}
-	if _, err := marks.SelectValues(ctx, tp.frame, name.ID, []string{"x"}); err == nil {
-		t.Errorf("SelectValues on a text field succeeded")
+	if _, err := marks.SelectKeys(ctx, tp.frame, name.ID, []string{"x"}); err == nil {
+		t.Errorf("SelectKeys on a text field succeeded")
 	}
 	gone := find(t, s, "button", "Going away")
 	tp.eval(ctx, t, `document.getElementById("gone").remove();`)
@@ -215,7 +216,7 @@ func TestScannerRuns(t *testing.T) {
 	if err := tp.frame.Call(ctx, marks.World, `function() { return Object.keys(globalThis.poppyMarks || {}).sort(); }`, &names); err != nil {
 		t.Fatalf("reading the scanner's functions: %v", err)
 	}
-	want := []string{"adopt", "check", "disarm", "elementOf", "focus", "idOf", "marks", "pendingHosts", "ref", "scan", "scrollBy", "selectValues", "shadowRootOf"}
+	want := []string{"adopt", "check", "disarm", "elementOf", "focus", "idOf", "implicitRule", "marks", "pendingHosts", "ref", "scan", "scrollBy", "selectKeys", "selectedValues", "shadowRootOf"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("globalThis.poppyMarks functions (-want +got):\n%s", diff)
 	}

@@ -25,19 +25,35 @@
 //
 // [NewServer] takes an [OpenFunc] instead of a gate: each MCP session gets
 // its own [Runtime] (over --http, supervisor.Session: its own browser
-// context, control, live view and audit lines). The runtime is opened in
-// the background when the session begins (initialize, or the first request
-// of the sessionless protocol), so initialize and tools/list answer at once
-// while Chromium starts; a tool call waits for its session's runtime (at
-// most Options.StartTimeout) and, if it could not start, fails with
-// spec.ReasonBrowserUnavailable and the reason (browser_control_status answers
-// with browser_error). Each runtime's control changes go to its own session
-// only. Every call's context also ends when its session ends, so a DELETE
-// or an idle expiry stops a browser_wait_for_control at once. A session
-// beyond Options.MaxSessions is refused at its initialize with a JSON-RPC
-// error (CodeTooManySessions) naming the cap; over HTTP a session with no
-// request for Options.SessionIdle ends, its runtime closed with reason
-// "idle" (EndIdle) before the MCP session itself.
+// context, control, live view and audit lines). Over stdio the runtime is
+// opened in the background when the session begins (initialize, or the
+// first request of the sessionless protocol), so initialize and
+// tools/list answer at once while Chromium starts; over HTTP it is opened
+// at the session's first tool call, so a bare initialize costs no browser
+// context, and a session with no tool call within Options.FirstCallWithin
+// (60 s) ends, freeing its slot. A tool call waits for its session's
+// runtime (at most Options.StartTimeout) and, if it could not start, fails
+// with spec.ReasonBrowserUnavailable and the reason (browser_control_status
+// answers with browser_error). Each runtime's control changes go to its own
+// session only. Every call's context also ends when its session ends, so a
+// DELETE or an idle expiry stops a browser_wait_for_control at once. A
+// session beyond Options.MaxSessions is refused at its initialize with a
+// JSON-RPC error (CodeTooManySessions) naming the cap; over HTTP a session
+// with no request for Options.SessionIdle ends, its runtime closed with
+// reason "idle" (EndIdle) before the MCP session itself.
+//
+// # Failures and shutdown
+//
+// A panic in any handler answers its call (a tool call: failed, reason
+// internal, isError; any other request: a JSON-RPC internal error), is
+// logged with its stack (Options.Logger), and the session goes on. A
+// result is kept under the go-sdk client's 16 MiB frame limit: a page
+// text is cut at 2 MiB and an element list left out past 3 MiB, each
+// saying so. When the server shuts down, every call in flight is answered
+// (failed, shutting_down) within half a second, whether or not its action
+// has stopped. The server owns every goroutine it starts: [Server.Close]
+// ends every session and waits for them within its ctx (the goroutine
+// reading stdin is the exception: a read of stdin cannot be interrupted).
 //
 // # Serving
 //
@@ -45,7 +61,9 @@
 // request (given, or random and shown once; a token the User set is never
 // printed), the scheme matched in any case, no cross-origin request, a
 // loud warning for a non-loopback address ([WarnIfExposed]).
-// [Server.ServeStdio] serves stdio. Both fill gaps of the go-sdk (v1.8):
+// [Server.ServeStdio] serves stdio; a line that is not JSON gets a parse
+// error (-32700), JSON that is not a message -32600, and the server reads
+// on (the SDK alone ends the session). Both fill gaps of the go-sdk (v1.8):
 // the response of a call the client cancelled (notifications/cancelled) is
 // not sent (over HTTP its event is dropped from the call's stream); a call
 // before initialize is answered with code -32600 (Invalid Request) rather

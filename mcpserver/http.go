@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -51,7 +52,7 @@ const sessionHeader = "Mcp-Session-Id"
 // Options.SessionIdle ends (its runtime first, recorded as "idle"), and a
 // DELETE ends a session's calls in flight before the session. GET
 // /healthz and /readyz answer without the token, GET /metrics with it.
-func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) error {
+func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) (err error) {
 	if o == nil {
 		o = &HTTPOptions{}
 	}
@@ -70,11 +71,20 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 		shown = "(the token you set)"
 	}
 	WarnIfExposed(msgs, "--http", l.Addr().String())
+	// A session's browser context opens at its first tool call: a bare
+	// initialize costs no browser.
+	s.reg.lazy = true
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	defer s.Close()
-	if s.opts.SessionIdle > 0 {
-		go s.reg.reapIdle(ctx, s.opts.SessionIdle)
+	var owned sync.WaitGroup // the reaper and the shutdown, waited for below
+	defer func() {
+		cancel()
+		owned.Wait()
+		cctx, stop := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+		defer stop()
+		err = errors.Join(err, s.Close(cctx))
+	}()
+	if s.opts.SessionIdle > 0 || s.opts.FirstCallWithin > 0 {
+		owned.Go(func() { s.reg.reapIdle(ctx, s.opts.SessionIdle, s.opts.FirstCallWithin) })
 	}
 	for _, c := range o.Collectors {
 		if err := s.metrics.reg.Register(c); err != nil {
@@ -82,18 +92,19 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 		}
 	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
-	h := requireBearer(token, http.NewCrossOriginProtection().Handler(s.door(sdk)))
+	h := s.recoverHTTP(requireBearer(token, http.NewCrossOriginProtection().Handler(s.door(sdk))))
 	hs := &http.Server{Handler: s.probes(token, o.Ready, h), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(msgs, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), shown)
-	go func() {
+	owned.Go(func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 		defer cancel()
 		// The actions in flight stop first (failed, shutting_down), so
 		// their requests answer and Shutdown need not wait for them.
+		s.beginShutdown()
 		s.reg.closeGates(sctx)
 		_ = hs.Shutdown(sctx)
-	}()
+	})
 	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("mcp: %w", err)
 	}
@@ -115,7 +126,7 @@ func (s *Server) door(next http.Handler) http.Handler {
 			e.busy(0) // seen now
 			switch r.Method {
 			case http.MethodDelete:
-				s.reg.end(e, EndClosed) // its calls stop before the SDK waits for them
+				s.reg.end(r.Context(), e, EndClosed) // its calls stop before the SDK waits for them
 			case http.MethodPost:
 				body, ok := readBody(w, r)
 				if !ok {

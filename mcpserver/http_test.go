@@ -42,7 +42,7 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // waitUntil polls cond until it holds or ctx ends.
-func waitUntil(t *testing.T, ctx context.Context, what string, cond func() bool) {
+func waitUntil(t testing.TB, ctx context.Context, what string, cond func() bool) {
 	t.Helper()
 	for !cond() {
 		select {
@@ -62,7 +62,7 @@ type httpServer struct {
 
 // serveHTTP serves srv with o (Messages set to a buffer) until the test
 // ends, and returns the endpoint and the token it announced.
-func serveHTTP(t *testing.T, ctx context.Context, srv *Server, o HTTPOptions) *httpServer {
+func serveHTTP(t testing.TB, ctx context.Context, srv *Server, o HTTPOptions) *httpServer {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -101,7 +101,7 @@ func (h *httpServer) client(ctx context.Context, opts *mcp.ClientOptions) (*mcp.
 }
 
 // post sends one raw JSON-RPC body and returns the status and the body.
-func (h *httpServer) post(t *testing.T, ctx context.Context, auth, origin, body string) (int, string) {
+func (h *httpServer) post(t testing.TB, ctx context.Context, auth, origin, body string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, h.endpoint, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -144,7 +144,7 @@ type fakeRuntime struct {
 }
 
 func (r fakeRuntime) Gate() *gate.Gate { return r.g }
-func (r fakeRuntime) Close(reason string) error {
+func (r fakeRuntime) Close(_ context.Context, reason string) error {
 	r.f.mu.Lock()
 	r.f.ended[r.id] = reason
 	r.f.mu.Unlock()

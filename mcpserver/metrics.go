@@ -87,9 +87,9 @@ func outcomeOf(res mcp.Result, err error) string {
 	return string(spec.OutcomeDone)
 }
 
-// watchControl counts ctl's changes until ctx ends.
-func (m *metrics) watchControl(ctx context.Context, ctl gate.Controls) {
-	events, stop := ctl.Subscribe()
+// countControl counts the control changes of events until ctx ends, then
+// stops the subscription.
+func (m *metrics) countControl(ctx context.Context, events <-chan control.Event, stop func()) {
 	defer stop()
 	for {
 		select {

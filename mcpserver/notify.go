@@ -44,9 +44,12 @@ func NotifyControl(ctx context.Context, srv *mcp.Server, ctl gate.Controls) {
 }
 
 // notifySession is NotifyControl for one session and its own control
-// state (a [Server] with a runtime per session).
-func notifySession(ctx context.Context, ss *mcp.ServerSession, ctl gate.Controls) {
-	forEachNotice(ctx, ctl, func(n ControlNotice) {
+// state (a [Server] with a runtime per session), on events subscribed
+// before the runtime was handed to the session's calls, so that no change
+// is missed; stop ends the subscription.
+func notifySession(ctx context.Context, ss *mcp.ServerSession, events <-chan control.Event, stop func()) {
+	defer stop()
+	sendNotices(ctx, events, func(n ControlNotice) {
 		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: ControlLogger, Data: n})
 	})
 }
@@ -56,6 +59,10 @@ func notifySession(ctx context.Context, ss *mcp.ServerSession, ctl gate.Controls
 func forEachNotice(ctx context.Context, ctl gate.Controls, send func(ControlNotice)) {
 	events, stop := ctl.Subscribe()
 	defer stop()
+	sendNotices(ctx, events, send)
+}
+
+func sendNotices(ctx context.Context, events <-chan control.Event, send func(ControlNotice)) {
 	for {
 		select {
 		case <-ctx.Done():

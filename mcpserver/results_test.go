@@ -166,3 +166,19 @@ func TestResultContent(t *testing.T) {
 		t.Error("a failed outcome is not isError")
 	}
 }
+
+// browser_navigate answers with the page it loaded: the model reads it
+// without a second call, after the action's message.
+func TestNavigateAnswersWithThePage(t *testing.T) {
+	f := gatetest.New()
+	cs := connect(t, New(f.Gate, nil))
+	var r gate.Result
+	res := raw(t, cs, spec.ToolNavigate, map[string]any{"url": "https://airline.test/check-in"}, &r)
+	if res.IsError || r.Outcome != spec.OutcomeDone || len(res.Content) != 1 {
+		t.Fatalf("navigate: isError %v, %+v", res.IsError, r)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !strings.HasPrefix(text, r.Message+"\n") || !strings.Contains(text, "Page ") || !strings.Contains(r.Message, "follows") {
+		t.Errorf("navigate's content is not the message and the page:\n%s", text)
+	}
+}

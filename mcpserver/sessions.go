@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -18,9 +20,9 @@ import (
 // its control state), and how it ends.
 type Runtime interface {
 	Gate() *gate.Gate
-	// Close ends the runtime; reason ("idle", "closed") is for its audit
-	// log.
-	Close(reason string) error
+	// Close ends the runtime within ctx; reason ("idle", "closed") is for
+	// its audit log.
+	Close(ctx context.Context, reason string) error
 }
 
 // OpenFunc opens the runtime of the MCP session id ("" over stdio). It may
@@ -36,7 +38,8 @@ const (
 	EndClosed = "closed" // the client ended it (DELETE, or the transport closed)
 )
 
-// registry holds the runtime of every open MCP session.
+// registry holds the runtime of every open MCP session, and owns the
+// goroutines that open, notify and end them: close waits for them.
 type registry struct {
 	open         OpenFunc
 	notify       bool // each runtime's control changes go to its session
@@ -45,10 +48,16 @@ type registry struct {
 
 	max     int // sessions open at once; 0 or less: no bound
 	metrics *metrics
+	// lazy opens a runtime at the session's first tool call instead of
+	// its initialize (over HTTP, where a stray initialize must not cost a
+	// browser context). Set before serving.
+	lazy bool
 
 	mu     sync.Mutex
+	closed bool // no session is admitted nor goroutine started after
 	byConn map[*mcp.ServerSession]*entry
 	byID   map[string]*entry
+	wg     sync.WaitGroup // every goroutine the registry started
 }
 
 // entry is one MCP session's runtime as it starts, runs and ends.
@@ -57,10 +66,12 @@ type entry struct {
 	ss     *mcp.ServerSession
 	ctx    context.Context // ends with the session: its calls stop
 	cancel context.CancelFunc
+	began  time.Time
 
-	ready chan struct{} // closed when open has returned
-	rt    Runtime
-	err   error
+	ready   chan struct{} // closed when open has returned (or the session ended unopened)
+	started atomic.Bool   // a runtime is being opened or is open
+	rt      Runtime
+	err     error
 
 	mu       sync.Mutex
 	lastSeen time.Time
@@ -76,8 +87,10 @@ func newRegistry(open OpenFunc, notify bool, max int, startTimeout time.Duration
 		byConn: map[*mcp.ServerSession]*entry{}, byID: map[string]*entry{}}
 }
 
-// middleware opens a runtime when a session initializes and counts every
-// request of a session as activity (see reapIdle).
+// middleware registers a session at its first request (initialize, or
+// any request of the sessionless protocol), opens its runtime (at once,
+// or at its first tool call when lazy) and counts every request of a
+// session as activity (see reapIdle).
 func (r *registry) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ss, _ := req.GetSession().(*mcp.ServerSession)
@@ -98,12 +111,16 @@ func (r *registry) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if method == "initialize" {
 				res, err := next(ctx, method, req)
 				if err != nil {
-					r.forget(e) // the SDK closes a session whose initialize failed
+					r.end(ctx, e, "") // the SDK closes a session whose initialize failed
 					return nil, err
 				}
-				r.start(e)
+				if !r.lazy {
+					r.start(e)
+				}
 				return res, nil
 			}
+		}
+		if !r.lazy || method == "tools/call" {
 			r.start(e)
 		}
 		e.busy(+1)
@@ -117,15 +134,21 @@ func (r *registry) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // section 5.1).
 const CodeTooManySessions = -32000
 
-// admit registers ss, unless MaxSessions are open.
+// admit registers ss, unless MaxSessions are open or the server is
+// closing, and ends it when its MCP session ends.
 func (r *registry) admit(ss *mcp.ServerSession) (*entry, error) {
-	e := &entry{id: ss.ID(), ss: ss, ready: make(chan struct{}), lastSeen: time.Now()}
+	now := time.Now()
+	e := &entry{id: ss.ID(), ss: ss, ready: make(chan struct{}), began: now, lastSeen: now}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if old := r.byConn[ss]; old != nil { // two first requests at once: keep one
 		e.cancel()
 		return old, nil
+	}
+	if r.closed {
+		e.cancel()
+		return nil, &jsonrpc.Error{Code: CodeTooManySessions, Message: "the server is shutting down"}
 	}
 	if r.max > 0 && len(r.byConn) >= r.max {
 		e.cancel()
@@ -134,43 +157,83 @@ func (r *registry) admit(ss *mcp.ServerSession) (*entry, error) {
 	}
 	r.byConn[ss] = e
 	r.byID[e.id] = e
+	r.goLocked("ending an MCP session", func() {
+		_ = ss.Wait()
+		r.end(context.Background(), e, EndClosed)
+	})
 	return e, nil
 }
 
-// forget drops an entry whose runtime never started.
-func (r *registry) forget(e *entry) {
-	e.endOnce.Do(func() {
-		e.cancel()
-		close(e.ready)
-		r.remove(e)
-	})
+// goOwned runs fn in a goroutine the registry waits for, unless the
+// registry has closed (then it returns false and runs nothing).
+func (r *registry) goOwned(what string, fn func()) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return false
+	}
+	r.goLocked(what, fn)
+	return true
 }
 
-// start opens e's runtime in the background (once) and ends it with its
+// goLocked runs fn in a goroutine the registry waits for, logging a panic
+// with its stack rather than ending the process. r.mu is held.
+func (r *registry) goLocked(what string, fn func()) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer func() {
+			if v := recover(); v != nil {
+				r.log.Error("panic in "+what, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			}
+		}()
+		fn()
+	}()
+}
+
+// start opens e's runtime in the background, once; it ends with its
 // session.
 func (r *registry) start(e *entry) {
 	e.startOnce.Do(func() {
-		go func() {
+		e.started.Store(true)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.closed {
+			e.err = errNoSession
+			close(e.ready)
+			return
+		}
+		r.goLocked("opening an MCP session's browser", func() {
+			defer close(e.ready)
+			// A panic in open still leaves the session an answer.
+			e.err = errOpenPanicked
 			rt, err := r.open(e.ctx, e.id)
 			e.rt, e.err = rt, err
-			close(e.ready)
 			if err != nil {
 				r.log.Warn("opening a session's browser", "session", e.id, "err", err)
 				return
 			}
-			if r.notify {
-				go notifySession(e.ctx, e.ss, rt.Gate().Control())
-			}
 			if r.metrics != nil {
-				go r.metrics.watchControl(e.ctx, rt.Gate().Control())
+				events, stop := rt.Gate().Control().Subscribe()
+				r.mu.Lock()
+				r.goLocked("counting an MCP session's control changes", func() { r.metrics.countControl(e.ctx, events, stop) })
+				r.mu.Unlock()
 			}
-		}()
-		go func() {
-			_ = e.ss.Wait()
-			r.end(e, EndClosed)
-		}()
+			if r.notify {
+				// Subscribed before ready closes: a change right after the
+				// first call (a take) still reaches the session.
+				events, stop := rt.Gate().Control().Subscribe()
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				r.goLocked("notifying an MCP session", func() { notifySession(e.ctx, e.ss, events, stop) })
+			}
+		})
 	})
 }
+
+// errOpenPanicked is the browser error of a session whose runtime's
+// opening panicked (logged with its stack).
+var errOpenPanicked = errors.New("opening the browser failed on an internal error")
 
 func (r *registry) remove(e *entry) {
 	r.mu.Lock()
@@ -181,13 +244,26 @@ func (r *registry) remove(e *entry) {
 	}
 }
 
-// end stops e's calls, closes its runtime and forgets it; once.
-func (r *registry) end(e *entry, reason string) {
+// runtimeCloseTimeout bounds the closing of one session's runtime when
+// the session ends on its own (the client left, idle): its browser
+// context's disposal, its live view's websockets.
+const runtimeCloseTimeout = 5 * time.Second
+
+// end stops e's calls, closes its runtime within ctx (and at most
+// runtimeCloseTimeout) and forgets it; once. A session whose runtime
+// never started has nothing to close.
+func (r *registry) end(ctx context.Context, e *entry, reason string) {
 	e.endOnce.Do(func() {
 		e.cancel()
+		e.startOnce.Do(func() {
+			e.err = errNoSession
+			close(e.ready)
+		})
 		<-e.ready // open returns soon once e.ctx is done
-		if e.rt != nil {
-			if err := e.rt.Close(reason); err != nil {
+		if e.rt != nil && reason != "" {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), runtimeCloseTimeout)
+			defer cancel()
+			if err := e.rt.Close(ctx, reason); err != nil {
 				r.log.Warn("closing a session's browser", "session", e.id, "err", err)
 			}
 		}
@@ -245,18 +321,43 @@ func (r *registry) closeGates(ctx context.Context) {
 	wg.Wait()
 }
 
-// closeAll ends every session's runtime (the server stops).
-func (r *registry) closeAll(reason string) {
+// close ends every session's runtime (the server stops), admits no new
+// one, and waits, within ctx, for every goroutine the registry started.
+func (r *registry) close(ctx context.Context) error {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, e := range r.all() {
-		r.end(e, reason)
+		wg.Go(func() {
+			r.end(ctx, e, EndClosed)
+			_ = e.ss.Close()
+		})
+	}
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		r.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("closing the MCP sessions: %d still closing: %w", r.count(), ctx.Err())
 	}
 }
 
 // reapIdle ends, until ctx ends, every session with no request in flight
-// and none for idle: its runtime closes (reason "idle") and then its MCP
-// session.
-func (r *registry) reapIdle(ctx context.Context, idle time.Duration) {
-	tick := time.NewTicker(min(max(idle/4, 10*time.Millisecond), time.Second))
+// and none for idle, and every session with no tool call within
+// firstCall of its start (it holds no browser, only a --max-sessions
+// slot): its runtime closes (reason "idle") and then its MCP session.
+func (r *registry) reapIdle(ctx context.Context, idle, firstCall time.Duration) {
+	every := idle
+	if firstCall > 0 && (every <= 0 || firstCall < every) {
+		every = firstCall
+	}
+	tick := time.NewTicker(min(max(every/4, 10*time.Millisecond), time.Second))
 	defer tick.Stop()
 	for {
 		select {
@@ -266,13 +367,14 @@ func (r *registry) reapIdle(ctx context.Context, idle time.Duration) {
 			r.mu.Lock()
 			var stale []*entry
 			for _, e := range r.byConn {
-				if e.idleSince(now) >= idle {
+				unused := firstCall > 0 && !e.started.Load() && now.Sub(e.began) >= firstCall
+				if unused || idle > 0 && e.idleSince(now) >= idle {
 					stale = append(stale, e)
 				}
 			}
 			r.mu.Unlock()
 			for _, e := range stale {
-				r.end(e, EndIdle)
+				r.end(ctx, e, EndIdle)
 				_ = e.ss.Close()
 			}
 		}
@@ -337,5 +439,5 @@ func Fixed(g *gate.Gate) OpenFunc {
 
 type fixed struct{ g *gate.Gate }
 
-func (f fixed) Gate() *gate.Gate { return f.g }
-func (fixed) Close(string) error { return nil }
+func (f fixed) Gate() *gate.Gate                  { return f.g }
+func (fixed) Close(context.Context, string) error { return nil }

@@ -21,51 +21,56 @@ import (
 // initialize, Internal Error otherwise.
 //
 // When ctx ends (SIGTERM, SIGINT) the calls in flight are answered first:
-// every session's gate stops its action (failed, shutting_down), the
-// answers are written, and only then does the session close, within about
-// a second and a half; ServeStdio then returns nil, so the process exits 0.
-func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
-	defer s.Close()
-	t := &guardedTransport{Transport: &mcp.IOTransport{Reader: closable(r), Writer: nopWriteCloser{w}}}
+// every session's gate stops its action (failed, shutting_down; a call
+// whose action is slow to stop, a navigation waiting for a server, is
+// answered so within half a second without it), the answers are written,
+// and only then does the session close; ServeStdio then returns nil, so
+// the process exits 0. It waits for the goroutines it started.
+func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) (err error) {
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+		defer cancel()
+		err = errors.Join(err, s.Close(cctx))
+	}()
+	out := &lockedWriter{w: w}
+	// The screen answers the lines that are not messages and bounds their
+	// length itself, so the SDK's reader never meets one it would end on.
+	t := &guardedTransport{Transport: &mcp.IOTransport{Reader: screen(r, out), Writer: out, MaxLineLength: -1}, reply: out}
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRun()
+	watched := make(chan struct{}) // the shutdown below has ended; waited for before ServeStdio returns
 	stopWatch := context.AfterFunc(ctx, func() {
+		defer close(watched)
 		dctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 		defer cancel()
-		s.reg.closeGates(dctx)
+		s.beginShutdown()
+		// The calls are answered (by their actions, or after
+		// shutdownGrace without them) while the gates stop theirs.
+		var gates sync.WaitGroup
+		gates.Go(func() { s.reg.closeGates(dctx) })
 		t.drain(dctx)
 		stopRun()
+		gates.Wait()
 	})
-	defer stopWatch()
-	err := s.mcp.Run(runCtx, t)
-	if ctx.Err() != nil {
-		return nil
+	defer func() {
+		if !stopWatch() {
+			<-watched
+		}
+	}()
+	if err := s.mcp.Run(runCtx, t); ctx.Err() == nil {
+		return err
 	}
-	return err
+	return nil
 }
 
 // drainTimeout bounds a shutdown: stopping the actions in flight and
 // writing the answers owed.
 const drainTimeout = 1500 * time.Millisecond
 
-// closable reads r through a pipe, so that closing the session ends a read
-// that r itself would block in (stdin has no deadline).
-func closable(r io.Reader) io.ReadCloser {
-	pr, pw := io.Pipe()
-	go func() {
-		_, err := io.Copy(pw, r)
-		pw.CloseWithError(err)
-	}()
-	return pr
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
-
 // guardedTransport wraps a transport's connection in a guardedConn.
 type guardedTransport struct {
 	mcp.Transport
+	reply *lockedWriter // where a message the SDK refuses is answered
 
 	mu   sync.Mutex
 	conn *guardedConn // the connection, once connected
@@ -76,7 +81,7 @@ func (t *guardedTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	if err != nil {
 		return nil, err
 	}
-	g := &guardedConn{Connection: c, inFlight: map[string]bool{}, cancelled: map[string]bool{}}
+	g := &guardedConn{Connection: c, reply: t.reply, inFlight: map[string]bool{}, cancelled: map[string]bool{}}
 	t.mu.Lock()
 	t.conn = g
 	t.mu.Unlock()
@@ -111,6 +116,7 @@ func (t *guardedTransport) drain(ctx context.Context) {
 // gives a code to the SDK's code-0 errors.
 type guardedConn struct {
 	mcp.Connection
+	reply *lockedWriter
 
 	mu        sync.Mutex
 	inFlight  map[string]bool // calls read and not yet answered, by ID
@@ -119,6 +125,14 @@ type guardedConn struct {
 
 func (c *guardedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	// Every line the SDK reads is JSON (see screen), so its reader lives
+	// on after an error that is about one message (a batch in a protocol
+	// version without batches, a duplicate id): answer it and read on,
+	// rather than let the error end the session.
+	for err != nil && c.reply != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
+		c.reply.replyError(nil, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
+		msg, err = c.Connection.Read(ctx)
+	}
 	req, ok := msg.(*jsonrpc.Request)
 	if err != nil || !ok {
 		return msg, err

@@ -80,6 +80,10 @@ func (c *rawClient) until(ctx context.Context, id float64) []map[string]any {
 	}
 }
 
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
 const rawInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
 // TestStdioNoResponseAfterCancel: a call the client cancels gets no

@@ -3,7 +3,11 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"runtime/debug"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,8 +37,9 @@ var (
 // addAction adds the MCP tool of one catalogue entry. Its arguments are
 // checked here, in words a model can act on; the action passes the gate;
 // a denial is a normal result and a failure sets isError. The snapshot's
-// text goes out once, as the text content; structuredContent carries the
-// outcome, the page and (when asked) the elements.
+// text goes out once, as the text content (after the action's message when
+// an action that changed the page brings it); structuredContent carries
+// the outcome, the page and (when asked) the elements.
 func (s *Server) addAction(e gate.Entry) {
 	tool := &mcp.Tool{Name: e.Tool, Title: e.Title, Description: e.Description, InputSchema: e.Input, OutputSchema: resultSchema,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: e.ReadOnly, IdempotentHint: e.Idempotent,
@@ -59,19 +64,84 @@ func (s *Server) addAction(e gate.Entry) {
 		if err != nil {
 			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: unavailable(err)}, false), nil
 		}
-		return result(g.Do(ctx, a), opts.Elements), nil
+		// An action that changes the page answers with the new page
+		// (gate.DoAndSee): the model reads it without a second call.
+		res := s.do(ctx, g, a)
+		if res.Text != "" && e.Tool != spec.ToolSnapshot {
+			res.Text = res.Message + "\n" + res.Text
+		}
+		return result(res, opts.Elements), nil
 	})
 }
 
+// shutdownGrace is how long an action may take to stop once the server
+// shuts down before its call is answered without it.
+const shutdownGrace = 500 * time.Millisecond
+
+// do runs a through g. Once the server shuts down (a signal), the call is
+// answered (failed, shutting_down) within shutdownGrace, even if the
+// action is slow to stop (a navigation waiting for a server that has not
+// answered): the client must hear the truth before the process exits.
+func (s *Server) do(ctx context.Context, g *gate.Gate, a gate.Action) gate.Result {
+	done := make(chan gate.Result, 1)
+	run := func() {
+		defer func() {
+			if v := recover(); v != nil { // a bug in the action: the call still answers
+				s.opts.Logger.Error("panic in a browser action", "tool", a.Tool(), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				done <- gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonInternal, Message: internalMessage}
+			}
+		}()
+		done <- g.DoAndSee(ctx, a)
+	}
+	if !s.reg.goOwned("running a browser action", run) {
+		return shuttingDown()
+	}
+	select {
+	case res := <-done:
+		return res
+	case <-s.shutdown:
+	}
+	grace := time.NewTimer(shutdownGrace)
+	defer grace.Stop()
+	select {
+	case res := <-done:
+		return res
+	case <-grace.C:
+		return shuttingDown()
+	}
+}
+
+// shuttingDown is the result of an action stopped by the server's end.
+func shuttingDown() gate.Result {
+	return gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonShuttingDown,
+		Message: "The browser runtime is shutting down; the action was stopped."}
+}
+
+// Caps that keep any result under the go-sdk client's frame limit (16
+// MiB: mcp.DefaultMaxLineLength over stdio, mcp.DefaultMaxEventSize over
+// HTTP): a client refuses a bigger frame and loses the session. JSON
+// escaping makes a byte of text at most 6 on the wire, so 2 MiB of text
+// and 3 MiB of structured content stay under it together.
+const (
+	maxResultText       = 2 << 20
+	maxResultStructured = 3 << 20
+)
+
 // result is the MCP form of a gate result.
 func result(res gate.Result, withElements bool) *mcp.CallToolResult {
-	text, img, imgType := res.Text, res.Image, res.ImageType
+	text, img, imgType := capText(res.Text), res.Image, res.ImageType
 	res.Text = ""
 	if !withElements {
 		res.Elements = nil
 	}
 	out := &mcp.CallToolResult{IsError: res.Outcome == spec.OutcomeFailed}
 	b, err := json.Marshal(res)
+	if err == nil && len(b) > maxResultStructured && len(res.Elements) > 0 {
+		n := len(res.Elements)
+		res.Elements = nil
+		res.Message += fmt.Sprintf(" The element list (%d elements) was left out: it is too large for one result; read one element's subtree with ref.", n)
+		b, err = json.Marshal(res)
+	}
 	if err != nil { // a Result always marshals
 		b = []byte(`{"outcome":"failed","message":"the result could not be encoded"}`)
 	}
@@ -85,6 +155,19 @@ func result(res gate.Result, withElements bool) *mcp.CallToolResult {
 		out.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
 	}
 	return out
+}
+
+// capText cuts a page text longer than maxResultText at a character
+// boundary and says what was cut.
+func capText(text string) string {
+	if len(text) <= maxResultText {
+		return text
+	}
+	cut := maxResultText
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + fmt.Sprintf("\n[poppy-browser: the page text was cut here, after %d of its %d bytes; read a part of the page with browser_snapshot and a ref]", cut, len(text))
 }
 
 // controlTools describes the control tools, for the model.

@@ -68,22 +68,7 @@ func (c *Company) IsCompanyURL(raw string) bool {
 // every network on the way what the browser is, and let it strip or add the
 // header; loopback traffic does not cross a network.
 func (c *Company) DeclaresTo(raw string) bool {
-	if !c.IsCompanyURL(raw) {
-		return false
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	switch u.Scheme {
-	case "https", "wss":
-		return true
-	case "http", "ws":
-		h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-		ip := net.ParseIP(h)
-		return h == "localhost" || strings.HasSuffix(h, ".localhost") || (ip != nil && ip.IsLoopback())
-	}
-	return false
+	return c.IsCompanyURL(raw) && spec.MayDeclare(raw)
 }
 
 // NoJoin returns the Company for --no-join: domain (a domain or an https URL)

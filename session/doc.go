@@ -20,6 +20,10 @@
 //     [CommandEnv], its stderr's last line in the error), [KeySigner] signs
 //     one itself (the demo, tests); a [Secret] (internal/secret's one
 //     redacting type) redacts itself everywhere but Reveal;
+//   - the development agent: a key in the User's config directory
+//     ([DefaultDevKeyPath], [LoadOrCreateDevKey], mode 0600) and its
+//     [DevSigner], which `poppy-browser dev-credential` and the testsite
+//     use so that a join can be tried without a real Personal Agent;
 //   - the browser join ([Join]) through the small [JoinBrowser] interface.
 //
 // It must not know about marks or control, and must not import package
@@ -43,7 +47,7 @@
 // names the Company and what it answered, so the caller records nothing as
 // a join. The listener is closed before Join returns.
 //
-// The decisions where spec/poppy-core-notes.md leaves the protocol open
+// The decisions where docs/core-protocol.md leaves the protocol open
 // (public suffixes, cleartext, redirects, userinfo, versions) are written
 // down, with their reasons, in PROTOCOL.md at the repository root.
 //
@@ -56,7 +60,7 @@
 //
 // The full text of the core specification's browser join (section 6) is not
 // available to us, so this package follows the draft 0.1 shape, as
-// spec/poppy-core-notes.md records it, and keeps it here in one replaceable
+// docs/core-protocol.md records it, and keeps it here in one replaceable
 // place:
 //   - the credential is a JWT, header typ "poppy-browser+jwt", signed by the
 //     Personal Agent, with claims iss, sub, aud (the endpoint), session_id,

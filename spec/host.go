@@ -224,3 +224,26 @@ func MatchesURL(domain, rawURL string) bool {
 	}
 	return MatchesDomain(domain, u.Hostname())
 }
+
+// MayDeclare reports whether the browser may declare itself (the
+// Poppy-Extensions header, navigator.poppy) to rawURL's origin: over TLS
+// (https, wss), or in the clear only to a loopback host (localhost, a
+// subdomain of localhost, a loopback address: a Company's development
+// server), where no network lies between. A cleartext origin elsewhere would
+// tell the network what the browser is, and a script the network injects
+// could read navigator.poppy.
+func MayDeclare(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https", "wss":
+		return true
+	case "http", "ws":
+		h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+		ip := net.ParseIP(h)
+		return h == "localhost" || strings.HasSuffix(h, ".localhost") || (ip != nil && ip.IsLoopback())
+	}
+	return false
+}

@@ -207,3 +207,31 @@ func TestCheckCompanyDomain(t *testing.T) {
 		t.Errorf("CheckCompanyDomain(127.0.0.1) = %v, want ErrBadDomain", err)
 	}
 }
+
+func TestMayDeclare(t *testing.T) {
+	for _, tc := range []struct {
+		url  string
+		want bool
+	}{
+		{"https://airline.test/", true},
+		{"wss://live.airline.test/socket", true},
+		{"HTTPS://airline.test", true},
+		{"http://airline.test/", false},
+		{"ws://airline.test/socket", false},
+		{"http://localhost:8080/", true},
+		{"ws://localhost:8080/", true},
+		{"http://dev.localhost/", true},
+		{"http://LOCALHOST./", true},
+		{"http://127.0.0.1:8080/", true},
+		{"http://[::1]:8080/", true},
+		{"http://localhost.evil.test/", false},
+		{"http://127.0.0.1.evil.test/", false},
+		{"ftp://airline.test/", false},
+		{"data:text/html,x", false},
+		{"null", false},
+	} {
+		if got := MayDeclare(tc.url); got != tc.want {
+			t.Errorf("MayDeclare(%q) = %v, want %v", tc.url, got, tc.want)
+		}
+	}
+}

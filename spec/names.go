@@ -91,6 +91,12 @@ const (
 	ReasonShuttingDown Reason = "shutting_down"
 	// ReasonBrowserUnavailable: the session's browser could not start.
 	ReasonBrowserUnavailable Reason = "browser_unavailable"
+	// ReasonInternal: the runtime failed on this call (a bug, logged with
+	// its stack); the session goes on.
+	ReasonInternal Reason = "internal"
+	// ReasonAuditUnavailable: the audit log cannot be written, so no agent
+	// action runs until it can.
+	ReasonAuditUnavailable Reason = "audit_unavailable"
 )
 
 // MCP tool names (CONTRACT.md).

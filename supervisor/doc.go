@@ -49,7 +49,7 @@
 // answers initialize meanwhile). [Server.NewSession] waits for Ready, then
 // opens, in order: browser context and page, injector, control, join,
 // gate, live view; on error it closes what it opened. [Session.Close]
-// stops the live view, disposes of its browser context and records
+// (with a ctx) stops the live view, disposes of its browser context and records
 // session_end with its reason. [Server.Close] stops a start in progress,
 // then closes the browser and the audit log; close Sessions first.
 // [Supervisor.Start] is Server.Start then one NewSession; on error it
@@ -63,7 +63,15 @@
 // Server open and close independently. A Supervisor's Start and Close must
 // not run concurrently with each other. The accessors are safe once the
 // start has returned nil; the parts they return document their own
-// concurrency. The package starts no goroutine of its own: the browser and
-// the live views own theirs, and a caller runs Server.Start in its own
-// goroutine when it wants the start in the background.
+// concurrency. Each Session starts up to three goroutines of its own, each
+// following control's events: one records the User's own navigations in
+// the audit log, one shows a desktop notification for each offer
+// ([Options.NotifyDesktop]), one writes each offer with the live view's
+// address to UserMessages ([Options.AnnounceOffers]). [Session.Close]
+// stops each and waits for it. The browser and the live views own their
+// goroutines, and a caller runs Server.Start in its own goroutine when it
+// wants the start in the background.
+// The Server reports the audit log's health on Options.UserMessages, and
+// each Session in its live view: while the log cannot be written the gate
+// refuses agent actions (audit_unavailable).
 package supervisor

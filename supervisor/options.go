@@ -100,6 +100,9 @@ type Options struct {
 	// SessionNote says how the Session was joined, for the User's terminal
 	// UI ("joined as a guest"). Empty means "joined".
 	SessionNote string
+	// QuitEnds says what the User quitting the terminal UI ends ("the
+	// demo"), for its quit prompt. Empty means only the terminal UI closes.
+	QuitEnds string
 
 	// Logger receives debug logs. Nil means discard.
 	Logger *slog.Logger

@@ -98,7 +98,11 @@ func openAndNavigate(t *testing.T, ctx context.Context, srv *supervisor.Server, 
 	if err != nil {
 		t.Fatalf("session %s: %v", id, err)
 	}
-	t.Cleanup(func() { _ = ss.Close("closed") })
+	t.Cleanup(func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = ss.Close(cctx, "closed")
+	})
 	if res := ss.Gate().Do(ctx, gate.Navigate{URL: testsite.BookingURL()}); res.Outcome != spec.OutcomeDone {
 		t.Fatalf("session %s navigate: %s %s (%s)", id, res.Outcome, res.Reason, res.Message)
 	}

@@ -48,6 +48,8 @@ type Server struct {
 	failures    int       // attaches failed in a row
 	nextAttach  time.Time // no attempt before
 	stats       BrowserStats
+
+	stopAuditWatch func() // ends the audit log's health report on stderr
 }
 
 // NewServer returns a Server for opts; it starts nothing.
@@ -156,6 +158,20 @@ func (s *Server) openAudit() (*audit.Log, error) {
 		a.Close()
 		return nil, err
 	}
+	s.stopAuditWatch = a.WatchHealth(func(err error) {
+		w := s.opts.UserMessages
+		if w == nil {
+			if err != nil {
+				s.log.Error("audit log unavailable", "err", err)
+			}
+			return
+		}
+		if err != nil {
+			fmt.Fprintf(w, "poppy-browser: %v: agent actions are stopped until it can be written (the User's control still works)\n", err)
+		} else {
+			fmt.Fprintln(w, "poppy-browser: the audit log can be written again: agent actions resume")
+		}
+	})
 	return a, nil
 }
 
@@ -230,6 +246,9 @@ func (s *Server) Close() error {
 	var errs []error
 	if b != nil {
 		errs = append(errs, b.Close())
+	}
+	if s.stopAuditWatch != nil {
+		s.stopAuditWatch()
 	}
 	if s.audit != nil {
 		errs = append(errs, s.audit.Close())

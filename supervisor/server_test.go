@@ -40,12 +40,12 @@ func TestServerSessionsAreIsolated(t *testing.T) {
 	if err != nil {
 		t.Fatalf("session A: %v", err)
 	}
-	defer a.Close("closed")
+	defer a.Close(ctx, "closed")
 	b, err := srv.NewSession(ctx, "session-b")
 	if err != nil {
 		t.Fatalf("session B: %v", err)
 	}
-	defer b.Close("closed")
+	defer b.Close(ctx, "closed")
 
 	// Cookies: each joined with its own session cookie.
 	cookie := func(s *supervisor.Session) string {
@@ -102,7 +102,7 @@ func TestServerSessionsAreIsolated(t *testing.T) {
 	}
 
 	// Closing A disposes of its context and says why.
-	if err := a.Close("idle"); err != nil {
+	if err := a.Close(ctx, "idle"); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -214,5 +214,5 @@ func TestServerSessionFailedJoin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a session after a failed one: %v", err)
 	}
-	ss.Close("closed")
+	ss.Close(ctx, "closed")
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"sync"
-	"time"
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -43,6 +42,10 @@ type Session struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	mu       sync.Mutex
+	finished bool   // Finish was called
+	lastWord string // the agent's last message, from Finish
 }
 
 // NewSession opens the Session id (the MCP session id; "" over stdio) once
@@ -110,8 +113,9 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	// another context included); Sessions side by side touch their own.
 	var scope injector.Scope = ss.bctx
 	var window windowInput = ss.bctx
+	var screen deviceScreen = ss.bctx
 	if !s.ownContexts() {
-		scope, window = ss.browser, ss.browser
+		scope, window, screen = ss.browser, ss.browser, ss.browser
 	}
 	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log}); err != nil {
 		return err
@@ -125,7 +129,7 @@ func (ss *Session) start(ctx context.Context) (err error) {
 			return err
 		}
 	}
-	ss.control = control.New(&control.Options{Apply: apply, Audit: ss.audit, Logger: ss.log})
+	ss.control = control.New(&control.Options{Apply: apply, Device: showOn(screen), Audit: ss.audit, Logger: ss.log})
 	ss.stops = append(ss.stops, startUserNavigations(ss.control, ss.Page, ss.audit))
 	if s.opts.NotifyDesktop {
 		ss.stops = append(ss.stops, startDesktopNotices(ss.control, s.opts.notify))
@@ -177,13 +181,25 @@ func (ss *Session) startLive() (err error) {
 	if s.opts.ContextPerSession {
 		addr = freePortOf(addr) // each Session its own live view and token
 	}
-	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Control: ss.control, Page: ss.Page, Logger: ss.log})
+	company := s.company.Name
+	if company == "" {
+		company = s.company.Domain
+	}
+	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Control: ss.control, Page: ss.Page, Logger: ss.log, Company: company})
 	if err != nil {
 		return err
 	}
 	if err := ss.live.Start(); err != nil {
 		return err
 	}
+	live := ss.live
+	ss.stops = append(ss.stops, ss.audit.WatchHealth(func(err error) {
+		if err != nil {
+			live.SetAlert("The audit log cannot be written (the disk may be full): the agent's actions are stopped until it can. Your control still works.")
+		} else {
+			live.SetAlert("")
+		}
+	}))
 	if s.opts.LiveURLFile != "" && !s.opts.ContextPerSession {
 		if err := ss.live.WriteURLFile(s.opts.LiveURLFile); err != nil {
 			return err
@@ -214,13 +230,25 @@ func (ss *Session) record(e audit.Entry) {
 	}
 }
 
-// Close ends the Session: its live view, then its browser context (tabs,
-// cookies and storage; the default context's tab stays), and records the
-// end with reason ("idle", "closed") in the audit log. Later calls return
-// the first call's error.
-func (ss *Session) Close(reason string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+// Finish tells the User's viewers that the agent's task is over, with the
+// agent's last message ("" for none). Close says it too, without one.
+func (ss *Session) Finish(ctx context.Context, message string) {
+	ss.mu.Lock()
+	if !ss.finished {
+		ss.finished, ss.lastWord = true, message
+	}
+	ss.mu.Unlock()
+	if ss.live != nil {
+		ss.live.Finish(ctx, message)
+	}
+}
+
+// Close ends the Session within ctx: its live view (waiting for its
+// websockets and screencast), then its browser context (tabs, cookies and
+// storage; the default context's tab stays), and records the end with
+// reason ("idle", "closed") in the audit log. Later calls return the
+// first call's error.
+func (ss *Session) Close(ctx context.Context, reason string) error {
 	return ss.close(ctx, reason)
 }
 
@@ -231,7 +259,11 @@ func (ss *Session) close(ctx context.Context, reason string) error {
 		}
 		var errs []error
 		if ss.live != nil {
+			ss.live.Finish(ctx, "") // the viewers see the end, not a lost connection
 			errs = append(errs, ss.live.Shutdown(ctx))
+		}
+		if ss.injector != nil {
+			errs = append(errs, ss.injector.Close(ctx))
 		}
 		if ss.bctx != nil && ss.srv.ownContexts() {
 			errs = append(errs, ss.bctx.Close(ctx))
@@ -290,4 +322,29 @@ func (ss *Session) LiveURL() string {
 // (--cdp-url): a pool's browser is shared, its first tab is not ours.
 func (s *Server) ownContexts() bool {
 	return s.opts.ContextPerSession || s.opts.CDPURL != ""
+}
+
+// deviceScreen shows pages on the User's screen (browser.Browser and
+// browser.Context).
+type deviceScreen interface {
+	EmulateDevice(ctx context.Context, d *browser.Device) error
+}
+
+// showOn is control's Device hook: the Session's pages at the User's
+// screen size, or (nil) back at the agent's.
+func showOn(screen deviceScreen) func(context.Context, *control.Device) error {
+	return func(ctx context.Context, d *control.Device) error {
+		if d == nil {
+			return screen.EmulateDevice(ctx, nil)
+		}
+		return screen.EmulateDevice(ctx, &browser.Device{Width: d.Width, Height: d.Height, Scale: d.Scale, Mobile: d.Mobile, Touch: d.Touch})
+	}
+}
+
+// outcome is the end of the agent's task for the terminal UI: whether it
+// finished and its last message.
+func (ss *Session) outcome() (bool, string) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.finished, ss.lastWord
 }

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -57,9 +58,14 @@ func (s *Supervisor) Start(ctx context.Context) (err error) {
 	return err
 }
 
+// SessionCloseTimeout bounds how long [Supervisor.Close] waits for its
+// Session to close (the live view's websockets and screencast).
+const SessionCloseTimeout = 5 * time.Second
+
 // Close stops the live view, then the browser, then the audit log, and
-// returns their errors joined. It waits (at most a few seconds) for the
-// live view's websockets and screencast to end. Later calls return nil.
+// returns their errors joined. It waits at most SessionCloseTimeout for
+// the live view's websockets and screencast to end. Later calls return
+// nil.
 func (s *Supervisor) Close() error {
 	if s.closed {
 		return nil
@@ -67,7 +73,9 @@ func (s *Supervisor) Close() error {
 	s.closed = true
 	var errs []error
 	if s.sess != nil {
-		errs = append(errs, s.sess.Close(""))
+		ctx, cancel := context.WithTimeout(context.Background(), SessionCloseTimeout)
+		errs = append(errs, s.sess.Close(ctx, ""))
+		cancel()
 	}
 	errs = append(errs, s.srv.Close())
 	return errors.Join(errs...)
@@ -75,6 +83,10 @@ func (s *Supervisor) Close() error {
 
 // Session is the runtime's one Session.
 func (s *Supervisor) Session() *Session { return s.sess }
+
+// Finish tells the User the agent's task is over, with its last message
+// (see [Session.Finish]).
+func (s *Supervisor) Finish(ctx context.Context, message string) { s.sess.Finish(ctx, message) }
 
 // Company is the Company whose Session this is.
 func (s *Supervisor) Company() *session.Company { return s.srv.company }

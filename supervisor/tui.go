@@ -64,6 +64,8 @@ func (ss *Session) TUIOptions() *ui.TUIOptions {
 			}
 			return ""
 		},
-		LiveURL: ss.LiveURL(),
+		LiveURL:  ss.LiveURL(),
+		QuitEnds: s.opts.QuitEnds,
+		Outcome:  ss.outcome,
 	}
 }

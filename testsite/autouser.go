@@ -16,7 +16,7 @@ import (
 const DemoPassport = "X1234567"
 
 // AutoUser plays the User's part of the demo on the runtime's live view
-// websocket (CONTRACT.md, "The User channel"), as a person would with the
+// websocket (its messages are in package ui's doc), as a person would with the
 // live view page: it waits for the agent's offer, takes control, types a
 // passport number and presses Check in with real input, waits for the
 // airline's answer, and hands control back. It knows the demo airline's

@@ -19,7 +19,9 @@
 // [New] mints a CA and a leaf certificate in memory. Go clients trust the CA
 // ([Site.CertPool], [Site.Client]); Chromium trusts the leaf by its SPKI pin
 // and resolves *.test to the listener ([Site.BrowserArgs]), never by a
-// blanket bypass.
+// blanket bypass. [Site.CAPEM] is the CA for a runtime's --ca-file, which
+// the testsite command writes to a file; [Directory] lists the pages it
+// prints.
 //
 // # The browser join
 //
@@ -29,7 +31,8 @@
 // [Site.TrustKey]. It requires iss, sub, aud, iat, exp (after iat, at most
 // 60 s after it), jti (no replay) and session_id, honours nbf, tolerates 5 s
 // of clock skew, and checks return_to (HTTPS on airline.test or a subdomain,
-// by spec.MatchesURL). On success it sets the airline_session cookie and
+// by spec.MatchesURL). On success it sets the airline_session cookie (its
+// pages then greet the credential's sub: "Signed in as ...") and
 // answers 303 to return_to; otherwise 400 with a short reason (one of the
 // Reason constants) and no cookie. [Site.SetJoinAnswer] makes it break the
 // protocol on purpose, for tests of the runtime.

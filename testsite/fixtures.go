@@ -13,11 +13,12 @@ var markFixtureFS embed.FS
 
 // MarkFixtures lists the mark fixture pages under /fixtures/marks/, each a
 // set of cases of browser-control v1 sections 4 and 5 (mark values, form
-// owners, activation, shadow trees, frames, pages that change). The frame
+// owners, activation, shadow trees, frames, pages that change, how forms
+// are submitted under HTML's rules). The frame
 // pages are also served by partner.test, so that frames.html holds an
 // out-of-process iframe.
 func MarkFixtures() []string {
-	return []string{"kinds.html", "forms.html", "activation.html", "shadow.html", "frames.html", "dynamic.html"}
+	return []string{"kinds.html", "forms.html", "activation.html", "shadow.html", "frames.html", "dynamic.html", "submit.html"}
 }
 
 // MarkFixtureURL is the URL of a mark fixture on the Company's host.

@@ -258,14 +258,15 @@ func (s *Site) newSession(subject string) string {
 	return v
 }
 
-// signedIn reports whether r carries a valid session cookie.
-func (s *Site) signedIn(r *http.Request) bool {
+// signedIn returns the subject of r's valid session cookie, the Session's
+// guest, and whether it has one.
+func (s *Site) signedIn(r *http.Request) (string, bool) {
 	c, err := r.Cookie(SessionCookie)
 	if err != nil {
-		return false
+		return "", false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.sessions[c.Value]
-	return ok
+	subject, ok := s.sessions[c.Value]
+	return subject, ok
 }

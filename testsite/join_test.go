@@ -110,7 +110,7 @@ func TestJoinSuccess(t *testing.T) {
 		cookie *http.Cookie
 		want   string
 	}{
-		{"session cookie", ck, "Signed in"},
+		{"session cookie", ck, "Signed in as user-42"},
 		{"no cookie", nil, "Guest"},
 		{"unknown cookie", &http.Cookie{Name: "airline_session", Value: "forged"}, "Guest"},
 	} {

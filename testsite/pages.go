@@ -45,6 +45,7 @@ func parseTemplates() (*templates, error) {
 type pageData struct {
 	Title    string
 	SignedIn bool
+	Guest    string // the join credential's sub, while SignedIn
 	Booking  string
 	Seat     string
 	Host     string
@@ -53,7 +54,7 @@ type pageData struct {
 // render executes the named page into a buffer first, so a template error
 // becomes a clean 500.
 func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, d pageData) {
-	d.SignedIn = s.signedIn(r)
+	d.Guest, d.SignedIn = s.signedIn(r)
 	d.Booking = BookingID
 	d.Host = hostOf(r)
 	var buf bytes.Buffer

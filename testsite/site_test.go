@@ -319,3 +319,20 @@ func TestBrowserArgs(t *testing.T) {
 		t.Error("Client reached a host outside *.test")
 	}
 }
+
+// TestDirectoryPagesAnswer: every page the directory lists (what the
+// testsite command prints) is served.
+func TestDirectoryPagesAnswer(t *testing.T) {
+	s, _ := startSite(t, nil)
+	for _, l := range testsite.Directory() {
+		resp, err := s.Client().Get(l.URL)
+		if err != nil {
+			t.Errorf("%s %s: %v", l.Group, l.Name, err)
+			continue
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s %s (%s): HTTP %d, want 200", l.Group, l.Name, l.URL, resp.StatusCode)
+		}
+	}
+}

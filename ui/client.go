@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
+	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -40,6 +43,19 @@ type inMsg struct {
 	Text       string   `json:"text,omitempty"`
 	Selector   string   `json:"selector,omitempty"`
 	Accept     *bool    `json:"accept,omitempty"` // "dialog": OK (true) or Cancel (false)
+	// "viewer": the screen the live view is shown on.
+	Width  float64 `json:"width,omitempty"`
+	Height float64 `json:"height,omitempty"`
+	Scale  float64 `json:"scale,omitempty"`
+	Mobile bool    `json:"mobile,omitempty"`
+	Touch  bool    `json:"touch,omitempty"`
+	// "touch": the fingers on the picture.
+	Points []touchPoint `json:"points,omitempty"`
+	// "nav" (back, forward, reload, go with URL) and "tab" (select, close
+	// with Index).
+	Action string `json:"action,omitempty"`
+	URL    string `json:"url,omitempty"`
+	Index  *int   `json:"index,omitempty"`
 }
 
 // stateMsg tells the User who holds the browser and what the agent offers.
@@ -53,6 +69,29 @@ type stateMsg struct {
 	// Dialog is the JavaScript dialog open in that tab: during the User's
 	// turn it is theirs to answer ({"type":"dialog"}).
 	Dialog *dialogMsg `json:"dialog,omitempty"`
+	// Viewer says, while the User holds control, which viewer holds it:
+	// "you" (this one), "another" (another live view); absent when none
+	// does yet (the User took it at the terminal).
+	Viewer string `json:"viewer,omitempty"`
+	// Tabs lists the open tabs when there are several.
+	Tabs []tabMsg `json:"tabs,omitempty"`
+	// Company names the Company (poppy.json's organization name, else its
+	// domain), for "the Company's page says".
+	Company string `json:"company,omitempty"`
+	// Story is what happened last: the User's hand back, cancel or
+	// decline, or the end of the agent's task.
+	Story *storyMsg `json:"story,omitempty"`
+	// StepBox is where the element the offer is about was on the agent's
+	// page (viewport CSS pixels), for the live view to outline it while the
+	// agent holds control.
+	StepBox *boxMsg `json:"step_box,omitempty"`
+}
+
+type boxMsg struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
 }
 
 // dialogMsg is a dialog a page opened; Message is the website's text.
@@ -91,8 +130,15 @@ type client struct {
 	conn  *websocket.Conn
 	send  chan []byte // state, locate and error messages, in order
 	frame chan []byte // the latest frame not yet written (newer replaces older)
-	done  chan struct{}
-	once  sync.Once
+	// flushed receives a channel to close once every message queued before
+	// it is written (flush).
+	flushed chan chan struct{}
+	done    chan struct{}
+	once    sync.Once
+
+	device    *control.Device    // the screen it reported (viewer message); guarded by Live.mu
+	lastTouch browser.TouchPoint // where the finger was, for touch as mouse; reader only
+	taps      atomic.Uint64      // counts taps, so only the latest looks for the focus
 }
 
 func (c *client) close() {
@@ -143,6 +189,10 @@ func (c *client) writeLoop() {
 			return
 		case b = <-c.send:
 		case b = <-c.frame:
+		case ch := <-c.flushed:
+			c.writeQueued()
+			close(ch)
+			continue
 		case <-ping.C:
 			if err := c.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
 				return
@@ -170,10 +220,11 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &client{
-		conn:  conn,
-		send:  make(chan []byte, sendQueue),
-		frame: make(chan []byte, 1),
-		done:  make(chan struct{}),
+		conn:    conn,
+		send:    make(chan []byte, sendQueue),
+		frame:   make(chan []byte, 1),
+		flushed: make(chan chan struct{}),
+		done:    make(chan struct{}),
 	}
 	if !l.addClient(c) {
 		c.close()
@@ -185,7 +236,12 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 	events, unsubscribe := l.ctl.Subscribe()
 	defer unsubscribe()
 	l.wg.Go(c.writeLoop)
-	c.queue(l.state())
+	c.queue(l.stateFor(c))
+	l.mu.Lock()
+	if l.alert != "" {
+		c.queue(errorMsg{Type: "error", Message: l.alert})
+	}
+	l.mu.Unlock()
 	l.wg.Go(func() {
 		for {
 			select {
@@ -193,7 +249,7 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 				if !ok {
 					return
 				}
-				c.queue(l.state())
+				c.queue(l.stateFor(c))
 			case <-c.done:
 				return
 			}
@@ -217,15 +273,33 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 			c.queue(errorMsg{Type: "error", Message: "not a JSON message"})
 			continue
 		}
-		l.handle(ctx, c, m)
+		l.handleSafely(ctx, c, m)
 	}
+}
+
+// handleSafely is handle, with a panic turned into an error for this
+// viewer and a log line with its stack: a bug in one message must not end
+// the process (and with it the User's control).
+func (l *Live) handleSafely(ctx context.Context, c *client, m inMsg) {
+	defer func() {
+		if v := recover(); v != nil {
+			l.log.Error("panic in the live view", "type", m.Type, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			c.queue(errorMsg{Type: "error", Message: "the runtime failed on that message (an internal error); try again"})
+		}
+	}()
+	l.handle(ctx, c, m)
 }
 
 func (l *Live) state() stateMsg {
 	st := l.ctl.Status()
-	m := stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer}
+	m := stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer, Company: l.company, Story: l.storyOf(st)}
+	if o := st.Offer; o != nil && o.Step != nil && o.Step.Box != nil && st.Controller == spec.ControllerAgent {
+		b := o.Step.Box
+		m.StepBox = &boxMsg{X: b.X, Y: b.Y, Width: b.Width, Height: b.Height}
+	}
 	if p := l.page(); p != nil {
 		m.URL = p.URL()
+		m.Tabs = tabsOf(p)
 		if d, open := p.Dialog(); open {
 			m.Dialog = &dialogMsg{Type: d.Type, Message: d.Message}
 		}
@@ -233,14 +307,24 @@ func (l *Live) state() stateMsg {
 	return m
 }
 
-// broadcastState sends the state to every client (the shown tab or its
-// address changed).
+// stateFor is the state as client c sees it.
+func (l *Live) stateFor(c *client) stateMsg {
+	m := l.state()
+	m.Viewer = l.viewerFor(c, l.ctl.Status())
+	return m
+}
+
+// broadcastState sends the state to every client (the shown tab, its
+// address or the viewer in control changed).
 func (l *Live) broadcastState() {
-	st := l.state()
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	cs := make([]*client, 0, len(l.clients))
 	for c := range l.clients {
-		c.queue(st)
+		cs = append(cs, c)
+	}
+	l.mu.Unlock()
+	for _, c := range cs {
+		c.queue(l.stateFor(c))
 	}
 }
 
@@ -251,13 +335,23 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 	defer cancel()
 	fail := func(msg string) { c.queue(errorMsg{Type: "error", Message: msg}) }
 	switch m.Type {
+	case "viewer":
+		if err := l.setViewer(ctx, c, m); err != nil {
+			l.log.Debug("live view viewer size not followed", "err", err)
+			fail("the browser could not follow your screen size")
+		}
+		return
 	case "take":
-		if err := l.ctl.User().Take(ctx); err != nil {
+		if err := l.take(ctx, c); err != nil {
 			l.log.Warn("live view take failed", "err", err)
 			fail("could not take control: the browser did not switch over")
 		}
 		return
 	case "hand_back", "cancel":
+		if l.ctl.Holder() == spec.ControllerUser && !l.mayInput(c) {
+			fail("another viewer holds control")
+			return
+		}
 		var err error
 		if m.Type == "hand_back" {
 			err = l.ctl.User().HandBack(ctx)
@@ -272,7 +366,7 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			fail("control returned to the agent, but not every page heard of it")
 		}
 		return
-	case "mouse", "key", "text", "locate", "dialog":
+	case "mouse", "touch", "key", "text", "locate", "dialog", "nav", "tab":
 	default:
 		fail("unknown message type")
 		return
@@ -280,9 +374,9 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 
 	// Everything below touches the page: only while the User holds it.
 	// (locate scrolls the element into view, so it waits for control too.)
-	if l.ctl.Holder() != spec.ControllerUser {
+	if !l.mayInput(c) {
 		if m.Type == "locate" {
-			fail("the agent holds control")
+			fail("you do not hold control")
 		}
 		return
 	}
@@ -295,6 +389,19 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 	switch m.Type {
 	case "mouse":
 		err = l.mouse(ctx, p, m)
+	case "touch":
+		err = l.touch(ctx, c, p, m)
+	case "nav", "tab":
+		msg := ""
+		if m.Type == "nav" {
+			msg = l.navigate(ctx, p, m)
+		} else {
+			msg = l.tab(ctx, p, m)
+		}
+		if msg != "" {
+			fail(msg)
+		}
+		return
 	case "key":
 		if m.Event != "down" && m.Event != "up" {
 			fail("key event must be down or up")

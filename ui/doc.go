@@ -19,10 +19,17 @@
 //
 // The live view ([Live]): a small web page served on loopback by default
 // (/live?token=T) that shows a screencast of the agent's tab, who holds the
-// browser, and the agent's offer of control; and its websocket
-// (/live/ws?token=T), the User channel of CONTRACT.md. Through it the User
-// takes control, hands it back or cancels, and, while they hold control,
-// drives the page with mouse, keys and text.
+// browser, the agent's offer of control with the Company's name, and what
+// happened last (handed back, cancelled, declined, the agent finished with
+// its words: [Live.Finish]); and its websocket (/live/ws?token=T), the User
+// channel of CONTRACT.md. Through it the User takes control, hands it back
+// or cancels, and, while they hold control, drives the page with taps,
+// mouse, keys and text, goes back, forward, reloads, types an address and
+// switches or closes tabs. It works on a phone: while a phone or tablet
+// viewer holds control, the pages are shown at its size (see
+// [control.User.TakeOn]), taps become touch events, and a tap on a text
+// field opens the phone's keyboard over it. Any number of viewers may
+// watch; one holds control. docs/live-view.md describes it for people.
 //
 // # What it must not do
 //
@@ -35,23 +42,35 @@
 // # Protocol
 //
 // User to runtime (JSON text messages): {"type":"take"}, {"type":"hand_back"},
-// {"type":"cancel"}, {"type":"mouse","event":"down"|"up"|"move"|"wheel","x","y",
-// "button"?,"clickCount"?,"deltaX"?,"deltaY"?} in viewport CSS pixels,
-// {"type":"key","event":"down"|"up","key"} with Playwright key names,
-// {"type":"text","text"} (inserted as typed text into the focused element),
-// and {"type":"locate","selector"} answered by {"type":"locate","selector",
+// {"type":"cancel"}, {"type":"viewer","width","height","scale","mobile",
+// "touch"} (the viewer's screen, on connect and on every resize),
+// {"type":"mouse","event":"down"|"up"|"move"|"wheel","x","y","button"?,
+// "clickCount"?,"deltaX"?,"deltaY"?} in viewport CSS pixels,
+// {"type":"touch","event":"start"|"move"|"end"|"cancel","points"?:[{"x","y",
+// "id"}]}, {"type":"key","event":"down"|"up","key"} with Playwright key
+// names, {"type":"text","text"} (inserted as typed text into the focused
+// element), {"type":"nav","action":"back"|"forward"|"reload"|"go","url"?},
+// {"type":"tab","action":"select"|"close","index"}, and
+// {"type":"locate","selector"} answered by {"type":"locate","selector",
 // "x","y","width","height"}. Locate scrolls the element into view, so, like
 // input, it needs the User to hold control; otherwise it is answered with an
 // error. {"type":"dialog","accept":true|false,"text"?} answers the
 // JavaScript dialog open in the shown tab (text for a prompt), during the
-// User's turn only.
+// User's turn only. Input, nav, tab, dialog and hand back count only from
+// the viewer in control (the one that took it; while the User holds control
+// with none, the first viewer to act); a take from another viewer while the
+// User holds control moves control there.
 //
-// Runtime to User: {"type":"state","controller","offer"?,"url"?,"dialog"?}
-// on connect, on every control event, and when the shown tab (the active
-// one), its address or its dialog ({"type","message"}, the website's text)
-// changes; {"type":"frame","data","width","height"} (base64 JPEG; width and
+// Runtime to User: {"type":"state","controller","viewer"?,"offer"?,"url"?,
+// "dialog"?,"tabs"?,"company"?,"story"?} on connect, on every control event,
+// and when the shown tab (the active one), its address, the tabs or its
+// dialog ({"type","message"}, the website's text) change; viewer is "you"
+// or "another" while the User holds control through a viewer; story is
+// {"kind":"handed_back"|"cancelled"|"declined"|"finished","message"?};
+// {"type":"frame","data","width","height"} (base64 JPEG; width and
 // height are the viewport in CSS pixels; a client that connects gets the
-// latest one at once), and
+// latest one at once); {"type":"focus","field"?:{"x","y","width","height",
+// "kind"}} after a tap (the text field that has the focus, if any); and
 // {"type":"error","message"} when a request fails. Dropped input is not
 // answered. The page sends printable characters as "text" and other keys as
 // "key" events (see live/live.js).

@@ -36,6 +36,9 @@ type LiveOptions struct {
 	// Token is the secret in the live view's URL. "" means a random 256-bit
 	// token for this run.
 	Token string
+	// Company is the Company's name as the User knows it (poppy.json's
+	// organization name, else its domain). "" means "the Company".
+	Company string
 }
 
 // Live serves the live view: a web page showing the agent's tab and, while
@@ -43,12 +46,13 @@ type LiveOptions struct {
 // [NewLive], then [Live.Start]; [Live.Shutdown] stops it. Its methods are
 // safe for concurrent use.
 type Live struct {
-	ctl   *control.Control
-	page  func() *browser.Page
-	log   *slog.Logger
-	token secret.Value
-	addr  string
-	site  sitePage // the HTML page and the hashes its CSP allows
+	ctl     *control.Control
+	page    func() *browser.Page
+	log     *slog.Logger
+	token   secret.Value
+	addr    string
+	site    sitePage // the HTML page and the hashes its CSP allows
+	company string
 
 	ctx    context.Context // lives until Shutdown; parent of every client and screencast
 	cancel context.CancelFunc
@@ -62,6 +66,12 @@ type Live struct {
 	lastFrame []byte          // the latest frame message of the shown tab, for a client that joins
 	lastCast  <-chan struct{} // closed when the latest screencast has stopped
 	closed    bool
+	alert     string // shown in every viewer's status line while set (SetAlert)
+	// controller is the viewer through which the User took control, for
+	// the control epoch controllerEpoch (viewer.go).
+	controller      *client
+	controllerEpoch uint64
+	finished        *storyMsg // set by Finish: the agent's task is over
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
@@ -94,6 +104,7 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		token:   secret.New(tok),
 		addr:    opts.Addr,
 		site:    site,
+		company: opts.Company,
 		clients: map[*client]struct{}{},
 	}
 	if l.log == nil {
@@ -129,11 +140,11 @@ func (l *Live) Start() error {
 	}
 	l.srv.RegisterOnShutdown(l.closeClients)
 	srv := l.srv
-	go func() {
+	l.wg.Go(func() { // Shutdown waits for it
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			l.log.Error("live view stopped serving", "err", err)
 		}
-	}()
+	})
 	l.log.Info("live view listening", "addr", ln.Addr().String())
 	return nil
 }
@@ -214,6 +225,21 @@ func (l *Live) Shutdown(ctx context.Context) error {
 		return fmt.Errorf("shutting down live view: %w", err)
 	}
 	return nil
+}
+
+// SetAlert shows msg in the status line of every viewer, and of every
+// viewer who connects while it is set (the audit log cannot be written,
+// for one); "" clears it. Messages are the runtime's, never a page's.
+func (l *Live) SetAlert(msg string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.alert = msg
+	if msg == "" {
+		return
+	}
+	for c := range l.clients {
+		c.queue(errorMsg{Type: "error", Message: msg})
+	}
 }
 
 // Clients is the number of connected websockets.

@@ -72,13 +72,16 @@ func (s *site) report(id string) chan string {
 	return ch
 }
 
-const formPage = `<!doctype html><title>empty</title>
+const formPage = `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><title>empty</title>
 <style>@keyframes spin { to { transform: rotate(360deg) } } #spin { width: 20px; height: 20px; background: teal; animation: spin 1s linear infinite }</style>
 <div style="height: 300px"></div>
 <label>Name <input id="name" autocomplete="off"></label>
 <button id="go" onclick="document.title = 'clicked:' + document.getElementById('name').value">Go</button>
 <div id="spin"></div>
 <script>document.getElementById("name").addEventListener("input", e => { document.title = "value:" + e.target.value })</script>`
+
+const toggleP = `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><title>toggle</title>
+<body style="margin:0;height:100vh;background:#f00" onpointerdown="document.body.style.background = document.body.style.background === 'rgb(0, 0, 255)' ? '#f00' : '#00f'">`
 
 // attackPage tries to reach the live view from another origin and reports
 // what it got. The URLs come in the query: ws and fetch are lists.
@@ -125,6 +128,10 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, formPage)
 	case r.Host == "company.test" && r.URL.Path == "/confirm":
 		io.WriteString(w, `<!doctype html><title>confirm</title><body style="margin:0"><button style="position:fixed;left:0;top:0;width:300px;height:200px" onclick="document.title = 'answer:' + confirm('Cancel the booking?')">go</button>`)
+	case r.Host == "company.test" && r.URL.Path == "/toggle":
+		// Each press flips the whole page between red and blue: the
+		// latency benchmark watches the picture for the flip.
+		io.WriteString(w, toggleP)
 	case r.Host == "company.test" && r.URL.Path == "/red":
 		io.WriteString(w, `<!doctype html><title>red</title><body style="background: #f00">`)
 	case r.Host == "partner.test" && r.URL.Path == "/attack":
@@ -244,6 +251,8 @@ type message struct {
 	Selector   string         `json:"selector"`
 	Message    string         `json:"message"`
 	URL        string         `json:"url"`
+	Viewer     string         `json:"viewer"`
+	Tabs       []tabMsg       `json:"tabs"`
 	Dialog     *struct {
 		Type    string `json:"type"`
 		Message string `json:"message"`

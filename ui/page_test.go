@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
@@ -116,5 +118,88 @@ func TestLivePageInBrowser(t *testing.T) {
 	waitText("banner", "You have control")
 	if got := agentPage.Title(ctx); got != "value:ho" {
 		t.Errorf("agent tab title = %q after a key while the agent held control, want value:ho", got)
+	}
+}
+
+// TestLivePageShowsTheEnd: when the agent's task ends, the live view says
+// so with the agent's words, and keeps saying so when the live view then
+// closes: never "Disconnected". Take control is disabled.
+func TestLivePageShowsTheEnd(t *testing.T) {
+	ctx := testContext(t)
+	agentPage := newPage(ctx, t, "http://company.test/form")
+	ctl := control.New(nil)
+	l, err := NewLive(&LiveOptions{Control: ctl, Page: func() *browser.Page { return agentPage }, Company: "Demo Airline"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Start(); err != nil {
+		t.Fatal(err)
+	}
+	livePage := newPage(ctx, t, l.URL())
+	read := func(fn string) string {
+		var s string
+		if err := livePage.MainFrame().Call(ctx, browser.UtilityWorld, fn, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	text := func(id string) string {
+		return read(`function(){ const e = document.getElementById("` + id + `"); return e.hidden ? "(hidden)" : e.textContent }`)
+	}
+	poll(ctx, t, "the live view to connect", func() bool { return text("banner") == "The agent is using the browser" })
+
+	ctl.RequestUser("please check in yourself", &control.Step{Kind: "submission", Text: "Check in"})
+	poll(ctx, t, "the offer", func() bool { return text("step-from") == "Demo Airline's page says" })
+	if err := ctl.User().Cancel(ctx); err != nil { // declines the offer
+		t.Fatal(err)
+	}
+	poll(ctx, t, "the decline told", func() bool { return text("story-text") == "You declined: the agent keeps control." })
+
+	l.Finish(ctx, "You are checked in: seat 12C.")
+	poll(ctx, t, "the end told", func() bool { return text("story-text") == "The agent finished: You are checked in: seat 12C." })
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := l.Shutdown(sctx); err != nil {
+		t.Fatal(err)
+	}
+	poll(ctx, t, "the closed connection noticed", func() bool {
+		return read(`function(){ return String(document.getElementById("take").disabled) }`) == "true"
+	})
+	if got := text("banner"); got != "The agent finished" {
+		t.Errorf("banner after the live view closed = %q, want The agent finished", got)
+	}
+	if got := text("status"); got != "" {
+		t.Errorf("status after the live view closed = %q, want nothing", got)
+	}
+}
+
+// TestLivePageReconnects: when the connection is really lost the page says
+// so, disables Take control, and reconnects by itself.
+func TestLivePageReconnects(t *testing.T) {
+	ctx := testContext(t)
+	agentPage := newPage(ctx, t, "http://company.test/form")
+	ctl := control.New(nil)
+	l, _ := startLive(t, ctl, agentPage, nil)
+	livePage := newPage(ctx, t, l.URL())
+	read := func(fn string) string {
+		var s string
+		if err := livePage.MainFrame().Call(ctx, browser.UtilityWorld, fn, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	state := func() string {
+		return read(`function(){ return document.getElementById("banner").textContent + "|" + document.getElementById("take").disabled }`)
+	}
+	poll(ctx, t, "the live view to connect", func() bool { return state() == "The agent is using the browser|false" })
+	// Watch from inside the page, so the short disconnected state is seen
+	// even if it reconnects quickly.
+	read(`function(){ window.seen = []; new MutationObserver(() => window.seen.push(document.getElementById("banner").textContent + "|" + document.getElementById("take").disabled)).observe(document.getElementById("banner"), {childList: true, characterData: true, subtree: true}); return "" }`)
+	l.closeClients()
+	poll(ctx, t, "the page to reconnect", func() bool {
+		return read(`function(){ return String(window.seen.includes("Disconnected|true")) }`) == "true" && state() == "The agent is using the browser|false"
+	})
+	if l.Clients() != 1 {
+		t.Errorf("clients after the reconnect = %d, want 1", l.Clients())
 	}
 }

@@ -173,5 +173,8 @@ func (l *Live) shownKey() string {
 	if st.Dialog != nil {
 		k += "\x00" + st.Dialog.Type + "\x00" + st.Dialog.Message
 	}
+	for _, t := range st.Tabs {
+		k += "\x00" + t.URL + "\x00" + t.Title + "\x00" + map[bool]string{true: "*"}[t.Active]
+	}
 	return k
 }

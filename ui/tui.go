@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -39,6 +42,13 @@ type TUIOptions struct {
 	Location *time.Location
 	// Timeout bounds one take, hand back or cancel. 0 means 15 s.
 	Timeout time.Duration
+	// QuitEnds says what quitting ends besides the terminal UI ("the
+	// demo"). Empty means only the terminal UI closes: the User keeps
+	// control, the live view stays.
+	QuitEnds string
+	// Outcome reports whether the agent's task is over, with the agent's
+	// last message. It is polled twice a second. Nil means never.
+	Outcome func() (finished bool, message string)
 }
 
 // feedMax is how many feed lines the TUI keeps.
@@ -61,6 +71,9 @@ type TUI struct {
 	note    string // the result of the last key, for the User
 	busy    bool   // a take, hand back or cancel is running
 	quit    bool
+
+	finished bool   // the agent's task is over (Outcome)
+	lastWord string // the agent's last message
 
 	// in delivers outside events (control events, audit entries) to
 	// Update; it is set by Run. dropped counts audit entries the queue had
@@ -185,7 +198,7 @@ func (t *TUI) key(k tea.KeyPressMsg) tea.Cmd {
 			return func() tea.Msg { return openedMsg{err: open(url)} }
 		}
 	case "q", "ctrl+c":
-		if t.opts.Control.Holder() == spec.ControllerUser {
+		if t.opts.Control.Holder() == spec.ControllerUser && !t.finished {
 			t.confirm = true
 			return nil
 		}
@@ -230,17 +243,32 @@ func opNote(op string, err error) string {
 	case err != nil:
 		return "Control is back with the agent, but not every page heard of it."
 	case op == "take":
-		return "You have control. Use the live view (l) or the browser window; press h when done."
+		return "You have control. Act in the live view (its address is above); press h when done."
 	case op == "hand_back":
-		return "You handed control back to the agent."
+		return "You handed control back: the agent continues."
 	}
-	return "Cancelled; the agent holds the browser."
+	return "Cancelled: control is back with the agent."
 }
 
 func (t *TUI) refreshPage() {
 	if t.opts.PageURL != nil {
 		t.page = t.opts.PageURL()
 	}
+	if t.opts.Outcome != nil {
+		t.finished, t.lastWord = t.opts.Outcome()
+	}
+}
+
+// Outcome is the end of the task in words, for the User after the TUI
+// closes: "" while the agent's task is not over.
+func (t *TUI) Outcome() string {
+	if !t.finished {
+		return ""
+	}
+	if t.lastWord == "" {
+		return "The agent finished."
+	}
+	return "The agent finished: " + pagetext.Line(t.lastWord)
 }
 
 func (t *TUI) addFeed(l feedLine) {
@@ -259,8 +287,69 @@ var refusalWhy = map[spec.Reason]string{
 	spec.ReasonObscured:       "something covers the element",
 }
 
+// toolWords says what an agent's tool does, for a person: no tool names,
+// no element refs. The first form tells an action, the second a refusal
+// ("its click was refused").
+var toolWords = map[string][2]string{
+	"browser_click":                {"clicked", "click"},
+	"browser_type":                 {"typed into a field", "typing"},
+	"browser_select":               {"chose an option", "choice of an option"},
+	"browser_press_key":            {"pressed a key", "key press"},
+	"browser_scroll":               {"scrolled", "scrolling"},
+	"browser_hover":                {"pointed at an element", "pointing"},
+	"browser_navigate":             {"opened a page", "page load"},
+	"browser_back":                 {"went back", "step back"},
+	"browser_forward":              {"went forward", "step forward"},
+	"browser_tabs":                 {"changed tabs", "change of tabs"},
+	"browser_handle_dialog":        {"answered the page's dialog", "answer to the dialog"},
+	"browser_wait":                 {"waited", "wait"},
+	"browser_snapshot":             {"read the page", "reading of the page"},
+	"browser_screenshot":           {"looked at the page", "look at the page"},
+	"browser_request_user_control": {"asked you to take control", "request for you"},
+}
+
+// humanWhat is an audit entry in a person's words: the audit log's own
+// description, except that the agent's actions, refusals and offers are
+// told without tool names, offer ids or element refs ("e7" means nothing
+// to the User).
+func humanWhat(e audit.Entry) (who, what string) {
+	who, what = audit.Describe(e)
+	words, ok := toolWords[e.Tool]
+	if !ok {
+		words = [2]string{"acted", "action"}
+	}
+	switch {
+	case e.Event == audit.EventAction:
+		what = words[0]
+		if e.URL != "" {
+			what += " on " + pagetext.URL(e.URL)
+		}
+		if e.To != "" && e.To != e.URL {
+			what += "; it led to " + pagetext.URL(e.To)
+		}
+	case e.Event == audit.EventNavigate && e.By != audit.ByUser:
+		what = "opened " + pagetext.URL(e.URL)
+	case e.Event == audit.EventDenied:
+		what = "its " + words[1] + " was refused"
+	case e.Event == audit.EventOffer && (e.How == audit.HowDeclined || e.How == audit.HowCancelled):
+		what = "declined the offer of control"
+	case e.Event == audit.EventOffer:
+		what = "asked you to take control"
+		if e.Reason != "" {
+			what += ": " + strconv.Quote(pagetext.Line(e.Reason))
+		}
+	case e.Event == audit.EventControl:
+		what = stripIDs.ReplaceAllString(what, "")
+	}
+	return who, what
+}
+
+// stripIDs removes offer ids and return counts ("(offer-2)", "(return 1)")
+// from the audit log's control lines.
+var stripIDs = regexp.MustCompile(` ?\((offer-\d+|return \d+)\)`)
+
 func feedFromAudit(e audit.Entry) feedLine {
-	who, what := audit.Describe(e)
+	who, what := humanWhat(e)
 	l := feedLine{at: e.Time, who: who, what: what}
 	switch e.Event {
 	case audit.EventDenied:

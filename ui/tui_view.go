@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -59,25 +60,24 @@ func (t *TUI) Render() string {
 		field("Control", badge.Background(agentColor).Render("AGENT")+" "+bold.Foreground(agentColor).Render("The agent holds the browser.")+
 			" Your input is not passed to the page.")
 	}
+	if story := t.story(); story != "" {
+		field("Now", bold.Render(story))
+	}
+	field("Live", orNone(t.opts.LiveURL, "(the live view is not running)")+label.Render("  (for you only: open it on your phone or here)"))
 
 	var mid []string
 	if o := t.status.Offer; o != nil {
 		mid = append(mid, t.offerBox(w)...)
 	}
-	if t.showURL {
-		u := orNone(t.opts.LiveURL, "(the live view is not running)")
-		mid = append(mid, bold.Render("Live view")+" (for you only; it shows the browser and passes your input while you hold control):", u)
-	}
 	if t.confirm {
-		mid = append(mid, lipgloss.NewStyle().Bold(true).Foreground(refusedColor).Render(
-			"You hold control of the browser. Quit anyway? The agent stays locked out until you hand back. y = quit, any other key = stay"))
+		mid = append(mid, lipgloss.NewStyle().Bold(true).Foreground(refusedColor).Render(t.quitPrompt()))
 	}
 	if t.note != "" {
 		mid = append(mid, t.note)
 	}
 
-	help := label.Render("keys: ") + keyHelp("t", "take control") + "  " + keyHelp("h", "hand back") + "  " +
-		keyHelp("c", "cancel") + "  " + keyHelp("l", "live view") + "  " + keyHelp("q", "quit")
+	help := label.Render("keys: ") + keyHelp("t", "take") + "  " + keyHelp("h", "hand back") + "  " +
+		keyHelp("c", "cancel your turn") + "  " + keyHelp("l", "live view") + "  " + keyHelp("q", "quit")
 
 	// Lines wrap to the width first, so the feed gets what is left.
 	head := wrapLines(append(top, ""), w)
@@ -95,6 +95,36 @@ func (t *TUI) Render() string {
 		lines = lines[:t.height]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// story is what happened last, in words: the end of the task, or the
+// User's last hand back, cancel or decline.
+func (t *TUI) story() string {
+	if out := t.Outcome(); out != "" {
+		return out
+	}
+	if t.status.Offer != nil || t.status.Controller == spec.ControllerUser {
+		return ""
+	}
+	r, d := t.status.LastReturn, t.status.Declined
+	switch {
+	case r != nil && (d == nil || !d.At.After(r.At)) && r.How == control.HowHandedBack:
+		return "You handed back: the agent continues."
+	case r != nil && (d == nil || !d.At.After(r.At)):
+		return "You cancelled: control went back to the agent."
+	case d != nil:
+		return "You declined: the agent keeps control."
+	}
+	return ""
+}
+
+// quitPrompt asks before quitting while the User holds control, saying
+// what quitting does.
+func (t *TUI) quitPrompt() string {
+	if t.opts.QuitEnds != "" {
+		return "You hold control of the browser. Quitting ends " + t.opts.QuitEnds + ". Quit anyway? y = quit, any other key = stay"
+	}
+	return "You hold control of the browser. Quitting closes only this terminal UI: you keep control until you hand back in the live view. Quit anyway? y = quit, any other key = stay"
 }
 
 func (t *TUI) holderWords() string {
@@ -116,20 +146,15 @@ func (t *TUI) offerBox(w int) []string {
 	} else {
 		b = append(b, amber.Render("The agent asks you to take a step in the browser."))
 	}
-	b = append(b, label.Render("The agent asks: ")+pagetext.Line(o.Reason))
-	if s := o.Step; s != nil && (s.Text != "" || s.Ref != "") {
-		var parts []string
-		for _, p := range []string{pagetext.Line(s.Ref), markWords(s.Kind), "content from the Company, not from the agent"} {
-			if p != "" {
-				parts = append(parts, p)
-			}
+	b = append(b, label.Render("From the agent: ")+pagetext.Line(o.Reason))
+	if s := o.Step; s != nil && s.Text != "" {
+		// The step by its words on the page, never by the agent's ref.
+		text := fmt.Sprintf("%q", pagetext.Line(s.Text))
+		parts := []string{"the Company's words, not the agent's"}
+		if w := markWords(s.Kind); w != "" {
+			parts = append([]string{w}, parts...)
 		}
-		where := strings.Join(parts, "; ")
-		text := "(no text)"
-		if s.Text != "" {
-			text = fmt.Sprintf("%q", pagetext.Line(s.Text))
-		}
-		b = append(b, label.Render("The Company's page says: ")+text+label.Render(" ("+where+")"))
+		b = append(b, label.Render("The step on the Company's page: ")+text+label.Render(" ("+strings.Join(parts, "; ")+")"))
 	}
 	if t.status.Controller != spec.ControllerUser {
 		b = append(b, keyHelp("t", "take control")+"   "+keyHelp("c", "decline")+"   "+keyHelp("l", "show the live view"))
@@ -174,14 +199,29 @@ func (t *TUI) feedLines(w, n int) []string {
 		case "offer":
 			st = st.Foreground(offerColor)
 		}
-		line := fmt.Sprintf("%s %-7s %s", l.at.In(t.opts.Location).Format("15:04:05"), pagetext.Line(l.who), pagetext.Line(l.what))
-		out = append(out, st.Render(ansi.Truncate(line, w, "…")))
+		// Long lines wrap under the text, past the time and who.
+		head := fmt.Sprintf("%s %-7s ", l.at.In(t.opts.Location).Format("15:04:05"), pagetext.Line(l.who))
+		for i, part := range strings.Split(ansi.Wrap(pagetext.Line(l.what), max(w-feedIndent, 10), " "), "\n") {
+			if i == 0 {
+				part = head + part
+			} else {
+				part = strings.Repeat(" ", feedIndent) + part
+			}
+			out = append(out, st.Render(part))
+		}
 	}
 	if len(out) > n {
 		out = out[len(out)-n:]
+		// Never start with the tail of a wrapped entry.
+		for len(out) > 1 && strings.HasPrefix(ansi.Strip(out[0]), " ") {
+			out = out[1:]
+		}
 	}
 	return out
 }
+
+// feedIndent is where a feed line's text starts, past "15:04:05 agent   ".
+const feedIndent = 17
 
 func keyHelp(k, what string) string {
 	return lipgloss.NewStyle().Bold(true).Render("["+k+"]") + " " + what

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -33,21 +31,27 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	junitOut := fs.String("junit", "", "write a JUnit XML report (one test case per page and requirement) to this file")
 	htmlOut := fs.String("html", "", "write a self-contained HTML report with screenshots to this file")
 	settle := fs.Duration("settle", 5*time.Second, "longest wait for a page to become quiet after it loads")
-	// Misuse exits 2, "could not check": 1 means findings, and a CI job
-	// must not read a typo as a failing page.
+	// Misuse exits 2 (a usage error is also "could not check"): 1 means
+	// findings, and a CI job must not read a typo as a failing page.
 	if err := cli.Parse(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
+		return err
 	}
 	sev, err := check.ParseSeverity(*failOn)
 	if err != nil {
-		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: --fail-on: " + err.Error()}
+		return cli.UsageErrorf("check: --fail-on: %v", err)
+	}
+	if *watch < 0 || *watch > check.MaxWatch {
+		return cli.UsageErrorf("check: --watch %s: give at most %s", *watch, check.MaxWatch)
+	}
+	if *parallel < 1 {
+		return cli.UsageErrorf("check: --parallel %d: give at least 1", *parallel)
 	}
 	urls := fs.Args()
 	if len(urls) == 0 {
-		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: give at least one URL"}
+		return cli.UsageErrorf("check: give at least one URL (see poppy-browser check --help)")
+	}
+	if err := needDisplay("check", bf.Headful, bf.CDPURL); err != nil {
+		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: err.Error()}
 	}
 	opts := &check.Options{
 		Chromium:    bf.Chromium,
@@ -69,7 +73,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	}
 	c, err := check.New(ctx, opts)
 	if err != nil {
-		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: err.Error()}
+		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
 	}
 	defer c.Close()
 	rep, runErr := c.Run(ctx, urls)
@@ -77,10 +81,10 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 		return err
 	}
 	if err := rep.WriteFiles(check.Files{JSON: *jsonOut, JUnit: *junitOut, HTML: *htmlOut}, sev); err != nil {
-		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: err.Error()}
+		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
 	}
 	if runErr != nil {
-		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: runErr.Error()}
+		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + runErr.Error()}
 	}
 	if code := rep.ExitCode(sev); code != check.ExitClean {
 		return &cli.ExitError{Code: code}

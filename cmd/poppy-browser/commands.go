@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
+	"syscall"
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
@@ -37,13 +39,23 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if cfg.Company == "" {
 		return cli.UsageErrorf("mcp: --company is required")
 	}
+	if err := needDisplay("mcp", cfg.Headful, cfg.CDPURL); err != nil {
+		return err
+	}
 	cfg.UserMessages = stderr
 	cfg.Logger = logger
 	cfg.ContextPerSession = *httpAddr != ""
 	opts := cfg.options()
 	if err := opts.Check(); err != nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	// Listen before the browser starts: a busy --http address is the
+	// cause to report, not the browser start it would cancel.
+	httpListener, err := listenFlag("mcp", "--http", *httpAddr)
+	if err != nil {
 		return err
 	}
+	defer closeListener(httpListener)
 	rt := supervisor.NewServer(&opts)
 	defer rt.Close()
 	// Chromium starts beside the MCP handshake: initialize answers at once
@@ -63,20 +75,38 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		return ss, nil
 	}, &mo)
-	if *httpAddr != "" {
-		return serveHTTP(ctx, srv, *httpAddr, stderr, &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()})
+	if httpListener != nil {
+		return serveHTTP(ctx, srv, httpListener, stderr, &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()})
 	}
 	return srv.ServeStdio(ctx, stdin, stdout)
 }
 
-// serveHTTP serves srv over Streamable HTTP on addr, with the token from
-// POPPY_MCP_TOKEN (never printed) or a random one shown on stderr.
-// o (nil for none) holds what /readyz and /metrics read of the runtime.
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, stderr io.Writer, o *mcpserver.HTTPOptions) error {
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("mcp: %w", err)
+// listenFlag listens on addr, the value of flag (nil when it is empty); a
+// busy address names the flag to change.
+func listenFlag(cmd, flag, addr string) (net.Listener, error) {
+	if addr == "" {
+		return nil, nil
 	}
+	l, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%s: %s %s: the address is in use; choose another with %s", cmd, flag, addr, flag)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
+	}
+	return l, nil
+}
+
+func closeListener(l net.Listener) {
+	if l != nil {
+		l.Close()
+	}
+}
+
+// serveHTTP serves srv over Streamable HTTP on l, with the token from
+// POPPY_MCP_TOKEN (never printed) or a random one shown on stderr; o (nil
+// for none) holds what /readyz and /metrics read of the runtime.
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, l net.Listener, stderr io.Writer, o *mcpserver.HTTPOptions) error {
 	if o == nil {
 		o = &mcpserver.HTTPOptions{}
 	}
@@ -97,29 +127,6 @@ func stderrLogger(format string, stderr io.Writer) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(stderr, nil)), nil
 	}
 	return nil, cli.UsageErrorf("mcp: --log-format is text or json, not %q", format)
-}
-
-func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlagSet("testsite", "testsite [--addr ADDR]", stderr)
-	addr := fs.String("addr", "127.0.0.1:8443", "listen address (keep it on loopback)")
-	if err := cli.Parse(fs, args); err != nil {
-		return err
-	}
-	site, err := testsite.New(&testsite.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))})
-	if err != nil {
-		return err
-	}
-	if err := site.Start(*addr); err != nil {
-		return err
-	}
-	defer site.Close()
-	fmt.Fprintf(stdout, "demo airline on https://%s (hosts %v)\n", site.Addr(), testsite.Hosts())
-	fmt.Fprintln(stdout, "point a browser at it with these flags:")
-	for _, a := range site.BrowserArgs() {
-		fmt.Fprintf(stdout, "  --browser-arg=%q\n", a)
-	}
-	<-ctx.Done()
-	return nil
 }
 
 // startDemoSite serves the demo airline on loopback, trusting a fresh demo

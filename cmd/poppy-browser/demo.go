@@ -31,7 +31,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.register(fs)
 	var mf modelFlags
 	mf.register(fs)
-	autoFlag := fs.Bool("auto-user", false, "play the User's part too (the default when stdin is not a terminal)")
+	autoFlag := fs.Bool("auto-user", false, "play the User's part too (the default when stdin is not a terminal; --auto-user=false leaves it to you, in the live view)")
 	task := fs.String("task", demoTask, "the task for the agent")
 	httpAddr := fs.String("http", "", "serve the agent's MCP tools over Streamable HTTP here instead of running the built-in agent")
 	tuiFlag := fs.Bool("tui", true, "when you play the User, show the terminal UI on /dev/tty; quitting it ends the demo")
@@ -39,10 +39,18 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	// A bad --model or a missing key fails before anything starts.
-	model, err := mf.build(*task, os.Getenv)
+	model, err := mf.build("demo", *task, os.Getenv)
 	if err != nil {
 		return err
 	}
+	if err := needDisplay("demo", cfg.Headful, cfg.CDPURL); err != nil {
+		return err
+	}
+	httpListener, err := listenFlag("demo", "--http", *httpAddr)
+	if err != nil {
+		return err
+	}
+	defer closeListener(httpListener)
 	site, signer, err := startDemoSite()
 	if err != nil {
 		return err
@@ -56,36 +64,45 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.HTTPClient = site.Client()
 	cfg.BrowserArgs = site.BrowserArgs()
 	cfg.ReturnTo = testsite.BookingURL()
-	cfg.UserMessages = stderr // the live view URL holds its token: stderr, as CONTRACT.md says
+	cfg.UserMessages = stderr // the live view URL holds its token: stderr, the User's channel, never the model's
 	cfg.SessionNote = "joined as a guest"
+	cfg.QuitEnds = "the demo"
 	sv, err := cfg.start(ctx)
 	if err != nil {
 		return err
 	}
 	defer sv.Close()
 	fmt.Fprintf(stdout, "joined %s's Session as a guest, declaring browser-control v1; the browser is on %s\n", testsite.OrgName, sv.Page().URL())
-	if *httpAddr != "" {
+	if httpListener != nil {
 		srv := mcpserver.NewServer(mcpserver.Fixed(sv.Gate()), nil) // the demo's one User
 		ctx, stop := startUserSide(ctx, sv, *tuiFlag, true, stderr)
 		defer stop()
-		return serveHTTP(ctx, srv, *httpAddr, stderr, nil) // the token goes where the live view's does
+		return serveHTTP(ctx, srv, httpListener, stderr, nil) // the token goes where the live view's does
 	}
-	auto := *autoFlag || !ui.IsTerminal(stdin)
+	// Without a terminal the User's part plays itself, unless
+	// --auto-user=false says the User is in the live view.
+	auto := *autoFlag || !ui.IsTerminal(stdin) && !flagSet(fs, "auto-user")
 	lctx, stopLoop := context.WithCancelCause(ctx)
 	defer stopLoop(nil)
 	storyOut := stdout
+	closeTUI := func() {}
 	if !auto && *tuiFlag {
 		// The terminal UI shows the agent's actions itself; story lines
 		// written under it would tear its screen. Quitting it ends the demo.
 		tctx, stopTUI := context.WithCancel(ctx)
-		defer stopTUI()
+		tuiDone := make(chan struct{})
+		closeTUI = func() { stopTUI(); <-tuiDone }
+		defer closeTUI()
 		storyOut = io.Discard
 		go func() {
+			defer close(tuiDone)
 			if err := sv.RunTUI(tctx); err != nil {
 				fmt.Fprintf(stderr, "no terminal UI (%v); use the live view: %s\n", err, sv.LiveURL())
 				return
 			}
-			stopLoop(errors.New("the User quit the terminal UI"))
+			if tctx.Err() == nil {
+				stopLoop(errors.New("the User quit the terminal UI"))
+			}
 		}()
 	}
 	st := agent.NewTranscript(storyOut)
@@ -105,6 +122,15 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		waitUser = u.Start(uctx, stopLoop)
 	}
 	report, err := loop.Run(lctx, *task)
+	if err == nil {
+		sv.Finish(ctx, report.Text) // the live view shows the end and the agent's words
+	}
+	// The terminal UI clears its screen as it closes: the outcome is
+	// printed after it.
+	closeTUI()
+	if err == nil && storyOut == io.Discard && report.Text != "" {
+		fmt.Fprintf(stdout, "the agent finished: %s\n", report.Text)
+	}
 	stopUser()
 	uerr := waitUser()
 	if err != nil {
@@ -146,8 +172,11 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if cfg.NoJoin && *startURL == "" {
 		return cli.UsageErrorf("run: --no-join needs --start URL (without a join the browser would start on about:blank)")
 	}
-	model, err := mf.build(*task, os.Getenv)
+	model, err := mf.build("run", *task, os.Getenv)
 	if err != nil {
+		return err
+	}
+	if err := needDisplay("run", cfg.Headful, cfg.CDPURL); err != nil {
 		return err
 	}
 	if *verbose {
@@ -174,6 +203,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
+	sv.Finish(ctx, report.Text)
 	if !report.Success {
 		return fmt.Errorf("run: the task ended without success (%s)", report.Reason)
 	}

@@ -31,6 +31,13 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// go build (builtBinary) keeps using the real build cache: an empty
+	// one under the temporary XDG_CACHE_HOME rebuilds every dependency.
+	if os.Getenv("GOCACHE") == "" {
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+		}
+	}
 	os.Setenv("XDG_CACHE_HOME", cache)
 	if _, err := browser.FindChromium(); err != nil {
 		if testing.Short() {
@@ -103,7 +110,7 @@ func startDemoWith(t testing.TB, ctx context.Context, edit func(*supervisor.Opti
 	return &demo{t: t, site: site, sv: sv, mcp: cs, srv: srv, audit: opts.AuditLog}
 }
 
-// result mirrors the action result of CONTRACT.md.
+// result mirrors the action result of the MCP tools (README, "MCP tools").
 type result struct {
 	Outcome string `json:"outcome"`
 	Reason  string `json:"reason"`
@@ -163,7 +170,7 @@ func (d *demo) call(ctx context.Context, tool string, args map[string]any) resul
 	if err := json.Unmarshal(raw, &r); err != nil {
 		d.t.Fatalf("%s: decoding %s: %v", tool, raw, err)
 	}
-	// A failed outcome is an error result (CONTRACT.md); anything else
+	// A failed outcome is an error result (README, "MCP tools"); anything else
 	// flagged as an error is a broken tool.
 	if res.IsError != (r.Outcome == "failed") {
 		d.t.Fatalf("%s: isError %v with outcome %q: %v", tool, res.IsError, r.Outcome, contentText(res))

@@ -34,7 +34,7 @@ func (o *onceSource) Credential(ctx context.Context, req session.CredentialReque
 }
 
 // TestJoinFailures: each failure ends with one clear line and no joined
-// browser (poppy-core-notes: "on any failure 400 and no cookie").
+// browser (docs/core-protocol.md: a refusal is 400 and no cookie).
 func TestJoinFailures(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()

@@ -37,14 +37,15 @@ func main() {
 const usage = `usage: poppy-browser <command> [flags]
 
 commands:
-  demo      the demo airline, the browser, the built-in agent and the User in one process
-  run       the built-in agent on a Company's website: run --company URL --task TEXT
-  mcp       an MCP server whose browser belongs to a Company's Session
-  testsite  serve the demo airline and its fixture pages
-  check     conformance report for Company pages (exit 0 clean, 1 findings, 2 could not check)
-  audit     print an audit log (JSONL) as a readable timeline
-  open-live open the live view (the User's way in) in the default web browser
-  version   print the version (also --version)
+  demo            the demo airline, the browser, the built-in agent and the User in one process
+  run             the built-in agent on a Company's website: run --company URL --task TEXT
+  mcp             an MCP server whose browser belongs to a Company's Session
+  testsite        serve the demo airline and its fixture pages, with lines to paste that join it
+  dev-credential  sign a join credential as a development Personal Agent (for --assertion-cmd)
+  check           conformance report for Company pages (exit 0 clean, 1 findings, 2 could not check)
+  audit           print an audit log (JSONL) as a readable timeline
+  open-live       open the live view (the User's way in) in the default web browser
+  version         print the version (also --version)
 
 Run 'poppy-browser <command> --help' for the flags of a command.
 `
@@ -58,6 +59,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "testsite":
 		return runTestsite(ctx, args[1:], stdout, stderr)
+	case "dev-credential":
+		return runDevCredential(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args[1:], stdin, stdout, stderr)
 	case "run":

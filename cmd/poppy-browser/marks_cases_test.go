@@ -3,7 +3,7 @@ package main
 // The fixture table of issue 3: action x element -> outcome and mark, over
 // MCP in real Chromium, on the pages of testsite under /fixtures/marks/.
 
-// Sentences of browser-control v1 (spec/browser-control-v1.md) the cases
+// Rules of browser-control v1 (docs/requirements.md) the cases
 // check, each opening with its ID in spec.Requirements.
 const (
 	sInteractionControl = "BC-4-interaction-control: interaction on a control: Can read it. Leaves changing or activating it to the User."
@@ -19,6 +19,18 @@ const (
 	sSection5Script     = "BC-5-no-marked-step: ... whether with a click, a key press, an accessibility action, a script, or a WebMCP tool."
 	sRead               = "BC-4-interaction-control: Can read it (scrolling and reading are allowed everywhere)."
 	sFresh              = "BC-5-no-marked-step: marks are read at the moment of the action (issue 3: a mark added after the snapshot still stops the action)."
+
+	// The HTML rules the cases of submit.html follow (issue 20), cited by
+	// section of the HTML standard.
+	hImplicit     = " (HTML 4.10.21.2 implicit submission: the default button is the first submit button in tree order"
+	hDisabled     = hImplicit + "; a disabled default button means Enter submits nothing)"
+	hFormAttr     = hImplicit + ", form= owners included (4.10.18.3); it is disabled here, so Enter submits nothing)"
+	hImage        = hImplicit + "; an image button is one, though form.elements leaves it out (4.10.18.3))"
+	hEnter        = " (HTML 4.10.21.2 implicit submission by Enter, in any spelling a client sends it)"
+	hSubmitMethod = " (HTML 4.10.21.3 submit a form: form.submit() fires no submit event, only formdata, step 7)"
+	hShadow       = " (DOM 2.9: submit and formdata are not composed and stay in the form's shadow tree)"
+	hTypeSwitch   = " (HTML 4.10.5.1.18: an input switched to type=submit during the click submits its form; in a shadow tree)"
+	hClosedDiv    = " (DOM 4.2.14 attachShadow: a div may host a closed shadow root)"
 )
 
 // sel names an element of a snapshot: its role and part of its name.
@@ -161,6 +173,26 @@ var markCases = []markCase{
 	{name: "click a marked button in a closed shadow tree", spec: sInteractionControl + " (in a closed shadow tree)", page: "shadow.html", action: click(btn("Closed shadow marked")), want: "denied", reason: "user_step", kind: "interaction", noEvents: []string{"click:closed-host"}},
 	{name: "click in the closed tree of a marked host", spec: sInteractionControl + " (a mark on a closed shadow host covers its tree)", page: "shadow.html", action: click(btn("Closed host plain")), want: "denied", reason: "user_step", kind: "interaction", marked: div("Marked closed host")},
 	{name: "Space on a focused marked button in a closed tree", spec: sSection5 + " (key press, focus inside a closed shadow tree)", page: "shadow.html", setup: []step{press(btn("Closed shadow plain"), "Tab")}, action: pressFocused(" "), want: "denied", reason: "user_step", kind: "interaction", marked: &sel{"button", "Closed shadow marked"}, noEvents: []string{"click:closed-host"}},
+
+	// How forms are submitted (submit.html, issue 20).
+	{name: "Enter where the default button is disabled", spec: sSubmissionFill + hDisabled, page: "submit.html", action: press(box("Disabled default field"), "Enter"), want: "done", events: "key:Enter@dd-field", noEvents: []string{"submit:", "posted"}},
+	{name: "Enter where a disabled button outside the form is the default", spec: sSubmissionFill + hFormAttr, page: "submit.html", action: press(box("Owner field"), "Enter"), want: "done", events: "key:Enter@fa-field", noEvents: []string{"submit:", "posted"}},
+	{name: "Enter where an image button is the default", spec: sSubmissionSubmit + hImage, page: "submit.html", action: press(box("Image form field"), "Enter"), want: "denied", reason: "user_step", kind: "submission", marked: form("image default form"), noEvents: []string{"submit:", "posted"}},
+	{name: `Enter spelled "\r"`, spec: sSubmissionSubmit + hEnter, page: "submit.html", action: press(box("Enter spelling field"), "\r"), want: "denied", reason: "user_step", kind: "submission", marked: form("enter spellings form"), noEvents: []string{"key:", "submit:"}},
+	{name: `Enter spelled "\n"`, spec: sSubmissionSubmit + hEnter, page: "submit.html", action: press(box("Enter spelling field"), "\n"), want: "denied", reason: "user_step", kind: "submission", marked: form("enter spellings form"), noEvents: []string{"key:", "submit:"}},
+	{name: "Enter spelled Return", spec: sSubmissionSubmit + hEnter, page: "submit.html", action: press(box("Enter spelling field"), "Return"), want: "denied", reason: "user_step", kind: "submission", marked: form("enter spellings form"), noEvents: []string{"key:", "submit:"}},
+	{name: "Enter spelled NumpadEnter", spec: sSubmissionSubmit + hEnter, page: "submit.html", action: press(box("Enter spelling field"), "NumpadEnter"), want: "denied", reason: "user_step", kind: "submission", marked: form("enter spellings form"), noEvents: []string{"key:", "submit:"}},
+	{name: "form.submit() from the agent's click", spec: sSection5Script + hSubmitMethod, page: "submit.html", action: click(btn("Save draft")), want: "denied", reason: "user_step", kind: "submission", guard: true, marked: form("draft form"), events: "click:save-draft", noEvents: []string{"posted"}},
+	{name: "form.submit() past a page listener that stops formdata", spec: sSection5Script + hSubmitMethod, page: "submit.html", action: click(btn("Save draft quietly")), want: "denied", reason: "user_step", kind: "submission", guard: true, marked: form("draft form"), events: "click:save-draft-quiet", noEvents: []string{"posted"}},
+	{name: "requestSubmit() of a form in a shadow tree", spec: sSection5Script + hShadow, page: "submit.html", action: click(btn("Send the shadow form")), want: "denied", reason: "user_step", kind: "submission", guard: true, marked: form("shadow request form"), events: "click:shadow-request", noEvents: []string{"posted"}},
+	{name: "form.submit() of a form in a shadow tree", spec: sSection5Script + hShadow + hSubmitMethod, page: "submit.html", action: click(btn("Submit the shadow form by script")), want: "denied", reason: "user_step", kind: "submission", guard: true, marked: form("shadow request form"), events: "click:shadow-submit", noEvents: []string{"posted"}},
+	{name: "an input switched to submit in a shadow tree", spec: sSection5Script + hTypeSwitch, page: "submit.html", action: click(btn("Switch and send")), want: "denied", reason: "user_step", kind: "submission", guard: true, marked: form("shadow switch form"), events: "click:open-forms", noEvents: []string{"posted"}},
+	{name: "fill a submission form in a closed root of a div", spec: sSubmissionFill + hClosedDiv, page: "submit.html", action: typeIn(box("Closed div field"), "x"), want: "done", events: "input:closed-div"},
+	{name: "Enter in a focused field of a closed root of a div", spec: sSubmissionSubmit + hClosedDiv, page: "submit.html", action: pressFocused("Enter"), want: "denied", reason: "user_step", kind: "submission", marked: form("closed div form"), noEvents: []string{"posted"}},
+	{name: "click the submit button in a closed root of a div", spec: sSubmissionSubmit + hClosedDiv, page: "submit.html", action: click(btn("Closed div pay")), want: "denied", reason: "user_step", kind: "submission", marked: form("closed div form"), noEvents: []string{"posted"}},
+	{name: "the wheel over the page while a marked number field has focus", spec: sInteractionControl + " (HTML 4.10.5.1.12 Number state: the user agent may step the value; Chromium steps a focused number field by the wheel)", page: "submit.html", setup: []step{press(btn("Send the closed form"), "Tab")}, action: step{tool: "browser_scroll", args: map[string]any{"direction": "down"}}, want: "denied", reason: "user_step", kind: "interaction", marked: &sel{"spinbutton", "Passengers"}, noEvents: []string{"input:passengers", "change:passengers"}},
+	{name: "the wheel over the page while an unmarked button has focus", spec: sRead, page: "submit.html", setup: []step{press(btn("Send the shadow form"), "Tab")}, action: step{tool: "browser_scroll", args: map[string]any{"direction": "down"}}, want: "done"},
+	{name: "requestSubmit() of a form in a closed root of a div", spec: sSection5Script + hClosedDiv + hShadow, page: "submit.html", action: click(btn("Send the closed form")), want: "denied", reason: "user_step", kind: "submission", guard: true, marked: form("closed div form"), events: "click:closed-request", noEvents: []string{"posted"}},
 
 	// Frames (frames.html: a same-origin iframe and an out-of-process one).
 	{name: "click a marked button in a same-origin frame", spec: sInteractionControl + " (same-origin iframe)", page: "frames.html", action: click(btn("Same-origin marked button")), want: "denied", reason: "user_step", kind: "interaction"},

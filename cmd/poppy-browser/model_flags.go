@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/agent/chat"
+	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/internal/secret"
 	"github.com/poppy-browser/poppy-browser/testsite/demoscript"
 )
@@ -26,21 +26,27 @@ type modelFlags struct {
 }
 
 func (f *modelFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.name, "model", "scripted", "the agent's model: scripted (deterministic, no key) or openai (any OpenAI-compatible /chat/completions endpoint)")
+	fs.StringVar(&f.name, "model", "scripted", "the agent's model: scripted (deterministic, no key; it has a script only for "+demoscript.Tasks+" and turns any other task away at once) or openai (any OpenAI-compatible /chat/completions endpoint, any task)")
 	fs.StringVar(&f.baseURL, "openai-base-url", "", "base URL of the OpenAI-compatible endpoint (default $OPENAI_BASE_URL, else "+chat.DefaultBaseURL+")")
 	fs.StringVar(&f.model, "openai-model", "", "model name at the endpoint (default $OPENAI_MODEL)")
 	fs.StringVar(&f.keyFile, "openai-key-file", "", "file holding the API key (default: $OPENAI_API_KEY); the key is never printed or logged")
 	fs.IntVar(&f.maxSteps, "max-steps", agent.DefaultMaxSteps, fmt.Sprintf("step limit of the task (at most %d)", maxStepsLimit))
 }
 
-// build returns the model for a task. getenv reads the environment.
-func (f *modelFlags) build(task string, getenv func(string) string) (agent.Model, error) {
+// build returns the model for a task of the subcommand cmd. A bad flag
+// value, or a task the scripted model has no script for, is a usage
+// error. getenv reads the environment.
+func (f *modelFlags) build(cmd, task string, getenv func(string) string) (agent.Model, error) {
 	if f.maxSteps < 1 || f.maxSteps > maxStepsLimit {
-		return nil, fmt.Errorf("--max-steps must be between 1 and %d", maxStepsLimit)
+		return nil, cli.UsageErrorf("%s: --max-steps %d: give a number from 1 to %d", cmd, f.maxSteps, maxStepsLimit)
 	}
 	switch f.name {
 	case "scripted":
-		return agent.NewScripted(demoscript.CheckIn(task)), nil
+		script, ok := demoscript.For(task)
+		if !ok {
+			return nil, cli.UsageErrorf("%s: the scripted model has a script only for %s; give any other task to a real model with --model openai", cmd, demoscript.Tasks)
+		}
+		return agent.NewScripted(script), nil
 	case "openai":
 		opts := &chat.Options{BaseURL: f.baseURL, Model: f.model, MaxCalls: f.maxSteps}
 		if opts.BaseURL == "" {
@@ -52,14 +58,18 @@ func (f *modelFlags) build(task string, getenv func(string) string) (agent.Model
 		if f.keyFile != "" {
 			b, err := os.ReadFile(f.keyFile)
 			if err != nil {
-				return nil, errors.New("reading --openai-key-file: cannot read the file")
+				return nil, fmt.Errorf("%s: reading --openai-key-file: cannot read the file", cmd)
 			}
 			opts.APIKey = secret.New(strings.TrimSpace(string(b)))
 		} else {
 			opts.APIKey = secret.New(getenv("OPENAI_API_KEY"))
 		}
-		return chat.New(opts)
+		m, err := chat.New(opts)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cmd, err)
+		}
+		return m, nil
 	default:
-		return nil, fmt.Errorf("--model %q is not scripted or openai", f.name)
+		return nil, cli.UsageErrorf("%s: --model %q: give scripted or openai", cmd, f.name)
 	}
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
@@ -15,7 +17,7 @@ import (
 )
 
 // config is a runtime's options as the flags of a browser-owning
-// subcommand (CONTRACT.md) fill them.
+// subcommand (README, "Commands") fill them.
 type config struct {
 	supervisor.Options
 	browserArgs      cli.StringList
@@ -76,4 +78,24 @@ func (c *config) options() supervisor.Options {
 		_ = os.MkdirAll(filepath.Dir(opts.LiveURLFile), 0o700)
 	}
 	return opts
+}
+
+// needDisplay says so at once when --headful would launch a window with no
+// display to show it on: Chromium itself fails later with a D-Bus error
+// that hides the cause.
+func needDisplay(cmd string, headful bool, cdpURL string) error {
+	if !headful || cdpURL != "" || runtime.GOOS != "linux" {
+		return nil
+	}
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return fmt.Errorf("%s: --headful needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set: leave out --headful, or run under xvfb-run", cmd)
+	}
+	return nil
+}
+
+// flagSet reports whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

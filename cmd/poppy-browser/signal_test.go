@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -17,8 +20,52 @@ import (
 	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 )
 
+// slowServer answers every request after 8 s (or when the test ends);
+// arrived says when the browser's request has reached it, the observable
+// sign that a browser_navigate is in flight in the gate.
+func slowServer(t *testing.T) (url string, arrived <-chan struct{}) {
+	t.Helper()
+	got := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case got <- struct{}{}:
+		default:
+		}
+		select {
+		case <-time.After(8 * time.Second):
+		case <-r.Context().Done():
+		}
+		fmt.Fprint(w, "<title>slow</title>late")
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/slow", got
+}
+
+// callInFlight starts a browser_navigate to a server that answers after
+// 8 s and returns once the browser's request has reached it; the answer
+// comes on the channel.
+func callInFlight(t *testing.T, ctx context.Context, cs *mcp.ClientSession) <-chan *mcp.CallToolResult {
+	t.Helper()
+	url, arrived := slowServer(t)
+	answer := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_navigate", Arguments: map[string]any{"url": url}})
+		if err != nil {
+			t.Errorf("the call in flight got no answer: %v", err)
+		}
+		answer <- res
+	}()
+	select {
+	case <-arrived:
+	case <-ctx.Done():
+		t.Fatal("the navigation never reached the slow server")
+	}
+	return answer
+}
+
 // TestSignalAnswersTheCallInFlight: SIGTERM or SIGINT (the end of run's
-// ctx) while a tool runs answers that call (failed, shutting_down), closes
+// ctx) while a browser_navigate waits for a server that answers after 8 s
+// answers that call (failed, shutting_down), closes
 // the browser and returns nil (exit 0) within a second or two; while idle
 // it returns nil too.
 func TestSignalAnswersTheCallInFlight(t *testing.T) {
@@ -45,22 +92,13 @@ func TestSignalAnswersTheCallInFlight(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cs.Close()
-			answer := make(chan *mcp.CallToolResult, 1)
+			var answer <-chan *mcp.CallToolResult
 			if busy {
 				// The browser starts beside the handshake: let it be up.
 				if _, err := cs.CallTool(bound, &mcp.CallToolParams{Name: "browser_snapshot"}); err != nil {
 					t.Fatal(err)
 				}
-				go func() {
-					res, err := cs.CallTool(bound, &mcp.CallToolParams{Name: "browser_wait", Arguments: map[string]any{"seconds": 25}})
-					if err != nil {
-						t.Errorf("the call in flight got no answer: %v", err)
-					}
-					answer <- res
-				}()
-				// Nothing outside the gate shows that the wait has started;
-				// half a second is ample for a call on loopback pipes.
-				time.Sleep(500 * time.Millisecond)
+				answer = callInFlight(t, bound, cs)
 			}
 			start := time.Now()
 			signal()
@@ -130,7 +168,7 @@ func TestCDPURLThatNeverAnswers(t *testing.T) {
 }
 
 // TestSIGTERMFromOutside: the binary itself, sent a real SIGTERM while a
-// tool runs, answers that call (failed, shutting_down), closes its browser
+// browser_navigate waits for a server that answers after 8 s, answers that call (failed, shutting_down), closes its browser
 // and exits 0 within a few seconds; sent one while idle, it exits 0 too.
 func TestSIGTERMFromOutside(t *testing.T) {
 	bin := buildBinary(t)
@@ -173,21 +211,12 @@ func TestSIGTERMFromOutside(t *testing.T) {
 			if err != nil {
 				t.Fatalf("connect: %v\n%s", err, stderr.String())
 			}
-			answer := make(chan *mcp.CallToolResult, 1)
+			var answer <-chan *mcp.CallToolResult
 			if busy {
 				if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_snapshot"}); err != nil {
 					t.Fatal(err) // the browser is up
 				}
-				go func() {
-					res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_wait", Arguments: map[string]any{"seconds": 25}})
-					if err != nil {
-						t.Errorf("the call in flight got no answer: %v", err)
-					}
-					answer <- res
-				}()
-				// Nothing outside the gate shows that the wait has started;
-				// half a second is ample for a call on loopback pipes.
-				time.Sleep(500 * time.Millisecond)
+				answer = callInFlight(t, ctx, cs)
 			}
 			start := time.Now()
 			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {

@@ -4,14 +4,21 @@
 // nothing at all, so other websites cannot tell this browser is an agent's.
 (function (domain, initial) {
   "use strict";
-  let host = "";
+  let origin;
   try {
-    host = new URL(self.origin).hostname.toLowerCase(); // inherited by about:blank and srcdoc frames
+    origin = new URL(self.origin); // inherited by about:blank and srcdoc frames
   } catch (e) {
     return; // opaque origin: a sandboxed or data: frame is nobody's
   }
+  let host = origin.hostname.toLowerCase();
   if (host.endsWith(".")) host = host.slice(0, -1);
   if (host !== domain && !host.endsWith("." + domain)) return;
+  // Only where the Poppy-Extensions header goes (spec.MayDeclare): over TLS,
+  // or in the clear to a loopback host. A script that the network injects
+  // into a cleartext page must not learn what the browser is.
+  const loopback = host === "localhost" || host.endsWith(".localhost") ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) || host === "[::1]";
+  if (origin.protocol !== "https:" && !(origin.protocol === "http:" && loopback)) return;
 
   let value = initial;
   let reads = 0; // how often the page read the value, for conformance checks

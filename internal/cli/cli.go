@@ -1,8 +1,8 @@
 // Package cli holds what every poppy-browser subcommand shares on its
 // command line: flag sets whose --help prints the usage and whose bad flag
 // is a one-line usage error (exit status 2), errors that carry their exit
-// status, and repeatable flags (CONTRACT.md: "a usage error is one line on
-// stderr and exit 2").
+// status, and repeatable flags. The README promises that a usage error is
+// one line on stderr, prefixed with the command, and exit status 2.
 //
 // It owns no subcommand and must not import other packages of the module.
 package cli

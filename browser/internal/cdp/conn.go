@@ -119,6 +119,13 @@ func (c *Conn) AddSession(id target.SessionID, targetID target.ID, kind string) 
 	return s
 }
 
+// Len is the number of sessions routed now, the browser's own included.
+func (c *Conn) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.sessions)
+}
+
 // RemoveSession stops routing to a detached session and closes it.
 func (c *Conn) RemoveSession(id target.SessionID) {
 	c.mu.Lock()

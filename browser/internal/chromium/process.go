@@ -71,6 +71,10 @@ func Start(cfg Config) (chromedp.Transport, *Process, error) {
 		}
 		dir = tmp
 	}
+	if err := writePreferences(dir); err != nil {
+		removeProfile(tmp)
+		return nil, nil, fmt.Errorf("starting chromium: %w", err)
+	}
 	cmd := exec.Command(path, flags(cfg, dir)...)
 	cmd.Env = childenv.Keep(os.Environ(), childenv.Chromium)
 	childR, parentW, err := os.Pipe()

@@ -57,3 +57,23 @@ func profileOwner(name string) (int, bool) {
 	}
 	return pid, true
 }
+
+// preferences turn off preloading (speculation-rules prefetch and
+// prerender, "Preload pages" in the settings): the browser process makes
+// those requests itself, where the interception that adds the
+// Poppy-Extensions header does not see them (PROTOCOL.md), so a Company
+// request would go without it.
+const preferences = `{"net":{"network_prediction_options":2}}`
+
+// writePreferences writes the profile's preferences before its first start,
+// leaving a profile that has them alone.
+func writePreferences(dir string) error {
+	path := filepath.Join(dir, "Default", "Preferences")
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(preferences), 0o600)
+}

@@ -4,14 +4,23 @@
 
   // ---- the guard: a second line behind check ----
   // While the gate dispatches an allowed agent action, the guard is armed
-  // in the frames it checked: a click, key press, text input or submit that
-  // reaches a covered element (because the page changed under the pointer,
-  // moved focus, or its script submits a covered form) is stopped before
-  // any page listener sees it, and remembered for disarm. It is armed only
-  // between an allowed check and its disarm (at most GUARD_MS), when the
-  // agent holds control: the User's own input, which the runtime lets
+  // in the frames it checked: a click, key press, text input or submission
+  // that reaches a covered element (because the page changed under the
+  // pointer, moved focus, or its script submits a covered form) is stopped
+  // before any page listener sees it, and remembered for disarm. It is armed
+  // only between an allowed check and its disarm (at most GUARD_MS), when
+  // the agent holds control: the User's own input, which the runtime lets
   // through only while the User holds control, is never stopped.
+  //
+  // submit and formdata are not composed: they stay in the shadow tree of
+  // their form, so the guard listens in every open and adopted closed root
+  // too, added when it is armed. form.submit() fires no submit event, only
+  // formdata (HTML 4.10.21.3, "submit a form", step 7), which cannot be
+  // cancelled; the submission stops when the form is not connected after it
+  // (step 9), so the guard takes a covered form out of its tree for that
+  // moment and puts it back in a microtask, before the page's script runs on.
   const GUARD_MS = 5000;
+  const GUARDED = ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit", "formdata"];
   let guard = null; // {until, caught}
   function guardEvent(ev) {
     if (!guard) return;
@@ -25,19 +34,60 @@
     switch (ev.type) {
       case "keydown": keyMarks(t, ev.key, c); break;
       case "beforeinput": interactionOf(t, c); break;
-      case "submit":
+      case "submit": case "formdata":
         if (t instanceof HTMLFormElement) submissionOf(t, c, ev.submitter || t);
         break;
       default: clickMarks(t, c); // click, auxclick, dblclick
     }
     if (!c.list.length) return;
+    if (ev.type === "formdata") holdOut(t);
     ev.preventDefault();
     ev.stopImmediatePropagation();
     c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
     guard.caught ??= { event: ev.type, marks: c.list };
   }
-  for (const type of ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit"]) {
-    addEventListener(type, guardEvent, { capture: true });
+  // holdOut takes form out of its tree until the current script ends, so
+  // that the submission whose entry list is being built stops.
+  function holdOut(form) {
+    const parent = form.parentNode, next = form.nextSibling;
+    if (!parent) return;
+    form.remove();
+    queueMicrotask(() => {
+      if (!form.isConnected && parent.isConnected) parent.insertBefore(form, next && next.parentNode === parent ? next : null);
+    });
+  }
+  for (const type of GUARDED) addEventListener(type, guardEvent, { capture: true });
+  // listenRoots adds the guard's listeners for the events that are not
+  // composed to every shadow root it has not seen, through open and adopted
+  // closed roots (the rest reach the window). The walk costs many times a
+  // check, so it runs again only after the document or a root it found
+  // gained nodes (a new root comes with new nodes: its host inserted, or
+  // its content) or a closed root was adopted.
+  const listening = new WeakSet();
+  const GROWS = { childList: true, subtree: true };
+  let rootsGrew = true;
+  const growth = new MutationObserver(() => {
+    rootsGrew = true;
+    growth.disconnect(); // one record is enough until the next walk
+  });
+  function listenRoots() {
+    if (!rootsGrew && !growth.takeRecords().length) return;
+    rootsGrew = false;
+    growth.disconnect();
+    growth.observe(document, GROWS);
+    const walk = (root) => {
+      for (const el of rootQuery(root, "*")) {
+        const r = rootOf(el);
+        if (!r) continue;
+        if (!listening.has(r)) {
+          listening.add(r);
+          for (const type of ["submit", "formdata"]) r.addEventListener(type, guardEvent, { capture: true });
+        }
+        growth.observe(r, GROWS);
+        walk(r);
+      }
+    };
+    walk(document);
   }
   function disarm() {
     const caught = guard && guard.caught;
@@ -48,7 +98,10 @@
   function check(a) {
     guard = null;
     const out = checkNow(a);
-    if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) guard = { until: performance.now() + GUARD_MS, caught: null };
+    if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) {
+      listenRoots();
+      guard = { until: performance.now() + GUARD_MS, caught: null };
+    }
     return out;
   }
   function checkNow(a) {
@@ -70,6 +123,9 @@
           break;
         case "key": keyMarks(el, a.key || "", c); break;
         case "select": selectMarks(el, c); break;
+        case "wheel": // a wheel steps a focused number field
+          if (el instanceof HTMLInputElement && el.type === "number") interactionOf(el, c);
+          break;
         case "focus": case "scroll": break;
         default: throw new Error("unknown action kind " + a.kind);
       }
@@ -77,6 +133,14 @@
       const f = c.list.length ? formOf(el) : null;
       if (f && kindOf(f) === "submission") c.add("submission", f, el);
       out.focused = deepActive() === el;
+      // Focus on an element that does not take focus itself is in a shadow
+      // root this world cannot see: a closed one attached since the last
+      // scan. Go adopts it and asks again.
+      if (!a.id && !rootOf(el) && el !== docBody.call(document) && el !== docElement.call(document) && el.tabIndex < 0 && !el.isContentEditable) {
+        described.delete(el);
+        pending = [el];
+        out.unseen = true;
+      }
     }
     c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
     return out;

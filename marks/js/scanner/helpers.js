@@ -14,17 +14,51 @@
     el.focus();
     return deepActive() === el;
   }
-  function selectValues(id, values) {
+  // selectKeys works out, changing nothing, the key presses that select
+  // the options of a native select whose value or label is one of values
+  // (the first match unless it is multiple), from what is selected now, as
+  // a person at the keyboard would: the arrows (which skip disabled
+  // options), Home and End; in a multiple select, Control with an arrow
+  // moves without selecting and Control+Space adds the option. The gate
+  // focuses the select and presses them: the page sees the events a
+  // person's select fires (keydown, input, change), nothing synthetic.
+  function selectKeys(id, values) {
     const el = need(id);
     if (!(el instanceof HTMLSelectElement)) throw new Error("not a select element");
     const wanted = new Set(values);
-    const hits = Array.from(el.options).filter((o) => wanted.has(o.value) || wanted.has(clip(o.label || o.text, 1000)));
+    const options = Array.from(el.options);
+    const hits = options.filter((o) => wanted.has(o.value) || wanted.has(clip(o.label || o.text, 1000)));
     if (!hits.length) return null;
-    const chosen = el.multiple ? hits : hits.slice(0, 1);
-    for (const o of el.options) o.selected = chosen.includes(o);
-    el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-    el.dispatchEvent(new Event("change", { bubbles: true }));
-    return chosen.map((o) => o.value);
+    const usable = options.filter((o) => !o.matches(":disabled"));
+    const chosen = (el.multiple ? hits : hits.slice(0, 1)).filter((o) => usable.includes(o));
+    if (!chosen.length) throw new Error("the matching option is disabled");
+    const keys = [];
+    const repeat = (k, n) => { for (let i = 0; i < n; i++) keys.push(k); };
+    const at = (o) => usable.indexOf(o);
+    const first = at(chosen[0]);
+    if (!el.multiple) {
+      const from = el.selectedIndex >= 0 ? at(options[el.selectedIndex]) : -1;
+      const fromEnd = usable.length - 1 - first;
+      if (from === first) return { keys, values: [chosen[0].value] };
+      const d = from < 0 ? Infinity : Math.abs(first - from);
+      if (first + 1 <= d && first <= fromEnd) keys.push("Home"), repeat("ArrowDown", first);
+      else if (fromEnd + 1 <= d) keys.push("End"), repeat("ArrowUp", fromEnd);
+      else repeat(first > from ? "ArrowDown" : "ArrowUp", d);
+      return { keys, values: [chosen[0].value] };
+    }
+    // Home selects the first option alone; the arrows move the selection.
+    keys.push("Home");
+    repeat("ArrowDown", first);
+    for (let i = 1; i < chosen.length; i++) {
+      repeat("Control+ArrowDown", at(chosen[i]) - at(chosen[i - 1]));
+      keys.push("Control+ ");
+    }
+    return { keys, values: chosen.map((o) => o.value) };
+  }
+  function selectedValues(id) {
+    const el = need(id);
+    if (!(el instanceof HTMLSelectElement)) throw new Error("not a select element");
+    return Array.from(el.selectedOptions, (o) => o.value);
   }
   function scrollBy(id, dx, dy) {
     let el = id ? need(id) : null;

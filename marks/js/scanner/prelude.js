@@ -10,7 +10,8 @@
 // or writes the page's JavaScript globals. It defines globalThis.poppyMarks,
 // whose functions the Go package calls with JSON arguments. Marks are read
 // from the DOM at the moment of each call, never cached. It dispatches no
-// input; selectValues and scrollBy change what the Go gate allowed.
+// input: it works out the keys that select options (selectKeys), which the
+// gate presses; focus and scrollBy change only what the Go gate allowed.
 "use strict";
 globalThis.poppyMarks ??= (() => {
   const ATTR = "data-poppy-user-step";
@@ -22,6 +23,7 @@ globalThis.poppyMarks ??= (() => {
   const formElements = getter(HTMLFormElement.prototype, "elements");
   const docElement = getter(Document.prototype, "documentElement");
   const docTitle = getter(Document.prototype, "title");
+  const docBody = getter(Document.prototype, "body");
   const docActive = getter(Document.prototype, "activeElement");
   const docFromPoint = Document.prototype.elementFromPoint;
   const rootFromPoint = ShadowRoot.prototype.elementFromPoint;

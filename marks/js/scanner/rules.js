@@ -104,23 +104,57 @@
     if (target && target !== el) activate(target, c);
   }
 
-  // implicitSubmission: Enter in a field submits its form owner when the form
-  // has a submit button (which it activates) or only one blocking field.
+  // implicitRule is HTML's implicit submission (HTML 4.10.21.2), pure:
+  // controls are a form's submit buttons and fields in tree order ({submit,
+  // disabled, blocks}); it returns the index of the button Enter activates,
+  // FORM when Enter submits the form itself, or NOTHING. The default button
+  // is the first submit button; a disabled one means no submission. Without
+  // one, the form is submitted when at most one field blocks implicit
+  // submission. trigger says the focused field blocks implicit submission
+  // itself (a text field); Enter in another (a checkbox) is judged as
+  // Chromium does it, which skips disabled buttons to the first enabled one.
+  const FORM = -1, NOTHING = -2;
+  function implicitRule(controls, trigger) {
+    let blocking = 0, buttons = false;
+    for (let i = 0; i < controls.length; i++) {
+      const c = controls[i];
+      if (c.submit) {
+        if (!c.disabled) return i;
+        if (trigger) return NOTHING;
+        buttons = true;
+      } else if (c.blocks) {
+        blocking++;
+      }
+    }
+    return !buttons && blocking <= 1 ? FORM : NOTHING;
+  }
+  // submitOrder: the listed elements of form f in tree order, with its
+  // image inputs (which form.elements leaves out, HTML 4.10.18.3).
+  function submitOrder(f) {
+    const listed = Array.from(formElements.call(f));
+    const images = Array.from(rootQuery(f.getRootNode(), "input[type=image]")).filter((i) => formOf(i) === f);
+    if (!images.length) return listed;
+    return listed.concat(images).sort((a, b) => a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
+  }
+  const blocksImplicit = (el) => el instanceof HTMLInputElement && BLOCKING.test(el.type);
+  // implicitSubmission: what Enter in field el submits (implicitRule).
   function implicitSubmission(el, c) {
     const f = formOf(el);
     if (!f) return;
-    const controls = Array.from(formElements.call(f));
-    const button = controls.find(isSubmit);
-    if (button) activate(button, c);
-    else if (controls.filter((e) => e instanceof HTMLInputElement && BLOCKING.test(e.type)).length <= 1) submissionOf(f, c, f);
+    const list = submitOrder(f);
+    const i = implicitRule(list.map((e) => ({ submit: isSubmit(e), disabled: isSubmit(e) && e.matches(":disabled"), blocks: blocksImplicit(e) })), blocksImplicit(el));
+    if (i >= 0) activate(list[i], c);
+    else if (i === FORM) submissionOf(f, c, f);
   }
+  // ENTER: every spelling of Enter a client may send (marks.Key in Go).
+  const ENTER = new Set(["Enter", "\r", "\n", "Return", "NumpadEnter"]);
   const isTextField = (el) =>
     el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el.isContentEditable ||
     el instanceof HTMLInputElement && !/^(submit|image|reset|button|checkbox|radio|file|color)$/.test(el.type);
   function keyMarks(el, key, c) {
-    const k = key.length > 1 && key.includes("+") ? key.slice(key.lastIndexOf("+") + 1) : key;
+    const k = key.length > 2 && key.includes("+", 1) ? key.slice(key.lastIndexOf("+", key.length - 2) + 1) : key;
     if (k === "Tab") return; // moves focus only
-    const enter = k === "Enter";
+    const enter = ENTER.has(k);
     if ((enter || k === " " || k === "Space") && !isTextField(el) && el.matches(ACTIVATABLE)) activate(el, c);
     else interactionOf(el, c); // typing into it, or a key its widget handles
     // Arrows and type-ahead change a select's option or a radio group's

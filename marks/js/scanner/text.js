@@ -29,6 +29,27 @@
   const NESTS = /^(li|dialog|fieldset|details|blockquote|form|ul|ol|dl)$/;
   const CTRL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
+  // groupOf: the line a landmark or a list opens, which the lines inside
+  // it hang from ({role, name, group}), or null. header and footer are
+  // banner and contentinfo only outside sectioning content; a section is a
+  // region only with a name.
+  const LANDMARKS = { nav: "navigation", main: "main", aside: "complementary", search: "search", form: "form", ul: "list", ol: "list", menu: "list" };
+  const GROUP_ROLES = /^(banner|navigation|main|complementary|contentinfo|search|form|region|list)$/;
+  function groupOf(el, tag) {
+    let role = (attr(el, "role") || "").trim().split(/\s+/)[0];
+    if (!role) {
+      role = LANDMARKS[tag];
+      if ((tag === "header" || tag === "footer") && !(parentOf(el) && closest(parentOf(el), "article,aside,main,nav,section"))) role = tag === "header" ? "banner" : "contentinfo";
+      if (tag === "section") role = "region";
+    }
+    if (!role || !GROUP_ROLES.test(role)) return null;
+    let name = clip(attr(el, "aria-label") || "", 100);
+    const by = !name && attr(el, "aria-labelledby");
+    if (by) name = clip(by.split(/\s+/).map((id) => { const t = id && rootByID(el.getRootNode(), id); return t ? textOf(t, false) : ""; }).join(" "), 100);
+    if (role === "region" && !name) return null;
+    return { id: 0, role, name, depth: 0, group: true };
+  }
+
   function lineRole(el) {
     const explicit = (attr(el, "role") || "").trim().split(/\s+/)[0];
     if (explicit === "heading") return "h" + (parseInt(attr(el, "aria-level"), 10) || 2);
@@ -148,8 +169,13 @@
       const outer = line;
       close();
       let d = depth;
+      let group = null; // a landmark's or list's own line, dropped if nothing hangs from it
       if (marked) {
         out.push(entry(el, depth, false, el.getBoundingClientRect()));
+        d = depth + 1;
+      } else if ((group = groupOf(el, tag))) {
+        group.depth = depth;
+        out.push(group);
         d = depth + 1;
       } else if (NESTS.test(tag) && tag !== "li") {
         d = depth + 1;
@@ -169,11 +195,12 @@
         children(el, tag === "li" ? d + 1 : d, false, ed, true);
       }
       close();
+      if (group && out[out.length - 1] === group) out.pop();
       line = outer ? { role: "text", depth: outer.depth, parts: [], inline: [], pre: outer.pre } : null;
     };
     const children = (el, depth, hidden, inEditable, text) => {
       const root = rootOf(el);
-      if (!root && el.localName.includes("-") && !described.has(el)) pending.push(el);
+      if (!root && mayHost(el)) pending.push(el);
       const assigned = el instanceof HTMLSlotElement ? el.assignedNodes() : null;
       const kids = assigned && assigned.length ? assigned : null;
       if (kids) {

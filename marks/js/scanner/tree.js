@@ -4,12 +4,24 @@
 // js/scanner/ in a fixed order inside the function prelude.js opens.
 
   // Shadow roots: open ones, and closed ones the Go side adopted over CDP
-  // (closed roots are out of this world's reach otherwise). Custom elements
-  // without a root seen by a scan are pending until Go has described them.
+  // (closed roots are out of this world's reach otherwise). Reading a host
+  // over CDP costs a round trip, so a scan lists only the elements that may
+  // host a closed root it has not seen (pendingHosts): custom elements, and
+  // the built-in elements that may host one (DOM 4.2.14 attachShadow) when
+  // they show no light content of their own, as a host whose shadow tree
+  // renders instead of its children does. Each is read once.
   const closedRoots = new WeakMap();
   const described = new WeakSet();
   let pending = [];
   const rootOf = (el) => el.shadowRoot || closedRoots.get(el) || null;
+  const HOSTS = new Set("article aside blockquote body div footer h1 h2 h3 h4 h5 h6 header main nav p section span".split(" "));
+  function mayHost(el) {
+    if (described.has(el)) return false;
+    if (el.localName.includes("-")) return true;
+    if (!HOSTS.has(el.localName) || el.firstElementChild) return false;
+    for (let k = el.firstChild; k; k = k.nextSibling) if (k.nodeType === 3 && k.data.trim()) return false;
+    return true;
+  }
   function pendingHosts() {
     const hosts = pending.filter((el) => el.isConnected && !described.has(el));
     pending = [];
@@ -17,7 +29,10 @@
     return hosts;
   }
   function adopt(host, root) {
-    if (host instanceof Element && root instanceof ShadowRoot && root.host === host) closedRoots.set(host, root);
+    if (host instanceof Element && root instanceof ShadowRoot && root.host === host) {
+      closedRoots.set(host, root);
+      rootsGrew = true; // the guard's next arming listens in it
+    }
   }
 
   // The parent element, crossing from a shadow root to its host.

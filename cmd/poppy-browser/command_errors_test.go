@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCommandErrorMessages runs the binary on each mistake a user made in
+// their first hour: a usage error (unknown flag, bad value, missing
+// argument, a task the scripted model has no script for) is one line,
+// prefixed once with the command, exit 2; a runtime error is one line with
+// its real cause first, exit 1.
+func TestCommandErrorMessages(t *testing.T) {
+	bin := buildBinary(t)
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	taken := busy.Addr().String()
+	cases := []struct {
+		args []string
+		code int
+		want string // the line after "poppy-browser: "
+	}{
+		{[]string{"check", "--bogus"}, 2, "check: flag provided but not defined: -bogus"},
+		{[]string{"check"}, 2, "check: give at least one URL"},
+		{[]string{"check", "--watch", "5m", "https://airline.test/"}, 2, "check: --watch 5m0s: give at most 1m0s"},
+		{[]string{"check", "--fail-on", "sometimes", "https://airline.test/"}, 2, "check: --fail-on"},
+		{[]string{"run", "--company", "airline.test", "--task", "check me in", "--model", "foo"}, 2, `run: --model "foo": give scripted or openai`},
+		{[]string{"run", "--company", "airline.test", "--task", "check me in", "--max-steps", "500"}, 2, "run: --max-steps 500: give a number from 1 to 200"},
+		{[]string{"demo", "--model", "foo"}, 2, `demo: --model "foo"`},
+		{[]string{"run", "--company", "airline.test", "--task", "What is the headline?"}, 2, "run: the scripted model has a script only for checking in at the demo airline"},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--headful"}, 1, "mcp: --headful needs a display"},
+		{[]string{"check", "--headful", "https://airline.test/"}, 2, "check: --headful needs a display"},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", taken}, 1, "mcp: --http " + taken + ": the address is in use; choose another with --http"},
+		{[]string{"testsite", "--addr", taken}, 1, "testsite: " + taken + " is in use: choose another with --addr"},
+		{[]string{"dev-credential", "extra"}, 2, `dev-credential: unexpected argument "extra"`},
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()} // no DISPLAY, no WAYLAND_DISPLAY
+	for _, c := range cases {
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		cmd := exec.CommandContext(ctx, bin, c.args...)
+		cmd.Env = env
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		cancel()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != c.code {
+			t.Errorf("%v: %v, want exit status %d; stderr:\n%s", c.args, err, c.code, stderr.String())
+			continue
+		}
+		got := strings.TrimSuffix(stderr.String(), "\n")
+		if strings.Contains(got, "\n") || !strings.HasPrefix(got, "poppy-browser: "+c.want) {
+			t.Errorf("%v: stderr %q, want one line starting %q", c.args, got, "poppy-browser: "+c.want)
+		}
+		if cmdName := c.args[0] + ": "; strings.Count(got, cmdName) != 1 {
+			t.Errorf("%v: %q names the command %d times, want once", c.args, got, strings.Count(got, cmdName))
+		}
+	}
+	out, err := exec.Command(bin, "run", "--help").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "script only for") || !strings.Contains(string(out), "openai (any") {
+		t.Errorf("run --help does not say what the scripted model can do: %v\n%s", err, out)
+	}
+}
+
+// TestCommandAutoUserFalseWithoutTerminal: --auto-user=false is honoured
+// when stdin is not a terminal: the demo leaves the User's part to a
+// person (in the live view) instead of playing it.
+func TestCommandAutoUserFalseWithoutTerminal(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, buildBinary(t), "demo", "--auto-user=false", "--tui=false", "--live-url-file", "")
+	var stderr syncBuffer
+	sc := bufio.NewScanner(startInGroup(t, cmd, &stderr))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.Contains(line, "user: ") {
+			t.Fatalf("the demo played the User's part despite --auto-user=false: %q", line)
+		}
+		if strings.Contains(line, "you are the User") {
+			return
+		}
+	}
+	t.Fatalf("the demo ended without leaving the User's part to a person (%v)\nstderr:\n%s", ctx.Err(), stderr.String())
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var (
+	// mdLink is the target of an inline Markdown link or image.
+	mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	// mdFileName is a Markdown file named in the text, as a link or not
+	// (`CONTRACT.md`, ../shared/DESIGN.md).
+	mdFileName = regexp.MustCompile(`(?:\.\./|[\w-]+/)*[\w-]+\.md\b`)
+)
+
+// TestMarkdownLinksStayInside: every Markdown file of the repository links
+// and names only files in the repository, so a fresh clone has no dead
+// ends: a relative link resolves to a file or directory inside it, and a
+// Markdown file named in the text exists (beside the document or from the
+// root).
+func TestMarkdownLinksStayInside(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		docs++
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		for _, problem := range outsideReferences(root, path, string(b)) {
+			t.Errorf("%s: %s", rel, problem)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if docs < 5 {
+		t.Fatalf("found %d Markdown files under %s: the walk missed the repository", docs, root)
+	}
+}
+
+// outsideReferences lists the links and Markdown file names in doc (the
+// text of the file at path) that do not lead to a file inside root.
+func outsideReferences(root, path, doc string) []string {
+	var problems []string
+	inside := func(target string) bool {
+		if !strings.HasPrefix(target, root+string(filepath.Separator)) && target != root {
+			return false
+		}
+		_, err := os.Stat(target)
+		return err == nil
+	}
+	for _, m := range mdLink.FindAllStringSubmatch(doc, -1) {
+		target := m[1]
+		if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") || strings.HasPrefix(target, "#") {
+			continue
+		}
+		target, _, _ = strings.Cut(target, "#")
+		var abs string
+		if strings.HasPrefix(target, "/") {
+			abs = filepath.Join(root, target)
+		} else {
+			abs = filepath.Join(filepath.Dir(path), target)
+		}
+		if !inside(abs) {
+			problems = append(problems, "link to "+m[1]+" leads outside the repository or nowhere")
+		}
+	}
+	for _, name := range mdFileName.FindAllString(doc, -1) {
+		if strings.HasPrefix(name, "../") {
+			if !inside(filepath.Join(filepath.Dir(path), name)) {
+				problems = append(problems, "names "+name+", outside the repository")
+			}
+			continue
+		}
+		if !inside(filepath.Join(filepath.Dir(path), name)) && !inside(filepath.Join(root, name)) {
+			problems = append(problems, "names "+name+", which is not in the repository")
+		}
+	}
+	return problems
+}

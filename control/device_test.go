@@ -1,0 +1,105 @@
+package control
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/poppy-browser/poppy-browser/audit"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// TestDeviceFollowsTheUser checks when the pages are shown on the User's
+// screen and when the agent's viewport comes back: on a take with a device,
+// a resize, and before a return is published; and that the take's audit
+// line records the size.
+func TestDeviceFollowsTheUser(t *testing.T) {
+	phone := Device{Width: 390, Height: 844, Scale: 3, Mobile: true, Touch: true}
+	landscape := Device{Width: 844, Height: 390, Scale: 3, Mobile: true, Touch: true}
+	for _, tc := range []struct {
+		name    string
+		how     How
+		failing bool   // the Device hook fails
+		want    string // the hook's calls
+		device  *Device
+	}{
+		{name: "hand back", how: HowHandedBack, want: "390x844 844x390 agent", device: &phone},
+		{name: "cancel", how: HowCancelled, want: "390x844 844x390 agent", device: &phone},
+		{name: "hook fails", how: HowHandedBack, failing: true, want: "390x844 agent", device: nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := testContext(t)
+			var calls []string
+			var buf bytes.Buffer
+			var c *Control
+			c = New(&Options{
+				Audit: audit.New(&buf, nil),
+				Device: func(_ context.Context, d *Device) error {
+					if d == nil {
+						// The return is not published yet: the agent cannot act.
+						if !tc.failing && c.Holder() != spec.ControllerUser {
+							t.Error("agent's viewport restored after the return was published")
+						}
+						calls = append(calls, "agent")
+						return nil
+					}
+					calls = append(calls, fmt.Sprintf("%dx%d", d.Width, d.Height))
+					if tc.failing {
+						return errors.New("page busy")
+					}
+					return nil
+				},
+			})
+			if err := c.User().TakeOn(ctx, &phone); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.device, c.Status().Device); diff != "" {
+				t.Errorf("device after take (-want +got):\n%s", diff)
+			}
+			if !tc.failing {
+				if err := c.User().Resize(ctx, &landscape); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var err error
+			if tc.how == HowCancelled {
+				err = c.User().Cancel(ctx)
+			} else {
+				err = c.User().HandBack(ctx)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(calls, " "); got != tc.want {
+				t.Errorf("device hook calls = %q, want %q", got, tc.want)
+			}
+			if st := c.Status(); st.Device != nil || st.Epoch != 1 || !st.MustReobserve {
+				t.Errorf("status after return = %+v, want no device, epoch 1, must reobserve", st)
+			}
+			if err := c.User().Resize(ctx, &phone); !errors.Is(err, ErrNotHeld) {
+				t.Errorf("resize while the agent holds control = %v, want ErrNotHeld", err)
+			}
+			entries, err := audit.Read(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var took *audit.Entry
+			for i, e := range entries {
+				if e.Event == audit.EventControl && e.How == audit.HowTake {
+					took = &entries[i]
+				}
+			}
+			if took == nil {
+				t.Fatal("no take in the audit log")
+			}
+			if diff := cmp.Diff(tc.device, took.Device); diff != "" {
+				t.Errorf("the take's audit device (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

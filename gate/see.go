@@ -1,0 +1,61 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// DoAndSee runs a through [Gate.Do] and, when it changed the page (a
+// navigation, back or forward, a click or key that loaded another
+// document or opened a tab, a tab selected, opened or closed, a hand back
+// since the last action), takes the new snapshot through Gate.Do too and
+// returns it in the same result: Text, Elements and Page are the
+// snapshot's, and the message says so. One round trip per page change is
+// what a model needs: after a page change it cannot act before it has
+// read the page (every ref is stale), so a separate snapshot call would
+// follow every time.
+//
+// The snapshot is a second pass through the gate, with every step of its
+// own: when the User took control in between, or the page could not be
+// read, the result is the action's alone and its message says to take a
+// snapshot.
+func (g *Gate) DoAndSee(ctx context.Context, a Action) Result {
+	before := g.lastPage()
+	res := g.Do(ctx, a)
+	if !changedPage(a, before, res) {
+		return res
+	}
+	snap := g.Do(ctx, Snapshot{})
+	if snap.Outcome != spec.OutcomeDone {
+		return res
+	}
+	msg := res.Message
+	if i := strings.Index(strings.ToLower(msg), "take a snapshot"); i >= 0 {
+		msg = strings.TrimRight(msg[:i], " ;:,.") + "."
+	}
+	res.Message = fmt.Sprintf("%s The page as it is now follows; its refs are valid in epoch %d.", msg, snap.Page.Epoch)
+	res.Text, res.Elements, res.Page = snap.Text, snap.Elements, snap.Page
+	return res
+}
+
+// changedPage reports whether a done action left the model a page it has
+// not read: another document, URL, epoch or tab, or a tab it opened.
+func changedPage(a Action, before PageState, res Result) bool {
+	if res.Outcome != spec.OutcomeDone || res.Dialog != nil {
+		return false // a dialog holds the tab: it is to be answered first
+	}
+	switch a := a.(type) {
+	case Snapshot, Screenshot, Wait:
+		return false
+	case Tabs:
+		if a.Action == TabList {
+			return false
+		}
+	}
+	return len(res.TabsOpened) > 0 || res.Page.Epoch != before.Epoch || res.Page.URL != before.URL || !sameTab(res.Page.Tab, before.Tab)
+}
+
+func sameTab(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }

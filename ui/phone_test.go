@@ -1,0 +1,251 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/control"
+)
+
+// phone is the User's screen in the phone tests: a 390x844 phone at
+// device pixel ratio 3 with a touch screen.
+var phone = browser.Device{Width: 390, Height: 844, Scale: 3, Mobile: true, Touch: true}
+
+// livePhone opens the live view in a tab emulating the phone.
+func livePhone(ctx context.Context, t *testing.T, l *Live) *browser.Page {
+	t.Helper()
+	p := chromium.NewPage(t)
+	if err := p.Context().EmulateDevice(ctx, &phone); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Navigate(ctx, l.URL()); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// controlOn is a Control whose pages follow the User's screen, as the
+// supervisor wires it.
+func controlOn(p *browser.Page) *control.Control {
+	return control.New(&control.Options{Device: func(ctx context.Context, d *control.Device) error {
+		if d == nil {
+			return p.Context().EmulateDevice(ctx, nil)
+		}
+		return p.Context().EmulateDevice(ctx, &browser.Device{Width: d.Width, Height: d.Height, Scale: d.Scale, Mobile: d.Mobile, Touch: d.Touch})
+	}})
+}
+
+func evalString(ctx context.Context, t *testing.T, p *browser.Page, fn string) string {
+	t.Helper()
+	var s string
+	if err := p.MainFrame().Call(ctx, browser.UtilityWorld, fn, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func innerWidth(ctx context.Context, t *testing.T, p *browser.Page) int {
+	t.Helper()
+	n, err := strconv.Atoi(evalString(ctx, t, p, "function(){ return String(innerWidth) }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// tap touches the page at the centre of box and lifts the finger.
+func tap(ctx context.Context, t *testing.T, p *browser.Page, x, y float64) {
+	t.Helper()
+	if err := p.Touch(ctx, "start", []browser.TouchPoint{{X: x, Y: y}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Touch(ctx, "end", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tapOn(ctx context.Context, t *testing.T, p *browser.Page, sel string) {
+	t.Helper()
+	r, err := p.Locate(ctx, sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tap(ctx, t, p, r.X+r.Width/2, r.Y+r.Height/2)
+}
+
+// screenshot saves a picture of p to the test's artifact directory, for a
+// person to look at.
+func screenshot(ctx context.Context, t *testing.T, p *browser.Page, name string) {
+	t.Helper()
+	shot, err := p.Screenshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.ArtifactDir(), name+".png")
+	if err := os.WriteFile(path, shot.PNG, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+}
+
+// TestPhoneTurn is the User's turn from a phone: the live view fits the
+// phone, a tap takes control, the agent's page lays out at the phone's
+// width, a tap on its field opens the live view's own editable element,
+// what the phone's keyboard types (keys, a Backspace, an autocorrect
+// replacement) reaches the field, a tap on the button clicks it, and hand
+// back by tap brings the agent's desktop width back.
+func TestPhoneTurn(t *testing.T) {
+	ctx := testContext(t)
+	agentPage := newPage(ctx, t, "http://company.test/form")
+	desktopWidth := innerWidth(ctx, t, agentPage)
+	ctl := controlOn(agentPage)
+	l, _ := startLive(t, ctl, agentPage, nil)
+	live := livePhone(ctx, t, l)
+	text := func(id string) string {
+		return evalString(ctx, t, live, `function(){ const e = document.getElementById("`+id+`"); return e.hidden ? "(hidden)" : e.textContent }`)
+	}
+	poll(ctx, t, "the live view to connect", func() bool { return text("banner") == "The agent is using the browser" })
+	poll(ctx, t, "a picture", func() bool {
+		return evalString(ctx, t, live, `function(){ return String(document.getElementById("frame").naturalWidth > 0) }`) == "true"
+	})
+	if got := evalString(ctx, t, live, "function(){ return document.documentElement.scrollWidth + ' ' + innerWidth }"); got != "390 390" {
+		t.Errorf("live view scroll width and window width = %s, want 390 390 (no horizontal scroll)", got)
+	}
+	screenshot(ctx, t, live, "phone-agent")
+
+	tapOn(ctx, t, live, "#take")
+	poll(ctx, t, "the banner to say the User has control", func() bool { return text("banner") == "You have control" })
+	poll(ctx, t, "the agent's page to lay out at the phone's width", func() bool {
+		w := innerWidth(ctx, t, agentPage)
+		return w > 300 && w <= 390
+	})
+	if st := ctl.Status(); st.Device == nil || !st.Device.Touch || st.Device.Scale != 3 {
+		t.Errorf("device while the User holds control = %+v, want the phone's", st.Device)
+	}
+
+	// Tap the field on the picture: the agent's page focuses it, the live
+	// view focuses its own editable element (the phone's keyboard opens).
+	field, err := agentPage.Locate(ctx, "#name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	poll(ctx, t, "a picture at the phone's width", func() bool {
+		w, _ := strconv.ParseFloat(evalString(ctx, t, live, `function(){ return String(document.getElementById("frame").naturalWidth) }`), 64)
+		return w > 0 && w <= 390*3
+	})
+	pic, err := live.Locate(ctx, "#frame")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := pic.Width / float64(innerWidth(ctx, t, agentPage))
+	tap(ctx, t, live, pic.X+(field.X+field.Width/2)*k, pic.Y+(field.Y+field.Height/2)*k)
+	poll(ctx, t, "an editable element focused in the live view", func() bool {
+		return evalString(ctx, t, live, "function(){ const e = document.activeElement; return e ? e.id + ':' + (e.tagName === 'TEXTAREA') : '' }") == "keys:true"
+	})
+	screenshot(ctx, t, live, "phone-user-typing")
+
+	if err := live.InsertText(ctx, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	poll(ctx, t, "the typed text in the agent's field", func() bool { return agentPage.Title(ctx) == "value:hello" })
+	if err := live.Press(ctx, "Backspace"); err != nil {
+		t.Fatal(err)
+	}
+	poll(ctx, t, "the Backspace in the agent's field", func() bool { return agentPage.Title(ctx) == "value:hell" })
+	// An autocorrect replacement: the keyboard rewrites the word in place.
+	evalString(ctx, t, live, `function(){ const k = document.getElementById("keys"); k.value = "\u200bhelp";
+		k.dispatchEvent(new InputEvent("input", {inputType: "insertReplacementText", data: "help"})); return "" }`)
+	poll(ctx, t, "the replaced word in the agent's field", func() bool { return agentPage.Title(ctx) == "value:help" })
+
+	button, err := agentPage.Locate(ctx, "#go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pic, err = live.Locate(ctx, "#frame"); err != nil { // the live page may have scrolled
+		t.Fatal(err)
+	}
+	tap(ctx, t, live, pic.X+(button.X+button.Width/2)*k, pic.Y+(button.Y+button.Height/2)*k)
+	poll(ctx, t, "the tap on the button to click it", func() bool { return agentPage.Title(ctx) == "clicked:help" })
+	poll(ctx, t, "the live view's keyboard to close off a button", func() bool {
+		return evalString(ctx, t, live, "function(){ return document.activeElement ? document.activeElement.id : '' }") != "keys"
+	})
+
+	tapOn(ctx, t, live, "#hand_back")
+	poll(ctx, t, "the agent to hold control", func() bool { return ctl.Holder() == "agent" })
+	// The agent's viewport came back before the return was published.
+	if w := innerWidth(ctx, t, agentPage); w != desktopWidth {
+		t.Errorf("agent's page width after hand back = %d, want %d", w, desktopWidth)
+	}
+	if st := ctl.Status(); st.Controller != "agent" || st.Epoch != 1 || !st.MustReobserve || st.Device != nil {
+		t.Errorf("status after hand back by tap = %+v, want the agent, a new epoch, must reobserve, no device", st)
+	}
+	poll(ctx, t, "the story after hand back", func() bool { return text("banner") == "The agent is using the browser" })
+}
+
+// TestLiveViewSizes renders the live view with an open offer at a phone's
+// size and a desktop's, checks neither scrolls sideways, and saves
+// screenshots for a person to look at (go test -artifacts).
+func TestLiveViewSizes(t *testing.T) {
+	ctx := testContext(t)
+	agentPage := newPage(ctx, t, "http://company.test/form")
+	ctl := controlOn(agentPage)
+	l, err := NewLive(&LiveOptions{Control: ctl, Page: func() *browser.Page { return agentPage }, Company: "Demo Airline"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = l.Shutdown(sctx)
+	})
+	goButton, err := agentPage.Locate(ctx, "#go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctl.RequestUser("airline.test asks you to submit this form yourself: take control, complete it, then hand back.",
+		&control.Step{Kind: "submission", Text: "Check in", Box: &control.Box{X: goButton.X, Y: goButton.Y, Width: goButton.Width, Height: goButton.Height}})
+	vw, _ := strconv.ParseFloat(evalString(ctx, t, agentPage, "function(){ return String(innerWidth) }"), 64)
+	for _, size := range []struct {
+		name string
+		dev  browser.Device
+	}{
+		{"phone", phone},
+		{"desktop", browser.Device{Width: 1280, Height: 900, Scale: 1}},
+	} {
+		p := chromium.NewPage(t)
+		if err := p.Context().EmulateDevice(ctx, &size.dev); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Navigate(ctx, l.URL()); err != nil {
+			t.Fatal(err)
+		}
+		poll(ctx, t, size.name+": the offer and a picture", func() bool {
+			return evalString(ctx, t, p, `function(){ return String(!document.getElementById("offer").hidden && document.getElementById("frame").naturalWidth > 0) }`) == "true"
+		})
+		if got := evalString(ctx, t, p, "function(){ return String(document.documentElement.scrollWidth <= innerWidth) }"); got != "true" {
+			t.Errorf("%s: the live view scrolls sideways", size.name)
+		}
+		// The step the offer is about is outlined where it is on the picture.
+		pic, err := p.Locate(ctx, "#frame")
+		if err != nil {
+			t.Fatal(err)
+		}
+		outline, err := p.Locate(ctx, "#step-box")
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := pic.Width / vw
+		if dx, dy := outline.X-(pic.X+goButton.X*k), outline.Y-(pic.Y+goButton.Y*k); outline.Width == 0 || dx*dx+dy*dy > 25 {
+			t.Errorf("%s: the outline is at %+v, want the button's place %v,%v on the picture %+v", size.name, outline, pic.X+goButton.X*k, pic.Y+goButton.Y*k, pic)
+		}
+		screenshot(ctx, t, p, size.name+"-offer")
+	}
+}
