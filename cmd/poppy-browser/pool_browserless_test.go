@@ -6,12 +6,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -40,7 +43,11 @@ func TestBrowserlessPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer site.Close()
-	launch, _ := json.Marshal(map[string]any{"args": site.BrowserArgs()})
+	// The pool starts its browsers in process groups of their own: they
+	// carry this flag (Chromium ignores it) so the test finds and ends them.
+	marker := fmt.Sprintf("--poppy-pool-test=%d", time.Now().UnixNano())
+	launch, _ := json.Marshal(map[string]any{"args": append(site.BrowserArgs(), marker)})
+	t.Cleanup(func() { killMarked(marker) })
 	base := "http://127.0.0.1:" + port
 	cdpURL := base + "/?token=" + url.QueryEscape(token) + "&timeout=600000&launch=" + url.QueryEscape(string(launch))
 
@@ -80,6 +87,7 @@ func TestBrowserlessPool(t *testing.T) {
 		old = append(old, cs)
 	}
 	stopPool()
+	killMarked(marker) // as a pool's host going away takes its browsers
 	for i, cs := range old {
 		if r, _ := callTool(t, ctx, cs, "browser_snapshot", nil); r["reason"] != "browser_gone" {
 			t.Errorf("session %d after the pool went: %v, want browser_gone", i, r)
@@ -142,6 +150,20 @@ func startPool(t *testing.T, ctx context.Context, start, ready string) (kill fun
 		case <-wctx.Done():
 			t.Fatalf("the pool did not answer %s within 2 minutes; it said:\n%s", strings.SplitN(ready, "?", 2)[0], out.String())
 		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// killMarked kills every process whose command line holds marker.
+func killMarked(marker string) {
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		if cmdline, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline")); err == nil && bytes.Contains(cmdline, []byte(marker)) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
 }
