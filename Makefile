@@ -2,7 +2,7 @@
 GO ?= go
 CHROMIUM_CANDIDATES := chromium chromium-browser google-chrome google-chrome-stable
 
-.PHONY: demo test chromium build bench fuzz
+.PHONY: demo test chromium build bench fuzz pool-test
 
 # chromium installs Debian's Chromium when no browser is found: with apt-get
 # when we are root, otherwise it prints the exact command to run.
@@ -29,6 +29,11 @@ demo: chromium build
 test: chromium
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 30m ./...
+
+# pool-test runs poppy-browser through Browserless from npm (downloads a few
+# hundred MB; not part of make test): deploy/browserless/README.md.
+pool-test: chromium
+	./deploy/browserless/pool-test.sh
 
 bench: chromium
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...

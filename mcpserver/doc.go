@@ -60,7 +60,12 @@
 // [Server.ServeHTTP] serves Streamable HTTP: a bearer token on every
 // request (given, or random and shown once; a token the User set is never
 // printed), the scheme matched in any case, no cross-origin request, a
-// loud warning for a non-loopback address ([WarnIfExposed]).
+// loud warning for a non-loopback address ([WarnIfExposed]). Beside MCP
+// it answers GET /healthz and GET /readyz ([HTTPOptions].Ready, sessions
+// under the cap) without the token, one word each, and GET /metrics
+// (Prometheus text, a registry of the server's own: sessions, tool calls
+// by tool and outcome, their latency, control changes, and
+// [HTTPOptions].Collectors) with it.
 // [Server.ServeStdio] serves stdio; a line that is not JSON gets a parse
 // error (-32700), JSON that is not a message -32600, and the server reads
 // on (the SDK alone ends the session). Both fill gaps of the go-sdk (v1.8):

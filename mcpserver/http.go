@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // HTTPOptions configures [Server.ServeHTTP].
@@ -31,6 +32,11 @@ type HTTPOptions struct {
 	// Messages is where the address, the token and warnings go (stderr).
 	// Nil means nowhere.
 	Messages io.Writer
+	// Ready is what GET /readyz asks besides room for a session: a
+	// browser is attached or can be. Nil means always.
+	Ready func() bool
+	// Collectors are more metrics for GET /metrics (the browser's).
+	Collectors []prometheus.Collector
 }
 
 // sessionHeader is the Streamable HTTP session header.
@@ -44,7 +50,8 @@ const sessionHeader = "Mcp-Session-Id"
 // with its own runtime; an initialize beyond is answered with a JSON-RPC
 // error (CodeTooManySessions) that names the cap. A session with no request for
 // Options.SessionIdle ends (its runtime first, recorded as "idle"), and a
-// DELETE ends a session's calls in flight before the session.
+// DELETE ends a session's calls in flight before the session. GET
+// /healthz and /readyz answer without the token, GET /metrics with it.
 func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) (err error) {
 	if o == nil {
 		o = &HTTPOptions{}
@@ -79,9 +86,14 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 	if s.opts.SessionIdle > 0 || s.opts.FirstCallWithin > 0 {
 		owned.Go(func() { s.reg.reapIdle(ctx, s.opts.SessionIdle, s.opts.FirstCallWithin) })
 	}
+	for _, c := range o.Collectors {
+		if err := s.metrics.reg.Register(c); err != nil {
+			return fmt.Errorf("mcp: metrics: %w", err)
+		}
+	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
 	h := s.recoverHTTP(requireBearer(token, http.NewCrossOriginProtection().Handler(s.door(sdk))))
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: s.probes(token, o.Ready, h), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(msgs, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), shown)
 	owned.Go(func() {
 		<-ctx.Done()

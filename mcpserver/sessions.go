@@ -46,7 +46,8 @@ type registry struct {
 	startTimeout time.Duration
 	log          *slog.Logger
 
-	max int // sessions open at once; 0 or less: no bound
+	max     int // sessions open at once; 0 or less: no bound
+	metrics *metrics
 	// lazy opens a runtime at the session's first tool call instead of
 	// its initialize (over HTTP, where a stray initialize must not cost a
 	// browser context). Set before serving.
@@ -211,6 +212,12 @@ func (r *registry) start(e *entry) {
 			if err != nil {
 				r.log.Warn("opening a session's browser", "session", e.id, "err", err)
 				return
+			}
+			if r.metrics != nil {
+				events, stop := rt.Gate().Control().Subscribe()
+				r.mu.Lock()
+				r.goLocked("counting an MCP session's control changes", func() { r.metrics.countControl(e.ctx, events, stop) })
+				r.mu.Unlock()
 			}
 			if r.notify {
 				// Subscribed before ready closes: a change right after the

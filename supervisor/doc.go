@@ -52,6 +52,14 @@
 // (with a ctx) stops the live view, disposes of its browser context and records
 // session_end with its reason. [Server.Close] stops a start in progress,
 // then closes the browser and the audit log; close Sessions first.
+//
+// A browser that goes away (Chromium dies, a pool restarts or refuses) is
+// not the end of a Server: the Sessions open on it keep it (their calls
+// fail with browser gone, their control state stays), and the next
+// NewSession attaches again, or launches again without CDPURL, one attempt
+// at a time with a backoff of 0.5 s doubling to 30 s and ±20 % jitter.
+// [Server.BrowserStats], [Server.Collectors] and [Server.Serving] tell an
+// operator; attach, failure, loss and reattach are one log line each.
 // [Supervisor.Start] is Server.Start then one NewSession; on error it
 // closes what it started. [Supervisor.Close] closes the Session then the
 // Server. Every Close is safe to call more than once and after a failed

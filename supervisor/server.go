@@ -30,16 +30,24 @@ type Server struct {
 
 	company *session.Company
 	audit   *audit.Log
-	browser *browser.Browser
 
 	ready    chan struct{} // closed when Start has ended
-	startErr error         // why Start failed; read after ready
+	startErr error         // why Start failed (not the browser); read after ready
+
+	attachMu sync.Mutex // one attach at a time, see liveBrowser
+	life     context.Context
+	endLife  context.CancelFunc // in Close: an attach in progress stops
 
 	mu          sync.Mutex
 	started     bool
 	closed      bool
 	cancelStart context.CancelFunc
 	initialUsed bool // the one session of a runtime without ContextPerSession is open
+	browser     *browser.Browser
+	attachErr   error     // why the last attach failed
+	failures    int       // attaches failed in a row
+	nextAttach  time.Time // no attempt before
+	stats       BrowserStats
 
 	stopAuditWatch func() // ends the audit log's health report on stderr
 }
@@ -47,6 +55,7 @@ type Server struct {
 // NewServer returns a Server for opts; it starts nothing.
 func NewServer(opts *Options) *Server {
 	s := &Server{ready: make(chan struct{})}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -72,7 +81,9 @@ func (s *Server) Start(ctx context.Context) (err error) {
 	ctx, s.cancelStart = context.WithCancel(ctx)
 	s.mu.Unlock()
 	defer func() {
-		s.startErr = err
+		if s.audit == nil {
+			s.startErr = err
+		}
 		close(s.ready)
 	}()
 	if s.company, err = s.findCompany(ctx); err != nil {
@@ -81,10 +92,15 @@ func (s *Server) Start(ctx context.Context) (err error) {
 	if s.audit, err = s.openAudit(); err != nil {
 		return err
 	}
-	return s.startBrowser(ctx)
+	// A browser that could not be had now is tried again for the next
+	// Session (liveBrowser), so the Server stays up without one.
+	_, err = s.liveBrowser(ctx)
+	return err
 }
 
-// Ready waits until Start has ended and returns its error, or ctx's.
+// Ready waits until Start has ended and returns its error, or ctx's. A
+// browser that could not be attached is not Ready's error: each new
+// Session tries again.
 func (s *Server) Ready(ctx context.Context) error {
 	select {
 	case <-s.ready:
@@ -159,21 +175,21 @@ func (s *Server) openAudit() (*audit.Log, error) {
 	return a, nil
 }
 
-// startBrowser launches (or attaches to) the browser with the Company's
+// launchBrowser launches (or attaches to) a browser with the Company's
 // header and installs the marks script.
-func (s *Server) startBrowser(ctx context.Context) error {
+func (s *Server) launchBrowser(ctx context.Context) (*browser.Browser, error) {
 	header, err := spec.FormatExtensions(s.company.Extensions)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if s.opts.CDPURL != "" && (s.opts.CAFile != "" || len(s.opts.Resolve) > 0) {
-		return errors.New("starting runtime: --ca-file and --resolve need a browser the runtime launches, not --cdp-url")
+		return nil, errors.New("starting runtime: --ca-file and --resolve need a browser the runtime launches, not --cdp-url")
 	}
 	netArgs, err := s.opts.networkArgs(ctx, s.company.Domain)
 	if err != nil {
-		return fmt.Errorf("starting runtime: %w", err)
+		return nil, fmt.Errorf("starting runtime: %w", err)
 	}
-	s.browser, err = browser.Launch(ctx, &browser.Options{
+	b, err := browser.Launch(ctx, &browser.Options{
 		ExecPath:       s.opts.Chromium,
 		CDPURL:         s.opts.CDPURL,
 		Headful:        s.opts.Headful,
@@ -187,17 +203,19 @@ func (s *Server) startBrowser(ctx context.Context) error {
 		Logger:      s.log,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := s.browser.SetScript(ctx, "marks", marks.Script()); err != nil {
-		return fmt.Errorf("starting runtime: %w", err)
-	}
+	scripts := map[string]browser.Script{"marks": marks.Script()}
 	if s.opts.WatchMarks {
-		if err := s.browser.SetScript(ctx, "marks-watch", marks.WatchScript()); err != nil {
-			return fmt.Errorf("starting runtime: %w", err)
+		scripts["marks-watch"] = marks.WatchScript()
+	}
+	for key, sc := range scripts {
+		if err := b.SetScript(ctx, key, sc); err != nil {
+			_ = b.Close()
+			return nil, fmt.Errorf("starting runtime: %w", err)
 		}
 	}
-	return nil
+	return b, nil
 }
 
 // Close stops a start in progress, then closes the browser and the audit
@@ -210,6 +228,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.endLife()
 	started := s.started
 	if s.cancelStart != nil {
 		s.cancelStart()
@@ -219,23 +238,34 @@ func (s *Server) Close() error {
 		return nil
 	}
 	<-s.ready
+	s.attachMu.Lock() // an attach in progress ends (its ctx) before we close
+	s.mu.Lock()
+	b := s.browser
+	s.mu.Unlock()
+	s.attachMu.Unlock()
 	var errs []error
-	if s.browser != nil {
-		errs = append(errs, s.browser.Close())
+	if b != nil {
+		errs = append(errs, b.Close())
 	}
 	if s.stopAuditWatch != nil {
 		s.stopAuditWatch()
 	}
-	errs = append(errs, s.audit.Close())
+	if s.audit != nil {
+		errs = append(errs, s.audit.Close())
+	}
 	return errors.Join(errs...)
 }
 
 // Company is the Company, once Ready.
 func (s *Server) Company() *session.Company { return s.company }
 
-// Browser is the browser, once Ready. The agent never reaches it but
-// through a Session's gate.
-func (s *Server) Browser() *browser.Browser { return s.browser }
+// Browser is the browser new Sessions open on, once Ready (nil while none
+// is attached). The agent never reaches it but through a Session's gate.
+func (s *Server) Browser() *browser.Browser {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.browser
+}
 
 // Audit is the audit log, once Ready; a Session's lines carry its id.
 func (s *Server) Audit() *audit.Log { return s.audit }

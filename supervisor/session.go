@@ -24,9 +24,10 @@ import (
 // otherwise the one Session uses the browser's first tab and default
 // context. The accessors are safe for concurrent use.
 type Session struct {
-	srv *Server
-	id  string
-	log *slog.Logger
+	srv     *Server
+	id      string
+	log     *slog.Logger
+	browser *browser.Browser // the Server's when the Session opened; it keeps it
 
 	audit    *audit.Log // lines carry id
 	bctx     *browser.Context
@@ -55,7 +56,11 @@ func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
 	if err := s.Ready(ctx); err != nil {
 		return nil, err
 	}
-	ss := &Session{srv: s, id: id, log: s.log.With("session", id), audit: s.audit}
+	b, err := s.liveBrowser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ss := &Session{srv: s, id: id, log: s.log.With("session", id), audit: s.audit, browser: b}
 	if id != "" {
 		ss.audit = s.audit.ForSession(id)
 	}
@@ -81,7 +86,7 @@ func (ss *Session) open(ctx context.Context) error {
 func (ss *Session) openPage(ctx context.Context) (err error) {
 	s := ss.srv
 	if s.ownContexts() {
-		if ss.bctx, err = s.browser.NewContext(ctx); err != nil {
+		if ss.bctx, err = ss.browser.NewContext(ctx); err != nil {
 			return err
 		}
 		ss.page, err = ss.bctx.NewPage(ctx)
@@ -94,7 +99,7 @@ func (ss *Session) openPage(ctx context.Context) (err error) {
 	if used {
 		return errors.New("opening a session: this runtime serves one session (set ContextPerSession for more)")
 	}
-	if ss.page, err = s.browser.InitialPage(ctx); err != nil {
+	if ss.page, err = ss.browser.InitialPage(ctx); err != nil {
 		return err
 	}
 	ss.bctx = ss.page.Context()
@@ -111,7 +116,7 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	var window windowInput = ss.bctx
 	var screen deviceScreen = ss.bctx
 	if !s.ownContexts() {
-		scope, window, screen = s.browser, s.browser, s.browser
+		scope, window, screen = ss.browser, ss.browser, ss.browser
 	}
 	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log}); err != nil {
 		return err
@@ -163,9 +168,9 @@ func (ss *Session) join(ctx context.Context) error {
 	if returnTo == "" {
 		returnTo = "https://" + s.company.Domain + "/"
 	}
-	j := joinAdapter{b: s.browser, cookies: ss.bctx, p: ss.page}
+	j := joinAdapter{b: ss.browser, cookies: ss.bctx, p: ss.page}
 	if !s.ownContexts() {
-		j.cookies = s.browser
+		j.cookies = ss.browser
 	}
 	if err := session.Join(ctx, j, s.company, s.opts.Credentials, returnTo, &session.JoinOptions{Logger: ss.log}); err != nil {
 		return err

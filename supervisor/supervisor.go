@@ -92,7 +92,7 @@ func (s *Supervisor) Finish(ctx context.Context, message string) { s.sess.Finish
 func (s *Supervisor) Company() *session.Company { return s.srv.company }
 
 // Browser is the browser. The agent never reaches it but through the gate.
-func (s *Supervisor) Browser() *browser.Browser { return s.srv.browser }
+func (s *Supervisor) Browser() *browser.Browser { return s.srv.Browser() }
 
 // Page is the agent's page (the tab the join landed in).
 func (s *Supervisor) Page() *browser.Page { return s.sess.Page() }

@@ -21,8 +21,8 @@ import (
 // runtimes attached to it keep their own tabs; when that
 // browser goes away, the next call fails at once, saying the browser is
 // gone, and every later call does so too, even once a new browser listens
-// at the same address (no reattach: the runtime's Session state lived in
-// the old browser; restart poppy-browser, see docs/SCALING.md).
+// at the same address (the Session's state lived in the old browser; only
+// a new session reattaches, see supervisor's TestReattach*).
 func TestCDPURLAttach(t *testing.T) {
 	bin := buildBinary(t) // first: the build is slow on a loaded machine
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"syscall"
@@ -27,7 +28,12 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var mo mcpserver.Options
 	fs.IntVar(&mo.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over --http: at most this many MCP sessions at once; a new one beyond is refused")
 	fs.DurationVar(&mo.SessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "over --http: end a session (and its browser context) after this long without a request")
+	logFormat := fs.String("log-format", "text", "log lines on stderr (browser attached, lost, reattached) as text or json")
 	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	logger, err := stderrLogger(*logFormat, stderr)
+	if err != nil {
 		return err
 	}
 	if cfg.Company == "" {
@@ -37,6 +43,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return err
 	}
 	cfg.UserMessages = stderr
+	cfg.Logger = logger
 	cfg.ContextPerSession = *httpAddr != ""
 	opts := cfg.options()
 	if err := opts.Check(); err != nil {
@@ -55,7 +62,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// and the first browser tool waits for the start.
 	go func() {
 		if err := rt.Start(ctx); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(stderr, "poppy-browser: the browser did not start: %v\n", err)
+			fmt.Fprintf(stderr, "poppy-browser: the browser did not start (a new session tries again): %v\n", err)
 		}
 	}()
 	srv := mcpserver.NewServer(func(ctx context.Context, id string) (mcpserver.Runtime, error) {
@@ -69,7 +76,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return ss, nil
 	}, &mo)
 	if httpListener != nil {
-		return serveHTTP(ctx, srv, httpListener, stderr)
+		return serveHTTP(ctx, srv, httpListener, stderr, &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()})
 	}
 	return srv.ServeStdio(ctx, stdin, stdout)
 }
@@ -97,13 +104,29 @@ func closeListener(l net.Listener) {
 }
 
 // serveHTTP serves srv over Streamable HTTP on l, with the token from
-// POPPY_MCP_TOKEN (never printed) or a random one shown on stderr.
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, l net.Listener, stderr io.Writer) error {
-	o := &mcpserver.HTTPOptions{Token: os.Getenv("POPPY_MCP_TOKEN"), Messages: stderr}
+// POPPY_MCP_TOKEN (never printed) or a random one shown on stderr; o (nil
+// for none) holds what /readyz and /metrics read of the runtime.
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, l net.Listener, stderr io.Writer, o *mcpserver.HTTPOptions) error {
+	if o == nil {
+		o = &mcpserver.HTTPOptions{}
+	}
+	o.Token, o.Messages = os.Getenv("POPPY_MCP_TOKEN"), stderr
 	if o.Token != "" {
 		o.TokenFromEnv = "$POPPY_MCP_TOKEN"
 	}
 	return srv.ServeHTTP(ctx, l, o)
+}
+
+// stderrLogger is the runtime's logger on stderr, in format (text or
+// json).
+func stderrLogger(format string, stderr io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(stderr, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(stderr, nil)), nil
+	}
+	return nil, cli.UsageErrorf("mcp: --log-format is text or json, not %q", format)
 }
 
 // startDemoSite serves the demo airline on loopback, trusting a fresh demo

@@ -77,7 +77,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		srv := mcpserver.NewServer(mcpserver.Fixed(sv.Gate()), nil) // the demo's one User
 		ctx, stop := startUserSide(ctx, sv, *tuiFlag, true, stderr)
 		defer stop()
-		return serveHTTP(ctx, srv, httpListener, stderr) // the token goes where the live view's does
+		return serveHTTP(ctx, srv, httpListener, stderr, nil) // the token goes where the live view's does
 	}
 	// Without a terminal the User's part plays itself, unless
 	// --auto-user=false says the User is in the live view.

@@ -1,0 +1,169 @@
+//go:build pooltest
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/poppy-browser/poppy-browser/testsite"
+)
+
+// TestBrowserlessPool is make pool-test's (deploy/browserless/pool-test.sh):
+// POOL_START starts a Browserless pool in the foreground on POOL_PORT with
+// POOL_TOKEN. One `mcp --http` process serves 4 sessions through it (the
+// demo airline's host flags in launch=); the pool is killed and started
+// again; the old sessions answer browser_gone, a new one works, and
+// /metrics counts the reattach.
+func TestBrowserlessPool(t *testing.T) {
+	start, port, token := os.Getenv("POOL_START"), os.Getenv("POOL_PORT"), os.Getenv("POOL_TOKEN")
+	if start == "" || port == "" || token == "" {
+		t.Skip("POOL_START, POOL_PORT and POOL_TOKEN come from deploy/browserless/pool-test.sh")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
+	defer cancel()
+	site, _, err := startDemoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	// The pool starts its browsers in process groups of their own: they
+	// carry this flag (Chromium ignores it) so the test finds and ends them.
+	marker := fmt.Sprintf("--poppy-pool-test=%d", time.Now().UnixNano())
+	launch, _ := json.Marshal(map[string]any{"args": append(site.BrowserArgs(), marker)})
+	t.Cleanup(func() { killMarked(marker) })
+	base := "http://127.0.0.1:" + port
+	cdpURL := base + "/?token=" + url.QueryEscape(token) + "&timeout=600000&launch=" + url.QueryEscape(string(launch))
+
+	stopPool := startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token))
+	var stderr syncBuffer
+	sctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(sctx, []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
+			"--cdp-url", cdpURL, "--live-url-file", ""}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+	}()
+	defer func() { stop(); <-done }()
+	var endpoint, mcpToken string
+	waitUntil(t, ctx, "the endpoint is announced", func() bool {
+		m := regexp.MustCompile(`at (http://\S+) with the header: Authorization: Bearer (\S+)`).FindStringSubmatch(stderr.String())
+		if m != nil {
+			endpoint, mcpToken = m[1], m[2]
+		}
+		return m != nil
+	})
+	connect := func() *mcp.ClientSession {
+		c := mcp.NewClient(&mcp.Implementation{Name: "pool-test", Version: "1"}, nil)
+		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint,
+			HTTPClient: &http.Client{Transport: bearer{mcpToken, http.DefaultTransport}}, MaxRetries: -1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	var old []*mcp.ClientSession
+	for i := range 4 {
+		cs := connect()
+		if r, _ := callTool(t, ctx, cs, "browser_navigate", map[string]any{"url": testsite.BookingURL()}); r["outcome"] != "done" {
+			t.Fatalf("session %d through the pool: %v\n%s", i, r, stderr.String())
+		}
+		old = append(old, cs)
+	}
+	stopPool()
+	killMarked(marker) // as a pool's host going away takes its browsers
+	for i, cs := range old {
+		if r, _ := callTool(t, ctx, cs, "browser_snapshot", nil); r["reason"] != "browser_gone" {
+			t.Errorf("session %d after the pool went: %v, want browser_gone", i, r)
+		}
+	}
+	startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token))
+	began := time.Now()
+	if r, _ := callTool(t, ctx, connect(), "browser_navigate", map[string]any{"url": testsite.BookingURL()}); r["outcome"] != "done" {
+		t.Fatalf("a new session after the pool restarted: %v\n%s", r, stderr.String())
+	}
+	t.Logf("a new session navigated %s after the pool was back", time.Since(began).Round(time.Millisecond))
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(endpoint, "/")+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+mcpToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !regexp.MustCompile(`(?m)^poppy_browser_reattaches_total [1-9]`).Match(body) {
+		t.Errorf("/metrics does not count the reattach:\n%s", body)
+	}
+	if strings.Contains(stderr.String(), token) {
+		t.Error("stderr shows the pool's token")
+	}
+}
+
+// startPool runs the shell command start in its own process group until
+// the pool answers ready (GET ready, 200), and returns what kills the
+// group and waits for it.
+func startPool(t *testing.T, ctx context.Context, start, ready string) (kill func()) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", start)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	kill = func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
+	}
+	t.Cleanup(kill)
+	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	for {
+		req, _ := http.NewRequestWithContext(wctx, http.MethodGet, ready, nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return kill
+			}
+		}
+		select {
+		case <-exited:
+			t.Fatalf("the pool exited before it answered; it said:\n%s", out.String())
+		case <-wctx.Done():
+			t.Fatalf("the pool did not answer %s within 2 minutes; it said:\n%s", strings.SplitN(ready, "?", 2)[0], out.String())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// killMarked kills every process whose command line holds marker.
+func killMarked(marker string) {
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		if cmdline, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline")); err == nil && bytes.Contains(cmdline, []byte(marker)) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}

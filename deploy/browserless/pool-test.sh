@@ -1,0 +1,44 @@
+#!/bin/sh
+# make pool-test: Browserless from npm (into .pool/, git-ignored; no browser
+# downloads, Debian's Chromium instead), then TestBrowserlessPool: 4
+# sessions of one `mcp --http` process through it, the pool killed and
+# started again, recovery checked. Not part of make test.
+set -eu
+cd "$(dirname "$0")/../.."
+VERSION=${BROWSERLESS_VERSION:-2.42.0}
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+DIR=.pool/browserless
+
+need=$(npm view "@browserless.io/browserless@$VERSION" engines.node 2>/dev/null || echo '>=24')
+major=$(node -p 'process.versions.node.split(".")[0]')
+min=$(echo "$need" | sed 's/[^0-9.]//g' | cut -d. -f1)
+if [ "$major" -lt "$min" ]; then
+	# It ran here on Node.js 20 all the same; say so, do not stop.
+	echo "pool-test: warning: Browserless $VERSION asks for Node.js $need; this machine has $(node --version)" >&2
+fi
+[ -x "$CHROMIUM" ] || { echo "pool-test: no Chromium at $CHROMIUM (make chromium)" >&2; exit 1; }
+
+if [ ! -d "$DIR/node_modules/@browserless.io/browserless" ]; then
+	mkdir -p "$DIR"
+	PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
+		npm install --prefix "$DIR" --no-audit --no-fund "@browserless.io/browserless@$VERSION"
+fi
+
+PKG=$(pwd)/$DIR/node_modules/@browserless.io/browserless
+# Browserless finds Chromium where Playwright would have downloaded it, and
+# its playwright-core beside itself (npm hoisted it): point both.
+PW=$(pwd)/.pool/playwright-browsers
+CHROME=$(cd "$DIR" && PLAYWRIGHT_BROWSERS_PATH=$PW node -e 'import("playwright-core").then(p => console.log(p.chromium.executablePath()))')
+mkdir -p "$(dirname "$CHROME")" "$PKG/node_modules"
+ln -sfn "$CHROMIUM" "$CHROME"
+[ -e "$PKG/node_modules/playwright-core" ] || ln -sfn ../../../playwright-core "$PKG/node_modules/playwright-core"
+cp deploy/browserless/start-pool.mjs "$DIR/start-pool.mjs"
+
+PORT=${POOL_PORT:-39231}
+TOKEN=${POOL_TOKEN:-pool-test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')}
+export POOL_PORT=$PORT POOL_TOKEN=$TOKEN
+# The pool, as the test starts (and restarts) it: no timeout on a
+# connection (one runtime process each), its URL logging off.
+export POOL_START="cd $(pwd)/$DIR && PLAYWRIGHT_BROWSERS_PATH=$PW PORT=$PORT HOST=127.0.0.1 TOKEN=$TOKEN \
+TIMEOUT=0 CONCURRENT=4 DEBUG=-* exec node start-pool.mjs"
+exec go test -tags pooltest -race -count=1 -v -run '^TestBrowserlessPool$' -timeout 15m ./cmd/poppy-browser
