@@ -100,7 +100,7 @@ func TestReadmeStdioSnippet(t *testing.T) {
 	urlFile := filepath.Join(dir, "live-url")
 	// --on-offer records what it got, then hangs: the offer's result must
 	// not wait for it.
-	onOffer := fmt.Sprintf(`cat > %[1]s/notice.$$; mv %[1]s/notice.$$ %[1]s/notice.json; printf '%%s\n' "$0" "$@" > %[1]s/argv; env > %[1]s/env; sleep 60`, dir)
+	onOffer := fmt.Sprintf(`printf '%%s\n' "$0" "$@" > %[1]s/argv; env > %[1]s/env; cat > %[1]s/notice.$$; mv %[1]s/notice.$$ %[1]s/notice.json; sleep 60`, dir)
 	args = append(args, "--company", testsite.CompanyDomain, "--no-join", "--live", "127.0.0.1:0", "--live-url-file", urlFile,
 		"--on-offer", onOffer, "--on-offer-timeout", "90s")
 	for _, a := range site.BrowserArgs() {
