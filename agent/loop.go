@@ -29,15 +29,6 @@ const (
 	EndStopped   = "stopped"    // the context ended
 )
 
-// Failure codes of steps that ran no action, and of the loop's own actions.
-const (
-	FailModel          spec.Reason = "model_error"     // the model call failed
-	FailReply          spec.Reason = "bad_reply"       // the reply could not be read as a step
-	FailControlChanged spec.Reason = "control_changed" // control changed hands while the model decided
-	FailNoUser         spec.Reason = "no_user"         // ask_user with no User to ask
-	FailNoAnswer       spec.Reason = "no_answer"       // the User did not answer ask_user
-)
-
 // LoopOptions configures a [Loop]. Gate and Model are required.
 type LoopOptions struct {
 	Gate  *gate.Gate
@@ -297,9 +288,9 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 		if ans.err != nil || err != nil {
 			step.Result = ActionResult{Outcome: spec.OutcomeFailed}
 			if ans.err != nil {
-				step.Result.Reason, step.Result.Message = FailModel, "The model call failed: "+ans.err.Error()
+				step.Result.Reason, step.Result.Message = spec.ReasonModelError, "The model call failed: "+ans.err.Error()
 			} else {
-				step.Result.Reason, step.Result.Message = FailReply, "Your reply could not be read as a step: "+err.Error()+". Call "+ToolName+" with one action."
+				step.Result.Reason, step.Result.Message = spec.ReasonBadReply, "Your reply could not be read as a step: "+err.Error()+". Call "+ToolName+" with one action."
 			}
 			t.record(step, EventFailed)
 			if failures++; failures >= t.o.MaxFailures {
@@ -321,7 +312,7 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 		// take by the User while the model decided to wait for them is the
 		// normal flow, not a failure.
 		if now := ctl.Status(); dec.Action != ActWait && (now.Epoch != before.Epoch || now.Controller == spec.ControllerUser) {
-			step.Result = ActionResult{Outcome: spec.OutcomeFailed, Reason: FailControlChanged,
+			step.Result = ActionResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonControlChanged,
 				Message: "Control of the browser changed hands while you decided; nothing was done, and the page is read again."}
 			t.record(step, EventFailed)
 			continue

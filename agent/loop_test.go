@@ -264,7 +264,7 @@ func TestLoopEndsAfterFailures(t *testing.T) {
 		t.Fatalf("report = %+v", rep)
 	}
 	reasons := []spec.Reason{rep.History[0].Result.Reason, rep.History[1].Result.Reason}
-	if reasons[0] != FailReply || reasons[1] != FailModel {
+	if reasons[0] != spec.ReasonBadReply || reasons[1] != spec.ReasonModelError {
 		t.Errorf("failure reasons = %v", reasons)
 	}
 }
@@ -293,7 +293,7 @@ func TestLoopControlChangedWhileThinking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rep.History[0].Result.Reason; got != FailControlChanged {
+	if got := rep.History[0].Result.Reason; got != spec.ReasonControlChanged {
 		t.Fatalf("step 1 reason = %s, want control_changed", got)
 	}
 	if len(f.Page.Inputs()) != 0 {

@@ -264,12 +264,12 @@ func badInput(err error) ActionResult {
 
 func runAsk(ctx context.Context, env *Env, in AskInput) ActionResult {
 	if env.AskUser == nil {
-		return ActionResult{Outcome: spec.OutcomeFailed, Reason: FailNoUser,
+		return ActionResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonNoUser,
 			Message: "No User can be asked here; decide with what you know, or end the task with done."}
 	}
 	ans, err := env.AskUser(ctx, in.Question)
 	if err != nil {
-		return ActionResult{Outcome: spec.OutcomeFailed, Reason: FailNoAnswer, Message: "The User did not answer."}
+		return ActionResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonNoAnswer, Message: "The User did not answer."}
 	}
 	return ActionResult{Outcome: spec.OutcomeDone, Message: "The User answered: " + clipN(ans, 200)}
 }

@@ -99,6 +99,16 @@ const (
 	ReasonAuditUnavailable Reason = "audit_unavailable"
 )
 
+// Failure codes of the built-in agent loop's steps that ran no browser
+// action, and of its own actions (package agent).
+const (
+	ReasonModelError     Reason = "model_error"     // the model call failed
+	ReasonBadReply       Reason = "bad_reply"       // the reply could not be read as a step
+	ReasonControlChanged Reason = "control_changed" // control changed hands while the model decided
+	ReasonNoUser         Reason = "no_user"         // ask_user with no User to ask
+	ReasonNoAnswer       Reason = "no_answer"       // the User did not answer ask_user
+)
+
 // MCP tool names (CONTRACT.md).
 const (
 	ToolNavigate           = "browser_navigate"

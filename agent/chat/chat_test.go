@@ -19,6 +19,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/internal/secret"
+	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 const testKey = "sk-test-0123456789abcdef"
@@ -185,7 +186,7 @@ func TestRunToDone(t *testing.T) {
 	if h := rep.History[3]; h.Action != agent.ActWait {
 		t.Errorf("step 4 action = %s, want wait", h.Action)
 	}
-	if h := rep.History[5]; h.Result.Reason != agent.FailReply || !strings.Contains(h.Result.Message, `unknown action "fly"`) {
+	if h := rep.History[5]; h.Result.Reason != spec.ReasonBadReply || !strings.Contains(h.Result.Message, `unknown action "fly"`) {
 		t.Errorf("step 6 = %+v, want a failed step naming the unknown action", h.Result)
 	}
 	// Every later prompt shows the repairs in the history.
