@@ -205,7 +205,7 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 	g, ctl := t.o.Gate, t.o.Gate.Control()
 	t.emit(Event{Kind: EventStart})
 	n, failures := 0, 0
-	told := ""
+	told, heard := "", ""
 	var (
 		seen   *gate.Result   // the page the last action brought back
 		seenAt control.Status // control when it did
@@ -265,6 +265,11 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 			task: t.report.Task, step: n, max: t.o.MaxSteps, now: t.o.Now(), status: before, saidNo: userEnded(before, t.start) != "",
 			history: t.report.History, page: page, maxPage: t.o.MaxPageChars, maxHistory: t.o.MaxHistory,
 		})}
+		// The User's message reaches the model once, in the first step after
+		// they left it.
+		if said := userSaidKey(before); said != "" && said != heard {
+			heard, req.UserSaid = said, before.UserMessage
+		}
 		type answer struct {
 			reply *ModelReply
 			err   error
@@ -340,6 +345,19 @@ func (t *taskRun) run(ctx context.Context) (*Report, error) {
 			return t.end(EndDone), nil
 		}
 	}
+}
+
+// userSaidKey names the User's message of st and the return or decline
+// it came with, so the same message is sent to the model once; "" for none.
+func userSaidKey(st control.Status) string {
+	if st.UserMessage == "" || st.Controller == spec.ControllerUser {
+		return ""
+	}
+	key := fmt.Sprint(st.Epoch)
+	if st.Declined != nil {
+		key += "/" + st.Declined.Offer
+	}
+	return key + "/" + st.UserMessage
 }
 
 // userEnded says what the User last refused since the status start, in

@@ -27,6 +27,16 @@ type ModelRequest struct {
 	System string
 	User   string
 	Tool   ToolSpec
+	// UserSaid is the User's own words to the agent, left when they handed
+	// back, cancelled or declined (cleaned by package control), sent once,
+	// as a user turn of its own after User and labelled as the User's,
+	// never mixed with the page; "" for none.
+	UserSaid string
+}
+
+// UserSaidTurn is the user turn that carries [ModelRequest.UserSaid].
+func UserSaidTurn(said string) string {
+	return "The User (a person, not a web page) left you this message when they gave the browser back:\n<user_message>\n" + said + "\n</user_message>"
 }
 
 // ToolSpec is a function tool offered to the model.

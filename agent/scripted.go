@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Scripted is a deterministic model that needs no key. Each request it
@@ -17,8 +18,20 @@ import (
 // success only when the page shows the script's evidence.
 //
 // A Scripted is safe for concurrent use: it keeps no state between
-// requests.
-type Scripted struct{ s Script }
+// requests but the User's messages it heard ([Scripted.Heard]).
+type Scripted struct {
+	s     Script
+	mu    sync.Mutex
+	heard []string
+}
+
+// Heard is every message of the User's (ModelRequest.UserSaid) the model
+// was sent, in order.
+func (m *Scripted) Heard() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.heard...)
+}
 
 // Script is what a [Scripted] model does.
 type Script struct {
@@ -75,6 +88,11 @@ func NewScripted(s Script) *Scripted {
 func (m *Scripted) Complete(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if req.UserSaid != "" {
+		m.mu.Lock()
+		m.heard = append(m.heard, req.UserSaid)
+		m.mu.Unlock()
 	}
 	page := ParsePage(section(req.User, "page"))
 	hist := parseHistory(section(req.User, "history"))

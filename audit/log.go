@@ -37,6 +37,18 @@ const (
 	// over --http; the end's Reason says why ("idle", "closed").
 	EventSessionStart Event = "session_start"
 	EventSessionEnd   Event = "session_end"
+	// EventLink is a hand-off link of the live view: minted, opened (the
+	// viewer's user agent in Message), refused (why in Reason) or revoked,
+	// in How. Never the link itself.
+	EventLink Event = "link"
+)
+
+// What happened to a hand-off link, in [Entry.How] of an [EventLink] line.
+const (
+	LinkMinted  = "minted"
+	LinkOpened  = "opened"
+	LinkRefused = "refused"
+	LinkRevoked = "revoked"
 )
 
 // How control changed, in [Entry.How] (package control uses the same words).
@@ -87,6 +99,11 @@ type Entry struct {
 	// size), on a take's control line; nil when they took it without one
 	// (the terminal UI).
 	Device *Device `json:"device,omitempty"`
+	// UserMessage is the User's own message to the agent on the control
+	// (or declined offer) line where they left one, by: "user": words they
+	// wrote for the agent, not a value typed into a page; package control
+	// caps it and removes control characters.
+	UserMessage string `json:"user_message,omitempty"`
 }
 
 // Device is the size of the User's screen: CSS pixels, device pixel ratio,
@@ -353,7 +370,7 @@ func (a *Log) WatchHealth(fn func(error)) (stop func()) {
 func (e *Entry) clean() {
 	e.Event = Event(pagetext.Line(string(e.Event)))
 	for _, f := range []*string{&e.Run, &e.Session, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
-		&e.How, &e.By, &e.Offer, &e.Message} {
+		&e.How, &e.By, &e.Offer, &e.Message, &e.UserMessage} {
 		*f = pagetext.Line(*f)
 	}
 	if e.URL != "" {

@@ -147,6 +147,7 @@ func (c *Control) RequestUser(reason string, step *Step) Offer {
 	}
 	c.st.Offer = o
 	c.st.Declined = nil
+	c.st.UserMessage = ""
 	e := Event{
 		Time: o.At, Kind: KindOffer, From: c.st.Controller, To: c.st.Controller,
 		Offer: o.clone(), Epoch: c.st.Epoch, By: ByAgent,
@@ -248,6 +249,7 @@ func (u *User) TakeOn(ctx context.Context, d *Device) error {
 	defer c.mu.Unlock()
 	c.st.Controller = spec.ControllerUser
 	c.st.Device = d
+	c.st.UserMessage = ""
 	c.agentCh = make(chan struct{})
 	c.publishLocked(Event{
 		Time: c.nowLocked(), Kind: KindControl,
@@ -263,7 +265,20 @@ func (u *User) TakeOn(ctx context.Context, d *Device) error {
 // not hold control it returns [ErrNotHeld] and changes nothing. If Apply
 // fails, control still returns to the agent and the error is returned.
 func (u *User) HandBack(ctx context.Context) error {
-	return u.c.release(ctx, HowHandedBack)
+	return u.c.release(ctx, HowHandedBack, "")
+}
+
+// HandBackSaying is [User.HandBack] with the User's message to the agent
+// (cleaned with [CleanUserMessage]): Status.UserMessage, the event and the
+// audit line carry it.
+func (u *User) HandBackSaying(ctx context.Context, message string) error {
+	return u.c.release(ctx, HowHandedBack, message)
+}
+
+// CancelSaying is [User.Cancel] with the User's message to the agent, as
+// [User.HandBackSaying].
+func (u *User) CancelSaying(ctx context.Context, message string) error {
+	return u.c.release(ctx, HowCancelled, message)
 }
 
 // Cancel returns control to the agent like [User.HandBack], with LastReturn
@@ -272,10 +287,11 @@ func (u *User) HandBack(ctx context.Context) error {
 // holder, epoch, MustReobserve and LastReturn stay (the User never held
 // control). With neither, it returns [ErrNotHeld].
 func (u *User) Cancel(ctx context.Context) error {
-	return u.c.release(ctx, HowCancelled)
+	return u.c.release(ctx, HowCancelled, "")
 }
 
-func (c *Control) release(ctx context.Context, how How) error {
+func (c *Control) release(ctx context.Context, how How, message string) error {
+	message = CleanUserMessage(message)
 	op := "handing back control"
 	if how == HowCancelled {
 		op = "cancelling control"
@@ -285,7 +301,7 @@ func (c *Control) release(ctx context.Context, how How) error {
 	}
 	defer c.unlock()
 	if c.Holder() == spec.ControllerAgent {
-		if how == HowCancelled && c.declineOffer() {
+		if how == HowCancelled && c.declineOffer(message) {
 			return nil
 		}
 		return fmt.Errorf("%s: %w", op, ErrNotHeld)
@@ -310,11 +326,12 @@ func (c *Control) release(ctx context.Context, how How) error {
 	c.st.LastReturn = &Return{How: how, At: now}
 	c.st.Offer = nil
 	c.st.Device = nil
+	c.st.UserMessage = message
 	close(c.agentCh)
 	c.publishLocked(Event{
 		Time: now, Kind: KindControl,
 		From: spec.ControllerUser, To: spec.ControllerAgent, How: how,
-		Offer: offer, Epoch: c.st.Epoch, By: ByUser,
+		Offer: offer, Epoch: c.st.Epoch, By: ByUser, UserMessage: message,
 	})
 	c.logger.Info("control changed", "holder", "agent", "how", how, "epoch", c.st.Epoch)
 	c.mu.Unlock()
@@ -326,7 +343,7 @@ func (c *Control) release(ctx context.Context, how How) error {
 
 // declineOffer clears an open offer while the agent holds control and
 // reports whether there was one.
-func (c *Control) declineOffer() bool {
+func (c *Control) declineOffer(message string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.st.Offer == nil {
@@ -336,9 +353,10 @@ func (c *Control) declineOffer() bool {
 	offer := c.st.Offer
 	c.st.Offer = nil
 	c.st.Declined = &Decline{Offer: offer.ID, At: now}
+	c.st.UserMessage = message
 	c.publishLocked(Event{
 		Time: now, Kind: KindOffer, From: c.st.Controller, To: c.st.Controller,
-		How: HowDeclined, Offer: offer, Epoch: c.st.Epoch, By: ByUser,
+		How: HowDeclined, Offer: offer, Epoch: c.st.Epoch, By: ByUser, UserMessage: message,
 	})
 	c.logger.Info("offer declined", "offer", offer.ID)
 	return true

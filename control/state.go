@@ -85,6 +85,13 @@ type Status struct {
 	// Declined is the offer the User declined, until the agent raises a
 	// new one.
 	Declined *Decline
+	// UserMessage is what the User told the agent when they last handed
+	// back, cancelled or declined (cleaned, see [CleanUserMessage]); ""
+	// when they said nothing. A new offer or a take clears it.
+	UserMessage string
+	// Viewers is how many of the User's live views are connected (see
+	// [Control.SetViewers]).
+	Viewers int
 	// MustReobserve is set when the User returns control and cleared by
 	// [Control.Observed]: the agent must look at the page again first.
 	MustReobserve bool
@@ -114,4 +121,7 @@ type Event struct {
 	By    By // ByUser or ByAgent
 	// Device is the User's screen on a take made with one.
 	Device *Device
+	// UserMessage is the User's message to the agent on a hand back,
+	// cancel or decline (cleaned); "" for none.
+	UserMessage string
 }

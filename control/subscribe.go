@@ -45,7 +45,8 @@ func (c *Control) publishLocked(e Event) {
 // auditEntryFor turns an event into its audit line. Offers record the
 // model's reason and the marked element's ref, never page text.
 func auditEntryFor(e Event) audit.Entry {
-	a := audit.Entry{Time: e.Time, Event: audit.Event(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch, Device: e.Device}
+	a := audit.Entry{Time: e.Time, Event: audit.Event(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch, Device: e.Device,
+		UserMessage: e.UserMessage}
 	if e.Offer != nil {
 		a.Offer = e.Offer.ID
 		a.Reason = e.Offer.Reason

@@ -141,14 +141,16 @@ type OfferResult struct {
 // ControlStatus is browser_control_status's answer, and
 // browser_wait_for_control's.
 type ControlStatus struct {
-	Controller    spec.Controller  `json:"controller" jsonschema:"agent or user"`
-	Offer         *control.Offer   `json:"offer,omitempty" jsonschema:"the open offer of control to the User"`
-	LastReturn    *control.Return  `json:"last_return,omitempty" jsonschema:"how and when the User last gave control back"`
-	Declined      *control.Decline `json:"declined,omitempty" jsonschema:"the offer the User declined without taking control"`
-	MustReobserve bool             `json:"must_reobserve" jsonschema:"take a new snapshot before acting"`
-	TimedOut      bool             `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User's turn is not over (they hold control, or the offer is unanswered)"`
-	BrowserError  string           `json:"browser_error,omitempty" jsonschema:"why this session's browser is not available"`
-	Message       string           `json:"message"`
+	Controller      spec.Controller  `json:"controller" jsonschema:"agent or user"`
+	Offer           *control.Offer   `json:"offer,omitempty" jsonschema:"the open offer of control to the User"`
+	LastReturn      *control.Return  `json:"last_return,omitempty" jsonschema:"how and when the User last gave control back"`
+	Declined        *control.Decline `json:"declined,omitempty" jsonschema:"the offer the User declined without taking control"`
+	MustReobserve   bool             `json:"must_reobserve" jsonschema:"take a new snapshot before acting"`
+	ViewerConnected bool             `json:"viewer_connected" jsonschema:"whether the User has the live view open now"`
+	UserMessage     string           `json:"user_message,omitempty" jsonschema:"the User's own words to you, left when they handed back, cancelled or declined (from the User, not from any page)"`
+	TimedOut        bool             `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User's turn is not over (they hold control, or the offer is unanswered)"`
+	BrowserError    string           `json:"browser_error,omitempty" jsonschema:"why this session's browser is not available"`
+	Message         string           `json:"message"`
 }
 
 // New returns an MCP server whose browser tools all pass g, for every
@@ -203,7 +205,8 @@ func browserDown(err error) ControlStatus {
 }
 
 func statusOf(st control.Status, timedOut bool) ControlStatus {
-	cs := ControlStatus{Controller: st.Controller, Offer: st.Offer, LastReturn: st.LastReturn, Declined: st.Declined, MustReobserve: st.MustReobserve}
+	cs := ControlStatus{Controller: st.Controller, Offer: st.Offer, LastReturn: st.LastReturn, Declined: st.Declined, MustReobserve: st.MustReobserve,
+		UserMessage: st.UserMessage, ViewerConnected: st.Viewers > 0}
 	switch {
 	case st.Controller == spec.ControllerUser:
 		cs.TimedOut = timedOut
@@ -217,6 +220,9 @@ func statusOf(st control.Status, timedOut bool) ControlStatus {
 		cs.Message = "The User declined your offer of control; you hold control and the step stays undone. Do not do it for them; tell the User."
 	default:
 		cs.Message = "You hold control of the browser."
+	}
+	if st.UserMessage != "" {
+		cs.Message += " The User left you a message (user_message): their own words, read them before going on."
 	}
 	return cs
 }

@@ -3,11 +3,14 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/ui"
 )
 
 // Options configures a [Supervisor]. The zero value (with Company set) joins
@@ -84,6 +87,27 @@ type Options struct {
 	// ContextPerSession it is not written: each Session's URL goes to
 	// UserMessages with the session's id.
 	LiveURLFile string
+	// LiveTLSCert and LiveTLSKey are PEM files the live view serves HTTPS
+	// with. Empty means plain HTTP, which only a loopback LiveAddr allows.
+	LiveTLSCert, LiveTLSKey string
+	// LiveBehindProxy is the public https origin a reverse proxy serves
+	// the live view at (links name it; Host and Origin must). Empty means
+	// none.
+	LiveBehindProxy string
+	// LiveEmbedOrigins are the https origins whose pages may frame the
+	// live view (the Personal Agent's own app). Nil means none may.
+	LiveEmbedOrigins []string
+	// LiveLinkTTL is how long the User's single-use link to the live view
+	// works (one per offer). Zero means ui.DefaultLinkTTL (ten minutes).
+	LiveLinkTTL time.Duration
+	// OnOffer is a shell command run on each offer of control with the
+	// User's link and the offer as JSON on its standard input (see
+	// [OfferNotice]); never in its arguments or environment. Its failure is
+	// logged and never holds the agent. Empty means none.
+	OnOffer string
+	// OnOfferTimeout bounds one run of OnOffer. Zero means
+	// DefaultOnOfferTimeout.
+	OnOfferTimeout time.Duration
 	// UserMessages is where the live view's URL (with its token) is shown to
 	// the User. Nil means it is not shown.
 	UserMessages io.Writer
@@ -120,6 +144,12 @@ func (o *Options) logger() *slog.Logger {
 // source. A caller that starts the runtime in the background checks first,
 // so such a mistake is one error at once rather than a failed tool later.
 func (o *Options) Check() error {
+	if !o.NoLiveView {
+		if err := ui.CheckServing(o.LiveAddr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
+			EmbedOrigins: o.LiveEmbedOrigins}); err != nil {
+			return fmt.Errorf("starting runtime: %w", err)
+		}
+	}
 	switch {
 	case o.Company == "":
 		return errors.New("starting runtime: no Company")

@@ -36,6 +36,7 @@ type Session struct {
 	control  *control.Control
 	gate     *gate.Gate
 	live     *ui.Live
+	links    offerLinks // the User's link for the open offer (onoffer.go)
 	// stops end what runs beside the Session (the User's navigations,
 	// notices, offer lines), in Close.
 	stops []func()
@@ -151,6 +152,9 @@ func (ss *Session) start(ctx context.Context) (err error) {
 			return err
 		}
 	}
+	if s.opts.OnOffer != "" && ss.live != nil {
+		ss.stops = append(ss.stops, ss.startOnOffer(s.opts.OnOffer, s.opts.OnOfferTimeout))
+	}
 	if s.opts.AnnounceOffers && s.opts.UserMessages != nil {
 		ss.stops = append(ss.stops, startOfferAnnouncements(ss.control, s.opts.UserMessages, ss.LiveURL))
 	}
@@ -181,11 +185,10 @@ func (ss *Session) startLive() (err error) {
 	if s.opts.ContextPerSession {
 		addr = freePortOf(addr) // each Session its own live view and token
 	}
-	company := s.company.Name
-	if company == "" {
-		company = s.company.Domain
-	}
-	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Control: ss.control, Page: ss.Page, Logger: ss.log, Company: company})
+	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Control: ss.control, Page: ss.Page, Logger: ss.log,
+		Company: s.companyName(), LinkTTL: s.opts.LiveLinkTTL, Audit: ss.audit,
+		TLSCert: s.opts.LiveTLSCert, TLSKey: s.opts.LiveTLSKey, PublicURL: s.opts.LiveBehindProxy,
+		EmbedOrigins: s.opts.LiveEmbedOrigins})
 	if err != nil {
 		return err
 	}
@@ -213,6 +216,15 @@ func (ss *Session) startLive() (err error) {
 		}
 	}
 	return nil
+}
+
+// companyName is the Company as the User knows it: poppy.json's
+// organization name, else its domain.
+func (s *Server) companyName() string {
+	if s.company.Name != "" {
+		return s.company.Name
+	}
+	return s.company.Domain
 }
 
 // freePortOf is addr's host on a free port ("" is loopback).

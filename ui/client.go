@@ -139,6 +139,9 @@ type client struct {
 	device    *control.Device    // the screen it reported (viewer message); guarded by Live.mu
 	lastTouch browser.TouchPoint // where the finger was, for touch as mouse; reader only
 	taps      atomic.Uint64      // counts taps, so only the latest looks for the focus
+	// readOnly: the viewer came in by a read-only link; it watches and the
+	// server refuses its take, input and returns.
+	readOnly bool
 }
 
 func (c *client) close() {
@@ -225,6 +228,9 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 		frame:   make(chan []byte, 1),
 		flushed: make(chan chan struct{}),
 		done:    make(chan struct{}),
+	}
+	if vs, ok := l.sessionOf(r); ok && !l.tokenOK(r.URL.Query().Get("token")) {
+		c.readOnly = vs.readOnly
 	}
 	if !l.addClient(c) {
 		c.close()
@@ -334,6 +340,10 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 	ctx, cancel := context.WithTimeout(ctx, actionTimeout)
 	defer cancel()
 	fail := func(msg string) { c.queue(errorMsg{Type: "error", Message: msg}) }
+	if c.readOnly && m.Type != "viewer" {
+		fail("this live view only watches: its link was made read-only")
+		return
+	}
 	switch m.Type {
 	case "viewer":
 		if err := l.setViewer(ctx, c, m); err != nil {
@@ -353,10 +363,11 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			return
 		}
 		var err error
+		// Text is the User's message to the agent; control cleans it.
 		if m.Type == "hand_back" {
-			err = l.ctl.User().HandBack(ctx)
+			err = l.ctl.User().HandBackSaying(ctx, m.Text)
 		} else {
-			err = l.ctl.User().Cancel(ctx)
+			err = l.ctl.User().CancelSaying(ctx, m.Text)
 		}
 		switch {
 		case errors.Is(err, control.ErrNotHeld):

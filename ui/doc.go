@@ -77,14 +77,22 @@
 //
 // # Security
 //
-// Every request must carry the token (compared in constant time); a refusal
-// is a bare 403. A listener on loopback answers only to loopback host names
-// (no DNS rebinding). The websocket handshake must carry an Origin equal to
-// the live view's own (http:// plus the Host it was reached as); browsers
-// always send one, scripted clients must too. The page is served with a
-// strict Content-Security-Policy (its script and style inlined and allowed by
-// hash), X-Frame-Options DENY, Referrer-Policy no-referrer and
-// Cache-Control no-store. Only the User should see [Live.URL].
+// Every request must carry the per-run token (compared in constant time) or
+// a viewer session's cookie; a refusal is a bare 403. A viewer session comes
+// from a hand-off link ([Live.MintLink], links.go): single-use, expiring
+// (LinkTTL), for an offer only while it is open, revoked when the offer
+// ends; /live/link/TOKEN swaps it for an HttpOnly cookie named for this live
+// view and a page that replaces itself with /live. A read-only link's viewer
+// is refused everything but watching. Only the token mints links without an
+// offer (POST /live/links, the live-link command). A listener on loopback
+// answers only to loopback host names (no DNS rebinding); other addresses
+// need TLS or a proxy's public origin (remote.go, [CheckServing]), whose
+// Host and Origin are then required. The websocket handshake must carry an
+// Origin equal to the live view's own; browsers always send one, scripted
+// clients must too. The page is served with a strict Content-Security-Policy
+// (its script and style inlined and allowed by hash; frame-ancestors 'none',
+// or exactly EmbedOrigins), Referrer-Policy no-referrer and Cache-Control
+// no-store. Only the User should see [Live.URL] and links.
 //
 // # Concurrency
 //

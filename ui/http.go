@@ -60,10 +60,13 @@ func (l *Live) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /live", l.servePage)
 	mux.HandleFunc("GET /live/ws", l.serveWS)
+	mux.HandleFunc("GET /live/link/{token}", l.serveLink)
+	mux.HandleFunc("POST /live/links", l.serveMint)
 	return l.guard(mux)
 }
 
-// guard refuses every request that lacks the token, reached the server under
+// guard refuses every request that lacks the token or a viewer session's
+// cookie (a hand-off link's path needs neither: it is its own secret), reached the server under
 // a host it does not answer to, or comes from another origin. A refusal is a
 // bare status: no body, no hint of what was wrong. Only the path is logged.
 func (l *Live) guard(next http.Handler) http.Handler {
@@ -82,14 +85,17 @@ func (l *Live) guard(next http.Handler) http.Handler {
 
 // refuse says why r must be refused, or "" to serve it.
 func (l *Live) refuse(r *http.Request) string {
-	if !l.tokenOK(r.URL.Query().Get("token")) {
-		return "token"
+	if !strings.HasPrefix(r.URL.Path, "/live/link/") && !l.tokenOK(r.URL.Query().Get("token")) {
+		// A viewer may watch or act, never mint links: only the token does.
+		if _, ok := l.sessionOf(r); !ok || r.URL.Path == "/live/links" {
+			return "token"
+		}
 	}
 	if !l.hostOK(r.Host) {
 		return "host"
 	}
 	origin := r.Header.Get("Origin")
-	self := "http://" + r.Host
+	self := l.remote.selfOrigin(r.Host)
 	if r.URL.Path == "/live/ws" {
 		// Browsers always send Origin on a websocket handshake; a scripted
 		// client must send it too.
@@ -105,7 +111,11 @@ func (l *Live) refuse(r *http.Request) string {
 	// not load it any other way.
 	switch r.Header.Get("Sec-Fetch-Site") {
 	case "cross-site", "same-site":
-		if r.Header.Get("Sec-Fetch-Mode") != "navigate" || r.Header.Get("Sec-Fetch-Dest") != "document" {
+		dest := r.Header.Get("Sec-Fetch-Dest")
+		// A frame is allowed only with embedding origins; CSP
+		// frame-ancestors then says which pages may hold it.
+		framed := dest == "iframe" && len(l.remote.embed) > 0
+		if r.Header.Get("Sec-Fetch-Mode") != "navigate" || (dest != "document" && !framed) {
 			return "fetch-site"
 		}
 	}
@@ -120,6 +130,10 @@ func (l *Live) tokenOK(got string) bool {
 // and, when it listens on loopback, a loopback name, so that a page on
 // another name that resolves to 127.0.0.1 (DNS rebinding) is refused.
 func (l *Live) hostOK(host string) bool {
+	if p := l.remote.public; p != nil {
+		// Behind a proxy, which passes the public Host on (see SECURITY.md).
+		return strings.EqualFold(host, p.Host) || strings.EqualFold(host, p.Host+":443")
+	}
 	name, port, err := net.SplitHostPort(host)
 	if err != nil || name == "" {
 		return false
@@ -153,10 +167,23 @@ func (l *Live) servePage(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src "+l.site.scriptHash+
-		"; style-src "+l.site.styleHash+"; connect-src 'self' ws://"+r.Host+
-		"; img-src data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-	h.Set("X-Frame-Options", "DENY")
+		"; style-src "+l.site.styleHash+"; connect-src 'self' "+l.wsOrigin(r.Host)+
+		"; img-src data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors "+l.remote.frameAncestors())
+	if len(l.remote.embed) == 0 {
+		h.Set("X-Frame-Options", "DENY") // for browsers without frame-ancestors
+	}
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	_, _ = w.Write(l.site.html)
+}
+
+// wsOrigin is the websocket origin of the live view reached at host.
+func (l *Live) wsOrigin(host string) string {
+	if p := l.remote.public; p != nil {
+		return "wss://" + p.Host
+	}
+	if l.remote.secure() {
+		return "wss://" + host
+	}
+	return "ws://" + host
 }

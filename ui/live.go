@@ -3,7 +3,8 @@ package ui
 import (
 	"context"
 	"crypto/rand"
-	"encoding/base64"
+	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/internal/secret"
@@ -39,6 +41,27 @@ type LiveOptions struct {
 	// Company is the Company's name as the User knows it (poppy.json's
 	// organization name, else its domain). "" means "the Company".
 	Company string
+	// LinkTTL is how long a hand-off link ([Live.MintLink]) works. Zero
+	// means [DefaultLinkTTL].
+	LinkTTL time.Duration
+	// Audit receives a line for each link minted, opened, refused and
+	// revoked. Nil means none.
+	Audit *audit.Log
+	// Now is the clock for link expiry. Nil means time.Now.
+	Now func() time.Time
+	// TLSCert and TLSKey are PEM files: the live view serves HTTPS with
+	// them. Empty means plain HTTP.
+	TLSCert, TLSKey string
+	// PublicURL is the public https origin a reverse proxy serves the live
+	// view at: links are built with it, and Host and Origin must name it.
+	// Empty means none. An Addr other machines can reach needs TLS or
+	// PublicURL: NewLive refuses it otherwise.
+	PublicURL string
+	// EmbedOrigins are the https origins whose pages may frame the live
+	// view (CSP frame-ancestors lists exactly them; its cookie is then
+	// SameSite=None, Secure, Partitioned). They need TLS or PublicURL.
+	// Empty means no page may frame it.
+	EmbedOrigins []string
 }
 
 // Live serves the live view: a web page showing the agent's tab and, while
@@ -53,6 +76,13 @@ type Live struct {
 	addr    string
 	site    sitePage // the HTML page and the hashes its CSP allows
 	company string
+	linkTTL time.Duration
+	now     func() time.Time
+	// auditLog gets the links' lines; cookieName is this live view's own
+	// viewer cookie (links.go).
+	auditLog   *audit.Log
+	cookieName string
+	remote     remote // TLS or the proxy's origin (remote.go)
 
 	ctx    context.Context // lives until Shutdown; parent of every client and screencast
 	cancel context.CancelFunc
@@ -72,6 +102,10 @@ type Live struct {
 	controller      *client
 	controllerEpoch uint64
 	finished        *storyMsg // set by Finish: the agent's task is over
+	// links are the hand-off links minted, viewers the sessions they were
+	// exchanged for, both by their secret's hash (links.go).
+	links   map[[32]byte]*linkEntry
+	viewers map[[32]byte]viewerSession
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
@@ -87,11 +121,14 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 	}
 	tok := opts.Token
 	if tok == "" {
-		b := make([]byte, 32)
-		if _, err := rand.Read(b); err != nil {
+		var err error
+		if tok, err = randomToken(); err != nil {
 			return nil, fmt.Errorf("creating live view: making a token: %w", err)
 		}
-		tok = base64.RawURLEncoding.EncodeToString(b)
+	}
+	cookieID := make([]byte, 6)
+	if _, err := rand.Read(cookieID); err != nil {
+		return nil, fmt.Errorf("creating live view: %w", err)
 	}
 	site, err := buildSitePage()
 	if err != nil {
@@ -106,6 +143,22 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		site:    site,
 		company: opts.Company,
 		clients: map[*client]struct{}{},
+		linkTTL: opts.LinkTTL,
+		now:     opts.Now,
+		links:   map[[32]byte]*linkEntry{},
+		viewers: map[[32]byte]viewerSession{},
+
+		auditLog:   opts.Audit,
+		cookieName: "poppy_live_" + hex.EncodeToString(cookieID),
+	}
+	if l.remote, err = newRemote(opts.Addr, opts); err != nil {
+		return nil, fmt.Errorf("creating live view: %w", err)
+	}
+	if l.linkTTL <= 0 {
+		l.linkTTL = DefaultLinkTTL
+	}
+	if l.now == nil {
+		l.now = time.Now
 	}
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
@@ -131,6 +184,9 @@ func (l *Live) Start() error {
 	if err != nil {
 		return fmt.Errorf("starting live view: %w", err)
 	}
+	if c := l.remote.cert; c != nil {
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{*c}, MinVersion: tls.VersionTLS12})
+	}
 	l.ln = ln
 	l.srv = &http.Server{
 		Handler:           l.handler(),
@@ -140,6 +196,11 @@ func (l *Live) Start() error {
 	}
 	l.srv.RegisterOnShutdown(l.closeClients)
 	srv := l.srv
+	events, stop := l.ctl.Subscribe()
+	l.wg.Go(func() {
+		defer stop()
+		l.revokeOnEvents(events)
+	})
 	l.wg.Go(func() { // Shutdown waits for it
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			l.log.Error("live view stopped serving", "err", err)
@@ -157,7 +218,27 @@ func (l *Live) URL() string {
 	if l.ln == nil {
 		return ""
 	}
-	return "http://" + urlHost(l.ln.Addr()) + "/live?token=" + l.token.Reveal()
+	return l.originLocked() + "/live?token=" + l.token.Reveal()
+}
+
+// originLocked is the live view's origin as the User reaches it. l.mu
+// must be held and Start done.
+func (l *Live) originLocked() string {
+	if p := l.remote.public; p != nil {
+		return p.String()
+	}
+	return l.remote.scheme() + "://" + urlHost(l.ln.Addr())
+}
+
+// baseURL is the live view's origin as the User reaches it, "" before
+// Start.
+func (l *Live) baseURL() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ln == nil {
+		return ""
+	}
+	return l.originLocked()
 }
 
 // urlHost is the host:port to put in the URL: an unspecified listen address
@@ -211,6 +292,7 @@ func (l *Live) Shutdown(ctx context.Context) error {
 	}
 	l.cancel()
 	l.closeClients()
+	l.revokeAll()
 	done := make(chan struct{})
 	go func() {
 		l.wg.Wait()

@@ -45,8 +45,16 @@ func runMain(m *testing.M) int {
 	srv := &http.Server{Handler: testSite}
 	go srv.Serve(ln)
 	defer srv.Close()
+	pin, err := makeTestTLSKey()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ui tests: a TLS key:", err)
+		return 1
+	}
 	chromium = browsertest.New(&browsertest.Options{
-		Args: []string{"--host-resolver-rules=MAP *.test " + ln.Addr().String()},
+		Args: []string{"--host-resolver-rules=MAP *.test " + ln.Addr().String(),
+			// The live view over TLS (remote_test.go): certificates of the
+			// test's own key are trusted, no other.
+			"--ignore-certificate-errors-spki-list=" + pin},
 	})
 	return browsertest.Run(m, chromium)
 }
@@ -213,9 +221,9 @@ func startLive(t *testing.T, ctl *control.Control, page *browser.Page, hook func
 
 // liveAddr is host:port of a started live view.
 func liveAddr(l *Live) string {
-	u := strings.TrimPrefix(l.URL(), "http://")
-	host, _, _ := strings.Cut(u, "/")
-	return host
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return urlHost(l.ln.Addr())
 }
 
 // dial opens the User channel with token and origin ("" sends none).

@@ -39,6 +39,7 @@ func (l *Live) addClient(c *client) bool {
 	if l.cast == nil {
 		l.startCastLocked()
 	}
+	l.ctl.SetViewers(len(l.clients))
 	l.log.Debug("live view client connected", "clients", len(l.clients))
 	return true
 }
@@ -55,6 +56,7 @@ func (l *Live) removeClient(c *client) {
 		l.cast = nil
 		l.lastFrame = nil
 	}
+	l.ctl.SetViewers(len(l.clients))
 	l.log.Debug("live view client left", "clients", len(l.clients))
 	l.wg.Done()
 }

@@ -66,8 +66,12 @@ type TUI struct {
 	status  control.Status
 	page    string
 	feed    []feedLine
-	showURL bool   // the live view's URL is shown
-	confirm bool   // asking whether to quit while the User holds control
+	showURL bool // the live view's URL is shown
+	confirm bool // asking whether to quit while the User holds control
+	// writing is set while the User types their message to the agent
+	// (m); draft is that message, sent with the next hand back or cancel.
+	writing bool
+	draft   string
 	note    string // the result of the last key, for the User
 	busy    bool   // a take, hand back or cancel is running
 	quit    bool
@@ -173,6 +177,10 @@ func (t *TUI) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // key handles one key press.
 func (t *TUI) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
+	if t.writing {
+		t.write(k)
+		return nil
+	}
 	if t.confirm {
 		switch s {
 		case "y", "Y":
@@ -191,6 +199,9 @@ func (t *TUI) key(k tea.KeyPressMsg) tea.Cmd {
 		return t.op("hand_back")
 	case "c":
 		return t.op("cancel")
+	case "m":
+		t.writing = true
+		t.note = ""
 	case "l":
 		t.showURL = !t.showURL
 		if t.showURL && t.opts.OpenLive != nil && t.opts.LiveURL != "" {
@@ -208,6 +219,31 @@ func (t *TUI) key(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// write edits the User's message to the agent: Enter keeps it for the
+// next hand back or cancel, Esc drops it.
+func (t *TUI) write(k tea.KeyPressMsg) {
+	switch k.String() {
+	case "enter":
+		t.writing = false
+		if t.draft != "" {
+			t.note = "Your message goes to the agent with your hand back (h) or cancel (c)."
+		}
+	case "esc":
+		t.writing, t.draft = false, ""
+	case "backspace":
+		if r := []rune(t.draft); len(r) > 0 {
+			t.draft = string(r[:len(r)-1])
+		}
+	default:
+		if k.Text != "" && len([]rune(t.draft)) < control.MaxUserMessage {
+			t.draft += control.CleanUserMessage(k.Text)
+			if k.Text == " " {
+				t.draft += " "
+			}
+		}
+	}
+}
+
 // op runs a take, hand back or cancel through the User handle, off the
 // update loop.
 func (t *TUI) op(name string) tea.Cmd {
@@ -218,6 +254,10 @@ func (t *TUI) op(name string) tea.Cmd {
 	t.busy = true
 	t.note = ""
 	u, timeout := t.opts.Control.User(), t.opts.Timeout
+	said := ""
+	if name != "take" {
+		said, t.draft = t.draft, ""
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
@@ -226,9 +266,9 @@ func (t *TUI) op(name string) tea.Cmd {
 		case "take":
 			err = u.Take(ctx)
 		case "hand_back":
-			err = u.HandBack(ctx)
+			err = u.HandBackSaying(ctx, said)
 		case "cancel":
-			err = u.Cancel(ctx)
+			err = u.CancelSaying(ctx, said)
 		}
 		return opDoneMsg{op: name, err: err}
 	}

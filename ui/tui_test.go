@@ -268,3 +268,28 @@ func TestAskOnTerminal(t *testing.T) {
 		t.Error("a strings.Reader is a terminal")
 	}
 }
+
+// TestTUIMessageToTheAgent: m, typed words and Enter keep a message that
+// goes with the hand back: the agent's status carries it; the screen
+// shows it while it is written.
+func TestTUIMessageToTheAgent(t *testing.T) {
+	tui, ctl, _ := newTestTUI(t)
+	press(t, tui, "t")
+	press(t, tui, "m")
+	for _, r := range "seat 14C" {
+		press(t, tui, string(r))
+	}
+	deliver(t, tui, tea.KeyPressMsg{Code: tea.KeyBackspace})
+	press(t, tui, "D")
+	if s := screen(t, tui, 80, 24); !strings.Contains(s, "Your message to the agent: seat 14D") {
+		t.Errorf("the screen does not show the message being written:\n%s", s)
+	}
+	deliver(t, tui, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if ctl.Holder() != spec.ControllerUser {
+		t.Fatal("typing the message changed the holder")
+	}
+	press(t, tui, "h")
+	if st := ctl.Status(); st.Controller != spec.ControllerAgent || st.UserMessage != "seat 14D" {
+		t.Fatalf("after hand back: %s, message %q, want agent and \"seat 14D\"", st.Controller, st.UserMessage)
+	}
+}

@@ -72,11 +72,22 @@ func (t *TUI) Render() string {
 	if t.confirm {
 		mid = append(mid, lipgloss.NewStyle().Bold(true).Foreground(refusedColor).Render(t.quitPrompt()))
 	}
+	if t.writing || t.draft != "" {
+		line := label.Render("Your message to the agent: ") + t.draft
+		if t.writing {
+			line += "▏ (Enter to keep, Esc to drop)"
+		}
+		mid = append(mid, line)
+	}
 	if t.note != "" {
 		mid = append(mid, t.note)
 	}
 
-	help := label.Render("keys: ") + keyHelp("t", "take") + "  " + keyHelp("h", "hand back") + "  " +
+	first := keyHelp("t", "take")
+	if t.status.Controller == spec.ControllerUser {
+		first = keyHelp("m", "message") // the User holds control: no take to press
+	}
+	help := label.Render("keys: ") + first + "  " + keyHelp("h", "hand back") + "  " +
 		keyHelp("c", "cancel your turn") + "  " + keyHelp("l", "live view") + "  " + keyHelp("q", "quit")
 
 	// Lines wrap to the width first, so the feed gets what is left.

@@ -109,7 +109,7 @@ func (m *Model) Complete(ctx context.Context, req *agent.ModelRequest) (*agent.M
 	if err != nil {
 		return nil, fmt.Errorf("chat model: tool schema: %w", err)
 	}
-	if size := len(req.System) + len(req.User) + len(params) + len(req.Tool.Description); size > m.opts.MaxRequestBytes {
+	if size := len(req.System) + len(req.User) + len(req.UserSaid) + len(params) + len(req.Tool.Description); size > m.opts.MaxRequestBytes {
 		return nil, fmt.Errorf("chat model: the request is %d bytes, more than the %d allowed", size, m.opts.MaxRequestBytes)
 	}
 	if n := m.calls.Add(1); n > int64(m.opts.MaxCalls) {
@@ -130,6 +130,9 @@ func (m *Model) Complete(ctx context.Context, req *agent.ModelRequest) (*agent.M
 		},
 		ToolChoice:        openai.ToolChoiceOptionFunctionToolChoice(openai.ChatCompletionNamedToolChoiceFunctionParam{Name: req.Tool.Name}),
 		ParallelToolCalls: openai.Bool(false),
+	}
+	if req.UserSaid != "" {
+		body.Messages = append(body.Messages, openai.UserMessage(agent.UserSaidTurn(req.UserSaid)))
 	}
 	res, err := m.svc.New(ctx, body)
 	if err != nil {

@@ -45,6 +45,7 @@ commands:
   check           conformance report for Company pages (exit 0 clean, 1 findings, 2 could not check)
   audit           print an audit log (JSONL) as a readable timeline
   open-live       open the live view (the User's way in) in the default web browser
+  live-link       print a single-use link to the running live view, for a User who wants in
   version         print the version (also --version)
 
 Run 'poppy-browser <command> --help' for the flags of a command.
@@ -71,6 +72,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runAudit(args[1:], stdout, stderr)
 	case "open-live":
 		return desktop.RunOpenLive(ctx, args[1:], stderr)
+	case "live-link":
+		return desktop.RunLiveLink(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "poppy-browser %s\n", version.String())
 		return nil

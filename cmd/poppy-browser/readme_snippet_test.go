@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -95,20 +96,37 @@ func TestReadmeStdioSnippet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer site.Close()
-	urlFile := filepath.Join(t.TempDir(), "live-url")
-	args = append(args, "--company", testsite.CompanyDomain, "--no-join", "--live", "127.0.0.1:0", "--live-url-file", urlFile)
+	dir := t.TempDir()
+	urlFile := filepath.Join(dir, "live-url")
+	// --on-offer records what it got, then hangs: the offer's result must
+	// not wait for it.
+	onOffer := fmt.Sprintf(`printf '%%s\n' "$0" "$@" > %[1]s/argv; env > %[1]s/env; cat > %[1]s/notice.$$; mv %[1]s/notice.$$ %[1]s/notice.json; sleep 60`, dir)
+	args = append(args, "--company", testsite.CompanyDomain, "--no-join", "--live", "127.0.0.1:0", "--live-url-file", urlFile,
+		"--on-offer", onOffer, "--on-offer-timeout", "90s")
 	for _, a := range site.BrowserArgs() {
 		args = append(args, "--browser-arg", a)
 	}
 	cmd := exec.Command(bin, args...)
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "readme-snippet-test", Version: "1"}, nil)
+	notices := make(chan mcpserver.ControlNotice, 8)
+	client := mcp.NewClient(&mcp.Implementation{Name: "readme-snippet-test", Version: "1"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			b, _ := json.Marshal(r.Params.Data)
+			var n mcpserver.ControlNotice
+			if json.Unmarshal(b, &n) == nil && r.Params.Logger == mcpserver.ControlLogger {
+				notices <- n
+			}
+		},
+	})
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr.String())
 	}
 	defer cs.Close()
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "notice"}); err != nil {
+		t.Fatal(err)
+	}
 
 	out, err := exec.Command(bin, "--version").Output()
 	if err != nil {
@@ -136,9 +154,14 @@ func TestReadmeStdioSnippet(t *testing.T) {
 	if r := call("browser_snapshot", nil); r["outcome"] != "done" || !strings.Contains(r["text"].(string), "Check in") {
 		t.Errorf("snapshot: %v", r)
 	}
+	asked := time.Now()
 	if r := call("browser_request_user_control", map[string]any{"reason": "check in yourself"}); r["outcome"] != "done" {
 		t.Errorf("request control: %v", r)
 	}
+	if d := time.Since(asked); d > 10*time.Second {
+		t.Errorf("the offer's result took %s while --on-offer hangs, want it at once", d)
+	}
+	link := offerLink(ctx, t, notices, dir)
 	call("browser_control_status", nil)
 	call("browser_wait_for_control", map[string]any{"timeout_seconds": 0})
 
@@ -155,8 +178,59 @@ func TestReadmeStdioSnippet(t *testing.T) {
 		t.Fatalf("no live view token in the URL file and on stderr (the User's channels): %q", raw)
 	}
 	for _, r := range results {
-		if bytes.Contains(r, []byte(token)) {
-			t.Errorf("a tool result holds the live view token: %s", r)
+		if bytes.Contains(r, []byte(token)) || bytes.Contains(r, []byte(link)) {
+			t.Errorf("a tool result holds the live view token or the User's link: %s", r)
 		}
 	}
+}
+
+// offerLink returns the User's link from the offer's control notification
+// and checks --on-offer (writing into dir) got the same on its stdin and
+// nothing of it in its argv or environment.
+func offerLink(ctx context.Context, t *testing.T, notices <-chan mcpserver.ControlNotice, dir string) string {
+	t.Helper()
+	var link string
+	for link == "" {
+		select {
+		case n := <-notices:
+			if n.Event == "offer" {
+				if n.Link == "" || n.LinkExpires == nil {
+					t.Fatalf("the offer's notification has no link: %+v", n)
+				}
+				link = n.Link
+			}
+		case <-ctx.Done():
+			t.Fatal("no offer notification with the User's link before the test's deadline")
+		}
+	}
+	if !strings.Contains(link, "/live/link/") {
+		t.Errorf("link %q is not a hand-off link", link)
+	}
+	var notice struct {
+		Link    string
+		Company string
+		Offer   struct{ Reason string }
+	}
+	for {
+		raw, _ := os.ReadFile(filepath.Join(dir, "notice.json"))
+		if json.Unmarshal(raw, &notice) == nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("--on-offer wrote no notice before the test's deadline")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if notice.Link != link || notice.Offer.Reason != "check in yourself" || notice.Company == "" {
+		t.Errorf("--on-offer read %+v, want the notification's link, the reason and the Company", notice)
+	}
+	for _, f := range []string{"argv", "env"} {
+		raw, _ := os.ReadFile(filepath.Join(dir, f))
+		tok := link[strings.LastIndex(link, "/")+1:]
+		if len(raw) == 0 || bytes.Contains(raw, []byte(tok)) {
+			t.Errorf("--on-offer's %s is empty or holds the link: %q", f, raw)
+		}
+	}
+	return link
 }

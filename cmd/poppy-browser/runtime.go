@@ -11,9 +11,9 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/internal/desktop"
-	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
+	"github.com/poppy-browser/poppy-browser/ui"
 )
 
 // config is a runtime's options as the flags of a browser-owning
@@ -33,6 +33,13 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.AuditLog, "audit-log", "", "append the audit log (JSONL) to this file")
 	fs.StringVar(&c.LiveAddr, "live", "127.0.0.1:0", "address of the User's live view")
 	fs.StringVar(&c.LiveURLFile, "live-url-file", desktop.DefaultURLFile(), "write the live view URL with its token to this file (mode 0600), where open-live reads it; empty for none")
+	fs.StringVar(&c.LiveTLSCert, "live-tls-cert", "", "serve the live view over HTTPS with this certificate (PEM; with --live-tls-key); needed for a --live address other machines reach, unless --live-behind-proxy")
+	fs.StringVar(&c.LiveTLSKey, "live-tls-key", "", "the key (PEM) of --live-tls-cert")
+	fs.StringVar(&c.LiveBehindProxy, "live-behind-proxy", "", "the public https origin a reverse proxy serves the live view at (links name it; Host and Origin must)")
+	fs.Var((*cli.StringList)(&c.LiveEmbedOrigins), "live-embed-origin", "an https origin whose pages may frame the live view (repeatable; needs https: --live-tls-cert or --live-behind-proxy)")
+	fs.DurationVar(&c.LiveLinkTTL, "live-link-ttl", ui.DefaultLinkTTL, "how long the User's single-use link to the live view (one per offer) works")
+	fs.StringVar(&c.OnOffer, "on-offer", "", "shell command run on each offer of control, with the User's link and the offer as JSON on its stdin (never in argv or env)")
+	fs.DurationVar(&c.OnOfferTimeout, "on-offer-timeout", supervisor.DefaultOnOfferTimeout, "how long one run of --on-offer may take")
 	fs.BoolVar(&c.NotifyDesktop, "notify", false, "show a desktop notification when the agent offers the User control (notify-send, osascript)")
 	c.registerNetwork(fs)
 }
@@ -69,9 +76,6 @@ func (c *config) options() supervisor.Options {
 		opts.Credentials = session.CommandSource{Command: c.assertionCmd, Timeout: c.assertionTimeout}
 	}
 	opts.BrowserArgs = append(append([]string(nil), c.browserArgs...), opts.BrowserArgs...)
-	if !opts.NoLiveView {
-		mcpserver.WarnIfExposed(opts.UserMessages, "--live", opts.LiveAddr)
-	}
 	if opts.LiveURLFile != "" {
 		// The default is in the User's cache directory, which may not exist
 		// yet; if it cannot be made, writing the file says why.

@@ -85,7 +85,7 @@ func OpenLive(ctx context.Context, urlFile string, opener []string) error {
 // parseLiveURL accepts only a live view URL: http, /live, a token.
 func parseLiveURL(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
-	if err != nil || u.Scheme != "http" || u.Host == "" || u.Path != "/live" || u.Query().Get("token") == "" {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "/live" || u.Query().Get("token") == "" {
 		return nil, errors.New("the file holds no live view url")
 	}
 	return u, nil

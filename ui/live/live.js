@@ -62,6 +62,8 @@
     cancel.hidden = !(user ? mine() : offer);
     cancel.textContent = user ? "Cancel my turn" : "Decline";
     cancel.disabled = !connected;
+    // The User's words for the agent go with a hand back, cancel or decline.
+    $("note-line").hidden = cancel.hidden;
 
     showNav(msg);
     const d = msg.dialog || null;
@@ -131,7 +133,7 @@
 
   function connect() {
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
-      "/live/ws?token=" + encodeURIComponent(token);
+      "/live/ws" + (token ? "?token=" + encodeURIComponent(token) : "");
     ws = new WebSocket(url);
     ws.onopen = () => {
       connected = true;
@@ -200,8 +202,14 @@
 
   // --- buttons ---
 
-  for (const id of ["take", "hand_back", "cancel"]) {
-    $(id).addEventListener("click", () => { status.textContent = ""; hideKeys(); send({ type: id }); });
+  $("take").addEventListener("click", () => { status.textContent = ""; hideKeys(); send({ type: "take" }); });
+  for (const id of ["hand_back", "cancel"]) {
+    $(id).addEventListener("click", () => {
+      status.textContent = ""; hideKeys();
+      const note = $("note");
+      send({ type: id, text: note.value.trim() });
+      note.value = "";
+    });
   }
   for (const [id, action] of [["back", "back"], ["forward", "forward"], ["reload", "reload"]]) {
     $(id).addEventListener("click", () => send({ type: "nav", action }));
