@@ -171,7 +171,7 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 	pressKey(t, tui, "h")
 	u.controller(ctx, "agent")
 
-	t.Run("after hand back: new epoch, stale refs, must_reobserve until a snapshot", func(t *testing.T) {
+	t.Run("after hand back: new epoch, stale refs, must_reobserve until the agent sees the page", func(t *testing.T) {
 		// "When the User hands control back, the Personal Agent looks at the page again."
 		st := d.call(ctx, spec.ToolControlStatus, nil)
 		if st.Controller != "agent" || !st.MustReobserve {
@@ -180,11 +180,16 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 		if r := d.call(ctx, spec.ToolClick, map[string]any{"ref": passport.Ref}); r.Outcome != "denied" || r.Reason != "stale_ref" {
 			t.Errorf("a ref of the User's turn after hand back: %+v", r)
 		}
+		if st := d.call(ctx, spec.ToolControlStatus, nil); !st.MustReobserve {
+			t.Errorf("must_reobserve cleared by a refused action: %+v", st)
+		}
+		// A navigation answers with the page it arrives at (one round
+		// trip per page change): that is the agent looking again.
 		if r := d.call(ctx, spec.ToolNavigate, map[string]any{"url": userTurnURL}); r.Outcome != "done" || r.Page.Epoch <= snap.Page.Epoch {
 			t.Errorf("navigate after hand back: %+v (epoch before %d)", r, snap.Page.Epoch)
 		}
-		if st := d.call(ctx, spec.ToolControlStatus, nil); !st.MustReobserve {
-			t.Errorf("must_reobserve cleared before a snapshot: %+v", st)
+		if st := d.call(ctx, spec.ToolControlStatus, nil); st.MustReobserve {
+			t.Errorf("must_reobserve still set after a navigation brought the page back: %+v", st)
 		}
 		d.snapshot(ctx)
 		if st := d.call(ctx, spec.ToolControlStatus, nil); st.MustReobserve {
