@@ -46,7 +46,7 @@ FUZZ_TARGETS := \
 	./spec:FuzzMatchesDomain ./spec:FuzzNormalizeDomain \
 	./session:FuzzParseCompany ./testsite:FuzzJoinCredential \
 	./internal/pagetext:FuzzLine ./internal/pagetext:FuzzURL \
-	./agent:FuzzParseReply ./mcpserver:FuzzToolArguments
+	./agent:FuzzParseReply ./gate:FuzzParseRef ./mcpserver:FuzzToolArguments
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
