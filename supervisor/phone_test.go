@@ -108,6 +108,15 @@ func TestPhoneCheckIn(t *testing.T) {
 		return w > 0 && w <= 390*3
 	})
 	tapAt(`input[name="passport_number"]`)
+	t.Cleanup(func() {
+		if t.Failed() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			t.Logf("DEBUG airline focus=%q live focus=%q live keys=%q", eval(ctx, t, agentPage, "function(){ const e = document.activeElement; return e ? e.tagName + ' ' + (e.name||'') : '' }"),
+				eval(ctx, t, live, "function(){ const e = document.activeElement; return e ? e.tagName + '#' + e.id : '' }"),
+				eval(ctx, t, live, "function(){ const k = document.getElementById('keys'); return k ? k.style.cssText + ' hidden=' + k.hidden : 'none' }"))
+		}
+	})
 	waitFor(t, 20*time.Second, "an editable element focused in the live view", func() bool {
 		return eval(ctx, t, live, "function(){ return document.activeElement ? document.activeElement.id : '' }") == "keys"
 	})
