@@ -112,7 +112,7 @@ func TestPhoneCheckIn(t *testing.T) {
 		if t.Failed() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			t.Logf("DEBUG airline focus=%q live focus=%q live keys=%q", eval(ctx, t, agentPage, "function(){ const e = document.activeElement; return e ? e.tagName + ' ' + (e.name||'') : '' }"),
+			t.Logf("after the tap: the airline page focuses %q, the live view %q, its keys field %q", eval(ctx, t, agentPage, "function(){ const e = document.activeElement; return e ? e.tagName + ' ' + (e.name||'') : '' }"),
 				eval(ctx, t, live, "function(){ const e = document.activeElement; return e ? e.tagName + '#' + e.id : '' }"),
 				eval(ctx, t, live, "function(){ const k = document.getElementById('keys'); return k ? k.style.cssText + ' hidden=' + k.hidden : 'none' }"))
 		}
