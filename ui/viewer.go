@@ -209,12 +209,9 @@ func (l *Live) touch(ctx context.Context, c *client, p *browser.Page, m inMsg) e
 // How long after a tap the live view looks for the field it focused: the
 // browser turns the lifted finger into a tap (and the focus) after the
 // touch event is answered, so the focus is read a few times until a text
-// field has it or the bound passes. The bound covers a loaded machine, where
-// the tap's focus and each read of it take far longer than on a quiet one
-// (600 ms left a phone without its keyboard under two CPU hogs); the reads
-// stop as soon as a field has the focus or a newer tap comes.
+// field has it or the bound passes.
 const (
-	focusWait = 3 * time.Second
+	focusWait = 600 * time.Millisecond
 	focusPoll = 60 * time.Millisecond
 )
 
