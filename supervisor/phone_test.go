@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/supervisor"
@@ -72,7 +73,7 @@ func TestPhoneCheckIn(t *testing.T) {
 		t.Error("the live view scrolls sideways on the phone")
 	}
 
-	tapOn(ctx, t, live, "#take")
+	browsertest.TapOn(ctx, t, live, "#take")
 	// A phone's browser widens the layout to the page's widest content
 	// (here the 400-px iframes and their margins), as Chromium's mobile
 	// emulation does: phone-sized, not 390 exactly.
@@ -99,7 +100,7 @@ func TestPhoneCheckIn(t *testing.T) {
 			t.Fatal(err)
 		}
 		k := pic.Width / vw
-		tap(ctx, t, live, pic.X+(el.X+el.Width/2)*k, pic.Y+(el.Y+el.Height/2)*k)
+		browsertest.Tap(ctx, t, live, pic.X+(el.X+el.Width/2)*k, pic.Y+(el.Y+el.Height/2)*k)
 	}
 	// The picture follows the new layout once a frame at the phone's
 	// width arrives.
@@ -132,7 +133,7 @@ func TestPhoneCheckIn(t *testing.T) {
 		t.Errorf("check-in = %+v, want controller=user with a passport", c)
 	}
 
-	tapOn(ctx, t, live, "#hand_back")
+	browsertest.TapOn(ctx, t, live, "#hand_back")
 	waitFor(t, 20*time.Second, "the agent to hold control", func() bool { return sv.Control().Holder() == spec.ControllerAgent })
 	if w := innerWidth(ctx, t, agentPage); w != desktop {
 		t.Errorf("the airline's page after hand back is %d wide, want the agent's %d", w, desktop)
@@ -174,23 +175,4 @@ func innerWidth(ctx context.Context, t *testing.T, p *browser.Page) int {
 		t.Fatal(err)
 	}
 	return n
-}
-
-func tap(ctx context.Context, t *testing.T, p *browser.Page, x, y float64) {
-	t.Helper()
-	if err := p.Touch(ctx, "start", []browser.TouchPoint{{X: x, Y: y}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Touch(ctx, "end", nil); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func tapOn(ctx context.Context, t *testing.T, p *browser.Page, sel string) {
-	t.Helper()
-	r, err := p.Locate(ctx, sel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tap(ctx, t, p, r.X+r.Width/2, r.Y+r.Height/2)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/control"
 )
 
@@ -58,26 +59,6 @@ func innerWidth(ctx context.Context, t *testing.T, p *browser.Page) int {
 	return n
 }
 
-// tap touches the page at the centre of box and lifts the finger.
-func tap(ctx context.Context, t *testing.T, p *browser.Page, x, y float64) {
-	t.Helper()
-	if err := p.Touch(ctx, "start", []browser.TouchPoint{{X: x, Y: y}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Touch(ctx, "end", nil); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func tapOn(ctx context.Context, t *testing.T, p *browser.Page, sel string) {
-	t.Helper()
-	r, err := p.Locate(ctx, sel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tap(ctx, t, p, r.X+r.Width/2, r.Y+r.Height/2)
-}
-
 // screenshot saves a picture of p to the test's artifact directory, for a
 // person to look at.
 func screenshot(ctx context.Context, t *testing.T, p *browser.Page, name string) {
@@ -118,7 +99,7 @@ func TestPhoneTurn(t *testing.T) {
 	}
 	screenshot(ctx, t, live, "phone-agent")
 
-	tapOn(ctx, t, live, "#take")
+	browsertest.TapOn(ctx, t, live, "#take")
 	poll(ctx, t, "the banner to say the User has control", func() bool { return text("banner") == "You have control" })
 	poll(ctx, t, "the agent's page to lay out at the phone's width", func() bool {
 		w := innerWidth(ctx, t, agentPage)
@@ -143,7 +124,7 @@ func TestPhoneTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := pic.Width / float64(innerWidth(ctx, t, agentPage))
-	tap(ctx, t, live, pic.X+(field.X+field.Width/2)*k, pic.Y+(field.Y+field.Height/2)*k)
+	browsertest.Tap(ctx, t, live, pic.X+(field.X+field.Width/2)*k, pic.Y+(field.Y+field.Height/2)*k)
 	poll(ctx, t, "an editable element focused in the live view", func() bool {
 		return evalString(ctx, t, live, "function(){ const e = document.activeElement; return e ? e.id + ':' + (e.tagName === 'TEXTAREA') : '' }") == "keys:true"
 	})
@@ -169,13 +150,13 @@ func TestPhoneTurn(t *testing.T) {
 	if pic, err = live.Locate(ctx, "#frame"); err != nil { // the live page may have scrolled
 		t.Fatal(err)
 	}
-	tap(ctx, t, live, pic.X+(button.X+button.Width/2)*k, pic.Y+(button.Y+button.Height/2)*k)
+	browsertest.Tap(ctx, t, live, pic.X+(button.X+button.Width/2)*k, pic.Y+(button.Y+button.Height/2)*k)
 	poll(ctx, t, "the tap on the button to click it", func() bool { return agentPage.Title(ctx) == "clicked:help" })
 	poll(ctx, t, "the live view's keyboard to close off a button", func() bool {
 		return evalString(ctx, t, live, "function(){ return document.activeElement ? document.activeElement.id : '' }") != "keys"
 	})
 
-	tapOn(ctx, t, live, "#hand_back")
+	browsertest.TapOn(ctx, t, live, "#hand_back")
 	poll(ctx, t, "the agent to hold control", func() bool { return ctl.Holder() == "agent" })
 	// The agent's viewport came back before the return was published.
 	if w := innerWidth(ctx, t, agentPage); w != desktopWidth {
