@@ -51,7 +51,7 @@ func TestBrowserlessPool(t *testing.T) {
 	base := "http://127.0.0.1:" + port
 	cdpURL := base + "/?token=" + url.QueryEscape(token) + "&timeout=600000&launch=" + url.QueryEscape(string(launch))
 
-	stopPool := startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token))
+	stopPool := startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token), "CONCURRENT=4")
 	var stderr syncBuffer
 	sctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -93,7 +93,7 @@ func TestBrowserlessPool(t *testing.T) {
 			t.Errorf("session %d after the pool went: %v, want browser_gone", i, r)
 		}
 	}
-	startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token))
+	startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token), "CONCURRENT=4")
 	began := time.Now()
 	if r, _ := callTool(t, ctx, connect(), "browser_navigate", map[string]any{"url": testsite.BookingURL()}); r["outcome"] != "done" {
 		t.Fatalf("a new session after the pool restarted: %v\n%s", r, stderr.String())
@@ -115,12 +115,14 @@ func TestBrowserlessPool(t *testing.T) {
 	}
 }
 
-// startPool runs the shell command start in its own process group until
+// startPool runs the shell command start in its own process group, with
+// env added to its environment (the pool's CONCURRENT and QUEUED), until
 // the pool answers ready (GET ready, 200), and returns what kills the
 // group and waits for it.
-func startPool(t *testing.T, ctx context.Context, start, ready string) (kill func()) {
+func startPool(t *testing.T, ctx context.Context, start, ready string, env ...string) (kill func()) {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", start)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
