@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // mem is what a process (or a set of them) holds in memory, in bytes: its
@@ -142,3 +143,27 @@ func loadAverage() string {
 	}
 	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
+
+// settled reads the memory of pids() and waits until it holds still: two
+// readings 500 ms apart with the same processes and PSS within 2 % (a
+// browser that just started, or pages just left, still spawn and grow).
+// After 30 s it returns the last reading and says so on stderr.
+func settled(what string, pids func() []int) mem {
+	deadline := time.Now().Add(30 * time.Second)
+	last, lastN := memOf(pids()), -1
+	for {
+		<-time.After(500 * time.Millisecond) // polling /proc: no event to wait on
+		ps := pids()
+		m := memOf(ps)
+		if len(ps) == lastN && abs(m.pss-last.pss)*50 <= last.pss {
+			return m
+		}
+		if time.Now().After(deadline) {
+			fmt.Fprintf(os.Stderr, "sessions: %s did not hold still within 30 s\n", what)
+			return m
+		}
+		last, lastN = m, len(ps)
+	}
+}
+
+func abs(n int64) int64 { return max(n, -n) }

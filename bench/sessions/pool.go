@@ -55,13 +55,16 @@ func measurePool(poppy string, site *testsite.Site, n, rounds int) error {
 	launch, _ := json.Marshal(map[string]any{"args": append(site.BrowserArgs(), marker)})
 	cdpURL := base + "/?token=" + url.QueryEscape(token) + "&launch=" + url.QueryEscape(string(launch))
 
+	chromiumPids := func() []int { return marked(marker) }
+	poolPids := func() []int { return groupOf(pool.pid) }
 	var idleChromium, idlePoppy, idlePool mem
-	idlePool = memOf(groupOf(pool.pid))
+	idlePool = settled("the pool", poolPids)
 	idle := func(addr, mcpToken string, proc *exec.Cmd) error {
 		if err := waitAttached(ctx, addr, mcpToken); err != nil {
 			return err
 		}
-		idleChromium, idlePoppy, idlePool = memOf(marked(marker)), rollup(proc.Process.Pid), memOf(groupOf(pool.pid))
+		idleChromium = settled("the idle browser", chromiumPids)
+		idlePoppy, idlePool = rollup(proc.Process.Pid), memOf(poolPids())
 		return nil
 	}
 	sessions, procs, err := connect(ctx, poppy, cdpURL, n, idle)
@@ -85,7 +88,8 @@ func measurePool(poppy string, site *testsite.Site, n, rounds int) error {
 	if err := checkOpen(ctx, sessions); err != nil {
 		return err
 	}
-	chromium, poolMem := memOf(marked(marker)), memOf(groupOf(pool.pid))
+	chromium := settled("the browsers", chromiumPids)
+	poolMem := memOf(poolPids())
 	var poppyMem mem
 	for _, p := range procs {
 		poppyMem = poppyMem.plus(rollup(p.Process.Pid))
