@@ -94,7 +94,7 @@ func measurePool(poppy string, site *testsite.Site, n, rounds int) error {
 	for _, p := range procs {
 		poppyMem = poppyMem.plus(rollup(p.Process.Pid))
 	}
-	per := func(open, idle int64) string { return mib((open - idle) / int64(n)) }
+	per := func(open, idle int64) string { return fmt.Sprintf("%.1f MiB", float64(open-idle)/float64(n)/(1<<20)) }
 	fmt.Printf("| %s | %d | %s, %s | %s (%s) | %s, %s in %d process(es) | %s | %s, %s |\n", mode, n,
 		mib(idleChromium.pss), mib(chromium.pss), per(chromium.pss, idleChromium.pss), per(chromium.private, idleChromium.private),
 		mib(idlePoppy.pss), mib(poppyMem.pss), len(procs), per(poppyMem.pss, idlePoppy.pss),
