@@ -12,6 +12,10 @@
 //
 //	go build -o /tmp/poppy-browser ./cmd/poppy-browser
 //	go run ./bench/sessions -poppy /tmp/poppy-browser -n 1,4,16 -rounds 10
+//
+// With -browserless the browsers come from a Browserless pool instead (a
+// browser per connection), and it prints memory only, read while every
+// session is open: `make pool-bench` runs it in both modes (pool.go).
 package main
 
 import (
