@@ -38,7 +38,11 @@ func Redact(err error) error {
 	if err == nil {
 		return nil
 	}
-	text := urlInText.ReplaceAllStringFunc(err.Error(), RedactURL)
+	text := urlInText.ReplaceAllStringFunc(err.Error(), func(u string) string {
+		// The match runs on over the punctuation after a URL ("URL: cause").
+		bare := strings.TrimRight(u, ":,;.)")
+		return RedactURL(bare) + u[len(bare):]
+	})
 	return &redacted{text: text, cause: scrubChain(err)}
 }
 

@@ -15,6 +15,14 @@ import (
 
 const token = "tok-7Qz9-distinctive"
 
+// TestRedactKeepsTheSentence: the text around a URL stays as it was.
+func TestRedactKeepsTheSentence(t *testing.T) {
+	err := fmt.Errorf("attaching to ws://127.0.0.1:3000/chromium?token=%s&launch={}: refused", token)
+	if got, want := Redact(err).Error(), "attaching to ws://127.0.0.1:3000/chromium: refused"; got != want {
+		t.Errorf("Redact gave %q, want %q", got, want)
+	}
+}
+
 func TestRedact(t *testing.T) {
 	tests := []struct {
 		name string
