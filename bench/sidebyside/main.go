@@ -90,6 +90,9 @@ type server struct {
 	clickArgs func(ref, name string) map[string]any
 	// selectTool is the tool that selects an option.
 	selectTool string
+	// liveURLFile holds the address of the User's live view, with its
+	// token; "" for a server without one.
+	liveURLFile string
 }
 
 // result is what one server measured.
@@ -131,8 +134,7 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName string, ou
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	liveURLFile := filepath.Join(tmp, "live-url")
-	servers := []server{poppyServer(poppyBin, chromium, args, liveURLFile)}
+	servers := []server{poppyServer(poppyBin, chromium, args, filepath.Join(tmp, "live-url"))}
 	if playwrightCLI != "" {
 		s, cleanup, err := playwrightServer(playwrightCLI, chromium, args)
 		if err != nil {
@@ -158,7 +160,7 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName string, ou
 		sessions[i] = cs
 	}
 	if taskName == "checkin" {
-		return runCheckIn(ctx, site, servers, sessions, liveURLFile, runs, out)
+		return runCheckIn(ctx, site, servers, sessions, runs, out)
 	}
 	for _, p := range ps {
 		fmt.Fprintf(os.Stderr, "measuring %s\n", p.name)

@@ -46,8 +46,9 @@ func poppyServer(bin, chromium string, browserArgs []string, liveURLFile string)
 			}
 			return ""
 		},
-		clickArgs:  func(ref, _ string) map[string]any { return map[string]any{"ref": ref} },
-		selectTool: "browser_select",
+		clickArgs:   func(ref, _ string) map[string]any { return map[string]any{"ref": ref} },
+		selectTool:  "browser_select",
+		liveURLFile: liveURLFile,
 	}
 }
 

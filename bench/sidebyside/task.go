@@ -205,7 +205,7 @@ type taskResult struct {
 
 // runCheckIn runs the check-in task runs times on each server, alternating
 // (the first server changes each run), and reports the medians.
-func runCheckIn(ctx context.Context, site *testsite.Site, servers []server, sessions []*mcp.ClientSession, liveURLFile string, runs int, out io.Writer) error {
+func runCheckIn(ctx context.Context, site *testsite.Site, servers []server, sessions []*mcp.ClientSession, runs int, out io.Writer) error {
 	results := make([]taskResult, len(servers))
 	for run := range runs {
 		for k := range servers {
@@ -213,8 +213,8 @@ func runCheckIn(ctx context.Context, site *testsite.Site, servers []server, sess
 			fmt.Fprintf(os.Stderr, "check-in task, run %d, %s\n", run+1, servers[i].name)
 			site.Reset() // the airline's records are this run's alone
 			t := &task{cs: sessions[i], site: site}
-			if servers[i].name == "poppy-browser" {
-				b, err := os.ReadFile(liveURLFile)
+			if f := servers[i].liveURLFile; f != "" {
+				b, err := os.ReadFile(f)
 				if err != nil {
 					return fmt.Errorf("reading the live view's address: %w", err)
 				}
