@@ -222,8 +222,13 @@
     const start = rootID ? lookup(rootID) : docElement.call(document);
     if (!start) return null; // the root is gone: Go reads null as ErrStale
     open("text", 0, false);
-    if (rootID) visit(start, 0, false, false, true);
-    else children(start, 0, false, false, true);
+    marksSeen = new Map();
+    try {
+      if (rootID) visit(start, 0, false, false, true);
+      else children(start, 0, false, false, true);
+    } finally {
+      marksSeen = null;
+    }
     close();
     return { url: location.href, title: docTitle.call(document), elements: out, pendingHosts: pending.length };
   }
