@@ -59,7 +59,7 @@
   const INPUT_ROLES = { button: "button", submit: "button", reset: "button", image: "button", file: "button", color: "button", checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox" };
   const TAG_ROLES = { button: "button", summary: "button", textarea: "textbox", form: "form", iframe: "iframe", li: "listitem", p: "paragraph", td: "cell", th: "columnheader", dialog: "dialog", label: "label", legend: "legend", caption: "caption", dt: "term", dd: "definition", figcaption: "caption", option: "option" };
   function roleOf(el) {
-    const explicit = (attr(el, "role") || "").trim().split(/\s+/)[0];
+    const explicit = firstRole(el);
     if (explicit) return explicit;
     const tag = el.localName;
     if (tag === "a" || tag === "area") return el.hasAttribute("href") ? "link" : "generic";
