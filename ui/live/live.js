@@ -20,7 +20,12 @@
   const keys = $("keys"), address = $("address"), stepBox = $("step-box");
   const token = new URLSearchParams(location.search).get("token") || "";
   let ws = null, connected = false, retry = 0, state = null;
-  let viewport = { width: 0, height: 0 }, pendingMove = null;
+  let viewport = { width: 0, height: 0 }, frameSize = viewport, pendingMove = null;
+  img.addEventListener("load", () => {
+    const first = !viewport.width;
+    viewport = frameSize;
+    if (first && state) showStepBox(state.controller === "user" ? null : state.step_box);
+  });
 
   function send(msg) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
@@ -146,13 +151,12 @@
       try { msg = JSON.parse(ev.data); } catch { return; }
       switch (msg.type) {
         case "state": showState(msg); break;
-        case "frame": {
-          const first = !viewport.width;
-          viewport = { width: msg.width, height: msg.height };
+        case "frame":
+          // The size goes with the picture when it is shown: a tap on the
+          // picture still on screen maps with that picture's size.
+          frameSize = { width: msg.width, height: msg.height };
           img.src = "data:image/jpeg;base64," + msg.data;
-          if (first && state) showStepBox(state.controller === "user" ? null : state.step_box);
           break;
-        }
         case "focus": showKeys(msg.field || null); break;
         case "error": status.textContent = msg.message; break;
       }
