@@ -34,14 +34,14 @@ func TapOn(ctx context.Context, t testing.TB, p *browser.Page, sel string) {
 // TapThrough taps the picture of a page shown on another page, as a person
 // taps a live view on their phone: viewer shows a picture of target's
 // visual viewport in its <img> pic, and the tap lands on the centre of
-// target's element sel, which must be in view. It first waits (up to a
-// minute, failing t) until the picture shows target as it is now: the
+// target's element sel, which must be in view. It first waits (up to 20
+// s, failing t) until the picture shows target as it is now: the
 // picture has target's shape and fits in the viewer's window, so a picture
 // still on its way after a resize, or a shift of the viewer's own layout,
 // is not tapped at a stale place.
 func TapThrough(ctx context.Context, t testing.TB, viewer *browser.Page, pic string, target *browser.Page, sel string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	var shown struct{ X, Y, Width, Height, Window float64 }
 	// The element's centre in the visual viewport (a phone may have panned
@@ -55,7 +55,7 @@ func TapThrough(ctx context.Context, t testing.TB, viewer *browser.Page, pic str
 			const r = document.querySelector(sel).getBoundingClientRect();
 			return {X: r.x, Y: r.y, Width: r.width, Height: r.height, Window: innerHeight};
 		}`, &shown, pic); err != nil {
-			t.Fatal(err)
+			t.Fatalf("reading the picture %s: %v (last: picture %+v, page %+v)", pic, err, shown, at)
 		}
 		if err := target.MainFrame().Call(ctx, browser.UtilityWorld, `function(sel) {
 			const v = visualViewport, el = document.querySelector(sel);
@@ -64,7 +64,7 @@ func TapThrough(ctx context.Context, t testing.TB, viewer *browser.Page, pic str
 			return {X: r.x + r.width / 2 - v.offsetLeft, Y: r.y + r.height / 2 - v.offsetTop,
 				Width: v.width, Height: v.height, Found: true};
 		}`, &at, sel); err != nil {
-			t.Fatal(err)
+			t.Fatalf("reading the page: %v (last: picture %+v, page %+v)", err, shown, at)
 		}
 		if !at.Found {
 			t.Fatalf("no %s on the page to tap", sel)

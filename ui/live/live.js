@@ -144,7 +144,7 @@
       connected = true;
       retry = 0;
       status.textContent = "";
-      sendViewer();
+      sendViewer(true);
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -184,18 +184,30 @@
   // sendViewer tells the runtime this screen's size: the area the picture
   // can use, its pixel ratio, and whether it is a phone or tablet. While this
   // viewer holds control on a phone, the page is laid out at this size.
-  function sendViewer() {
+  // It is sent again whenever that area changes: a rotate, or the lines
+  // above the picture growing or shrinking with the story.
+  let sentViewer = "";
+  function sendViewer(always) {
     const top = screen.getBoundingClientRect().top + window.scrollY;
     const coarse = matchMedia("(pointer: coarse)").matches;
     const touch = navigator.maxTouchPoints > 0;
-    send({
+    const msg = {
       type: "viewer",
       width: Math.round(screen.clientWidth),
       height: Math.max(200, Math.round(window.innerHeight - Math.min(top, window.innerHeight / 3))),
       scale: window.devicePixelRatio || 1,
       mobile: coarse && touch,
       touch,
-    });
+    };
+    const key = JSON.stringify(msg);
+    if (key === sentViewer && !always) return;
+    sentViewer = key;
+    send(msg);
+  }
+  const above = new ResizeObserver(() => sendViewer(false));
+  for (const el of screen.parentElement.children) {
+    if (el === screen) break;
+    if (el.tagName !== "SCRIPT") above.observe(el);
   }
   let resizeTimer = 0;
   window.addEventListener("resize", () => {
