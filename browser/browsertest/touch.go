@@ -31,19 +31,23 @@ func TapOn(ctx context.Context, t testing.TB, p *browser.Page, sel string) {
 	Tap(ctx, t, p, r.X+r.Width/2, r.Y+r.Height/2)
 }
 
+// pictureSlack is how many CSS pixels of height a picture may differ from
+// the page it shows and still be tapped.
+const pictureSlack = 8
+
 // TapThrough taps the picture of a page shown on another page, as a person
 // taps a live view on their phone: viewer shows a picture of target's
 // visual viewport in its <img> pic, and the tap lands on the centre of
 // target's element sel, which must be in view. It first waits (up to 20
 // s, failing t) until the picture shows target as it is now: the
-// picture has target's shape and fits in the viewer's window, so a picture
-// still on its way after a resize, or a shift of the viewer's own layout,
-// is not tapped at a stale place.
+// picture has target's shape, so a picture still on its way after a resize
+// is not tapped at a stale place. The caller waits for the viewer's own
+// layout to settle (its banner, its buttons) first.
 func TapThrough(ctx context.Context, t testing.TB, viewer *browser.Page, pic string, target *browser.Page, sel string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	var shown struct{ X, Y, Width, Height, Window float64 }
+	var shown struct{ X, Y, Width, Height float64 }
 	// The element's centre in the visual viewport (a phone may have panned
 	// it within a wider layout), and that viewport's size, read together.
 	var at struct {
@@ -53,7 +57,7 @@ func TapThrough(ctx context.Context, t testing.TB, viewer *browser.Page, pic str
 	for {
 		if err := viewer.MainFrame().Call(ctx, browser.UtilityWorld, `function(sel) {
 			const r = document.querySelector(sel).getBoundingClientRect();
-			return {X: r.x, Y: r.y, Width: r.width, Height: r.height, Window: innerHeight};
+			return {X: r.x, Y: r.y, Width: r.width, Height: r.height};
 		}`, &shown, pic); err != nil {
 			t.Fatalf("reading the picture %s: %v (last: picture %+v, page %+v)", pic, err, shown, at)
 		}
@@ -69,8 +73,11 @@ func TapThrough(ctx context.Context, t testing.TB, viewer *browser.Page, pic str
 		if !at.Found {
 			t.Fatalf("no %s on the page to tap", sel)
 		}
-		if shown.Width > 0 && at.Width > 0 && math.Abs(shown.Height/shown.Width-at.Height/at.Width) < 0.01 &&
-			shown.Y+shown.Height <= shown.Window+1 {
+		// Within a few rows: after a resize of a few pixels the screencast
+		// may keep the picture from before it, which still maps a tap
+		// (taps scale with the width), while a picture from before a real
+		// change of shape (a rotate, a new layout) does not.
+		if k := shown.Width / at.Width; shown.Width > 0 && at.Width > 0 && math.Abs(shown.Height/k-at.Height) <= pictureSlack {
 			break
 		}
 		select {
