@@ -133,8 +133,10 @@ func (p *Page) emulate(ctx context.Context, d *Device) error {
 	return nil
 }
 
-// screenSize is the screen the page's scripts see (screen.width, height).
-type screenSize struct{ Width, Height float64 }
+// screenSize is the screen the page's scripts see (screen.width, height)
+// and, for the page's own screen, its window (innerWidth, innerHeight):
+// the renderer may show the screen before it lays out at the window's size.
+type screenSize struct{ Width, Height, InnerWidth, InnerHeight float64 }
 
 // screenSettle bounds the wait for a page to take a new screen: a page
 // whose main thread is busy must not hold up a take or a hand back.
@@ -142,18 +144,25 @@ const screenSettle = 2 * time.Second
 
 func (p *Page) readScreen(ctx context.Context) (screenSize, error) {
 	var s screenSize
-	err := p.MainFrame().Call(ctx, UtilityWorld, `function() { return {Width: screen.width, Height: screen.height}; }`, &s)
+	err := p.MainFrame().Call(ctx, UtilityWorld, `function() {
+		return {Width: screen.width, Height: screen.height, InnerWidth: innerWidth, InnerHeight: innerHeight};
+	}`, &s)
 	return s, err
 }
 
-// awaitScreen waits, up to screenSettle, until the page's scripts see want.
+// awaitScreen waits, up to screenSettle, until the page's scripts see want
+// (its window's size too, where want has one).
 func (p *Page) awaitScreen(ctx context.Context, want screenSize) {
 	ctx, cancel := context.WithTimeout(ctx, screenSettle)
 	defer cancel()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if got, err := p.readScreen(ctx); err == nil && got == want {
+		got, err := p.readScreen(ctx)
+		if want.InnerWidth == 0 {
+			got.InnerWidth, got.InnerHeight = 0, 0
+		}
+		if err == nil && got == want {
 			return
 		}
 		select {

@@ -118,7 +118,8 @@ func TestPhoneCheckIn(t *testing.T) {
 	browsertest.TapOn(ctx, t, live, "#hand_back")
 	waitFor(t, 20*time.Second, "the agent to hold control", func() bool { return sv.Control().Holder() == spec.ControllerAgent })
 	if w := innerWidth(ctx, t, agentPage); w != desktop {
-		t.Errorf("the airline's page after hand back is %d wide, want the agent's %d", w, desktop)
+		t.Errorf("the airline's page after hand back is %d wide (screen %s), want the agent's %d", w,
+			eval(ctx, t, agentPage, "function(){ return screen.width + 'x' + screen.height }"), desktop)
 	}
 	if r := sv.Gate().Do(ctx, gate.Snapshot{}); r.Outcome != spec.OutcomeDone {
 		t.Fatalf("snapshot after hand back: %+v", r)
