@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -92,17 +93,100 @@ func (b *Browser) forgetContextDevice(id cdp.BrowserContextID) {
 	delete(b.emu.byContext, id)
 }
 
-// emulate sets (d) or clears (nil) the page's device metrics and touch.
+// emulate sets (d) or clears (nil) the page's device metrics and touch,
+// and waits until the page's scripts see the new screen: the browser
+// answers before the renderer applies the size, and whoever looks next
+// (the agent after a hand back, the User's picture) must see the new
+// layout.
 func (p *Page) emulate(ctx context.Context, d *Device) error {
 	if d == nil {
-		if err := p.t.call(ctx, mainThread, emulation.CommandClearDeviceMetricsOverride, nil, nil); err != nil {
-			return fmt.Errorf("restoring the viewport: %w", err)
+		if err := p.showOwnScreen(ctx); err != nil {
+			return err
 		}
-		if err := p.t.call(ctx, mainThread, emulation.CommandSetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{}, nil); err != nil {
-			return fmt.Errorf("restoring the viewport: %w", err)
+		p.mu.Lock()
+		own := p.ownScreen
+		p.mu.Unlock()
+		if own != nil {
+			p.awaitScreen(ctx, *own)
 		}
 		return nil
 	}
+	p.mu.Lock()
+	known := p.ownScreen != nil
+	p.mu.Unlock()
+	if !known {
+		rctx, cancel := context.WithTimeout(ctx, screenSettle)
+		own, err := p.readScreen(rctx)
+		cancel()
+		if err == nil {
+			p.mu.Lock()
+			if p.ownScreen == nil {
+				p.ownScreen = &own
+			}
+			p.mu.Unlock()
+		}
+	}
+	if err := p.showOn(ctx, d); err != nil {
+		return err
+	}
+	p.awaitScreen(ctx, screenSize{Width: float64(d.Width), Height: float64(d.Height)})
+	return nil
+}
+
+// screenSize is the screen the page's scripts see (screen.width, height)
+// and, for the page's own screen, its window (innerWidth, innerHeight):
+// the renderer may show the screen before it lays out at the window's size.
+type screenSize struct{ Width, Height, InnerWidth, InnerHeight float64 }
+
+// screenSettle bounds the wait for a page to take a new screen: a page
+// whose main thread is busy must not hold up a take or a hand back.
+const screenSettle = 2 * time.Second
+
+func (p *Page) readScreen(ctx context.Context) (screenSize, error) {
+	var s screenSize
+	err := p.MainFrame().Call(ctx, UtilityWorld, `function() {
+		return {Width: screen.width, Height: screen.height, InnerWidth: innerWidth, InnerHeight: innerHeight};
+	}`, &s)
+	return s, err
+}
+
+// awaitScreen waits, up to screenSettle, until the page's scripts see want
+// (its window's size too, where want has one).
+func (p *Page) awaitScreen(ctx context.Context, want screenSize) {
+	ctx, cancel := context.WithTimeout(ctx, screenSettle)
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		got, err := p.readScreen(ctx)
+		if want.InnerWidth == 0 {
+			got.InnerWidth, got.InnerHeight = 0, 0
+		}
+		if err == nil && got == want {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			p.b.log.Debug("the page did not show the new screen in time", "want", want)
+			return
+		}
+	}
+}
+
+// showOwnScreen clears the device metrics and touch emulation.
+func (p *Page) showOwnScreen(ctx context.Context) error {
+	if err := p.t.call(ctx, mainThread, emulation.CommandClearDeviceMetricsOverride, nil, nil); err != nil {
+		return fmt.Errorf("restoring the viewport: %w", err)
+	}
+	if err := p.t.call(ctx, mainThread, emulation.CommandSetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{}, nil); err != nil {
+		return fmt.Errorf("restoring the viewport: %w", err)
+	}
+	return nil
+}
+
+// showOn sets the device metrics and touch emulation of d.
+func (p *Page) showOn(ctx context.Context, d *Device) error {
 	if d.Width <= 0 || d.Height <= 0 || d.Scale <= 0 {
 		return fmt.Errorf("emulating a device: bad size %dx%d@%v", d.Width, d.Height, d.Scale)
 	}

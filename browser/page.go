@@ -40,6 +40,8 @@ type Page struct {
 	auths       []AuthChallenge
 
 	in inputBlock // whether the page ignores window input, see windowinput.go
+
+	ownScreen *screenSize // the screen before the first device emulation, see emulation.go
 }
 
 func newPage(b *Browser, t *tgt, info *target.Info) *Page {

@@ -111,20 +111,7 @@ func TestPhoneTurn(t *testing.T) {
 
 	// Tap the field on the picture: the agent's page focuses it, the live
 	// view focuses its own editable element (the phone's keyboard opens).
-	field, err := agentPage.Locate(ctx, "#name")
-	if err != nil {
-		t.Fatal(err)
-	}
-	poll(ctx, t, "a picture at the phone's width", func() bool {
-		w, _ := strconv.ParseFloat(evalString(ctx, t, live, `function(){ return String(document.getElementById("frame").naturalWidth) }`), 64)
-		return w > 0 && w <= 390*3
-	})
-	pic, err := live.Locate(ctx, "#frame")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := pic.Width / float64(innerWidth(ctx, t, agentPage))
-	browsertest.Tap(ctx, t, live, pic.X+(field.X+field.Width/2)*k, pic.Y+(field.Y+field.Height/2)*k)
+	browsertest.TapThrough(ctx, t, live, "#frame", agentPage, "#name")
 	poll(ctx, t, "an editable element focused in the live view", func() bool {
 		return evalString(ctx, t, live, "function(){ const e = document.activeElement; return e ? e.id + ':' + (e.tagName === 'TEXTAREA') : '' }") == "keys:true"
 	})
@@ -143,14 +130,7 @@ func TestPhoneTurn(t *testing.T) {
 		k.dispatchEvent(new InputEvent("input", {inputType: "insertReplacementText", data: "help"})); return "" }`)
 	poll(ctx, t, "the replaced word in the agent's field", func() bool { return agentPage.Title(ctx) == "value:help" })
 
-	button, err := agentPage.Locate(ctx, "#go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pic, err = live.Locate(ctx, "#frame"); err != nil { // the live page may have scrolled
-		t.Fatal(err)
-	}
-	browsertest.Tap(ctx, t, live, pic.X+(button.X+button.Width/2)*k, pic.Y+(button.Y+button.Height/2)*k)
+	browsertest.TapThrough(ctx, t, live, "#frame", agentPage, "#go")
 	poll(ctx, t, "the tap on the button to click it", func() bool { return agentPage.Title(ctx) == "clicked:help" })
 	poll(ctx, t, "the live view's keyboard to close off a button", func() bool {
 		return evalString(ctx, t, live, "function(){ return document.activeElement ? document.activeElement.id : '' }") != "keys"

@@ -61,6 +61,21 @@ func (l *Live) removeClient(c *client) {
 	l.wg.Done()
 }
 
+// recast starts the screencast again, when clients are watching, after the
+// pages were resized for the User's screen: a screencast sends a frame only
+// when the page repaints, and a page whose viewport grew or shrank by a few
+// blank pixels may not, leaving the viewers a picture of the wrong shape.
+// A new screencast starts with a frame.
+func (l *Live) recast() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cast == nil || l.closed {
+		return
+	}
+	l.cast.cancel()
+	l.startCastLocked()
+}
+
 // startCastLocked starts a screencast session. It first waits for the one
 // before it to stop, so that an old StopScreencast never ends a new one.
 // l.mu must be held.

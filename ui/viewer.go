@@ -60,9 +60,13 @@ func (l *Live) setViewer(ctx context.Context, c *client, m inMsg) error {
 	l.mu.Lock()
 	c.device = d
 	l.mu.Unlock()
-	if l.controls(c) {
-		return l.ctl.User().Resize(ctx, emulated(d))
+	if !l.controls(c) {
+		return nil
 	}
+	if err := l.ctl.User().Resize(ctx, emulated(d)); err != nil {
+		return err
+	}
+	l.recast()
 	return nil
 }
 
@@ -86,7 +90,9 @@ func (l *Live) take(ctx context.Context, c *client) error {
 	d := emulated(c.device)
 	l.mu.Unlock()
 	if l.ctl.Holder() == spec.ControllerUser {
-		if err := l.ctl.User().Resize(ctx, d); err != nil && !errors.Is(err, control.ErrNotHeld) {
+		if err := l.ctl.User().Resize(ctx, d); err == nil {
+			l.recast()
+		} else if !errors.Is(err, control.ErrNotHeld) {
 			l.log.Warn("live view could not follow the viewer", "err", err)
 		}
 		l.claim(c)

@@ -20,7 +20,12 @@
   const keys = $("keys"), address = $("address"), stepBox = $("step-box");
   const token = new URLSearchParams(location.search).get("token") || "";
   let ws = null, connected = false, retry = 0, state = null;
-  let viewport = { width: 0, height: 0 }, pendingMove = null;
+  let viewport = { width: 0, height: 0 }, frameSize = viewport, pendingMove = null;
+  img.addEventListener("load", () => {
+    const first = !viewport.width;
+    viewport = frameSize;
+    if (first && state) showStepBox(state.controller === "user" ? null : state.step_box);
+  });
 
   function send(msg) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
@@ -139,20 +144,19 @@
       connected = true;
       retry = 0;
       status.textContent = "";
-      sendViewer();
+      sendViewer(true);
     };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       switch (msg.type) {
         case "state": showState(msg); break;
-        case "frame": {
-          const first = !viewport.width;
-          viewport = { width: msg.width, height: msg.height };
+        case "frame":
+          // The size goes with the picture when it is shown: a tap on the
+          // picture still on screen maps with that picture's size.
+          frameSize = { width: msg.width, height: msg.height };
           img.src = "data:image/jpeg;base64," + msg.data;
-          if (first && state) showStepBox(state.controller === "user" ? null : state.step_box);
           break;
-        }
         case "focus": showKeys(msg.field || null); break;
         case "error": status.textContent = msg.message; break;
       }
@@ -180,18 +184,30 @@
   // sendViewer tells the runtime this screen's size: the area the picture
   // can use, its pixel ratio, and whether it is a phone or tablet. While this
   // viewer holds control on a phone, the page is laid out at this size.
-  function sendViewer() {
+  // It is sent again whenever that area changes: a rotate, or the lines
+  // above the picture growing or shrinking with the story.
+  let sentViewer = "";
+  function sendViewer(always) {
     const top = screen.getBoundingClientRect().top + window.scrollY;
     const coarse = matchMedia("(pointer: coarse)").matches;
     const touch = navigator.maxTouchPoints > 0;
-    send({
+    const msg = {
       type: "viewer",
       width: Math.round(screen.clientWidth),
       height: Math.max(200, Math.round(window.innerHeight - Math.min(top, window.innerHeight / 3))),
       scale: window.devicePixelRatio || 1,
       mobile: coarse && touch,
       touch,
-    });
+    };
+    const key = JSON.stringify(msg);
+    if (key === sentViewer && !always) return;
+    sentViewer = key;
+    send(msg);
+  }
+  const above = new ResizeObserver(() => sendViewer(false));
+  for (const el of screen.parentElement.children) {
+    if (el === screen) break;
+    if (el.tagName !== "SCRIPT") above.observe(el);
   }
   let resizeTimer = 0;
   window.addEventListener("resize", () => {
