@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -34,8 +35,21 @@ func (p *Page) Screencast(ctx context.Context, fn func(ScreencastFrame)) error {
 		defer cancel()
 		_, _ = cdp.Call(cctx, s, page.StopScreencast, cdp.Empty{})
 	}()
+	// A page that does not repaint may send no frame at all: its first
+	// picture is then taken as a screenshot of what it shows.
+	first := time.NewTimer(firstFrameWait)
+	defer first.Stop()
+	framed := false
 	for {
 		select {
+		case <-first.C:
+			if !framed {
+				pctx, cancel := context.WithTimeout(ctx, cleanupTimeout)
+				if f, err := p.viewportPicture(pctx); err == nil {
+					fn(f)
+				}
+				cancel()
+			}
 		case <-ctx.Done():
 			return nil
 		case <-s.Done():
@@ -48,8 +62,30 @@ func (p *Page) Screencast(ctx context.Context, fn func(ScreencastFrame)) error {
 			if !ok || ev.Metadata == nil {
 				continue
 			}
+			framed = true
 			_, _ = cdp.Call(ctx, s, page.ScreencastFrameAck, page.ScreencastFrameAckParams{SessionID: ev.SessionID})
 			fn(ScreencastFrame{JPEG: ev.Data, Width: ev.Metadata.DeviceWidth, Height: ev.Metadata.DeviceHeight})
 		}
 	}
+}
+
+// firstFrameWait is how long a new screencast waits for Chromium's first
+// frame before it takes one itself.
+const firstFrameWait = time.Second
+
+// viewportPicture is a screencast frame of what the page shows now, taken
+// as a screenshot of its visual viewport.
+func (p *Page) viewportPicture(ctx context.Context) (ScreencastFrame, error) {
+	s := p.t.main()
+	m, err := cdp.Call(ctx, s, page.GetLayoutMetrics, cdp.Empty{})
+	if err != nil || m.CSSVisualViewport == nil {
+		return ScreencastFrame{}, fmt.Errorf("reading the viewport: %w", err)
+	}
+	shot, err := cdp.Call(ctx, s, page.CaptureScreenshot, page.CaptureScreenshotParams{
+		Format: page.CaptureScreenshotFormatJpeg, Quality: ptr(int64(60)),
+	})
+	if err != nil {
+		return ScreencastFrame{}, fmt.Errorf("taking the first picture: %w", err)
+	}
+	return ScreencastFrame{JPEG: shot.Data, Width: m.CSSVisualViewport.ClientWidth, Height: m.CSSVisualViewport.ClientHeight}, nil
 }
