@@ -35,14 +35,6 @@ type NavResult struct {
 	Unreachable string
 }
 
-// Location is where the top frame is now, as the browser last reported it;
-// it makes no call to the page.
-func (p *Page) Location() NavResult {
-	r, _, loaded := p.state()
-	r.Loaded = loaded
-	return r
-}
-
 // NavError is a navigation the browser refused or could not complete: a
 // DNS or connection failure, a TLS error page, a blocked scheme.
 type NavError struct {
