@@ -75,14 +75,22 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 	for {
 		t.mu.Lock()
 		done := t.loaded[res.LoaderID]
+		committed := t.frames[t.mainID] != nil && t.frames[t.mainID].loader == res.LoaderID
+		changed := t.changed // with the state: a change after this read wakes the wait
 		t.mu.Unlock()
 		if done {
 			r := p.result(res.LoaderID)
 			r.Loaded = true
 			return r, nil
 		}
-		if err := p.waitChange(nctx, true); err != nil {
+		if err := p.waitChange(nctx, changed, true); err != nil {
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+				if !committed {
+					sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+					_ = p.StopLoading(sctx)
+					cancel()
+					return NavResult{}, fmt.Errorf("navigating to %s: %w (the document did not commit in %s)", url, ErrLoadTimeout, bound)
+				}
 				return p.result(res.LoaderID), nil
 			}
 			return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
@@ -90,15 +98,15 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 	}
 }
 
-// waitChange waits for a change of the page's targets or state;
-// it fails when waiting is moot: a dialog opened, the tab
-// crashed (unless the wait is for a navigation that recovers it) or closed,
-// the browser went away, or ctx ended.
-func (p *Page) waitChange(ctx context.Context, recovering bool) error {
+// waitChange waits for a change of the page's targets or state after the
+// caller read it: changed is the target's changed channel, read under the
+// same lock as that state (a channel read later would miss a change in
+// between, and a quiet page might not change again before the bound). It
+// fails when waiting is moot: a dialog opened, the tab crashed (unless the
+// wait is for a navigation that recovers it) or closed, the browser went
+// away, or ctx ended.
+func (p *Page) waitChange(ctx context.Context, changed <-chan struct{}, recovering bool) error {
 	t := p.t
-	t.mu.Lock()
-	ch := t.changed
-	t.mu.Unlock()
 	interrupt := t.interrupt() // before the state is read, so no change is missed
 	if err := t.blocked(navigation); err != nil {
 		return err
@@ -112,7 +120,7 @@ func (p *Page) waitChange(ctx context.Context, recovering bool) error {
 	case <-t.s.Done():
 		return t.goneErr()
 	case <-interrupt:
-	case <-ch:
+	case <-changed:
 	}
 	return nil
 }
@@ -136,12 +144,12 @@ func (p *Page) result(loader cdp.LoaderID) NavResult {
 // closing end the wait with the matching error.
 func (p *Page) WaitLoaded(ctx context.Context, ok func(url string) bool) (NavResult, error) {
 	for {
-		r, _, loadedDoc := p.state()
+		r, changed, loadedDoc := p.state()
 		if loadedDoc && ok(r.URL) {
 			r.Loaded = true
 			return r, nil
 		}
-		if err := p.waitChange(ctx, false); err != nil {
+		if err := p.waitChange(ctx, changed, false); err != nil {
 			return r, fmt.Errorf("waiting for the page to load: %w", err)
 		}
 	}
@@ -167,12 +175,13 @@ func (p *Page) Settle(ctx context.Context) error {
 	for {
 		t.mu.Lock()
 		pending := t.navigating
+		changed := t.changed // before the state: a change after it wakes the wait
 		t.mu.Unlock()
 		_, _, loaded := p.state()
 		if !pending && loaded {
 			return nil
 		}
-		if err := p.waitChange(sctx, false); err != nil {
+		if err := p.waitChange(sctx, changed, false); err != nil {
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 				if !pending {
 					return nil
