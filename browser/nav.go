@@ -5,10 +5,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
+	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // The browser's own small scripts, run in [UtilityWorld].
@@ -56,12 +58,11 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 	nctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	t.stopScript(nctx)
+	before := p.Document()
 	res, err := cdp.Call(nctx, t.nav(), page.Navigate, page.NavigateParams{URL: url})
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-			_ = p.StopLoading(sctx)
-			cancel()
+			p.stopAfterTimeout(ctx)
 			return NavResult{}, fmt.Errorf("navigating to %s: %w (no answer in %s)", url, ErrLoadTimeout, bound)
 		}
 		return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
@@ -69,33 +70,56 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 	if res.ErrorText != "" {
 		return NavResult{}, &NavError{URL: url, Text: res.ErrorText}
 	}
-	if res.LoaderID == "" { // same-document
-		return NavResult{URL: p.URL(), Loaded: true}, nil
+	if res.LoaderID == "" && sameDocument(p.URL(), url) {
+		// The reply comes before the event that moves the URL.
+		return NavResult{URL: url, Loaded: true}, nil
 	}
 	for {
 		t.mu.Lock()
-		done := t.loaded[res.LoaderID]
-		committed := t.frames[t.mainID] != nil && t.frames[t.mainID].loader == res.LoaderID
+		doc := cdp.LoaderID("")
+		if fi := t.frames[t.mainID]; fi != nil {
+			doc = fi.loader
+		}
+		// The browser answers without a loader id when the navigation has
+		// not started yet (the old document's beforeunload, a renderer
+		// still starting on a busy machine): then the new document is the
+		// first one after the one we left.
+		committed := doc == res.LoaderID || res.LoaderID == "" && doc != "" && string(doc) != before
+		done := committed && t.loaded[doc]
 		changed := t.changed // with the state: a change after this read wakes the wait
 		t.mu.Unlock()
 		if done {
-			r := p.result(res.LoaderID)
+			r := p.result(doc)
 			r.Loaded = true
 			return r, nil
 		}
 		if err := p.waitChange(nctx, changed, true); err != nil {
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 				if !committed {
-					sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-					_ = p.StopLoading(sctx)
-					cancel()
+					p.stopAfterTimeout(ctx)
 					return NavResult{}, fmt.Errorf("navigating to %s: %w (the document did not commit in %s)", url, ErrLoadTimeout, bound)
 				}
-				return p.result(res.LoaderID), nil
+				return p.result(doc), nil
 			}
 			return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
 		}
 	}
+}
+
+// stopAfterTimeout stops a navigation that ran out of time, so that it
+// does not commit later under a caller who was told it failed.
+func (p *Page) stopAfterTimeout(ctx context.Context) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	_ = p.StopLoading(sctx)
+}
+
+// sameDocument reports whether a navigation from cur to url stays in the
+// document: url differs from it at most in its fragment, and has one.
+func sameDocument(cur, url string) bool {
+	base, _, hasFragment := strings.Cut(url, "#")
+	curBase, _, _ := strings.Cut(cur, "#")
+	return hasFragment && base == curBase
 }
 
 // waitChange waits for a change of the page's targets or state after the

@@ -14,8 +14,10 @@ import (
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
-// env is the demo airline and one checker shared by the package's tests
-// (nil under -short without Chromium). Tests check one page at a time.
+// env is the demo airline and a plain Chromium shared by the package's tests
+// (nil under -short without Chromium). The long tests, each with a checker
+// (and Chromium) of its own, run in parallel; TestDiscovery, which changes
+// the site's poppy.json, does not (Go runs it before the parallel ones).
 var env *testEnv
 
 type testEnv struct {
