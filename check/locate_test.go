@@ -34,7 +34,6 @@ func locatePages() (urls []string, missing string) {
 // its box on the screenshot is where that element is; then that the HTML
 // report outlines it and fits a desktop and a phone.
 func TestLocate(t *testing.T) {
-	t.Parallel() // its own checker and Chromium, pages of its own in the shared one
 	c := newChecker(t, check.Options{Watch: time.Second})
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()

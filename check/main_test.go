@@ -15,9 +15,12 @@ import (
 )
 
 // env is the demo airline and a plain Chromium shared by the package's tests
-// (nil under -short without Chromium). The long tests, each with a checker
-// (and Chromium) of its own, run in parallel; TestDiscovery, which changes
-// the site's poppy.json, does not (Go runs it before the parallel ones).
+// (nil under -short without Chromium). TestFixtures and TestStaging, each
+// with checkers (and Chromiums) of their own, run in parallel; TestDiscovery,
+// which changes the site's poppy.json, does not (Go runs it before the
+// parallel ones), nor TestLocate, whose screenshots of the report in the
+// shared browser miss their 10 s bound beside TestFixtures on a loaded
+// machine.
 var env *testEnv
 
 type testEnv struct {
