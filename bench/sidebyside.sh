@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark: poppy-browser's MCP server and Playwright MCP, the
 # same pages, the same MCP client, one run. Not part of make test.
-#   bench/sidebyside.sh [-runs N]
+#   bench/sidebyside.sh [-runs N] [-task checkin]
 # Needs node and npm (installs @playwright/mcp into a temporary folder) and
 # Chromium at /usr/bin/chromium (or CHROMIUM=path).
 set -euo pipefail

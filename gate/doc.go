@@ -119,7 +119,8 @@
 // document is one "pre". A control's line or inline part gives its value,
 // a select's options (the selected ones marked, at most 100 and a count),
 // checked/unchecked, expanded/collapsed, disabled, and for a link where it
-// leads: its path on the frame's own host ("to /manage"), host and path on
+// leads: its anchor alone within the frame's own document ("to #baggage"),
+// its path on the frame's own host ("to /manage"), host and path on
 // another ("to partner.test/hotels"); a query keeps its keys, never a
 // value ("?ref=…"), a fragment only a plain anchor name, and a path over 48
 // characters keeps its first and last segments ("/docs/…/retries"); see

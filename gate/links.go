@@ -10,6 +10,8 @@ import (
 
 // A link's target in a snapshot is short and carries no value a URL may
 // hide a token in:
+//   - a link within the frame's own document shows its anchor alone
+//     ("to #baggage"): the page is the one the model is reading;
 //   - a link to the frame's own host shows its path ("to /manage");
 //     a link to another host shows host and path ("to partner.test/hotels");
 //   - a query keeps its keys and drops every value ("?ref=…&last=…"), since
@@ -38,6 +40,9 @@ func linkTarget(href, frameURL string) string {
 	if err != nil {
 		return ""
 	}
+	if u.Fragment != "" && sameDocument(u, frameURL) {
+		return pagetext.Line(anchor(u.Fragment))
+	}
 	var b strings.Builder
 	if here, ok := pagetext.WebHost(frameURL); !ok || here != host || portOf(frameURL) != u.Port() {
 		b.WriteString(host)
@@ -50,13 +55,33 @@ func linkTarget(href, frameURL string) string {
 		b.WriteString(queryKeys(u.RawQuery))
 	}
 	if u.Fragment != "" {
-		if plainAnchor.MatchString(u.Fragment) {
-			b.WriteString("#" + u.Fragment)
-		} else {
-			b.WriteString("#…")
-		}
+		b.WriteString(anchor(u.Fragment))
 	}
 	return pagetext.Line(b.String())
+}
+
+// anchor is a fragment as a link shows it: a plain anchor name, else "#…".
+func anchor(fragment string) string {
+	if plainAnchor.MatchString(fragment) {
+		return "#" + fragment
+	}
+	return "#…"
+}
+
+// sameDocument reports whether u is the document at frameURL (the
+// fragments aside).
+func sameDocument(u *url.URL, frameURL string) bool {
+	f, err := url.Parse(frameURL)
+	if err != nil {
+		return false
+	}
+	path := func(u *url.URL) string {
+		if p := u.EscapedPath(); p != "" {
+			return p
+		}
+		return "/"
+	}
+	return strings.EqualFold(f.Scheme, u.Scheme) && strings.EqualFold(f.Host, u.Host) && path(f) == path(u) && f.RawQuery == u.RawQuery
 }
 
 func portOf(raw string) string {

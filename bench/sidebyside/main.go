@@ -11,6 +11,10 @@
 // (12-word runs of the page's visible text found in the snapshot, the
 // measure the issue tracker used) and the server's resident memory with its
 // browser (every process in its tree).
+//
+// With -task checkin it runs the check-in task of the spec's section 7
+// instead, on both servers, and reports what the model reads and how long
+// its calls take (task.go).
 package main
 
 import (
@@ -36,10 +40,14 @@ func main() {
 	poppy := flag.String("poppy", "bin/poppy-browser", "poppy-browser binary")
 	playwright := flag.String("playwright", "", "path to @playwright/mcp's cli.js (empty: measure poppy-browser alone)")
 	chromium := flag.String("chromium", "/usr/bin/chromium", "Chromium binary for both servers")
-	runs := flag.Int("runs", 10, "timed repetitions of each snapshot and click")
+	runs := flag.Int("runs", 10, "timed repetitions of each snapshot and click, or of the task")
+	taskName := flag.String("task", "", "run a task instead of the pages: checkin (section 7 of the spec)")
 	flag.Parse()
 	log.SetFlags(0)
-	if err := run(*poppy, *playwright, *chromium, *runs, os.Stdout); err != nil {
+	if *taskName != "" && *taskName != "checkin" {
+		log.Fatalf("sidebyside: -task is checkin or empty, not %q", *taskName)
+	}
+	if err := run(*poppy, *playwright, *chromium, *runs, *taskName, os.Stdout); err != nil {
 		log.Fatalf("sidebyside: %v", err)
 	}
 }
@@ -74,10 +82,17 @@ type server struct {
 	cmd  func() *exec.Cmd
 	// snapshotText extracts the snapshot text the model reads.
 	snapshotText func(*mcp.CallToolResult) string
-	// ref finds the ref of the button named name in a snapshot result.
-	ref func(res *mcp.CallToolResult, name string) string
-	// clickArgs are browser_click's arguments for a ref.
+	// refOf finds the ref of the element with role and name in a result,
+	// "" when it has none.
+	refOf func(res *mcp.CallToolResult, role, name string) string
+	// clickArgs are the arguments that name an element by ref (with name,
+	// its description) to browser_click and the select tool.
 	clickArgs func(ref, name string) map[string]any
+	// selectTool is the tool that selects an option.
+	selectTool string
+	// liveURLFile holds the address of the User's live view, with its
+	// token; "" for a server without one.
+	liveURLFile string
 }
 
 // result is what one server measured.
@@ -99,7 +114,7 @@ type pageResult struct {
 	err              error
 }
 
-func run(poppyBin, playwrightCLI, chromium string, runs int, out io.Writer) error {
+func run(poppyBin, playwrightCLI, chromium string, runs int, taskName string, out io.Writer) error {
 	site, err := testsite.New(nil)
 	if err != nil {
 		return err
@@ -114,7 +129,12 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, out io.Writer) erro
 		return err
 	}
 
-	servers := []server{poppyServer(poppyBin, chromium, args)}
+	tmp, err := os.MkdirTemp("", "sidebyside-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	servers := []server{poppyServer(poppyBin, chromium, args, filepath.Join(tmp, "live-url"))}
 	if playwrightCLI != "" {
 		s, cleanup, err := playwrightServer(playwrightCLI, chromium, args)
 		if err != nil {
@@ -138,6 +158,9 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, out io.Writer) erro
 		}
 		defer cs.Close()
 		sessions[i] = cs
+	}
+	if taskName == "checkin" {
+		return runCheckIn(ctx, site, servers, sessions, runs, out)
 	}
 	for _, p := range ps {
 		fmt.Fprintf(os.Stderr, "measuring %s\n", p.name)
@@ -245,7 +268,7 @@ func measureSnapshot(ctx context.Context, cs *mcp.ClientSession, s server, pr *p
 		pr.coverage, pr.coverageMeasured = coverage(pr.source, pr.name, text), true
 	}
 	if pr.page.click != "" && pr.ref == "" {
-		if pr.ref = s.ref(res, pr.page.click); pr.ref == "" {
+		if pr.ref = s.refOf(res, "button", pr.page.click); pr.ref == "" {
 			pr.err = fmt.Errorf("no button %q in the snapshot", pr.page.click)
 		}
 	}
@@ -327,6 +350,36 @@ func report(out io.Writer, servers []server, rs []result) {
 			})
 		}
 	}
+	row("corpus, median over its pages: snapshot text bytes / text coverage", corpusMedians)
+}
+
+// corpusMedians is the median snapshot text bytes and text coverage over
+// the corpus pages (those whose coverage was measured), each median taken
+// on its own.
+func corpusMedians(r result) string {
+	var bytes []int
+	var covs []float64
+	for _, pr := range r.pages {
+		if pr.coverageMeasured && pr.err == nil {
+			bytes, covs = append(bytes, pr.textBytes), append(covs, pr.coverage)
+		}
+	}
+	if len(bytes) == 0 {
+		return "none measured"
+	}
+	sort.Ints(bytes)
+	sort.Float64s(covs)
+	return fmt.Sprintf("%d / %.0f%%", midpoint(bytes), 100*midpoint(covs))
+}
+
+// midpoint is the median of sorted values: the mean of the two middle
+// ones when their number is even.
+func midpoint[T int | float64](s []T) T {
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func cell(pr pageResult, f func(pageResult) string) string {

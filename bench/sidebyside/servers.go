@@ -11,16 +11,19 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/poppy-browser/poppy-browser/agent"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
 // poppyServer runs `poppy-browser mcp --no-join` for the demo airline,
-// launching its own Chromium, as a Company developer would.
-func poppyServer(bin, chromium string, browserArgs []string) server {
+// launching its own Chromium, as a Company developer would. It writes the
+// live view's address to liveURLFile, where the check-in task's User finds
+// it.
+func poppyServer(bin, chromium string, browserArgs []string, liveURLFile string) server {
 	return server{
 		name: "poppy-browser",
 		cmd: func() *exec.Cmd {
-			args := []string{"mcp", "--no-join", "--company", testsite.CompanyDomain, "--chromium", chromium}
+			args := []string{"mcp", "--no-join", "--company", testsite.CompanyDomain, "--chromium", chromium, "--live-url-file", liveURLFile}
 			for _, a := range browserArgs {
 				args = append(args, "--browser-arg", a)
 			}
@@ -34,19 +37,18 @@ func poppyServer(bin, chromium string, browserArgs []string) server {
 			}
 			return firstText(res)
 		},
-		ref: func(res *mcp.CallToolResult, name string) string {
-			if els, ok := structured(res)["elements"].([]any); ok {
-				for _, e := range els {
-					el, _ := e.(map[string]any)
-					if el["role"] == "button" && el["name"] == name {
-						ref, _ := el["ref"].(string)
-						return ref
-					}
+		refOf: func(res *mcp.CallToolResult, role, name string) string {
+			// The page as the scripted model reads it, the name exactly.
+			for _, e := range agent.ParsePage(firstText(res)).Elements {
+				if e.Ref != "" && e.Role == role && e.Name == name {
+					return e.Ref
 				}
 			}
-			return refInText(firstText(res)+"\n"+textField(res), name)
+			return ""
 		},
-		clickArgs: func(ref, _ string) map[string]any { return map[string]any{"ref": ref} },
+		clickArgs:   func(ref, _ string) map[string]any { return map[string]any{"ref": ref} },
+		selectTool:  "browser_select",
+		liveURLFile: liveURLFile,
 	}
 }
 
@@ -82,11 +84,17 @@ func playwrightServer(cli, chromium string, browserArgs []string) (server, func(
 			return c
 		},
 		snapshotText: firstText,
-		ref: func(res *mcp.CallToolResult, name string) string {
-			return refInText(firstText(res), name)
+		refOf: func(res *mcp.CallToolResult, role, name string) string {
+			// `- ROLE "NAME" [ref=e12]`, the name exactly.
+			re := regexp.MustCompile(`- ` + regexp.QuoteMeta(role) + ` "` + regexp.QuoteMeta(name) + `"[^\n]*?\[ref=([A-Za-z0-9]+)\]`)
+			if m := re.FindStringSubmatch(firstText(res)); m != nil {
+				return m[1]
+			}
+			return ""
 		},
 		// Playwright MCP names the ref "target" and asks for a description too.
-		clickArgs: func(ref, name string) map[string]any { return map[string]any{"target": ref, "element": name} },
+		clickArgs:  func(ref, name string) map[string]any { return map[string]any{"target": ref, "element": name} },
+		selectTool: "browser_select_option",
 	}
 	return s, func() { os.RemoveAll(dir) }, nil
 }
@@ -102,21 +110,6 @@ func structured(res *mcp.CallToolResult) map[string]any {
 		json.Unmarshal(b, &out)
 	}
 	return out
-}
-
-func textField(res *mcp.CallToolResult) string {
-	t, _ := structured(res)["text"].(string)
-	return t
-}
-
-// refInText finds `button "NAME" ... [e12]` (poppy-browser) or
-// `button "NAME" [ref=e12]` (Playwright) in a snapshot text.
-func refInText(text, name string) string {
-	re := regexp.MustCompile(`button "` + regexp.QuoteMeta(name) + `"[^\n]*?\[(?:ref=)?([A-Za-z0-9]+)\]`)
-	if m := re.FindStringSubmatch(text); m != nil {
-		return m[1]
-	}
-	return ""
 }
 
 // treeRSS sums VmRSS (KiB) over pid and every process below it.
