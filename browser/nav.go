@@ -80,11 +80,12 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 		if fi := t.frames[t.mainID]; fi != nil {
 			doc = fi.loader
 		}
-		// The browser answers without a loader id when the navigation has
-		// not started yet (the old document's beforeunload, a renderer
-		// still starting on a busy machine): then the new document is the
-		// first one after the one we left.
-		committed := doc == res.LoaderID || res.LoaderID == "" && doc != "" && string(doc) != before
+		// Any document after the one we left is where the navigation led:
+		// the one the browser named, or one that replaced it before it
+		// loaded (a page that moves itself on with location.replace), or,
+		// when the browser answered without a loader id (a navigation not
+		// started yet), the first to commit.
+		committed := doc == res.LoaderID || doc != "" && string(doc) != before
 		done := committed && t.loaded[doc]
 		changed := t.changed // with the state: a change after this read wakes the wait
 		t.mu.Unlock()
