@@ -31,7 +31,6 @@ func cleanPages() []string {
 // run (with --fill), compares each problem page's marks and findings with
 // its golden file, and validates the JSON, JUnit and HTML outputs.
 func TestFixtures(t *testing.T) {
-	t.Parallel() // its own checker and Chromium; TestDiscovery, which changes the site's poppy.json, is not parallel
 	c := newChecker(t, check.Options{Fill: true})
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
 	defer cancel()

@@ -14,13 +14,8 @@ import (
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
-// env is the demo airline and a plain Chromium shared by the package's tests
-// (nil under -short without Chromium). TestFixtures and TestStaging, each
-// with checkers (and Chromiums) of their own, run in parallel; TestDiscovery,
-// which changes the site's poppy.json, does not (Go runs it before the
-// parallel ones), nor TestLocate, whose screenshots of the report in the
-// shared browser miss their 10 s bound beside TestFixtures on a loaded
-// machine.
+// env is the demo airline and one checker shared by the package's tests
+// (nil under -short without Chromium). Tests check one page at a time.
 var env *testEnv
 
 type testEnv struct {

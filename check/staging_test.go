@@ -23,7 +23,6 @@ func TestStaging(t *testing.T) {
 	if env == nil {
 		t.Skip("no Chromium (-short)")
 	}
-	t.Parallel() // a checker and Chromium per subtest, the site only read
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	if err := os.WriteFile(ca, env.site.CAPEM(), 0o600); err != nil {
 		t.Fatal(err)
@@ -43,7 +42,6 @@ func TestStaging(t *testing.T) {
 		return c.CheckPage(ctx, testsite.CheckInURL())
 	}
 	t.Run("trusted", func(t *testing.T) {
-		t.Parallel()
 		p := staging(t, ca)
 		if p.Status != check.StatusChecked {
 			t.Fatalf("status %s: %s", p.Status, p.Error)
@@ -56,7 +54,6 @@ func TestStaging(t *testing.T) {
 		}
 	})
 	t.Run("untrusted", func(t *testing.T) {
-		t.Parallel()
 		// Without the CA nothing trusts the server: discovery fails, and so
 		// does the page's load in the browser.
 		p := staging(t, "")
