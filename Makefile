@@ -2,7 +2,7 @@
 GO ?= go
 CHROMIUM_CANDIDATES := chromium chromium-browser google-chrome google-chrome-stable
 
-.PHONY: demo test chromium build bench fuzz pool-test
+.PHONY: demo test chromium build bench fuzz pool-test pool-bench
 
 # chromium installs Debian's Chromium when no browser is found: with apt-get
 # when we are root, otherwise it prints the exact command to run.
@@ -34,6 +34,11 @@ test: chromium
 # hundred MB; not part of make test): deploy/browserless/README.md.
 pool-test: chromium
 	./deploy/browserless/pool-test.sh
+
+# pool-bench measures memory per session through the same pool (BENCH_N,
+# default 1,4,8,16; both modes): BENCHMARKS.md, docs/SCALING.md.
+pool-bench: chromium
+	./deploy/browserless/pool-test.sh bench
 
 bench: chromium
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...

@@ -88,7 +88,12 @@
 //     browser refuses (DNS, connection, TLS error) is a [NavError].
 //
 // Attaching with [Options.CDPURL] gives up after [Options.ConnectTimeout]
-// (10 s). Protocol errors are matched by their JSON-RPC code and by the
+// (10 s). A pool that refuses the connection with an HTTP status (429 when
+// full, 408 when its queue timed out, 401 or 403) is reported by that
+// status, in words, never by its body, which may echo the URL and its
+// token; the status is read from the websocket dialer's error text, the
+// one place it offers it. Errors name the URL without its query or user
+// info. Protocol errors are matched by their JSON-RPC code and by the
 // browser's own state (a context that no longer exists), never by text.
 //
 // # Preloading

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -24,16 +25,33 @@ const plainWalkJS = `function() {
   return JSON.stringify(out);
 }`
 
+// inPageScanJS times, inside the page, the part of a snapshot that runs
+// there: the scan in its wire form, as one string (marks.ScanFrame's call).
+const inPageScanJS = `function() {
+  const t = performance.now();
+  const s = globalThis.poppyMarks.scanWire(0);
+  return [performance.now() - t, s.length];
+}`
+
 // BenchmarkSnapshotVsWalk times, in one run on the same page, one
 // snapshot through Gate.Do and one plain JS walk of the page (plainWalkJS,
 // also one round trip), alternating them, and reports both and their
-// ratio.
+// ratio. It also reports where a snapshot's time goes: the scan timed
+// inside the page (inpage-scan-ms; the rest is CDP, Go and the gate's
+// bookkeeping) and the bytes of the scan that cross CDP (wire-bytes).
 func BenchmarkSnapshotVsWalk(b *testing.B) {
 	for _, pg := range snapshotPages {
 		b.Run(pg.name, func(b *testing.B) {
 			bb := startBench(b, pg.path)
 			var snap, walk time.Duration
+			var inPage, wire float64
 			for b.Loop() {
+				var sc [2]float64
+				if err := bb.page.MainFrame().Call(b.Context(), marks.World, inPageScanJS, &sc); err != nil {
+					b.Fatal(err)
+				}
+				inPage += sc[0]
+				wire = sc[1]
 				t := time.Now()
 				var s string
 				if err := bb.page.MainFrame().Call(b.Context(), browser.UtilityWorld, plainWalkJS, &s); err != nil {
@@ -50,6 +68,8 @@ func BenchmarkSnapshotVsWalk(b *testing.B) {
 			b.ReportMetric(float64(snap.Microseconds())/n/1000, "snapshot-ms")
 			b.ReportMetric(float64(walk.Microseconds())/n/1000, "walk-ms")
 			b.ReportMetric(float64(snap)/float64(walk), "snapshot/walk")
+			b.ReportMetric(inPage/n, "inpage-scan-ms")
+			b.ReportMetric(wire, "wire-bytes")
 		})
 	}
 }

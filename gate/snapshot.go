@@ -45,10 +45,16 @@ func (a Snapshot) plan() plan {
 					scans = append(scans, frameScan{frame: f, err: errors.New("the frame has no document yet")})
 					continue
 				}
+				doc, _ := r.s.Document(ctx)
 				fctx, cancel := context.WithTimeout(ctx, frameScanTimeout)
 				sc, err := r.s.Scan(fctx, f, 0)
 				cancel()
 				scans = append(scans, frameScan{frame: f, scan: sc, err: err})
+				if now, _ := r.s.Document(ctx); i == 0 && err == nil && now == doc {
+					// The top frame's scan read its title: the page state
+					// needs no round trip of its own for it.
+					r.title, r.titleDoc = sc.Title, doc
+				}
 				if i == 0 && err != nil {
 					break // the snapshot fails with the top frame (scanEnd); its frames would only add their bounds
 				}

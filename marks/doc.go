@@ -89,7 +89,12 @@
 // lives) for the elements, and lines of text (ID 0) that hold every
 // visible text of the document block by block, whitespace collapsed and
 // never cut, with the ids of the controls and links inline in them
-// ([Element.Parts]); [ScanFrom] reads one element's subtree. [Check]
+// ([Element.Parts]); [ScanFrom] reads one element's subtree. A scan
+// crosses CDP as one JSON string in a wire form (js/scanner/wire.js, read
+// by wire.go): each entry an array of its fields by position, defaults
+// left off, about half the bytes of the same entries as objects on a page
+// of thousands of controls; TestWireMatchesScan holds the two to the same
+// [Scan]. [Check]
 // takes an [Action] and returns a [Verdict]: Stale, the covering [Mark]s,
 // and for clicks the hit-tested point. [Read] lists every mark of a
 // document, for tests and conformance reports.

@@ -201,7 +201,7 @@ type actionJSON struct {
 
 // Calls into the scanner; every value is an argument, never source text.
 const (
-	callScan     = `function(id) { return JSON.stringify(globalThis.poppyMarks.scan(id)); }`
+	callScan     = `function(id) { return globalThis.poppyMarks.scanWire(id); }`
 	callCheck    = `function(a) { return globalThis.poppyMarks.check(a); }`
 	callDisarm   = `function() { return globalThis.poppyMarks.disarm(); }`
 	callFocus    = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
@@ -291,20 +291,20 @@ type scanJSON struct {
 	PendingHosts int `json:"pendingHosts"`
 }
 
-// scanOnce runs the scanner once. The scan comes back as one JSON string:
-// CDP's own by-value serialization of thousands of small objects costs
-// many times more.
+// scanOnce runs the scanner once. The scan comes back as one JSON string
+// in the wire form (wire.go): CDP's own by-value serialization of
+// thousands of small objects costs many times more.
 func scanOnce(ctx context.Context, f browser.Frame, root int) (scanJSON, error) {
 	var raw string
-	var s scanJSON
 	if err := f.Call(ctx, World, callScan, &raw, root); err != nil {
-		return s, fmt.Errorf("scanning frame: %w", err)
+		return scanJSON{}, fmt.Errorf("scanning frame: %w", err)
 	}
 	if raw == "null" { // the scanner found no element root
-		return s, fmt.Errorf("scanning frame: %w", ErrStale)
+		return scanJSON{}, fmt.Errorf("scanning frame: %w", ErrStale)
 	}
-	if err := json.Unmarshal([]byte(raw), &s); err != nil {
-		return s, fmt.Errorf("scanning frame: decoding the scan: %w", err)
+	s, err := decodeWire(raw)
+	if err != nil {
+		return scanJSON{}, fmt.Errorf("scanning frame: %w", err)
 	}
 	return s, nil
 }

@@ -24,6 +24,7 @@ var scannerParts = []string{
 	"guard.js",   // the in-page guard, and check, which arms it
 	"scan.js",    // what the agent may read: one element's entry
 	"text.js",    // the walk: text in reading order, controls in their lines
+	"wire.js",    // the scan as it crosses to Go (wire.go reads it)
 	"helpers.js", // focus, select, scroll; reads for tests and reports
 	"exports.js", // globalThis.poppyMarks
 }

@@ -17,8 +17,9 @@ import (
 )
 
 // connect opens n MCP sessions, as -mode says, and returns them with the
-// poppy-browser processes serving them.
-func connect(ctx context.Context, poppy, cdpURL string, n int) ([]*mcp.ClientSession, []*exec.Cmd, error) {
+// poppy-browser processes serving them. With -mode http, idle (if not nil)
+// runs once the process listens and before its first session.
+func connect(ctx context.Context, poppy, cdpURL string, n int, idle func(addr, token string, proc *exec.Cmd) error) ([]*mcp.ClientSession, []*exec.Cmd, error) {
 	base := []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--cdp-url", cdpURL, "--live-url-file", ""}
 	var sessions []*mcp.ClientSession
 	var procs []*exec.Cmd
@@ -49,6 +50,11 @@ func connect(ctx context.Context, poppy, cdpURL string, n int) ([]*mcp.ClientSes
 	procs = append(procs, cmd)
 	if err := waitListening(ctx, addr); err != nil {
 		return nil, procs, err
+	}
+	if idle != nil {
+		if err := idle(addr, token, cmd); err != nil {
+			return nil, procs, err
+		}
 	}
 	hc := &http.Client{Transport: bearer{token}}
 	for i := range n {

@@ -12,6 +12,10 @@
 //
 //	go build -o /tmp/poppy-browser ./cmd/poppy-browser
 //	go run ./bench/sessions -poppy /tmp/poppy-browser -n 1,4,16 -rounds 10
+//
+// With -browserless the browsers come from a Browserless pool instead (a
+// browser per connection), and it prints memory only, read while every
+// session is open: `make pool-bench` runs it in both modes (pool.go).
 package main
 
 import (
@@ -41,12 +45,13 @@ func main() {
 	ns := flag.String("n", "1,4,16", "numbers of concurrent sessions")
 	rounds := flag.Int("rounds", 10, "rounds of tool calls per session (navigate, snapshot, click, back, snapshot)")
 	flag.StringVar(&mode, "mode", "http", "http: N MCP sessions of one process; processes: N processes of one session")
+	pool := flag.Bool("browserless", false, "attach through a Browserless pool that POOL_START starts (deploy/browserless/pool-test.sh bench) and measure memory only")
 	flag.Parse()
 	if *poppy == "" {
 		fmt.Fprintln(os.Stderr, "sessions: give -poppy BIN")
 		os.Exit(2)
 	}
-	if err := run(*poppy, *ns, *rounds); err != nil {
+	if err := run(*poppy, *ns, *rounds, *pool); err != nil {
 		fmt.Fprintln(os.Stderr, "sessions:", err)
 		os.Exit(1)
 	}
@@ -54,7 +59,7 @@ func main() {
 
 var mode string
 
-func run(poppy, ns string, rounds int) error {
+func run(poppy, ns string, rounds int, pool bool) error {
 	site, err := testsite.New(nil)
 	if err != nil {
 		return err
@@ -63,9 +68,16 @@ func run(poppy, ns string, rounds int) error {
 		return err
 	}
 	defer site.Close()
-	fmt.Printf("mode %s\n\n", mode)
-	fmt.Println("| sessions | Chromium PSS (idle) | Chromium per session | poppy-browser PSS | tool | calls | p50 | p95 | max |")
-	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	fmt.Printf("mode %s, load average %s\n\n", mode, loadAverage())
+	defer func() { fmt.Printf("\nload average at the end %s\n", loadAverage()) }()
+	measure := measure
+	if pool {
+		measure = measurePool
+		fmt.Println(poolHeader)
+	} else {
+		fmt.Println("| sessions | Chromium PSS (idle) | Chromium per session | poppy-browser PSS | tool | calls | p50 | p95 | max |")
+		fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	}
 	for _, f := range strings.Split(ns, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
@@ -89,7 +101,7 @@ func measure(poppy string, site *testsite.Site, n, rounds int) error {
 	defer chromium.stop()
 	base := pssOfGroup(chromium.cmd.Process.Pid)
 
-	sessions, procs, err := connect(ctx, poppy, cdpURL, n)
+	sessions, procs, err := connect(ctx, poppy, cdpURL, n, nil)
 	defer func() {
 		for _, s := range sessions {
 			s.Close()
@@ -104,6 +116,33 @@ func measure(poppy string, site *testsite.Site, n, rounds int) error {
 	if err != nil {
 		return err
 	}
+	lat, err := drive(ctx, sessions, rounds)
+	if err != nil {
+		return err
+	}
+	chromeRSS := pssOfGroup(chromium.cmd.Process.Pid)
+	var poppyRSS int64
+	for _, p := range procs {
+		poppyRSS += pss(p.Process.Pid)
+	}
+	tools := []string{"browser_navigate", "browser_snapshot", "browser_click", "browser_back"}
+	for i, tool := range tools {
+		ds := lat[tool]
+		slices.Sort(ds)
+		mem := "| | | |"
+		if i == 0 {
+			mem = fmt.Sprintf("| %s (%s) | %s | %s in %d process(es) |", mib(chromeRSS), mib(base), mib((chromeRSS-base)/int64(n)), mib(poppyRSS), len(procs))
+		}
+		fmt.Printf("| %d %s %s | %d | %s | %s | %s |\n", n, mem, tool, len(ds), ms(pct(ds, 50)), ms(pct(ds, 95)), ms(ds[len(ds)-1]))
+	}
+	return nil
+}
+
+// drive runs rounds of the agent's flow (navigate, snapshot, click,
+// back, snapshot) in every session at once and returns each tool's
+// latencies, or the first session's failure.
+func drive(ctx context.Context, sessions []*mcp.ClientSession, rounds int) (map[string][]time.Duration, error) {
+	n := len(sessions)
 	lat := map[string][]time.Duration{}
 	var mu sync.Mutex
 	errs := make(chan error, n)
@@ -149,31 +188,13 @@ func measure(poppy string, site *testsite.Site, n, rounds int) error {
 	close(start)
 	wg.Wait()
 	close(errs)
-	if err := <-errs; err != nil {
-		return err
-	}
-	chromeRSS := pssOfGroup(chromium.cmd.Process.Pid)
-	var poppyRSS int64
-	for _, p := range procs {
-		poppyRSS += pss(p.Process.Pid)
-	}
-	tools := []string{"browser_navigate", "browser_snapshot", "browser_click", "browser_back"}
-	for i, tool := range tools {
-		ds := lat[tool]
-		slices.Sort(ds)
-		mem := "| | | |"
-		if i == 0 {
-			mem = fmt.Sprintf("| %s (%s) | %s | %s in %d process(es) |", mib(chromeRSS), mib(base), mib((chromeRSS-base)/int64(n)), mib(poppyRSS), len(procs))
-		}
-		fmt.Printf("| %d %s %s | %d | %s | %s | %s |\n", n, mem, tool, len(ds), ms(pct(ds, 50)), ms(pct(ds, 95)), ms(ds[len(ds)-1]))
-	}
-	return nil
+	return lat, <-errs
 }
 
 // checkInLink snapshots the page (a call not counted) and returns the ref
 // of its check-in link.
 func checkInLink(ctx context.Context, cs *mcp.ClientSession) (string, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_snapshot"})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_snapshot", Arguments: map[string]any{"elements": true}})
 	if err != nil {
 		return "", err
 	}
@@ -267,39 +288,6 @@ func startChromium(ctx context.Context, extra []string) (*chromiumProc, string, 
 		c.stop()
 		return nil, "", ctx.Err()
 	}
-}
-
-// pss is a process's proportional set size in bytes (its share of shared
-// pages counted once across processes), 0 if it is gone.
-func pss(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "Pss:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb * 1024
-		}
-	}
-	return 0
-}
-
-// pssOfGroup sums the proportional set sizes of a process group (Chromium
-// and its helpers).
-func pssOfGroup(pgid int) int64 {
-	dirs, _ := os.ReadDir("/proc")
-	var sum int64
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		if g, err := syscall.Getpgid(pid); err == nil && g == pgid {
-			sum += pss(pid)
-		}
-	}
-	return sum
 }
 
 func pct(ds []time.Duration, p int) time.Duration {

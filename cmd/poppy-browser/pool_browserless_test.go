@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,55 +33,15 @@ import (
 // again; the old sessions answer browser_gone, a new one works, and
 // /metrics counts the reattach.
 func TestBrowserlessPool(t *testing.T) {
-	start, port, token := os.Getenv("POOL_START"), os.Getenv("POOL_PORT"), os.Getenv("POOL_TOKEN")
-	if start == "" || port == "" || token == "" {
-		t.Skip("POOL_START, POOL_PORT and POOL_TOKEN come from deploy/browserless/pool-test.sh")
-	}
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
 	defer cancel()
-	site, _, err := startDemoSite()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
-	// The pool starts its browsers in process groups of their own: they
-	// carry this flag (Chromium ignores it) so the test finds and ends them.
-	marker := fmt.Sprintf("--poppy-pool-test=%d", time.Now().UnixNano())
-	launch, _ := json.Marshal(map[string]any{"args": append(site.BrowserArgs(), marker)})
-	t.Cleanup(func() { killMarked(marker) })
-	base := "http://127.0.0.1:" + port
-	cdpURL := base + "/?token=" + url.QueryEscape(token) + "&timeout=600000&launch=" + url.QueryEscape(string(launch))
-
-	stopPool := startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token))
-	var stderr syncBuffer
-	sctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		done <- run(sctx, []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
-			"--cdp-url", cdpURL, "--live-url-file", ""}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
-	}()
-	defer func() { stop(); <-done }()
-	var endpoint, mcpToken string
-	waitUntil(t, ctx, "the endpoint is announced", func() bool {
-		m := regexp.MustCompile(`at (http://\S+) with the header: Authorization: Bearer (\S+)`).FindStringSubmatch(stderr.String())
-		if m != nil {
-			endpoint, mcpToken = m[1], m[2]
-		}
-		return m != nil
-	})
-	connect := func() *mcp.ClientSession {
-		c := mcp.NewClient(&mcp.Implementation{Name: "pool-test", Version: "1"}, nil)
-		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint,
-			HTTPClient: &http.Client{Transport: bearer{mcpToken, http.DefaultTransport}}, MaxRetries: -1}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
-	}
+	start, base, token, cdpURL, marker := poolSetup(t)
+	stopPool := startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token), "CONCURRENT=4")
+	rt := startPoolRuntime(t, ctx, cdpURL)
+	connect, stderr, endpoint, mcpToken := rt.connect, &rt.stderr, rt.endpoint, rt.mcpToken
 	var old []*mcp.ClientSession
 	for i := range 4 {
-		cs := connect()
+		cs := connect(t, ctx)
 		if r, _ := callTool(t, ctx, cs, "browser_navigate", map[string]any{"url": testsite.BookingURL()}); r["outcome"] != "done" {
 			t.Fatalf("session %d through the pool: %v\n%s", i, r, stderr.String())
 		}
@@ -93,9 +54,9 @@ func TestBrowserlessPool(t *testing.T) {
 			t.Errorf("session %d after the pool went: %v, want browser_gone", i, r)
 		}
 	}
-	startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token))
+	startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token), "CONCURRENT=4")
 	began := time.Now()
-	if r, _ := callTool(t, ctx, connect(), "browser_navigate", map[string]any{"url": testsite.BookingURL()}); r["outcome"] != "done" {
+	if r, _ := callTool(t, ctx, connect(t, ctx), "browser_navigate", map[string]any{"url": testsite.BookingURL()}); r["outcome"] != "done" {
 		t.Fatalf("a new session after the pool restarted: %v\n%s", r, stderr.String())
 	}
 	t.Logf("a new session navigated %s after the pool was back", time.Since(began).Round(time.Millisecond))
@@ -115,12 +76,83 @@ func TestBrowserlessPool(t *testing.T) {
 	}
 }
 
-// startPool runs the shell command start in its own process group until
+// poolSetup reads make pool-test's environment (the test skips without
+// it), starts the demo airline and returns the pool's start command, base
+// URL and token, and a connect URL with the airline's host flags and a
+// marker in launch=: the pool starts its browsers in process groups of
+// their own, and the marker (a flag Chromium ignores) lets the test's
+// cleanup find and end them.
+func poolSetup(t *testing.T) (start, base, token, cdpURL, marker string) {
+	start, port, token := os.Getenv("POOL_START"), os.Getenv("POOL_PORT"), os.Getenv("POOL_TOKEN")
+	if start == "" || port == "" || token == "" {
+		t.Skip("POOL_START, POOL_PORT and POOL_TOKEN come from deploy/browserless/pool-test.sh")
+	}
+	site, _, err := startDemoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { site.Close() })
+	marker = fmt.Sprintf("--poppy-pool-test=%d", time.Now().UnixNano())
+	launch, _ := json.Marshal(map[string]any{"args": append(site.BrowserArgs(), marker)})
+	t.Cleanup(func() { killMarked(marker) })
+	base = "http://127.0.0.1:" + port
+	cdpURL = base + "/?token=" + url.QueryEscape(token) + "&timeout=600000&launch=" + url.QueryEscape(string(launch))
+	return start, base, token, cdpURL, marker
+}
+
+// poolRuntime is an `mcp --http` runtime attached with --cdp-url, run in
+// process (a connection of its own to the pool, as a separate process's).
+type poolRuntime struct {
+	stderr             syncBuffer
+	endpoint, mcpToken string
+	stop               func() // ends it and waits; its websocket to the pool closes
+}
+
+// startPoolRuntime starts a runtime on cdpURL and waits until it
+// announces its endpoint; the test's cleanup stops it.
+func startPoolRuntime(t *testing.T, ctx context.Context, cdpURL string) *poolRuntime {
+	t.Helper()
+	rt := &poolRuntime{}
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(sctx, []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
+			"--cdp-url", cdpURL, "--live-url-file", ""}, strings.NewReader(""), &bytes.Buffer{}, &rt.stderr)
+	}()
+	var once sync.Once
+	rt.stop = func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(rt.stop)
+	waitUntil(t, ctx, "the endpoint is announced", func() bool {
+		m := regexp.MustCompile(`at (http://\S+) with the header: Authorization: Bearer (\S+)`).FindStringSubmatch(rt.stderr.String())
+		if m != nil {
+			rt.endpoint, rt.mcpToken = m[1], m[2]
+		}
+		return m != nil
+	})
+	return rt
+}
+
+// connect opens an MCP session on the runtime; the test's cleanup closes it.
+func (rt *poolRuntime) connect(t *testing.T, ctx context.Context) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "pool-test", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: rt.endpoint,
+		HTTPClient: &http.Client{Transport: bearer{rt.mcpToken, http.DefaultTransport}}, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// startPool runs the shell command start in its own process group, with
+// env added to its environment (the pool's CONCURRENT and QUEUED), until
 // the pool answers ready (GET ready, 200), and returns what kills the
 // group and waits for it.
-func startPool(t *testing.T, ctx context.Context, start, ready string) (kill func()) {
+func startPool(t *testing.T, ctx context.Context, start, ready string, env ...string) (kill func()) {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", start)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -2,7 +2,12 @@
 # make pool-test: Browserless from npm (into .pool/, git-ignored; no browser
 # downloads, Debian's Chromium instead), then TestBrowserlessPool: 4
 # sessions of one `mcp --http` process through it, the pool killed and
-# started again, recovery checked. Not part of make test.
+# started again, recovery checked; and TestBrowserlessPoolFull: a full pool's
+# 429. Not part of make test.
+#
+# make pool-bench (pool-test.sh bench): the same pool, then bench/sessions
+# -browserless: memory per session at N = 1, 4, 8, 16 (BENCH_N), one
+# `mcp --http` process and one stdio process per session.
 set -eu
 cd "$(dirname "$0")/../.."
 VERSION=${BROWSERLESS_VERSION:-2.42.0}
@@ -37,8 +42,18 @@ cp deploy/browserless/start-pool.mjs "$DIR/start-pool.mjs"
 PORT=${POOL_PORT:-39231}
 TOKEN=${POOL_TOKEN:-pool-test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')}
 export POOL_PORT=$PORT POOL_TOKEN=$TOKEN
-# The pool, as the test starts (and restarts) it: no timeout on a
-# connection (one runtime process each), its URL logging off.
+# The pool, as the test and the bench start (and restart) it: no timeout
+# on a connection (one runtime process each), its URL logging off;
+# CONCURRENT and QUEUED come from whoever starts it.
 export POOL_START="cd $(pwd)/$DIR && PLAYWRIGHT_BROWSERS_PATH=$PW PORT=$PORT HOST=127.0.0.1 TOKEN=$TOKEN \
-TIMEOUT=0 CONCURRENT=4 DEBUG=-* exec node start-pool.mjs"
-exec go test -tags pooltest -race -count=1 -v -run '^TestBrowserlessPool$' -timeout 15m ./cmd/poppy-browser
+TIMEOUT=0 DEBUG=-* exec node start-pool.mjs"
+if [ "${1:-}" = bench ]; then
+	BIN=$(pwd)/.pool/poppy-browser
+	go build -o "$BIN" ./cmd/poppy-browser
+	for mode in http processes; do
+		go run ./bench/sessions -browserless -poppy "$BIN" -mode "$mode" -n "${BENCH_N:-1,4,8,16}" -rounds "${BENCH_ROUNDS:-2}"
+		echo
+	done
+	exit 0
+fi
+exec go test -tags pooltest -race -count=1 -v -run '^TestBrowserlessPool' -timeout 15m ./cmd/poppy-browser

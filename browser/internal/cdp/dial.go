@@ -9,6 +9,7 @@ import (
 	"net/http"
 	neturl "net/url"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/chromedp/chromedp"
@@ -37,7 +38,11 @@ func Redact(err error) error {
 	if err == nil {
 		return nil
 	}
-	text := urlInText.ReplaceAllStringFunc(err.Error(), RedactURL)
+	text := urlInText.ReplaceAllStringFunc(err.Error(), func(u string) string {
+		// The match runs on over the punctuation after a URL ("URL: cause").
+		bare := strings.TrimRight(u, ":,;.)")
+		return RedactURL(bare) + u[len(bare):]
+	})
 	return &redacted{text: text, cause: scrubChain(err)}
 }
 
@@ -85,9 +90,50 @@ func Dial(ctx context.Context, url string) (chromedp.Transport, error) {
 	}
 	c, err := remote.DialContext(ctx, ws)
 	if err != nil {
+		if r, ok := handshakeRefusal(err); ok {
+			err = r
+		}
 		return nil, fmt.Errorf("attaching to %s: %w", url, err)
 	}
 	return c, nil
+}
+
+// refusal is a pool's (or proxy's) answer other than the websocket or
+// /json/version: its status, said in words, without its body, which may
+// echo the request (a URL with its token) and reaches the model.
+type refusal struct {
+	code   int
+	status string // "429 Too Many Requests"
+}
+
+func (r refusal) Error() string {
+	switch r.code {
+	case http.StatusTooManyRequests:
+		return "the pool is full (it answered " + r.status + ")"
+	case http.StatusRequestTimeout:
+		return "the pool's queue timed out (it answered " + r.status + ")"
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return "the pool refused the credentials in the URL (it answered " + r.status + ")"
+	case http.StatusServiceUnavailable:
+		return "the pool is unavailable (it answered " + r.status + ")"
+	}
+	return "the pool refused the connection (it answered " + r.status + ")"
+}
+
+// handshakeStatus finds the status in the websocket dialer's handshake
+// error (`...: unexpected status "429 Too Many Requests", body "..."`):
+// the dialer keeps it in the text only.
+var handshakeStatus = regexp.MustCompile(`unexpected status "(([1-5][0-9]{2})[^"]{0,60})"`)
+
+// handshakeRefusal turns a handshake the server answered with a status
+// into a [refusal], dropping the body the dialer quotes.
+func handshakeRefusal(err error) (refusal, bool) {
+	m := handshakeStatus.FindStringSubmatch(err.Error())
+	if m == nil {
+		return refusal{}, false
+	}
+	code, _ := strconv.Atoi(m[2])
+	return refusal{code: code, status: m[1]}, true
 }
 
 // resolveWebSocketURL asks a DevTools HTTP endpoint for its browser
@@ -113,7 +159,7 @@ func resolveWebSocketURL(ctx context.Context, base string) (string, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("/json/version answered %s", resp.Status)
+		return "", fmt.Errorf("reading /json/version: %w", refusal{code: resp.StatusCode, status: resp.Status})
 	}
 	var v struct {
 		WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`

@@ -15,6 +15,14 @@ import (
 
 const token = "tok-7Qz9-distinctive"
 
+// TestRedactKeepsTheSentence: the text around a URL stays as it was.
+func TestRedactKeepsTheSentence(t *testing.T) {
+	err := fmt.Errorf("attaching to ws://127.0.0.1:3000/chromium?token=%s&launch={}: refused", token)
+	if got, want := Redact(err).Error(), "attaching to ws://127.0.0.1:3000/chromium: refused"; got != want {
+		t.Errorf("Redact gave %q, want %q", got, want)
+	}
+}
+
 func TestRedact(t *testing.T) {
 	tests := []struct {
 		name string
@@ -103,5 +111,46 @@ func TestDialErrorsRedacted(t *testing.T) {
 		if !strings.Contains(red.Error(), addr) {
 			t.Errorf("%s: redacted error %q no longer names the address", url, red)
 		}
+	}
+}
+
+// TestDialPoolRefusals: a pool that refuses the websocket (or its
+// /json/version) with a status is reported by that status, in words, and
+// never by its body, which here echoes the token as a careless proxy's
+// would.
+func TestDialPoolRefusals(t *testing.T) {
+	tests := []struct {
+		code int
+		want string
+	}{
+		{http.StatusTooManyRequests, "the pool is full (it answered 429 Too Many Requests)"},
+		{http.StatusRequestTimeout, "the pool's queue timed out (it answered 408 Request Timeout)"},
+		{http.StatusUnauthorized, "the pool refused the credentials in the URL (it answered 401 Unauthorized)"},
+		{http.StatusBadGateway, "the pool refused the connection (it answered 502 Bad Gateway)"},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.code), func(t *testing.T) {
+			pool := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tc.code)
+				fmt.Fprintf(w, "refused %s for a body-secret", r.URL)
+			}))
+			defer pool.Close()
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			host := strings.TrimPrefix(pool.URL, "http://")
+			for _, url := range []string{"ws://" + host + "/chromium?token=" + token, pool.URL + "/?token=" + token} {
+				_, err := Dial(ctx, url)
+				if err == nil {
+					t.Fatalf("%s: attached to a pool that refused", url)
+				}
+				got := Redact(err).Error()
+				if !strings.Contains(got, tc.want) {
+					t.Errorf("%s: error %q, want it to say %q", url, got, tc.want)
+				}
+				if strings.Contains(got, "body-secret") || strings.Contains(got, token) {
+					t.Errorf("%s: error %q quotes the pool's body or the token", url, got)
+				}
+			}
+		})
 	}
 }

@@ -8,5 +8,5 @@
   // element, elementOf the element of a local id (null when gone; for
   // js/locate.js), and shadowRootOf the open or adopted closed root of a
   // host, so the watcher sees what the scanner sees.
-  return Object.freeze({ scan, check, disarm, focus, selectKeys, selectedValues, scrollBy, ref, marks: marksNow, pendingHosts, adopt, implicitRule, idOf: idFor, elementOf: lookup, shadowRootOf: rootOf });
+  return Object.freeze({ scan, scanWire, check, disarm, focus, selectKeys, selectedValues, scrollBy, ref, marks: marksNow, pendingHosts, adopt, implicitRule, idOf: idFor, elementOf: lookup, shadowRootOf: rootOf });
 })();

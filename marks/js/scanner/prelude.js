@@ -19,6 +19,12 @@ globalThis.poppyMarks ??= (() => {
   // elements (DOM clobbering of document and form) cannot shadow them.
   const getAttr = Element.prototype.getAttribute;
   const attr = (el, name) => getAttr.call(el, name);
+  const hasAttrs = Element.prototype.hasAttributes;
+  // firstRole: the first word of el's role attribute, "" without one.
+  function firstRole(el) {
+    const v = attr(el, "role");
+    return v ? v.trim().split(/\s+/)[0] : "";
+  }
   const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
   const formElements = getter(HTMLFormElement.prototype, "elements");
   const docElement = getter(Document.prototype, "documentElement");

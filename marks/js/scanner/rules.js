@@ -44,11 +44,12 @@
   // A set of marks, each reported once per marked element and kind.
   function collector() {
     const list = [];
-    const seen = new Set();
+    let seen = null; // made on the first mark: most elements have none
     return {
       list,
       add(kind, marked, touches) {
         const key = kind + ":" + idFor(marked);
+        seen ??= new Set();
         if (seen.has(key)) return;
         seen.add(key);
         list.push({ kind, marked: idFor(marked), touches: idFor(touches) });

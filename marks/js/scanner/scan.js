@@ -10,13 +10,17 @@
   const NAME_MAX = 300;
   // textOf: visible text of el; with own, without the text of interactive and
   // content descendants (they have lines of their own).
+  // Sibling links and a set, not childNodes and a regular expression: a
+  // scan asks it of every button and link.
+  const UNREAD = new Set(["script", "style", "template", "select", "textarea"]);
   function textOf(el, own) {
     let s = "";
     const visit = (n) => {
-      for (const ch of n.childNodes) {
+      for (let ch = n.firstChild; ch; ch = ch.nextSibling) {
         if (s.length > 2 * NAME_MAX) return;
-        if (ch.nodeType === Node.TEXT_NODE) s += ch.data;
-        else if (ch.nodeType !== Node.ELEMENT_NODE || ch.hidden || /^(script|style|template|select|textarea)$/.test(ch.localName)) continue;
+        const type = ch.nodeType;
+        if (type === 3) s += ch.data;
+        else if (type !== 1 || ch.hidden || UNREAD.has(ch.localName)) continue;
         else if (ch.localName === "img") s += " " + (attr(ch, "alt") || "") + " ";
         else if (ch.isContentEditable) continue; // the User's text, or a line of its own
         else if (!own || !(ch.matches(INTERACTIVE) || ch.matches(CONTENT))) {
@@ -55,7 +59,7 @@
   const INPUT_ROLES = { button: "button", submit: "button", reset: "button", image: "button", file: "button", color: "button", checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox" };
   const TAG_ROLES = { button: "button", summary: "button", textarea: "textbox", form: "form", iframe: "iframe", li: "listitem", p: "paragraph", td: "cell", th: "columnheader", dialog: "dialog", label: "label", legend: "legend", caption: "caption", dt: "term", dd: "definition", figcaption: "caption", option: "option" };
   function roleOf(el) {
-    const explicit = (attr(el, "role") || "").trim().split(/\s+/)[0];
+    const explicit = firstRole(el);
     if (explicit) return explicit;
     const tag = el.localName;
     if (tag === "a" || tag === "area") return el.hasAttribute("href") ? "link" : "generic";
@@ -87,11 +91,13 @@
     const e = { id: idFor(el), role: roleOf(el), name: "", tag: el.localName, box: { x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height) }, depth };
     if (interactive && !(el instanceof HTMLIFrameElement) || kindOf(el)) e.actionable = true;
     const c = collector();
-    interactionOf(el, c);
-    const covered = c.list.length > 0;
     const f = formOf(el);
+    // Most elements have no mark above them or their form: the rules would
+    // walk their ancestors to find none.
+    if (markUp(el) || f && markUp(f)) interactionOf(el, c);
+    const covered = c.list.length > 0;
     if (!covered && kindOf(el)) c.add(kindOf(el), el, el);
-    if (!c.list.length && f && isSubmit(el)) submissionOf(f, c, el);
+    if (!c.list.length && f && isSubmit(el) && markUp(f)) submissionOf(f, c, el);
     if (c.list.length) e.marked = { kind: c.list[0].kind, marked: c.list[0].marked };
     if (!interactive) {
       if (!(el instanceof HTMLFormElement)) e.text = clip(textOf(el, true), NAME_MAX);
@@ -100,7 +106,7 @@
     }
     e.name = nameOf(el);
     if (el instanceof HTMLInputElement || el instanceof HTMLButtonElement) e.type = el.type;
-    if (el.matches(":disabled") || attr(el, "aria-disabled") === "true") e.disabled = true;
+    if (canBeDisabled(el.localName) && el.matches(":disabled") || attr(el, "aria-disabled") === "true") e.disabled = true;
     if (f && kindOf(f)) e.form = idFor(f);
     if (covered) {
       if (isTextField(el) || checkedOf(el) !== undefined || el.localName.includes("-") || FIELD_ROLES.test(e.role)) e.userField = true;
@@ -128,6 +134,28 @@
     return e;
   }
   const VALUE_MAX = 1000, OPTIONS_MAX = 100;
+  // The elements :disabled can match (HTML 4.16.3), but custom elements,
+  // which are asked always: the selector engine costs more than the test.
+  const DISABLABLE = new Set("button input select textarea optgroup option fieldset".split(" "));
+  const canBeDisabled = (tag) => DISABLABLE.has(tag) || tag.includes("-");
+  // markUp says whether n or an element above it (across shadow roots)
+  // bears a mark. It is remembered for one scan only (marksSeen, set by
+  // scan): marks are read anew by every call; outside a scan it says true,
+  // so that nothing is skipped.
+  let marksSeen = null;
+  function markUp(n) {
+    if (!marksSeen) return true;
+    const path = [];
+    let v = false;
+    for (; n; n = parentOf(n)) {
+      const known = marksSeen.get(n);
+      if (known !== undefined) { v = known; break; }
+      if (attr(n, ATTR) !== null) { v = true; marksSeen.set(n, true); break; }
+      path.push(n);
+    }
+    for (const m of path) marksSeen.set(m, v);
+    return v;
+  }
   const round = (v) => Math.round(v * 100) / 100;
   const NO_BOX = { x: 0, y: 0, width: 0, height: 0 };
   // boxIfShown: the element's box when it is rendered, visible and sized.

@@ -14,8 +14,9 @@
   const INTERACTIVE_TAGS = new Set("button select textarea summary iframe".split(" "));
   const ROLE_SET = new Set(ROLES);
   const docDesignMode = getter(Document.prototype, "designMode");
-  function isInteractive(el, tag) {
+  function isInteractive(el, tag, attrs) {
     if (INTERACTIVE_TAGS.has(tag)) return true;
+    if (!attrs) return tag === "input"; // no href, no role; an input without type is text
     if (tag === "a" || tag === "area") return el.hasAttribute("href");
     if (tag === "input") return el.type !== "hidden";
     const role = attr(el, "role");
@@ -36,7 +37,7 @@
   const LANDMARKS = { nav: "navigation", main: "main", aside: "complementary", search: "search", form: "form", ul: "list", ol: "list", menu: "list" };
   const GROUP_ROLES = /^(banner|navigation|main|complementary|contentinfo|search|form|region|list)$/;
   function groupOf(el, tag) {
-    let role = (attr(el, "role") || "").trim().split(/\s+/)[0];
+    let role = firstRole(el);
     if (!role) {
       role = LANDMARKS[tag];
       if ((tag === "header" || tag === "footer") && !(parentOf(el) && closest(parentOf(el), "article,aside,main,nav,section"))) role = tag === "header" ? "banner" : "contentinfo";
@@ -51,7 +52,7 @@
   }
 
   function lineRole(el) {
-    const explicit = (attr(el, "role") || "").trim().split(/\s+/)[0];
+    const explicit = firstRole(el);
     if (explicit === "heading") return "h" + (parseInt(attr(el, "aria-level"), 10) || 2);
     if (explicit && LINE_ROLES.test(explicit)) return explicit;
     const tag = el.localName;
@@ -110,11 +111,13 @@
     // control, whose name carries it, nor inside a hidden subtree).
     const visit = (el, depth, hidden, inEditable, text) => {
       const tag = el.localName;
-      const marked = attr(el, ATTR) !== null;
+      // Most elements of a page have no attribute: then none is asked.
+      const attrs = hasAttrs.call(el);
+      const marked = attrs && attr(el, ATTR) !== null;
       if (SKIP.has(tag) && !marked) return;
-      hidden = hidden || attr(el, "aria-hidden") === "true";
-      const editableRoot = !inEditable && (designMode || attr(el, "contenteditable") !== null) && el.isContentEditable;
-      const interactive = !inEditable && (editableRoot || isInteractive(el, tag) || marked && isControl(el));
+      hidden = hidden || attrs && attr(el, "aria-hidden") === "true";
+      const editableRoot = !inEditable && (designMode || attrs && attr(el, "contenteditable") !== null) && el.isContentEditable;
+      const interactive = !inEditable && (editableRoot || isInteractive(el, tag, attrs) || marked && isControl(el));
       const ed = inEditable || editableRoot;
       if (interactive) {
         const box = hidden ? null : boxIfShown(el);
@@ -222,8 +225,13 @@
     const start = rootID ? lookup(rootID) : docElement.call(document);
     if (!start) return null; // the root is gone: Go reads null as ErrStale
     open("text", 0, false);
-    if (rootID) visit(start, 0, false, false, true);
-    else children(start, 0, false, false, true);
+    marksSeen = new Map();
+    try {
+      if (rootID) visit(start, 0, false, false, true);
+      else children(start, 0, false, false, true);
+    } finally {
+      marksSeen = null;
+    }
     close();
     return { url: location.href, title: docTitle.call(document), elements: out, pendingHosts: pending.length };
   }

@@ -13,12 +13,14 @@
   const closedRoots = new WeakMap();
   const described = new WeakSet();
   let pending = [];
-  const rootOf = (el) => el.shadowRoot || closedRoots.get(el) || null;
+  let closedCount = 0; // roots adopted: while none, a walk asks no map
+  const rootOf = (el) => el.shadowRoot || (closedCount && closedRoots.get(el)) || null;
   const HOSTS = new Set("article aside blockquote body div footer h1 h2 h3 h4 h5 h6 header main nav p section span".split(" "));
   function mayHost(el) {
+    const tag = el.localName, custom = tag.includes("-");
+    if (!custom && (!HOSTS.has(tag) || el.firstElementChild)) return false;
     if (described.has(el)) return false;
-    if (el.localName.includes("-")) return true;
-    if (!HOSTS.has(el.localName) || el.firstElementChild) return false;
+    if (custom) return true;
     for (let k = el.firstChild; k; k = k.nextSibling) if (k.nodeType === 3 && k.data.trim()) return false;
     return true;
   }
@@ -30,6 +32,7 @@
   }
   function adopt(host, root) {
     if (host instanceof Element && root instanceof ShadowRoot && root.host === host) {
+      if (!closedRoots.has(host)) closedCount++;
       closedRoots.set(host, root);
       rootsGrew = true; // the guard's next arming listens in it
     }
