@@ -64,7 +64,7 @@ type Browser struct {
 
 	win  windowInput // whether the windows' own input reaches pages
 	emu  emulated    // the User's device, while pages are shown on it
-	logs logWatchers // see Page.WatchLog
+	logs logWatchers // see Page.watchLog
 }
 
 // Launch starts Chromium (or attaches to opts.CDPURL) and attaches to every

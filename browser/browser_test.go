@@ -91,6 +91,8 @@ func serveHosts() (_ *hosts, stop func(), _ error) {
 		case r.URL.Path == "/slow-landing":
 			time.Sleep(300 * time.Millisecond) // the server, not the test, is slow
 			fmt.Fprint(w, `<title>landed</title>`)
+		case r.URL.Path == "/fragments": // nav_test.go
+			fmt.Fprint(w, `<title>fragments</title><p id="part">part</p>`)
 		case r.URL.Path == "/redirect-off":
 			http.Redirect(w, r, "http://other.test/landing", http.StatusFound)
 		case r.URL.Path == "/redirect-on":

@@ -38,7 +38,7 @@ func TestInitialPageAttached(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if second.TargetID() == first.TargetID() || len(b.Pages()) != 2 {
-		t.Errorf("InitialPage with no blank tab: same tab %v, %d tabs", second.TargetID() == first.TargetID(), len(b.Pages()))
+	if second == first || len(b.Pages()) != 2 {
+		t.Errorf("InitialPage with no blank tab: same tab %v, %d tabs", second == first, len(b.Pages()))
 	}
 }

@@ -25,6 +25,9 @@
 // auto-attach in commands sent back to back, the last of which lets it
 // run; only then are the replies awaited (a target in a fresh renderer
 // answers nothing before it runs), so no target is ever left paused.
+// Beside them, browser/internal/seam hands a few test-only operations (a
+// chosen viewport, a click from the window, the page's console, the
+// profile directory) to package browsertest, and to no one else.
 //
 // It decides no policy: how a dialog loop ends and what becomes of a
 // download are [Options] the caller (package supervisor) sets.

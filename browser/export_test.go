@@ -21,3 +21,11 @@ func (p *Page) Dialogs() []Dialog {
 	defer p.mu.Unlock()
 	return append([]Dialog(nil), p.dialogs...)
 }
+
+// Location is where the top frame is now, as the browser last reported it;
+// it makes no call to the page.
+func (p *Page) Location() NavResult {
+	r, _, loaded := p.state()
+	r.Loaded = loaded
+	return r
+}

@@ -301,7 +301,7 @@ func TestGoneWinsOverAnEmptyTabList(t *testing.T) {
 			}
 			switch end {
 			case "killed":
-				profile := b.ProfileDir()
+				profile := browsertest.ProfileDir(b)
 				b.KillForTest()
 				select {
 				case <-b.Crashed():

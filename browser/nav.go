@@ -5,10 +5,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
+	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+
+	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
 
 // The browser's own small scripts, run in [UtilityWorld].
@@ -35,14 +37,6 @@ type NavResult struct {
 	Unreachable string
 }
 
-// Location is where the top frame is now, as the browser last reported it;
-// it makes no call to the page.
-func (p *Page) Location() NavResult {
-	r, _, loaded := p.state()
-	r.Loaded = loaded
-	return r
-}
-
 // NavError is a navigation the browser refused or could not complete: a
 // DNS or connection failure, a TLS error page, a blocked scheme.
 type NavError struct {
@@ -64,12 +58,11 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 	nctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	t.stopScript(nctx)
+	before := p.Document()
 	res, err := cdp.Call(nctx, t.nav(), page.Navigate, page.NavigateParams{URL: url})
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-			_ = p.StopLoading(sctx)
-			cancel()
+			p.stopAfterTimeout(ctx)
 			return NavResult{}, fmt.Errorf("navigating to %s: %w (no answer in %s)", url, ErrLoadTimeout, bound)
 		}
 		return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
@@ -77,36 +70,68 @@ func (p *Page) Navigate(ctx context.Context, url string) (NavResult, error) {
 	if res.ErrorText != "" {
 		return NavResult{}, &NavError{URL: url, Text: res.ErrorText}
 	}
-	if res.LoaderID == "" { // same-document
-		return NavResult{URL: p.URL(), Loaded: true}, nil
+	if res.LoaderID == "" && sameDocument(p.URL(), url) {
+		// The reply comes before the event that moves the URL.
+		return NavResult{URL: url, Loaded: true}, nil
 	}
 	for {
 		t.mu.Lock()
-		done := t.loaded[res.LoaderID]
+		doc := cdp.LoaderID("")
+		if fi := t.frames[t.mainID]; fi != nil {
+			doc = fi.loader
+		}
+		// Any document after the one we left is where the navigation led:
+		// the one the browser named, or one that replaced it before it
+		// loaded (a page that moves itself on with location.replace), or,
+		// when the browser answered without a loader id (a navigation not
+		// started yet), the first to commit.
+		committed := doc == res.LoaderID || doc != "" && string(doc) != before
+		done := committed && t.loaded[doc]
+		changed := t.changed // with the state: a change after this read wakes the wait
 		t.mu.Unlock()
 		if done {
-			r := p.result(res.LoaderID)
+			r := p.result(doc)
 			r.Loaded = true
 			return r, nil
 		}
-		if err := p.waitChange(nctx, true); err != nil {
+		if err := p.waitChange(nctx, changed, true); err != nil {
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-				return p.result(res.LoaderID), nil
+				if !committed {
+					p.stopAfterTimeout(ctx)
+					return NavResult{}, fmt.Errorf("navigating to %s: %w (the document did not commit in %s)", url, ErrLoadTimeout, bound)
+				}
+				return p.result(doc), nil
 			}
 			return NavResult{}, fmt.Errorf("navigating to %s: %w", url, err)
 		}
 	}
 }
 
-// waitChange waits for a change of the page's targets or state;
-// it fails when waiting is moot: a dialog opened, the tab
-// crashed (unless the wait is for a navigation that recovers it) or closed,
-// the browser went away, or ctx ended.
-func (p *Page) waitChange(ctx context.Context, recovering bool) error {
+// stopAfterTimeout stops a navigation that ran out of time, so that it
+// does not commit later under a caller who was told it failed.
+func (p *Page) stopAfterTimeout(ctx context.Context) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	_ = p.StopLoading(sctx)
+}
+
+// sameDocument reports whether a navigation from cur to url stays in the
+// document: url differs from it at most in its fragment, and has one.
+func sameDocument(cur, url string) bool {
+	base, _, hasFragment := strings.Cut(url, "#")
+	curBase, _, _ := strings.Cut(cur, "#")
+	return hasFragment && base == curBase
+}
+
+// waitChange waits for a change of the page's targets or state after the
+// caller read it: changed is the target's changed channel, read under the
+// same lock as that state (a channel read later would miss a change in
+// between, and a quiet page might not change again before the bound). It
+// fails when waiting is moot: a dialog opened, the tab crashed (unless the
+// wait is for a navigation that recovers it) or closed, the browser went
+// away, or ctx ended.
+func (p *Page) waitChange(ctx context.Context, changed <-chan struct{}, recovering bool) error {
 	t := p.t
-	t.mu.Lock()
-	ch := t.changed
-	t.mu.Unlock()
 	interrupt := t.interrupt() // before the state is read, so no change is missed
 	if err := t.blocked(navigation); err != nil {
 		return err
@@ -120,7 +145,7 @@ func (p *Page) waitChange(ctx context.Context, recovering bool) error {
 	case <-t.s.Done():
 		return t.goneErr()
 	case <-interrupt:
-	case <-ch:
+	case <-changed:
 	}
 	return nil
 }
@@ -144,12 +169,12 @@ func (p *Page) result(loader cdp.LoaderID) NavResult {
 // closing end the wait with the matching error.
 func (p *Page) WaitLoaded(ctx context.Context, ok func(url string) bool) (NavResult, error) {
 	for {
-		r, _, loadedDoc := p.state()
+		r, changed, loadedDoc := p.state()
 		if loadedDoc && ok(r.URL) {
 			r.Loaded = true
 			return r, nil
 		}
-		if err := p.waitChange(ctx, false); err != nil {
+		if err := p.waitChange(ctx, changed, false); err != nil {
 			return r, fmt.Errorf("waiting for the page to load: %w", err)
 		}
 	}
@@ -175,12 +200,13 @@ func (p *Page) Settle(ctx context.Context) error {
 	for {
 		t.mu.Lock()
 		pending := t.navigating
+		changed := t.changed // before the state: a change after it wakes the wait
 		t.mu.Unlock()
 		_, _, loaded := p.state()
 		if !pending && loaded {
 			return nil
 		}
-		if err := p.waitChange(sctx, false); err != nil {
+		if err := p.waitChange(sctx, changed, false); err != nil {
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 				if !pending {
 					return nil

@@ -56,9 +56,6 @@ func (p *Page) notifyLocked() {
 	p.alert = make(chan struct{})
 }
 
-// TargetID identifies the tab.
-func (p *Page) TargetID() string { return string(p.t.s.TargetID()) }
-
 // Done is closed when the page closes.
 func (p *Page) Done() <-chan struct{} { return p.t.s.Done() }
 

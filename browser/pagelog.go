@@ -8,47 +8,31 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 
 	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
+	"github.com/poppy-browser/poppy-browser/browser/internal/seam"
 )
 
-// LogLine is a console message or an uncaught exception of one of a page's
-// frames, as [Page.WatchLog] reports it. Tests keep them as artifacts and
-// fail on exceptions; the runtime does not read them.
-type LogLine struct {
-	// Exception says the line is an uncaught exception
-	// (Runtime.exceptionThrown), not a console call.
-	Exception bool
-	Level     string // console call type ("log", "error", "warning" ...); "exception"
-	Text      string // the message, or the exception's description
-	URL       string // the script or document it came from, when the browser says
-}
-
-func (l LogLine) String() string {
-	if l.URL == "" {
-		return l.Level + ": " + l.Text
-	}
-	return l.Level + ": " + l.Text + " (" + l.URL + ")"
-}
-
-// logWatchers are the [Page.WatchLog] callbacks of a browser, by page.
+// logWatchers are the watchLog callbacks of a browser, by page.
 type logWatchers struct {
 	mu   sync.Mutex
 	next uint64
-	fns  map[*Page]map[uint64]func(LogLine)
+	fns  map[*Page]map[uint64]func(seam.LogLine)
 }
 
-// WatchLog calls fn with every console message and uncaught exception of
+// watchLog calls fn with every console message and uncaught exception of
 // the page's frames (out-of-process iframes included, those attached later
 // too) until stop is called. fn runs on the browser's event loop, in event
-// order: it must be quick and must not call the browser.
-func (p *Page) WatchLog(fn func(LogLine)) (stop func()) {
+// order: it must be quick and must not call the browser. Tests keep the
+// lines as artifacts and fail on exceptions (browsertest); the runtime does
+// not read them.
+func (p *Page) watchLog(fn func(seam.LogLine)) (stop func()) {
 	w := &p.b.logs
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.fns == nil {
-		w.fns = map[*Page]map[uint64]func(LogLine){}
+		w.fns = map[*Page]map[uint64]func(seam.LogLine){}
 	}
 	if w.fns[p] == nil {
-		w.fns[p] = map[uint64]func(LogLine){}
+		w.fns[p] = map[uint64]func(seam.LogLine){}
 	}
 	w.next++
 	key := w.next
@@ -64,7 +48,7 @@ func (p *Page) WatchLog(fn func(LogLine)) (stop func()) {
 }
 
 // emit hands line to the watchers of the target's page.
-func (t *tgt) emitLog(line LogLine) {
+func (t *tgt) emitLog(line seam.LogLine) {
 	t.b.mu.Lock()
 	p := t.page
 	t.b.mu.Unlock()
@@ -73,7 +57,7 @@ func (t *tgt) emitLog(line LogLine) {
 	}
 	w := &t.b.logs
 	w.mu.Lock()
-	var fns []func(LogLine)
+	var fns []func(seam.LogLine)
 	for _, fn := range w.fns[p] {
 		fns = append(fns, fn)
 	}
@@ -96,7 +80,7 @@ func (t *tgt) watchLog() {
 		if d.Exception != nil && d.Exception.Description != "" {
 			text += " " + d.Exception.Description
 		}
-		t.emitLog(LogLine{Exception: true, Level: "exception", Text: text, URL: d.URL})
+		t.emitLog(seam.LogLine{Exception: true, Level: "exception", Text: text, URL: d.URL})
 	})
 	t.s.On(runtime.ConsoleAPICalled.Method, func(raw jsonv2.Value) {
 		ev, ok := cdpconn.Decode[runtime.EventConsoleAPICalled](raw)
@@ -124,14 +108,14 @@ func (t *tgt) watchLog() {
 		if ev.StackTrace != nil && len(ev.StackTrace.CallFrames) > 0 {
 			url = ev.StackTrace.CallFrames[0].URL
 		}
-		t.emitLog(LogLine{Level: string(ev.Type), Text: strings.Join(parts, " "), URL: url})
+		t.emitLog(seam.LogLine{Level: string(ev.Type), Text: strings.Join(parts, " "), URL: url})
 	})
 }
 
-// ProfileDir is the browser's profile directory: the temporary one Launch
+// profileDir is the browser's profile directory: the temporary one Launch
 // made (Close removes it) or [Options.UserDataDir]; "" for an attached
 // browser. Tests check that Close leaves no temporary directory behind.
-func (b *Browser) ProfileDir() string {
+func (b *Browser) profileDir() string {
 	if b.proc == nil {
 		return ""
 	}

@@ -53,9 +53,11 @@ func (p *Page) Screenshot(ctx context.Context) (Screenshot, error) {
 	return shot, nil
 }
 
-// SetViewport makes the tab's viewport width x height CSS pixels (device
-// scale 1, not mobile), as a window of that size would.
-func (p *Page) SetViewport(ctx context.Context, width, height int) error {
+// setViewport makes the tab's viewport width x height CSS pixels (device
+// scale 1, not mobile), as a window of that size would. Only tests resize
+// (through browsertest): the runtime's sizes are the agent's and the User's
+// device's (EmulateDevice).
+func (p *Page) setViewport(ctx context.Context, width, height int) error {
 	if err := p.t.call(ctx, mainThread, emulation.CommandSetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 		Width: int64(width), Height: int64(height), DeviceScaleFactor: 1,
 	}, nil); err != nil {

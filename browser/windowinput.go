@@ -133,10 +133,10 @@ func (p *Page) lift(n int) {
 	p.in.mu.Unlock()
 }
 
-// SimulateWindowClick clicks at (x, y) the way a person at the browser's
-// window would: unlike [Page.Click], it does not lift a window-input block,
-// so a blocked page ignores it. It exists for tests of that block.
-func (p *Page) SimulateWindowClick(ctx context.Context, x, y float64) error {
+// windowClick clicks at (x, y) the way a person at the browser's window
+// would: unlike [Page.Click], it does not lift a window-input block, so a
+// blocked page ignores it. It exists for tests of that block (browsertest).
+func (p *Page) windowClick(ctx context.Context, x, y float64) error {
 	events := []any{
 		input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y},
 		input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMousePressed, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1},

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 )
 
 // TestWindowInputBlocked: while window input is blocked (the agent holds
@@ -38,7 +40,7 @@ func TestWindowInputBlocked(t *testing.T) {
 	}
 	outside := func() {
 		t.Helper()
-		if err := p.SimulateWindowClick(ctx, 50, 50); err != nil {
+		if err := browsertest.WindowClick(ctx, p, 50, 50); err != nil {
 			t.Fatal(err)
 		}
 	}

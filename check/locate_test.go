@@ -237,7 +237,7 @@ func renderReport(t *testing.T, ctx context.Context, rep *check.Report) {
 	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
 		t.Run(size.name, func(t *testing.T) {
 			p := env.browser.NewPage(t)
-			if err := p.SetViewport(ctx, size.width, size.height); err != nil {
+			if err := browsertest.SetViewport(ctx, p, size.width, size.height); err != nil {
 				t.Fatal(err)
 			}
 			lctx, cancel := context.WithTimeout(ctx, 30*time.Second)

@@ -145,15 +145,23 @@ func startSite() (*testSite, error) {
 
 func (s *testSite) close() { _ = s.srv.Close() }
 
-func (s *testSite) requested(req string) bool {
+// requested reports whether the site ever answered req ("POST /path"), in
+// any test of this run (-count too).
+func (s *testSite) requested(req string) bool { return s.requests(req) > 0 }
+
+// requests counts the times the site answered req: a test compares counts
+// from before and after its step, so an earlier test's (or run's) request
+// does not stand for its own.
+func (s *testSite) requests(req string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	n := 0
 	for _, r := range s.seen {
 		if r == req {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // chromiumGate opens a fresh page and a gate over it.
@@ -268,9 +276,10 @@ func TestChromiumCheckIn(t *testing.T) {
 func TestChromiumBusyPageSnapshot(t *testing.T) {
 	g, _, ctx := chromiumGate(t)
 	// Its own site, so that its renderer is no other test's.
+	started := suite.site.requests("POST /busy-started")
 	must(t, g.Do(ctx, Navigate{URL: "http://busy.test/busy"}), spec.OutcomeDone, "")
 	t.Cleanup(func() { _ = g.page().Close(context.WithoutCancel(ctx)) })
-	for !suite.site.requested("POST /busy-started") {
+	for suite.site.requests("POST /busy-started") == started {
 		select {
 		case <-ctx.Done():
 			t.Fatal("the busy page never said its script started")

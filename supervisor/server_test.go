@@ -65,11 +65,11 @@ func TestServerSessionsAreIsolated(t *testing.T) {
 		t.Errorf("session cookies: A has one: %v, B has one: %v, the same: %v", ca != "", cb != "", ca == cb)
 	}
 	// Tabs: each context holds its own page, and not the other's.
-	if a.Page().TargetID() == b.Page().TargetID() {
+	if a.Page() == b.Page() {
 		t.Fatal("both sessions drive the same tab")
 	}
 	for _, p := range a.Page().Context().Pages() {
-		if p.TargetID() == b.Page().TargetID() {
+		if p == b.Page() {
 			t.Error("B's tab is in A's browser context")
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/control"
 )
 
@@ -67,7 +68,7 @@ func TestLivePageInBrowser(t *testing.T) {
 	// Click on the picture where the agent's input is, then type, with the
 	// live view in a window narrower than the agent's tab: the picture is
 	// scaled down and the click must still land on the field.
-	if err := livePage.SetViewport(ctx, 700, 900); err != nil {
+	if err := browsertest.SetViewport(ctx, livePage, 700, 900); err != nil {
 		t.Fatal(err)
 	}
 	var vp struct{ W, H float64 }

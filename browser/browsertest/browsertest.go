@@ -95,7 +95,7 @@ func (s *Browser) launch() {
 		s.err = fmt.Errorf("launching chromium (waited up to %v): %w", StartTimeout, err)
 		return
 	}
-	s.b, s.profile = b, b.ProfileDir()
+	s.b, s.profile = b, ProfileDir(b)
 	if s.opts.Setup != nil {
 		if err := s.opts.Setup(ctx, b); err != nil {
 			s.err = fmt.Errorf("setting up chromium (waited up to %v): %w", StartTimeout, err)
@@ -166,8 +166,8 @@ func (s *Browser) NewPageWith(t testing.TB, opts PageOptions) *browser.Page {
 		t.Fatalf("opening a page (waited up to %v): %v", PageTimeout, err)
 	}
 	var mu sync.Mutex
-	var lines []browser.LogLine
-	stop := p.WatchLog(func(l browser.LogLine) {
+	var lines []LogLine
+	stop := WatchLog(p, func(l LogLine) {
 		mu.Lock()
 		lines = append(lines, l)
 		mu.Unlock()
@@ -175,7 +175,7 @@ func (s *Browser) NewPageWith(t testing.TB, opts PageOptions) *browser.Page {
 	t.Cleanup(func() {
 		stop()
 		mu.Lock()
-		got := append([]browser.LogLine(nil), lines...)
+		got := append([]LogLine(nil), lines...)
 		mu.Unlock()
 		if !opts.AllowExceptions {
 			for _, l := range got {
@@ -201,7 +201,7 @@ func (s *Browser) NewPageWith(t testing.TB, opts PageOptions) *browser.Page {
 
 // saveArtifacts writes the page's screenshot and console lines to the
 // test's artifact directory and logs where they are.
-func saveArtifacts(t testing.TB, p *browser.Page, lines []browser.LogLine) {
+func saveArtifacts(t testing.TB, p *browser.Page, lines []LogLine) {
 	t.Helper()
 	dir := t.ArtifactDir()
 	var console strings.Builder

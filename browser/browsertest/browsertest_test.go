@@ -73,8 +73,8 @@ func (r *recorder) cleanup() {
 func open(t *testing.T, r *recorder, path string, n int) *browser.Page {
 	t.Helper()
 	p := chromium.NewPage(r)
-	seen := make(chan browser.LogLine, 16)
-	stop := p.WatchLog(func(l browser.LogLine) {
+	seen := make(chan browsertest.LogLine, 16)
+	stop := browsertest.WatchLog(p, func(l browsertest.LogLine) {
 		select {
 		case seen <- l:
 		default:
@@ -137,7 +137,7 @@ func TestQuietPagePasses(t *testing.T) {
 func TestCloseRemovesProfile(t *testing.T) {
 	s := browsertest.New(nil)
 	b := s.Browser(t)
-	dir := b.ProfileDir()
+	dir := browsertest.ProfileDir(b)
 	if dir == "" {
 		t.Fatal("a launched browser reports no profile directory")
 	}

@@ -42,6 +42,15 @@
 // writing the profile). [Chromium.Kill] does the same mid-test, as a pool
 // replacing a browser would.
 //
+// # Test seams
+//
+// What a test needs of a page and package browser keeps out of its API
+// lives here: [SetViewport] (a window of a chosen size), [WindowClick] (a
+// click from the browser's own window, which a window-input block drops),
+// [WatchLog] (the page's console and uncaught exceptions) and [ProfileDir].
+// Package browser hands them over through browser/internal/seam, so a
+// caller outside the tests cannot change a page around the gate with them.
+//
 // # Bounds
 //
 // Every wait is bounded and says what it waited for: the start of Chromium

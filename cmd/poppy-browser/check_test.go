@@ -39,34 +39,40 @@ func TestCheckCommand(t *testing.T) {
 		{"could not check", []string{"--no-discovery", "https://" + testsite.CompanyDomain + "/no-such-page"}, 2,
 			[]string{"could not check: loading the page: HTTP 404", "1 page(s), 1 could not be checked: 1 error(s)"}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-			defer cancel()
-			var stdout, stderr bytes.Buffer
-			args := append([]string{"check"}, tc.args...)
-			for _, a := range site.BrowserArgs() {
-				args = append(args[:1], append([]string{"--browser-arg", a}, args[1:]...)...)
-			}
-			err := runCheck(ctx, args[1:], &stdout, &stderr, site.Client())
-			code := 0
-			var ee *cli.ExitError
-			switch {
-			case errors.As(err, &ee):
-				code = ee.ExitCode()
-			case err != nil:
-				t.Fatalf("check: %v\n%s", err, stderr.String())
-			}
-			if code != tc.wantCode {
-				t.Errorf("exit code %d, want %d (err %v)\n%s", code, tc.wantCode, err, stdout.String())
-			}
-			for _, w := range tc.wantOut {
-				if !strings.Contains(stdout.String(), w) {
-					t.Errorf("stdout lacks %q:\n%s", w, stdout.String())
+	// Each command starts a Chromium of its own and writes files of its own:
+	// they run in parallel, and "report files" reads what "error" wrote once
+	// the group is done.
+	t.Run("commands", func(t *testing.T) {
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
+				ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+				defer cancel()
+				var stdout, stderr bytes.Buffer
+				args := append([]string{"check"}, tc.args...)
+				for _, a := range site.BrowserArgs() {
+					args = append(args[:1], append([]string{"--browser-arg", a}, args[1:]...)...)
 				}
-			}
-		})
-	}
+				err := runCheck(ctx, args[1:], &stdout, &stderr, site.Client())
+				code := 0
+				var ee *cli.ExitError
+				switch {
+				case errors.As(err, &ee):
+					code = ee.ExitCode()
+				case err != nil:
+					t.Fatalf("check: %v\n%s", err, stderr.String())
+				}
+				if code != tc.wantCode {
+					t.Errorf("exit code %d, want %d (err %v)\n%s", code, tc.wantCode, err, stdout.String())
+				}
+				for _, w := range tc.wantOut {
+					if !strings.Contains(stdout.String(), w) {
+						t.Errorf("stdout lacks %q:\n%s", w, stdout.String())
+					}
+				}
+			})
+		}
+	})
 	t.Run("report files", func(t *testing.T) {
 		raw, err := os.ReadFile(filepath.Join(dir, "r.json"))
 		if err != nil {

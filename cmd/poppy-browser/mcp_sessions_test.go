@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,6 +85,27 @@ func TestMCPHTTPSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer csB.Close()
+	// A step of this test (a browser context's first page, the User's live
+	// view) can take longer than --session-idle on a loaded machine, and a
+	// session that waits for the other's step would end as idle: both ping
+	// until the test lets them go idle.
+	keep, letIdle := context.WithCancel(ctx)
+	var pinging sync.WaitGroup
+	defer func() { letIdle(); pinging.Wait() }()
+	for _, cs := range []*mcp.ClientSession{csA, csB} {
+		pinging.Go(func() {
+			tick := time.NewTicker(250 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-keep.Done():
+					return
+				case <-tick.C:
+					_ = cs.Ping(keep, nil) // a failed ping shows as the test's next call failing
+				}
+			}
+		})
+	}
 	a := &demo{t: t, mcp: csA}
 	b := &demo{t: t, mcp: csB}
 
@@ -132,6 +154,8 @@ func TestMCPHTTPSessions(t *testing.T) {
 	}
 
 	// Idle sessions end; the audit log says whose lines are whose.
+	letIdle()
+	pinging.Wait()
 	var entries []audit.Entry
 	waitUntil(t, ctx, "both idle sessions end in the audit log", func() bool {
 		raw, err := os.ReadFile(auditPath)

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/supervisor"
@@ -328,7 +329,7 @@ func TestWindowInputOnlyForTheUser(t *testing.T) {
 
 	window := func() {
 		t.Helper()
-		if err := d.sv.Page().SimulateWindowClick(ctx, x, y); err != nil {
+		if err := browsertest.WindowClick(ctx, d.sv.Page(), x, y); err != nil {
 			t.Fatal(err)
 		}
 	}
