@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,6 +100,20 @@ func waitListening(ctx context.Context, addr string) error {
 		case <-ctx.Done():
 			return fmt.Errorf("poppy-browser did not listen on %s within 60 s", addr)
 		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// disconnect ends what connect opened: every session, and in http mode the
+// runtime processes (a stdio process ends with its session).
+func disconnect(sessions []*mcp.ClientSession, procs []*exec.Cmd, mode string) {
+	for _, s := range sessions {
+		s.Close()
+	}
+	for _, p := range procs {
+		if mode == "http" {
+			_ = p.Process.Signal(syscall.SIGTERM)
+			_ = p.Wait()
 		}
 	}
 }

@@ -102,17 +102,7 @@ func measure(poppy string, site *testsite.Site, n, rounds int) error {
 	base := pssOfGroup(chromium.cmd.Process.Pid)
 
 	sessions, procs, err := connect(ctx, poppy, cdpURL, n, nil)
-	defer func() {
-		for _, s := range sessions {
-			s.Close()
-		}
-		for _, p := range procs {
-			if mode == "http" {
-				_ = p.Process.Signal(syscall.SIGTERM)
-				_ = p.Wait()
-			}
-		}
-	}()
+	defer disconnect(sessions, procs, mode)
 	if err != nil {
 		return err
 	}

@@ -68,17 +68,7 @@ func measurePool(poppy string, site *testsite.Site, n, rounds int) error {
 		return nil
 	}
 	sessions, procs, err := connect(ctx, poppy, cdpURL, n, idle)
-	defer func() {
-		for _, s := range sessions {
-			s.Close()
-		}
-		for _, p := range procs {
-			if mode == "http" {
-				_ = p.Process.Signal(syscall.SIGTERM)
-				_ = p.Wait()
-			}
-		}
-	}()
+	defer disconnect(sessions, procs, mode)
 	if err != nil {
 		return err
 	}
