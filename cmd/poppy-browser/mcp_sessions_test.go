@@ -50,24 +50,13 @@ func TestMCPHTTPSessions(t *testing.T) {
 	for _, a := range site.BrowserArgs() {
 		args = append(args, "--browser-arg", a)
 	}
-	var stderr syncBuffer
-	sctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- run(sctx, args, strings.NewReader(""), &bytes.Buffer{}, &stderr) }()
+	rt := startHTTPRuntime(t, ctx, args)
 	defer func() {
-		stop()
-		if err := <-done; err != nil {
+		if err := rt.stop(); err != nil {
 			t.Errorf("mcp --http: %v", err)
 		}
 	}()
-	var endpoint, token string
-	waitUntil(t, ctx, "the endpoint is announced", func() bool {
-		m := regexp.MustCompile(`at (http://\S+) with the header: Authorization: Bearer (\S+)`).FindStringSubmatch(stderr.String())
-		if m != nil {
-			endpoint, token = m[1], m[2]
-		}
-		return m != nil
-	})
+	stderr, endpoint, token := &rt.stderr, rt.endpoint, rt.token
 	connect := func() (*mcp.ClientSession, error) {
 		c := mcp.NewClient(&mcp.Implementation{Name: "model", Version: "1"}, nil)
 		return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint,

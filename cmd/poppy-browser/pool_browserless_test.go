@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -38,7 +37,7 @@ func TestBrowserlessPool(t *testing.T) {
 	start, base, token, cdpURL, marker := poolSetup(t)
 	stopPool := startPool(t, ctx, start, base+"/json/version?token="+url.QueryEscape(token), "CONCURRENT=4")
 	rt := startPoolRuntime(t, ctx, cdpURL)
-	connect, stderr, endpoint, mcpToken := rt.connect, &rt.stderr, rt.endpoint, rt.mcpToken
+	connect, stderr, endpoint, mcpToken := rt.connect, &rt.stderr, rt.endpoint, rt.token
 	var old []*mcp.ClientSession
 	for i := range 4 {
 		cs := connect(t, ctx)
@@ -100,44 +99,21 @@ func poolSetup(t *testing.T) (start, base, token, cdpURL, marker string) {
 	return start, base, token, cdpURL, marker
 }
 
-// poolRuntime is an `mcp --http` runtime attached with --cdp-url, run in
-// process (a connection of its own to the pool, as a separate process's).
-type poolRuntime struct {
-	stderr             syncBuffer
-	endpoint, mcpToken string
-	stop               func() // ends it and waits; its websocket to the pool closes
-}
-
-// startPoolRuntime starts a runtime on cdpURL and waits until it
-// announces its endpoint; the test's cleanup stops it.
-func startPoolRuntime(t *testing.T, ctx context.Context, cdpURL string) *poolRuntime {
+// startPoolRuntime starts an `mcp --http` runtime attached to cdpURL, in
+// this test process (a connection of its own to the pool, as a separate
+// process's); stop ends it and closes its websocket to the pool.
+func startPoolRuntime(t *testing.T, ctx context.Context, cdpURL string) *httpRuntime {
 	t.Helper()
-	rt := &poolRuntime{}
-	sctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		done <- run(sctx, []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
-			"--cdp-url", cdpURL, "--live-url-file", ""}, strings.NewReader(""), &bytes.Buffer{}, &rt.stderr)
-	}()
-	var once sync.Once
-	rt.stop = func() { once.Do(func() { cancel(); <-done }) }
-	t.Cleanup(rt.stop)
-	waitUntil(t, ctx, "the endpoint is announced", func() bool {
-		m := regexp.MustCompile(`at (http://\S+) with the header: Authorization: Bearer (\S+)`).FindStringSubmatch(rt.stderr.String())
-		if m != nil {
-			rt.endpoint, rt.mcpToken = m[1], m[2]
-		}
-		return m != nil
-	})
-	return rt
+	return startHTTPRuntime(t, ctx, []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
+		"--cdp-url", cdpURL, "--live-url-file", ""})
 }
 
 // connect opens an MCP session on the runtime; the test's cleanup closes it.
-func (rt *poolRuntime) connect(t *testing.T, ctx context.Context) *mcp.ClientSession {
+func (rt *httpRuntime) connect(t *testing.T, ctx context.Context) *mcp.ClientSession {
 	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: "pool-test", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: rt.endpoint,
-		HTTPClient: &http.Client{Transport: bearer{rt.mcpToken, http.DefaultTransport}}, MaxRetries: -1}, nil)
+		HTTPClient: &http.Client{Transport: bearer{rt.token, http.DefaultTransport}}, MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

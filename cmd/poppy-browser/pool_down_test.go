@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -33,24 +32,8 @@ func TestPoolDownKeepsItsToken(t *testing.T) {
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
 	args := []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
 		"--cdp-url", cdpURL, "--audit-log", auditPath, "--log-format", "json", "--live-url-file", ""}
-	var stderr syncBuffer
-	sctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- run(sctx, args, strings.NewReader(""), &bytes.Buffer{}, &stderr) }()
-	defer func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("mcp --http: %v", err)
-		}
-	}()
-	var endpoint, token string
-	waitUntil(t, ctx, "the endpoint is announced", func() bool {
-		m := regexp.MustCompile(`at (http://\S+) with the header: Authorization: Bearer (\S+)`).FindStringSubmatch(stderr.String())
-		if m != nil {
-			endpoint, token = m[1], m[2]
-		}
-		return m != nil
-	})
+	rt := startHTTPRuntime(t, ctx, args) // stopped below, before the logs are read
+	stderr, endpoint, token := &rt.stderr, rt.endpoint, rt.token
 	get := func(path string, auth bool) (int, string) {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(endpoint, "/")+path, nil)
 		if auth {
@@ -104,11 +87,9 @@ func TestPoolDownKeepsItsToken(t *testing.T) {
 		t.Errorf("/metrics: attach failures %v, want at least 2 (one per session):\n%s", m, metrics)
 	}
 
-	stop()
-	if err := <-done; err != nil {
+	if err := rt.stop(); err != nil {
 		t.Errorf("mcp --http: %v", err)
 	}
-	done <- nil // for the deferred wait
 	auditLog, err := os.ReadFile(auditPath)
 	if err != nil {
 		t.Fatal(err)

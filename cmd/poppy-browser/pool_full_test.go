@@ -58,7 +58,7 @@ func TestBrowserlessPoolFull(t *testing.T) {
 		}
 	}
 
-	first.stop() // its websocket closes: the pool frees the slot
+	_ = first.stop() // its websocket closes: the pool frees the slot
 	waitUntil(t, ctx, "the pool reports its slot free (GET /pressure: running 0)", func() bool {
 		return pressure(t, ctx, base, token).Running == 0
 	})
