@@ -21,13 +21,7 @@ func TestLivePageInBrowser(t *testing.T) {
 	l, _ := startLive(t, ctl, agentPage, nil)
 	livePage := newPage(ctx, t, l.URL())
 
-	read := func(fn string) string {
-		var s string
-		if err := livePage.MainFrame().Call(ctx, browser.UtilityWorld, fn, &s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	read := func(fn string) string { return evalString(ctx, t, livePage, fn) }
 	text := func(id string) func() string {
 		return func() string {
 			return read(`function(){ const e = document.getElementById("` + id + `"); return e.hidden ? "(hidden)" : e.textContent }`)
@@ -137,13 +131,7 @@ func TestLivePageShowsTheEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	livePage := newPage(ctx, t, l.URL())
-	read := func(fn string) string {
-		var s string
-		if err := livePage.MainFrame().Call(ctx, browser.UtilityWorld, fn, &s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	read := func(fn string) string { return evalString(ctx, t, livePage, fn) }
 	text := func(id string) string {
 		return read(`function(){ const e = document.getElementById("` + id + `"); return e.hidden ? "(hidden)" : e.textContent }`)
 	}
@@ -182,13 +170,7 @@ func TestLivePageReconnects(t *testing.T) {
 	ctl := control.New(nil)
 	l, _ := startLive(t, ctl, agentPage, nil)
 	livePage := newPage(ctx, t, l.URL())
-	read := func(fn string) string {
-		var s string
-		if err := livePage.MainFrame().Call(ctx, browser.UtilityWorld, fn, &s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	read := func(fn string) string { return evalString(ctx, t, livePage, fn) }
 	state := func() string {
 		return read(`function(){ return document.getElementById("banner").textContent + "|" + document.getElementById("take").disabled }`)
 	}
