@@ -35,11 +35,8 @@ type focusMsg struct {
 }
 
 type fieldRect struct {
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-	Kind   string  `json:"kind"` // the input type: text, email, tel, number, password...
+	boxMsg
+	Kind string `json:"kind"` // the input type: text, email, tel, number, password...
 }
 
 // Viewer values of the state message: which viewer holds control.
@@ -258,7 +255,7 @@ func (l *Live) reportFocus(ctx context.Context, c *client, p *browser.Page) {
 		for c.taps.Load() == seq {
 			f, ok, err := p.FocusedField(ctx)
 			if err == nil && ok {
-				c.queue(focusMsg{Type: "focus", Field: &fieldRect{X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Kind: f.Kind}})
+				c.queue(focusMsg{Type: "focus", Field: &fieldRect{boxMsg{X: f.X, Y: f.Y, Width: f.Width, Height: f.Height}, f.Kind}})
 				return
 			}
 			select {
