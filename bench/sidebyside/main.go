@@ -15,6 +15,12 @@
 // With -task checkin it runs the check-in task of the spec's section 7
 // instead, on both servers, and reports what the model reads and how long
 // its calls take (task.go).
+//
+// With -pages DIR it measures a folder of saved real pages instead (each
+// DIR/NAME/source.html, such as Mozilla Readability's test pages), served
+// from their own host with every other site unreachable: per page, the
+// snapshot's time, text bytes and text coverage on each server, the
+// medians and the share of pages within the goals (pages.go).
 package main
 
 import (
@@ -42,12 +48,17 @@ func main() {
 	chromium := flag.String("chromium", "/usr/bin/chromium", "Chromium binary for both servers")
 	runs := flag.Int("runs", 10, "timed repetitions of each snapshot and click, or of the task")
 	taskName := flag.String("task", "", "run a task instead of the pages: checkin (section 7 of the spec)")
+	pagesDir := flag.String("pages", "", "measure the saved pages DIR/NAME/source.html instead of the built-in pages")
+	pagesLimit := flag.Int("pages-limit", 0, "with -pages, measure only the first N pages in name order (0: all)")
 	flag.Parse()
 	log.SetFlags(0)
 	if *taskName != "" && *taskName != "checkin" {
 		log.Fatalf("sidebyside: -task is checkin or empty, not %q", *taskName)
 	}
-	if err := run(*poppy, *playwright, *chromium, *runs, *taskName, os.Stdout); err != nil {
+	if *taskName != "" && *pagesDir != "" {
+		log.Fatalf("sidebyside: -task and -pages are two different runs; give one")
+	}
+	if err := run(*poppy, *playwright, *chromium, *runs, *taskName, *pagesDir, *pagesLimit, os.Stdout); err != nil {
 		log.Fatalf("sidebyside: %v", err)
 	}
 }
@@ -114,7 +125,7 @@ type pageResult struct {
 	err              error
 }
 
-func run(poppyBin, playwrightCLI, chromium string, runs int, taskName string, out io.Writer) error {
+func run(poppyBin, playwrightCLI, chromium string, runs int, taskName, pagesDir string, pagesLimit int, out io.Writer) error {
 	site, err := testsite.New(nil)
 	if err != nil {
 		return err
@@ -127,6 +138,18 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName string, ou
 	ps, err := pages()
 	if err != nil {
 		return err
+	}
+	var realPs []page
+	if pagesDir != "" {
+		if realPs, err = realPages(pagesDir, pagesLimit); err != nil {
+			return err
+		}
+		addr, stop, err := serveRealPages(realPs)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		args = realPageArgs(args, site.Addr(), addr)
 	}
 
 	tmp, err := os.MkdirTemp("", "sidebyside-")
@@ -148,7 +171,8 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName string, ou
 	// moment of the machine falls on both alike.
 	results := make([]result, len(servers))
 	sessions := make([]*mcp.ClientSession, len(servers))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	// Each real page has its own bound (pageTimeout) within this one.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute+time.Duration(len(realPs))*pageTimeout)
 	defer cancel()
 	for i, s := range servers {
 		fmt.Fprintf(os.Stderr, "starting %s\n", s.name)
@@ -161,6 +185,10 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName string, ou
 	}
 	if taskName == "checkin" {
 		return runCheckIn(ctx, site, servers, sessions, runs, out)
+	}
+	if realPs != nil {
+		measureRealPages(ctx, realPs, servers, sessions, runs, out)
+		return nil
 	}
 	for _, p := range ps {
 		fmt.Fprintf(os.Stderr, "measuring %s\n", p.name)

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The real-page corpus (-pages DIR) is a folder of saved pages, each
+// DIR/NAME/source.html, such as Mozilla Readability's test pages. They are
+// other sites' content, so they are served from their own host, not the
+// Company's, over plain HTTP on loopback; both browsers map that host to
+// it and every host that is neither it nor *.test to "not found", so an
+// image or script of the original site fails at once on both sides.
+
+// realPagesHost serves the saved pages; it is not a Company host.
+const realPagesHost = "realpages.test"
+
+// pageTimeout bounds one page (navigation and every snapshot of it): a
+// page that takes longer is reported as timed out, and the bench goes on.
+const pageTimeout = 2 * time.Minute
+
+// realPages lists DIR/NAME/source.html in name order, the first limit of
+// them (all when limit <= 0).
+func realPages(dir string, limit int) ([]page, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var ps []page
+	for _, e := range entries {
+		if limit > 0 && len(ps) == limit {
+			break
+		}
+		src, err := os.ReadFile(filepath.Join(dir, e.Name(), "source.html"))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, page{name: e.Name(), url: "http://" + realPagesHost + "/" + e.Name() + "/", source: src})
+	}
+	if len(ps) == 0 {
+		return nil, fmt.Errorf("no NAME/source.html under %s", dir)
+	}
+	return ps, nil
+}
+
+// serveRealPages serves each page's source at /NAME/ on a loopback port
+// and 404 for anything else (the pages' own images, scripts, styles). The
+// returned function stops it.
+func serveRealPages(ps []page) (addr string, stop func(), err error) {
+	byPath := map[string][]byte{}
+	for _, p := range ps {
+		byPath["/"+p.name+"/"] = p.source
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			src, ok := byPath[r.URL.Path]
+			if !ok {
+				http.NotFound(w, r)
+				return
+			}
+			// No charset: the page's own <meta charset> decides, as it did
+			// on its site.
+			w.Header().Set("Content-Type", "text/html")
+			w.Write(src)
+		}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	go srv.Serve(ln)
+	return ln.Addr().String(), func() { srv.Close() }, nil
+}
+
+// realPageArgs are the site's browser flags with its host-resolver rule
+// replaced: realPagesHost to the pages' server, *.test to the site, every
+// other host not found.
+func realPageArgs(siteArgs []string, siteAddr, pagesAddr string) []string {
+	var args []string
+	for _, a := range siteArgs {
+		if !strings.HasPrefix(a, "--host-resolver-rules=") {
+			args = append(args, a)
+		}
+	}
+	return append(args, "--host-resolver-rules=MAP "+realPagesHost+" "+pagesAddr+
+		", MAP *.test "+siteAddr+", MAP * ~NOTFOUND, EXCLUDE localhost")
+}
+
+// measureRealPages navigates every server to each page in turn, then
+// times runs snapshots of it, alternating server by server, and reports.
+func measureRealPages(ctx context.Context, ps []page, servers []server, sessions []*mcp.ClientSession, runs int, out io.Writer) {
+	results := make([][]pageResult, len(ps))
+	for n, p := range ps {
+		fmt.Fprintf(os.Stderr, "page %d/%d: %s\n", n+1, len(ps), p.name)
+		pctx, cancel := context.WithTimeout(ctx, pageTimeout)
+		prs := make([]pageResult, len(servers))
+		for i := range servers {
+			prs[i] = pageResult{page: p}
+			if _, err := call(pctx, sessions[i], "browser_navigate", map[string]any{"url": p.url}); err != nil {
+				prs[i].err = err
+			}
+		}
+		for i := range servers {
+			measureSnapshot(pctx, sessions[i], servers[i], &prs[i], 1) // warm up
+		}
+		times := make([][]time.Duration, len(servers))
+		for range runs {
+			for i := range servers {
+				if prs[i].err == nil {
+					times[i] = append(times[i], measureSnapshot(pctx, sessions[i], servers[i], &prs[i], 1))
+				}
+			}
+		}
+		for i := range servers {
+			prs[i].snapshot = median(times[i])
+			if prs[i].err != nil && pctx.Err() != nil {
+				prs[i].err = fmt.Errorf("timed out after %v waiting for the page's navigation and snapshots: %w", pageTimeout, prs[i].err)
+			}
+		}
+		cancel()
+		results[n] = prs
+	}
+	reportRealPages(out, servers, results)
+}
+
+// reportRealPages writes the per-page table and the medians. With two
+// servers, ratios are the first's figure over the second's.
+func reportRealPages(out io.Writer, servers []server, results [][]pageResult) {
+	two := len(servers) == 2
+	head := []string{"page"}
+	for _, s := range servers {
+		head = append(head, s.name+" bytes")
+	}
+	if two {
+		head = append(head, "bytes ratio")
+	}
+	for _, s := range servers {
+		head = append(head, s.name+" ms")
+	}
+	if two {
+		head = append(head, "time ratio")
+	}
+	for _, s := range servers {
+		head = append(head, s.name+" coverage")
+	}
+	fmt.Fprintf(out, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
+
+	var ok [][]pageResult // pages every server measured
+	for _, prs := range results {
+		row := []string{prs[0].name}
+		failed := false
+		for _, pr := range prs {
+			failed = failed || pr.err != nil
+		}
+		for _, pr := range prs {
+			row = append(row, cell(pr, func(pr pageResult) string { return fmt.Sprint(pr.textBytes) }))
+		}
+		if two {
+			row = append(row, ratioCell(failed, float64(prs[0].textBytes), float64(prs[1].textBytes)))
+		}
+		for _, pr := range prs {
+			row = append(row, cell(pr, func(pr pageResult) string { return fmt.Sprintf("%.1f", ms1(pr.snapshot)) }))
+		}
+		if two {
+			row = append(row, ratioCell(failed, float64(prs[0].snapshot), float64(prs[1].snapshot)))
+		}
+		for _, pr := range prs {
+			row = append(row, cell(pr, func(pr pageResult) string { return fmt.Sprintf("%.1f%%", 100*pr.coverage) }))
+		}
+		fmt.Fprintf(out, "| %s |\n", strings.Join(row, " | "))
+		if !failed {
+			ok = append(ok, prs)
+		}
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintf(out, "pages measured by every server: %d of %d\n", len(ok), len(results))
+	if len(ok) == 0 {
+		return
+	}
+	for i, s := range servers {
+		bytes := pageMedian(ok, func(prs []pageResult) float64 { return float64(prs[i].textBytes) })
+		took := pageMedian(ok, func(prs []pageResult) float64 { return ms1(prs[i].snapshot) })
+		cov := pageMedian(ok, func(prs []pageResult) float64 { return 100 * prs[i].coverage })
+		full := countOf(ok, func(prs []pageResult) bool { return prs[i].coverage == 1 })
+		fmt.Fprintf(out, "%s: median snapshot text %.0f bytes, median snapshot %.1f ms, median coverage %.1f%%, full coverage on %d pages\n",
+			s.name, bytes, took, cov, full)
+	}
+	if !two {
+		return
+	}
+	byteRatio := pageMedian(ok, func(prs []pageResult) float64 { return float64(prs[0].textBytes) / float64(prs[1].textBytes) })
+	timeRatio := pageMedian(ok, func(prs []pageResult) float64 { return float64(prs[0].snapshot) / float64(prs[1].snapshot) })
+	halfBytes := countOf(ok, func(prs []pageResult) bool { return 2*prs[0].textBytes <= prs[1].textBytes })
+	thirdTime := countOf(ok, func(prs []pageResult) bool { return 3*prs[0].snapshot <= prs[1].snapshot })
+	both := countOf(ok, func(prs []pageResult) bool {
+		return 2*prs[0].textBytes <= prs[1].textBytes && 3*prs[0].snapshot <= prs[1].snapshot
+	})
+	below := countOf(ok, func(prs []pageResult) bool { return prs[0].coverage < prs[1].coverage })
+	n := float64(len(ok))
+	fmt.Fprintf(out, "median per-page ratio %s / %s: bytes %.2f, time %.2f\n", servers[0].name, servers[1].name, byteRatio, timeRatio)
+	fmt.Fprintf(out, "pages with bytes <= 1/2: %d (%.0f%%); time <= 1/3: %d (%.0f%%); both: %d (%.0f%%)\n",
+		halfBytes, 100*float64(halfBytes)/n, thirdTime, 100*float64(thirdTime)/n, both, 100*float64(both)/n)
+	fmt.Fprintf(out, "pages where %s's coverage is below %s's: %d\n", servers[0].name, servers[1].name, below)
+}
+
+func ratioCell(failed bool, a, b float64) string {
+	if failed || b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", a/b)
+}
+
+// pageMedian is the median of f over the pages.
+func pageMedian(rs [][]pageResult, f func([]pageResult) float64) float64 {
+	vs := make([]float64, len(rs))
+	for i, prs := range rs {
+		vs[i] = f(prs)
+	}
+	slices.Sort(vs)
+	return midpoint(vs)
+}
+
+func countOf(rs [][]pageResult, f func([]pageResult) bool) int {
+	n := 0
+	for _, prs := range rs {
+		if f(prs) {
+			n++
+		}
+	}
+	return n
+}
+
+func ms1(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
