@@ -109,11 +109,16 @@ func measureRealPages(ctx context.Context, ps []page, servers []server, sessions
 		fmt.Fprintf(os.Stderr, "page %d/%d: %s\n", n+1, len(ps), p.name)
 		pctx, cancel := context.WithTimeout(ctx, pageTimeout)
 		prs := make([]pageResult, len(servers))
+		answered := make([]string, len(servers))
+		dialogs := false
 		for i := range servers {
 			prs[i] = pageResult{page: p}
-			if _, err := call(pctx, sessions[i], "browser_navigate", map[string]any{"url": p.url}); err != nil {
-				prs[i].err = err
-			}
+			n, err := navigateAnswering(pctx, sessions[i], p.url)
+			prs[i].err = err
+			answered[i], dialogs = fmt.Sprint(n), dialogs || n > 0
+		}
+		if dialogs {
+			prs[0].name += " (dialogs answered: " + strings.Join(answered, " / ") + ")"
 		}
 		for i := range servers {
 			measureSnapshot(pctx, sessions[i], servers[i], &prs[i], 1) // warm up
@@ -136,6 +141,38 @@ func measureRealPages(ctx context.Context, ps []page, servers []server, sessions
 		results[n] = prs
 	}
 	reportRealPages(out, servers, results)
+}
+
+// navigateAnswering navigates and, when the page opens dialogs as it loads
+// (a test page alerts when a script it expects removed runs), answers them
+// with OK, as a model would, so the page can be read and the next one
+// loaded. It returns how many it answered.
+func navigateAnswering(ctx context.Context, cs *mcp.ClientSession, url string) (int, error) {
+	res, err := call(ctx, cs, "browser_navigate", map[string]any{"url": url})
+	if !mentionsDialog(res, err) {
+		return 0, err
+	}
+	answered := 0
+	for answered < maxDialogs {
+		if _, err := call(ctx, cs, "browser_handle_dialog", map[string]any{"accept": true}); err != nil {
+			break // no dialog left open
+		}
+		answered++
+	}
+	return answered, nil
+}
+
+// maxDialogs bounds the dialogs answered on one page.
+const maxDialogs = 5
+
+// mentionsDialog reports whether a navigation's result or error says a
+// dialog is open: poppy-browser's dialog_open refusal, Playwright MCP's
+// modal state.
+func mentionsDialog(res *mcp.CallToolResult, err error) bool {
+	if err != nil {
+		return strings.Contains(err.Error(), "dialog_open") || strings.Contains(err.Error(), "Modal state")
+	}
+	return strings.Contains(firstText(res), "Modal state")
 }
 
 // reportRealPages writes the per-page table and the medians. With two
@@ -168,19 +205,19 @@ func reportRealPages(out io.Writer, servers []server, results [][]pageResult) {
 			failed = failed || pr.err != nil
 		}
 		for _, pr := range prs {
-			row = append(row, cell(pr, func(pr pageResult) string { return fmt.Sprint(pr.textBytes) }))
+			row = append(row, oneLine(cell(pr, func(pr pageResult) string { return fmt.Sprint(pr.textBytes) }))) // the error, if any
 		}
 		if two {
 			row = append(row, ratioCell(failed, float64(prs[0].textBytes), float64(prs[1].textBytes)))
 		}
 		for _, pr := range prs {
-			row = append(row, cell(pr, func(pr pageResult) string { return fmt.Sprintf("%.1f", ms1(pr.snapshot)) }))
+			row = append(row, orDash(pr, fmt.Sprintf("%.1f", ms1(pr.snapshot))))
 		}
 		if two {
 			row = append(row, ratioCell(failed, float64(prs[0].snapshot), float64(prs[1].snapshot)))
 		}
 		for _, pr := range prs {
-			row = append(row, cell(pr, func(pr pageResult) string { return fmt.Sprintf("%.1f%%", 100*pr.coverage) }))
+			row = append(row, orDash(pr, fmt.Sprintf("%.1f%%", 100*pr.coverage)))
 		}
 		fmt.Fprintf(out, "| %s |\n", strings.Join(row, " | "))
 		if !failed {
@@ -216,6 +253,23 @@ func reportRealPages(out io.Writer, servers []server, results [][]pageResult) {
 	fmt.Fprintf(out, "pages with bytes <= 1/2: %d (%.0f%%); time <= 1/3: %d (%.0f%%); both: %d (%.0f%%)\n",
 		halfBytes, 100*float64(halfBytes)/n, thirdTime, 100*float64(thirdTime)/n, both, 100*float64(both)/n)
 	fmt.Fprintf(out, "pages where %s's coverage is below %s's: %d\n", servers[0].name, servers[1].name, below)
+}
+
+// orDash is v, or "-" when pr failed (its bytes cell says why).
+func orDash(pr pageResult, v string) string {
+	if pr.err != nil {
+		return "-"
+	}
+	return v
+}
+
+// oneLine keeps an error within its table cell: one line, 160 bytes at most.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 160 {
+		s = strings.ToValidUTF8(s[:160], "") + "…"
+	}
+	return s
 }
 
 func ratioCell(failed bool, a, b float64) string {
