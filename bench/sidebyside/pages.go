@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -105,6 +107,7 @@ func realPageArgs(siteArgs []string, siteAddr, pagesAddr string) []string {
 // times runs snapshots of it, alternating server by server, and reports.
 func measureRealPages(ctx context.Context, ps []page, servers []server, sessions []*mcp.ClientSession, runs int, out io.Writer) {
 	results := make([][]pageResult, len(ps))
+	parts := make([][]readOnResult, len(ps))
 	for n, p := range ps {
 		fmt.Fprintf(os.Stderr, "page %d/%d: %s\n", n+1, len(ps), p.name)
 		pctx, cancel := context.WithTimeout(ctx, pageTimeout)
@@ -137,10 +140,55 @@ func measureRealPages(ctx context.Context, ps []page, servers []server, sessions
 				prs[i].err = fmt.Errorf("timed out after %v waiting for the page's navigation and snapshots: %w", pageTimeout, prs[i].err)
 			}
 		}
+		parts[n] = make([]readOnResult, len(servers))
+		for i := range servers {
+			if prs[i].err == nil {
+				parts[n][i] = readOn(pctx, sessions[i], servers[i], p)
+			}
+		}
 		cancel()
 		results[n] = prs
 	}
-	reportRealPages(out, servers, results)
+	reportRealPages(out, servers, results, parts)
+}
+
+// readOnResult is a snapshot read to its end, part after part.
+type readOnResult struct {
+	parts    int
+	coverage float64
+	err      error
+}
+
+// readOnFrom finds the line a capped snapshot says to read on from.
+var readOnFrom = regexp.MustCompile(`take browser_snapshot with from=(\d+) to read on`)
+
+// maxParts bounds the parts read of one snapshot.
+const maxParts = 20
+
+// readOn takes a snapshot and the parts after it, as a model that reads
+// on would, and measures the coverage of them all (untimed).
+func readOn(ctx context.Context, cs *mcp.ClientSession, s server, p page) readOnResult {
+	var all strings.Builder
+	r := readOnResult{}
+	args := map[string]any{}
+	for r.parts < maxParts {
+		res, err := call(ctx, cs, "browser_snapshot", args)
+		if err != nil {
+			r.err = err
+			return r
+		}
+		r.parts++
+		text := s.snapshotText(res)
+		all.WriteString(text)
+		m := readOnFrom.FindStringSubmatch(text)
+		if m == nil {
+			break
+		}
+		from, _ := strconv.Atoi(m[1])
+		args = map[string]any{"from": from}
+	}
+	r.coverage = coverage(p.source, p.name, all.String())
+	return r
 }
 
 // navigateAnswering navigates and, when the page opens dialogs as it loads
@@ -177,7 +225,7 @@ func mentionsDialog(res *mcp.CallToolResult, err error) bool {
 
 // reportRealPages writes the per-page table and the medians. With two
 // servers, ratios are the first's figure over the second's.
-func reportRealPages(out io.Writer, servers []server, results [][]pageResult) {
+func reportRealPages(out io.Writer, servers []server, results [][]pageResult, parts [][]readOnResult) {
 	two := len(servers) == 2
 	head := []string{"page"}
 	for _, s := range servers {
@@ -198,7 +246,8 @@ func reportRealPages(out io.Writer, servers []server, results [][]pageResult) {
 	fmt.Fprintf(out, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 
 	var ok [][]pageResult // pages every server measured
-	for _, prs := range results {
+	var okParts [][]readOnResult
+	for n, prs := range results {
 		row := []string{prs[0].name}
 		failed := false
 		for _, pr := range prs {
@@ -216,12 +265,18 @@ func reportRealPages(out io.Writer, servers []server, results [][]pageResult) {
 		if two {
 			row = append(row, ratioCell(failed, float64(prs[0].snapshot), float64(prs[1].snapshot)))
 		}
-		for _, pr := range prs {
-			row = append(row, orDash(pr, fmt.Sprintf("%.1f%%", 100*pr.coverage)))
+		for i, pr := range prs {
+			cov := fmt.Sprintf("%.1f%%", 100*pr.coverage)
+			if ro := parts[n][i]; ro.err != nil {
+				cov += " (reading on: " + oneLine(ro.err.Error()) + ")"
+			} else if ro.parts > 1 {
+				cov += fmt.Sprintf(" (%.1f%% in %d parts)", 100*ro.coverage, ro.parts)
+			}
+			row = append(row, orDash(pr, cov))
 		}
 		fmt.Fprintf(out, "| %s |\n", strings.Join(row, " | "))
 		if !failed {
-			ok = append(ok, prs)
+			ok, okParts = append(ok, prs), append(okParts, parts[n])
 		}
 	}
 	fmt.Fprintln(out)
@@ -234,8 +289,13 @@ func reportRealPages(out io.Writer, servers []server, results [][]pageResult) {
 		took := pageMedian(ok, func(prs []pageResult) float64 { return ms1(prs[i].snapshot) })
 		cov := pageMedian(ok, func(prs []pageResult) float64 { return 100 * prs[i].coverage })
 		full := countOf(ok, func(prs []pageResult) bool { return prs[i].coverage == 1 })
-		fmt.Fprintf(out, "%s: median snapshot text %.0f bytes, median snapshot %.1f ms, median coverage %.1f%%, full coverage on %d pages\n",
-			s.name, bytes, took, cov, full)
+		covs := make([]float64, len(okParts))
+		for n, ro := range okParts {
+			covs[n] = 100 * ro[i].coverage
+		}
+		slices.Sort(covs)
+		fmt.Fprintf(out, "%s: median snapshot text %.0f bytes, median snapshot %.1f ms, median coverage %.1f%% (reading every part: %.1f%%), full coverage on %d pages\n",
+			s.name, bytes, took, cov, midpoint(covs), full)
 	}
 	if !two {
 		return
