@@ -11,7 +11,10 @@ import (
 // A link's target in a snapshot is short and carries no value a URL may
 // hide a token in:
 //   - a link within the frame's own document shows its anchor alone
-//     ("to #baggage"): the page is the one the model is reading;
+//     ("to #baggage"): the page is the one the model is reading; one with
+//     an empty anchor ("#", a script's button on real pages) shows nothing,
+//     since it leads nowhere (it showed the page's own path, which reads as
+//     a navigation);
 //   - a link to the frame's own host shows its path ("to /manage");
 //     a link to another host shows host and path ("to partner.test/hotels");
 //   - a query keeps its keys and drops every value ("?ref=…&last=…"), since
@@ -40,7 +43,10 @@ func linkTarget(href, frameURL string) string {
 	if err != nil {
 		return ""
 	}
-	if u.Fragment != "" && sameDocument(u, frameURL) {
+	if _, fragment, ok := strings.Cut(href, "#"); ok && sameDocument(u, frameURL) {
+		if fragment == "" {
+			return ""
+		}
 		return pagetext.Line(anchor(u.Fragment))
 	}
 	var b strings.Builder
