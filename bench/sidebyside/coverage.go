@@ -90,8 +90,8 @@ var blockElements = map[string]bool{
 }
 
 // visibleBlocks is the text of the body that a reader sees, in blocks:
-// text nodes and image alt text, without script, style, template, head or
-// aria-hidden content.
+// text nodes and image alt text, without script, style, template, head,
+// iframe fallback, hidden or aria-hidden content.
 func visibleBlocks(src []byte) []string {
 	doc, err := html.Parse(bytes.NewReader(src))
 	if err != nil {
@@ -109,11 +109,13 @@ func visibleBlocks(src []byte) []string {
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
 			switch n.Data {
-			case "script", "style", "template", "head", "noscript", "svg":
+			// iframe, noembed and noframes hold fallback text that a
+			// browser parses as raw text and never renders.
+			case "script", "style", "template", "head", "noscript", "svg", "iframe", "noembed", "noframes":
 				return
 			}
 			for _, a := range n.Attr {
-				if a.Key == "aria-hidden" && a.Val == "true" {
+				if a.Key == "aria-hidden" && a.Val == "true" || a.Key == "hidden" {
 					return
 				}
 			}
