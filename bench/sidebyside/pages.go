@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -78,9 +79,15 @@ func serveRealPages(ps []page) (addr string, stop func(), err error) {
 				http.NotFound(w, r)
 				return
 			}
-			// No charset: the page's own <meta charset> decides, as it did
-			// on its site.
-			w.Header().Set("Content-Type", "text/html")
+			// Its site declared UTF-8 in its header, as most do; a saved page
+			// that is not UTF-8 leaves it to its own <meta charset>. (Without
+			// it, a page whose <meta charset> comes after the first 1,024
+			// bytes is read as windows-1252.)
+			ct := "text/html"
+			if utf8.Valid(src) {
+				ct += "; charset=utf-8"
+			}
+			w.Header().Set("Content-Type", ct)
 			w.Write(src)
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
