@@ -132,6 +132,9 @@ func visibleBlocks(src []byte) []string {
 				}
 			}
 		}
+		if n.Type == html.ElementNode && n.Data == "br" {
+			sb.WriteByte(' ') // a line break parts the words either side
+		}
 		if n.Type == html.TextNode {
 			sb.WriteString(n.Data)
 		}

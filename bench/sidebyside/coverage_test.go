@@ -14,6 +14,7 @@ func TestVisibleBlocks(t *testing.T) {
 		{"alt text", `<p>Look <img alt="a cat"> here</p>`, []string{"Look", "a cat", "here"}},
 		{"script and style", `<p>Kept</p><script>var x</script><style>p{}</style>`, []string{"Kept"}},
 		{"iframe fallback is never rendered", `<p>Kept</p><iframe>Iframe fallback test</iframe>`, []string{"Kept"}},
+		{"a line break parts words", `<p>ipsum<br>dolor</p>`, []string{"ipsum dolor"}},
 		{"hidden attribute", `<p>Kept</p><div hidden>Gone</div>`, []string{"Kept"}},
 		{"aria-hidden", `<p>Kept</p><div aria-hidden="true">Gone</div>`, []string{"Kept"}},
 	} {
