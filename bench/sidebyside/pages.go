@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -113,8 +112,7 @@ func realPageArgs(siteArgs []string, siteAddr, pagesAddr string) []string {
 // measureRealPages navigates every server to each page in turn, then
 // times runs snapshots of it, alternating server by server, and reports.
 func measureRealPages(ctx context.Context, ps []page, servers []server, sessions []*mcp.ClientSession, runs int, out io.Writer) {
-	results := make([][]pageResult, len(ps))
-	parts := make([][]readOnResult, len(ps))
+	results := make([]measuredPage, len(ps))
 	for n, p := range ps {
 		fmt.Fprintf(os.Stderr, "page %d/%d: %s\n", n+1, len(ps), p.name)
 		pctx, cancel := context.WithTimeout(ctx, pageTimeout)
@@ -147,16 +145,16 @@ func measureRealPages(ctx context.Context, ps []page, servers []server, sessions
 				prs[i].err = fmt.Errorf("timed out after %v waiting for the page's navigation and snapshots: %w", pageTimeout, prs[i].err)
 			}
 		}
-		parts[n] = make([]readOnResult, len(servers))
+		parts := make([]readOnResult, len(servers))
 		for i := range servers {
 			if prs[i].err == nil {
-				parts[n][i] = readOn(pctx, sessions[i], servers[i], p)
+				parts[i] = readOn(pctx, sessions[i], servers[i], p)
 			}
 		}
 		cancel()
-		results[n] = prs
+		results[n] = measuredPage{words: pageWords(p), servers: prs, parts: parts}
 	}
-	reportRealPages(out, servers, results, parts)
+	reportRealPages(out, servers, results)
 }
 
 // readOnResult is a snapshot read to its end, part after part.
@@ -229,141 +227,3 @@ func mentionsDialog(res *mcp.CallToolResult, err error) bool {
 	}
 	return strings.Contains(firstText(res), "Modal state")
 }
-
-// reportRealPages writes the per-page table and the medians. With two
-// servers, ratios are the first's figure over the second's.
-func reportRealPages(out io.Writer, servers []server, results [][]pageResult, parts [][]readOnResult) {
-	two := len(servers) == 2
-	head := []string{"page"}
-	for _, s := range servers {
-		head = append(head, s.name+" bytes")
-	}
-	if two {
-		head = append(head, "bytes ratio")
-	}
-	for _, s := range servers {
-		head = append(head, s.name+" ms")
-	}
-	if two {
-		head = append(head, "time ratio")
-	}
-	for _, s := range servers {
-		head = append(head, s.name+" coverage")
-	}
-	fmt.Fprintf(out, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
-
-	var ok [][]pageResult // pages every server measured
-	var okParts [][]readOnResult
-	for n, prs := range results {
-		row := []string{prs[0].name}
-		failed := false
-		for _, pr := range prs {
-			failed = failed || pr.err != nil
-		}
-		for _, pr := range prs {
-			row = append(row, oneLine(cell(pr, func(pr pageResult) string { return fmt.Sprint(pr.textBytes) }))) // the error, if any
-		}
-		if two {
-			row = append(row, ratioCell(failed, float64(prs[0].textBytes), float64(prs[1].textBytes)))
-		}
-		for _, pr := range prs {
-			row = append(row, orDash(pr, fmt.Sprintf("%.1f", ms1(pr.snapshot))))
-		}
-		if two {
-			row = append(row, ratioCell(failed, float64(prs[0].snapshot), float64(prs[1].snapshot)))
-		}
-		for i, pr := range prs {
-			cov := fmt.Sprintf("%.1f%%", 100*pr.coverage)
-			if ro := parts[n][i]; ro.err != nil {
-				cov += " (reading on: " + oneLine(ro.err.Error()) + ")"
-			} else if ro.parts > 1 {
-				cov += fmt.Sprintf(" (%.1f%% in %d parts)", 100*ro.coverage, ro.parts)
-			}
-			row = append(row, orDash(pr, cov))
-		}
-		fmt.Fprintf(out, "| %s |\n", strings.Join(row, " | "))
-		if !failed {
-			ok, okParts = append(ok, prs), append(okParts, parts[n])
-		}
-	}
-	fmt.Fprintln(out)
-	fmt.Fprintf(out, "pages measured by every server: %d of %d\n", len(ok), len(results))
-	if len(ok) == 0 {
-		return
-	}
-	for i, s := range servers {
-		bytes := pageMedian(ok, func(prs []pageResult) float64 { return float64(prs[i].textBytes) })
-		took := pageMedian(ok, func(prs []pageResult) float64 { return ms1(prs[i].snapshot) })
-		cov := pageMedian(ok, func(prs []pageResult) float64 { return 100 * prs[i].coverage })
-		full := countOf(ok, func(prs []pageResult) bool { return prs[i].coverage == 1 })
-		covs := make([]float64, len(okParts))
-		for n, ro := range okParts {
-			covs[n] = 100 * ro[i].coverage
-		}
-		slices.Sort(covs)
-		fmt.Fprintf(out, "%s: median snapshot text %.0f bytes, median snapshot %.1f ms, median coverage %.1f%% (reading every part: %.1f%%), full coverage on %d pages\n",
-			s.name, bytes, took, cov, midpoint(covs), full)
-	}
-	if !two {
-		return
-	}
-	byteRatio := pageMedian(ok, func(prs []pageResult) float64 { return float64(prs[0].textBytes) / float64(prs[1].textBytes) })
-	timeRatio := pageMedian(ok, func(prs []pageResult) float64 { return float64(prs[0].snapshot) / float64(prs[1].snapshot) })
-	halfBytes := countOf(ok, func(prs []pageResult) bool { return 2*prs[0].textBytes <= prs[1].textBytes })
-	thirdTime := countOf(ok, func(prs []pageResult) bool { return 3*prs[0].snapshot <= prs[1].snapshot })
-	both := countOf(ok, func(prs []pageResult) bool {
-		return 2*prs[0].textBytes <= prs[1].textBytes && 3*prs[0].snapshot <= prs[1].snapshot
-	})
-	below := countOf(ok, func(prs []pageResult) bool { return prs[0].coverage < prs[1].coverage })
-	n := float64(len(ok))
-	fmt.Fprintf(out, "median per-page ratio %s / %s: bytes %.2f, time %.2f\n", servers[0].name, servers[1].name, byteRatio, timeRatio)
-	fmt.Fprintf(out, "pages with bytes <= 1/2: %d (%.0f%%); time <= 1/3: %d (%.0f%%); both: %d (%.0f%%)\n",
-		halfBytes, 100*float64(halfBytes)/n, thirdTime, 100*float64(thirdTime)/n, both, 100*float64(both)/n)
-	fmt.Fprintf(out, "pages where %s's coverage is below %s's: %d\n", servers[0].name, servers[1].name, below)
-}
-
-// orDash is v, or "-" when pr failed (its bytes cell says why).
-func orDash(pr pageResult, v string) string {
-	if pr.err != nil {
-		return "-"
-	}
-	return v
-}
-
-// oneLine keeps an error within its table cell: one line, 160 bytes at most.
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 160 {
-		s = strings.ToValidUTF8(s[:160], "") + "…"
-	}
-	return s
-}
-
-func ratioCell(failed bool, a, b float64) string {
-	if failed || b == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f", a/b)
-}
-
-// pageMedian is the median of f over the pages.
-func pageMedian(rs [][]pageResult, f func([]pageResult) float64) float64 {
-	vs := make([]float64, len(rs))
-	for i, prs := range rs {
-		vs[i] = f(prs)
-	}
-	slices.Sort(vs)
-	return midpoint(vs)
-}
-
-func countOf(rs [][]pageResult, f func([]pageResult) bool) int {
-	n := 0
-	for _, prs := range rs {
-		if f(prs) {
-			n++
-		}
-	}
-	return n
-}
-
-func ms1(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
