@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
@@ -16,7 +17,16 @@ type pageSurface struct {
 	p      *browser.Page
 	width  float64
 	height float64
+
+	mu sync.Mutex
+	// scans is each frame's last scan of its whole document, for
+	// marks.ScanAgain: a page that has not changed since sends no entries.
+	scans map[string]marks.Scan
 }
+
+// maxKeptScans bounds the frames whose last scan is kept; past it they
+// are all dropped (a page of many frames rescans them in full).
+const maxKeptScans = 32
 
 // Gone reports whether the page's connection has ended: the browser
 // closed, crashed or went away (an attached browser of a pool).
@@ -45,7 +55,32 @@ func (s *pageSurface) Frames() []Frame {
 func (s *pageSurface) Status() int { return s.p.Status() }
 
 func (s *pageSurface) Scan(ctx context.Context, f Frame, root int) (marks.Scan, error) {
-	return marks.ScanFrom(ctx, f.handle, root)
+	if root != 0 {
+		return marks.ScanFrom(ctx, f.handle, root)
+	}
+	s.mu.Lock()
+	last, ok := s.scans[f.ID]
+	s.mu.Unlock()
+	var (
+		sc  marks.Scan
+		err error
+	)
+	if ok {
+		sc, err = marks.ScanAgain(ctx, f.handle, last)
+	} else {
+		sc, err = marks.ScanFrom(ctx, f.handle, 0)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil || sc.Memo == "" {
+		delete(s.scans, f.ID)
+		return sc, err
+	}
+	if s.scans == nil || len(s.scans) >= maxKeptScans {
+		s.scans = map[string]marks.Scan{}
+	}
+	s.scans[f.ID] = sc
+	return sc, nil
 }
 
 func (s *pageSurface) Check(ctx context.Context, f Frame, a marks.Action) (marks.Verdict, error) {

@@ -5,8 +5,12 @@
 // mark rules, tree and shadow roots, hit testing, the guard, the scan)
 // joined in a fixed order, embedded and run at document start in the isolated world [World] of every frame ([Script]); Go calls
 // into it with JSON arguments, one CDP round trip per call. The scanner
-// never reads or writes the page's JavaScript globals and never caches
-// marks: every [Check] reads them from the DOM at that moment.
+// never reads or writes the page's JavaScript globals, and every [Check]
+// reads the marks from the DOM at that moment. A scan of the whole
+// document is kept in the page while nothing it read changes (no DOM
+// mutation, the same rendering, boxes, values and shadow roots), so that
+// [ScanAgain] of an unchanged page costs about one walk of it and sends
+// no entries; it only ever shows the page, never decides an action.
 //
 // It must not dispatch input (clicks, keys, text): the agent's gate does,
 // after [Check] allowed the action. [SelectKeys] works out the key presses

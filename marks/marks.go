@@ -117,6 +117,11 @@ type Scan struct {
 	URL      string    `json:"url"`
 	Title    string    `json:"title"`
 	Elements []Element `json:"elements"`
+	// Memo names the page's memo of a scan of the whole document ("" for
+	// none): [ScanAgain] passes it back so that an unchanged page need not
+	// send the entries again. Elements is then shared between scans: it
+	// is read, never written.
+	Memo string `json:"-"`
 }
 
 // Action is what an agent action would do, for [Check].
@@ -201,7 +206,7 @@ type actionJSON struct {
 
 // Calls into the scanner; every value is an argument, never source text.
 const (
-	callScan     = `function(id) { return globalThis.poppyMarks.scanWire(id); }`
+	callScan     = `function(id, since) { return globalThis.poppyMarks.scanWire(id, since); }`
 	callCheck    = `function(a) { return globalThis.poppyMarks.check(a); }`
 	callDisarm   = `function() { return globalThis.poppyMarks.disarm(); }`
 	callFocus    = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
@@ -253,7 +258,32 @@ func ScanFrame(ctx context.Context, f browser.Frame) (Scan, error) {
 // document when root is 0), closed shadow roots included. A root no longer
 // in its document is [ErrStale].
 func ScanFrom(ctx context.Context, f browser.Frame, root int) (Scan, error) {
-	s, err := scanOnce(ctx, f, root)
+	return scanFrom(ctx, f, root, nil)
+}
+
+// ScanAgain is ScanFrom(ctx, f, 0) for a caller that holds last, the
+// frame's previous scan. The scanner keeps its last scan of the document
+// while nothing it read has changed: no mutation of the DOM, and the same
+// rendering, boxes, values, checked and selected states, shadow roots and
+// slots. When that is so for last, only the URL and the title cross CDP
+// and the result is last with them; otherwise it is a new scan. A scan
+// never decides an action ([Check] reads the page each time).
+func ScanAgain(ctx context.Context, f browser.Frame, last Scan) (Scan, error) {
+	return scanFrom(ctx, f, 0, &last)
+}
+
+func scanFrom(ctx context.Context, f browser.Frame, root int, last *Scan) (Scan, error) {
+	since := ""
+	if last != nil {
+		since = last.Memo
+	}
+	s, err := scanOnce(ctx, f, root, since)
+	if err == nil && s.Same {
+		if last == nil || last.Memo != s.Memo {
+			return Scan{}, fmt.Errorf("scanning frame: the page answered for a scan it was not given")
+		}
+		return Scan{URL: s.URL, Title: s.Title, Elements: last.Elements, Memo: s.Memo}, nil
+	}
 	// A closed root inside a closed root is met by the scan after the
 	// outer one is adopted: read level by level, a bounded number.
 	for depth := 0; err == nil && s.PendingHosts > 0 && depth < maxClosedDepth; depth++ {
@@ -264,7 +294,7 @@ func ScanFrom(ctx context.Context, f browser.Frame, root int) (Scan, error) {
 		if n == 0 {
 			break
 		}
-		s, err = scanOnce(ctx, f, root)
+		s, err = scanOnce(ctx, f, root, "")
 	}
 	return s.Scan, err
 }
@@ -289,14 +319,17 @@ type scanJSON struct {
 	// PendingHosts counts the elements that may host a closed root the
 	// scanner has not looked into.
 	PendingHosts int `json:"pendingHosts"`
+	// Same says the page left the entries out: they are those of the
+	// scan whose Memo was passed.
+	Same bool `json:"-"`
 }
 
 // scanOnce runs the scanner once. The scan comes back as one JSON string
 // in the wire form (wire.go): CDP's own by-value serialization of
 // thousands of small objects costs many times more.
-func scanOnce(ctx context.Context, f browser.Frame, root int) (scanJSON, error) {
+func scanOnce(ctx context.Context, f browser.Frame, root int, since string) (scanJSON, error) {
 	var raw string
-	if err := f.Call(ctx, World, callScan, &raw, root); err != nil {
+	if err := f.Call(ctx, World, callScan, &raw, root, since); err != nil {
 		return scanJSON{}, fmt.Errorf("scanning frame: %w", err)
 	}
 	if raw == "null" { // the scanner found no element root

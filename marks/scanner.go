@@ -22,6 +22,7 @@ var scannerParts = []string{
 	"rules.js",   // the mark rules: what an action touches, which marks cover it
 	"hittest.js", // where a click lands
 	"guard.js",   // the in-page guard, and check, which arms it
+	"memo.js",    // the last whole-document scan, while nothing it read changed
 	"scan.js",    // what the agent may read: one element's entry
 	"text.js",    // the walk: text in reading order, controls in their lines
 	"wire.js",    // the scan as it crosses to Go (wire.go reads it)

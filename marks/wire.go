@@ -11,7 +11,9 @@ import (
 )
 
 // The scan crosses CDP in the scanner's wire form (js/scanner/wire.js):
-// one JSON array [url, title, pendingHosts, entry...], each entry an
+// one JSON array [url, title, pendingHosts, memo key, same, entry...]
+// (same is 1 when the entries are left out because the caller holds them,
+// see [ScanAgain]), each entry an
 // array of its fields by position with the defaults left off the end. On
 // a page of thousands of controls it is about half the bytes of the same
 // scan as objects, and read here token by token, without reflection.
@@ -35,8 +37,10 @@ func decodeWire(raw string) (scanJSON, error) {
 	r := wireReader{d: jsontext.NewDecoder(strings.NewReader(raw))}
 	var s scanJSON
 	r.open()
-	s.URL, s.Title, s.PendingHosts = r.str(), r.str(), r.int()
-	s.Elements = []Element{}
+	s.URL, s.Title, s.PendingHosts, s.Memo, s.Same = r.str(), r.str(), r.int(), r.str(), r.int() == 1
+	// An entry is 40-80 bytes of the wire form: one allocation, not a
+	// dozen doublings of a slice of large structs.
+	s.Elements = make([]Element, 0, len(raw)/48)
 	for r.more() {
 		s.Elements = append(s.Elements, r.entry())
 	}

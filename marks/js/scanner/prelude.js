@@ -8,8 +8,9 @@
 // It runs at document start in the isolated world "poppy-marks" of every
 // frame: globalThis is that world's, never the page's, and nothing here reads
 // or writes the page's JavaScript globals. It defines globalThis.poppyMarks,
-// whose functions the Go package calls with JSON arguments. Marks are read
-// from the DOM at the moment of each call, never cached. It dispatches no
+// whose functions the Go package calls with JSON arguments. A check reads
+// the marks from the DOM at the moment of each call; a scan may be answered
+// from its memo while nothing it read has changed (memo.js). It dispatches no
 // input: it works out the keys that select options (selectKeys), which the
 // gate presses; focus and scrollBy change only what the Go gate allowed.
 "use strict";

@@ -111,9 +111,9 @@
     if (covered) {
       if (isTextField(el) || checkedOf(el) !== undefined || el.localName.includes("-") || FIELD_ROLES.test(e.role)) e.userField = true;
     } else {
-      const v = valueOf(el);
+      const v = read(R_VALUE, el);
       if (v) e.value = v.length > VALUE_MAX ? v.slice(0, VALUE_MAX - 1) + "…" : v;
-      const ch = checkedOf(el);
+      const ch = read(R_CHECKED, el);
       if (ch !== undefined) e.checked = ch;
     }
     const ex = attr(el, "aria-expanded");
@@ -129,7 +129,10 @@
       e.options = [];
       for (let i = 0; i < opts.length && i < OPTIONS_MAX; i++) e.options.push(clip(opts[i].label || opts[i].text, NAME_MAX));
       if (opts.length > OPTIONS_MAX) e.moreOptions = opts.length - OPTIONS_MAX;
-      if (!covered) e.selected = Array.from(el.selectedOptions, (o) => o.index).filter((i) => i < OPTIONS_MAX);
+      if (!covered) {
+        const sel = read(R_SELECTED, el);
+        e.selected = sel ? sel.split(",").map(Number).filter((i) => i < OPTIONS_MAX) : [];
+      }
     }
     return e;
   }
@@ -160,7 +163,7 @@
   const NO_BOX = { x: 0, y: 0, width: 0, height: 0 };
   // boxIfShown: the element's box when it is rendered, visible and sized.
   function boxIfShown(el) {
-    if (!el.checkVisibility({ visibilityProperty: true })) return null;
-    const r = el.getBoundingClientRect();
+    if (!read(R_SHOWN, el)) return null;
+    const r = read(R_BOX, el);
     return r.width > 0 || r.height > 0 ? r : null;
   }

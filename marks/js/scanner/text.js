@@ -123,7 +123,7 @@
         const box = hidden ? null : boxIfShown(el);
         let d = depth;
         if (box || marked) {
-          const e = entry(el, depth, true, box || (el.checkVisibility() ? el.getBoundingClientRect() : NO_BOX));
+          const e = entry(el, depth, true, box || (read(R_RENDERED, el) ? read(R_BOX, el) : NO_BOX));
           const inline = box && line && INLINE.has(tag);
           if (!inline) close();
           out.push(e);
@@ -136,7 +136,7 @@
         children(el, d, hidden || !box, ed, false);
         return;
       }
-      const shown = !hidden && (el.checkVisibility({ visibilityProperty: true }) || getComputedStyle(el).display === "contents");
+      const shown = !hidden && (read(R_SHOWN, el) || read(R_CONTENTS, el));
       if (!shown) {
         // A hidden subtree shows nothing but the marks in it.
         if (marked) close(), out.push(entry(el, depth, false, NO_BOX));
@@ -144,7 +144,7 @@
         return;
       }
       if (!text) { // inside a control: only what has a line of its own
-        if (marked) out.push(entry(el, depth, false, el.getBoundingClientRect()));
+        if (marked) out.push(entry(el, depth, false, read(R_BOX, el)));
         children(el, marked ? depth + 1 : depth, false, ed, false);
         return;
       }
@@ -153,7 +153,7 @@
         return;
       }
       if (tag === "br") { put(line && line.pre ? "\n" : " "); return; }
-      if (el instanceof HTMLLabelElement && el.control && el.control.checkVisibility()) {
+      if (el instanceof HTMLLabelElement && el.control && read(R_RENDERED, el.control)) {
         // Its control carries its text as the control's name (a label of
         // a control not rendered, a styled toggle, is read as text).
         children(el, depth, false, ed, false);
@@ -162,7 +162,7 @@
       const block = !INLINE.has(tag);
       if (!block || flat > 0 && tag !== "tr") {
         if (flat > 0 && block) put(" ");
-        if (marked) close(), out.push(entry(el, depth, false, el.getBoundingClientRect()));
+        if (marked) close(), out.push(entry(el, depth, false, read(R_BOX, el)));
         children(el, depth, false, ed, true);
         if (flat > 0 && block) put(" ");
         return;
@@ -174,7 +174,7 @@
       let d = depth;
       let group = null; // a landmark's or list's own line, dropped if nothing hangs from it
       if (marked) {
-        out.push(entry(el, depth, false, el.getBoundingClientRect()));
+        out.push(entry(el, depth, false, read(R_BOX, el)));
         d = depth + 1;
       } else if ((group = groupOf(el, tag))) {
         group.depth = depth;
@@ -202,9 +202,11 @@
       line = outer ? { role: "text", depth: outer.depth, parts: [], inline: [], pre: outer.pre } : null;
     };
     const children = (el, depth, hidden, inEditable, text) => {
-      const root = rootOf(el);
-      if (!root && mayHost(el)) pending.push(el);
-      const assigned = el instanceof HTMLSlotElement ? el.assignedNodes() : null;
+      // Only an element that may host a shadow root is asked for one.
+      const root = canHost(el) ? read(R_ROOT, el) : null;
+      if (root) watch(root);
+      else if (mayHost(el)) pending.push(el);
+      const assigned = el instanceof HTMLSlotElement ? read(R_SLOT, el) : null;
       const kids = assigned && assigned.length ? assigned : null;
       if (kids) {
         for (const k of kids) node(k, depth, hidden, inEditable, text);
@@ -221,7 +223,7 @@
       }
     };
     pending = [];
-    const designMode = docDesignMode.call(document) === "on";
+    const designMode = read(R_DESIGN, document) === "on";
     const start = rootID ? lookup(rootID) : docElement.call(document);
     if (!start) return null; // the root is gone: Go reads null as ErrStale
     open("text", 0, false);

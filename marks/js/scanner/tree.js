@@ -16,6 +16,8 @@
   let closedCount = 0; // roots adopted: while none, a walk asks no map
   const rootOf = (el) => el.shadowRoot || (closedCount && closedRoots.get(el)) || null;
   const HOSTS = new Set("article aside blockquote body div footer h1 h2 h3 h4 h5 h6 header main nav p section span".split(" "));
+  // canHost: whether el may have a shadow root (DOM 4.2.14 attachShadow).
+  const canHost = (el) => HOSTS.has(el.localName) || el.localName.includes("-");
   function mayHost(el) {
     const tag = el.localName, custom = tag.includes("-");
     if (!custom && (!HOSTS.has(tag) || el.firstElementChild)) return false;
@@ -27,6 +29,7 @@
   function pendingHosts() {
     const hosts = pending.filter((el) => el.isConnected && !described.has(el));
     pending = [];
+    if (memo) memo.pending = false;
     for (const el of hosts) described.add(el);
     return hosts;
   }
@@ -34,6 +37,7 @@
     if (host instanceof Element && root instanceof ShadowRoot && root.host === host) {
       if (!closedRoots.has(host)) closedCount++;
       closedRoots.set(host, root);
+      forget(); // the scans to come look into it
       rootsGrew = true; // the guard's next arming listens in it
     }
   }

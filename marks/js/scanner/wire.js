@@ -41,12 +41,39 @@
       e.type || "", e.value || "", m ? m.kind : "", m ? m.marked : 0, e.form || 0, e.href || "",
       e.text || "", e.options || 0, e.moreOptions || 0, e.selected || 0]);
   }
-  // scanWire is scan(rootID) for Go: [url, title, pendingHosts, entry...]
-  // as one JSON string, or "null" when the root is gone.
-  function scanWire(rootID) {
-    const s = scan(rootID);
-    if (!s) return "null";
-    const out = [s.url, s.title, s.pendingHosts];
-    for (const e of s.elements) out.push(packed(e));
-    return JSON.stringify(out);
+  // scanWire is scan(rootID) for Go: [url, title, pendingHosts, memo key,
+  // same, entry...] as one JSON string, or "null" when the root is gone. A
+  // scan of the whole document is recorded and remembered under a key
+  // (memo.js); given the key of the memo that still holds (since), it
+  // answers same = 1 and no entries: the caller holds them. The URL and the
+  // title are read anew every time.
+  function scanWire(rootID, since) {
+    const head = (pendingHosts, key, same) => JSON.stringify([location.href, docTitle.call(document), pendingHosts, key, same]);
+    let entries = rootID ? null : remembered();
+    if (entries !== null && since && since === memo.key) return head(0, memo.key, 1);
+    let pendingHosts = 0;
+    if (entries === null) {
+      if (!rootID) {
+        forget();
+        reads = { els: [], kinds: [], vals: [] };
+        watch(document);
+      }
+      let s;
+      try {
+        s = scan(rootID);
+      } finally {
+        const recorded = reads;
+        reads = null;
+        // Hosts left to look into hold the memo until Go has asked for
+        // them (pendingHosts); a closed root adopted then drops it.
+        if (recorded && s) memo = { reads: recorded, entries: null, key: memoSeed + "." + ++memoCount, pending: s.pendingHosts > 0 };
+        else if (recorded) forget();
+      }
+      if (!s) return "null";
+      entries = JSON.stringify(s.elements.map(packed)).slice(1, -1);
+      pendingHosts = s.pendingHosts;
+      if (memo && !rootID) memo.entries = entries;
+    }
+    const h = head(pendingHosts, memo && !rootID ? memo.key : "", 0);
+    return entries ? h.slice(0, -1) + "," + entries + "]" : h;
   }
