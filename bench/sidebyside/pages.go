@@ -110,7 +110,8 @@ func realPageArgs(siteArgs []string, siteAddr, pagesAddr string) []string {
 }
 
 // measureRealPages navigates every server to each page in turn, then
-// times runs snapshots of it, alternating server by server, and reports.
+// times the first snapshot and runs more, alternating server by server,
+// and reports.
 func measureRealPages(ctx context.Context, ps []page, servers []server, sessions []*mcp.ClientSession, runs int, out io.Writer) {
 	results := make([]measuredPage, len(ps))
 	for n, p := range ps {
@@ -128,8 +129,12 @@ func measureRealPages(ctx context.Context, ps []page, servers []server, sessions
 		if dialogs {
 			prs[0].name += " (dialogs answered: " + strings.Join(answered, " / ") + ")"
 		}
+		// The first snapshot after the navigation is timed on its own: the
+		// one a model takes of a new page; poppy-browser's repeats of an
+		// unchanged page reuse its scan.
+		first := make([]time.Duration, len(servers))
 		for i := range servers {
-			measureSnapshot(pctx, sessions[i], servers[i], &prs[i], 1) // warm up
+			first[i] = measureSnapshot(pctx, sessions[i], servers[i], &prs[i], 1)
 		}
 		times := make([][]time.Duration, len(servers))
 		for range runs {
@@ -152,7 +157,7 @@ func measureRealPages(ctx context.Context, ps []page, servers []server, sessions
 			}
 		}
 		cancel()
-		results[n] = measuredPage{words: pageWords(p), servers: prs, parts: parts}
+		results[n] = measuredPage{words: pageWords(p), servers: prs, first: first, parts: parts}
 	}
 	reportRealPages(out, servers, results)
 }

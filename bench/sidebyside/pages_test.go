@@ -88,6 +88,7 @@ func TestSummarize(t *testing.T) {
 		return measuredPage{
 			words:   500,
 			servers: []pageResult{{textBytes: ob, snapshot: oms * time.Millisecond, coverage: ocov}, {textBytes: tb, snapshot: tms * time.Millisecond, coverage: 1}},
+			first:   []time.Duration{2 * oms * time.Millisecond, 2 * tms * time.Millisecond},
 			parts:   []readOnResult{{parts: 1, coverage: ocov}, {parts: 1, coverage: 1}},
 		}
 	}
@@ -100,10 +101,10 @@ func TestSummarize(t *testing.T) {
 	summarize(&out, "every page", servers, pages)
 	for _, want := range []string{
 		"every page, 3 pages:",
-		"- ours: median snapshot text 50 bytes, median snapshot 10.0 ms, median coverage 100.0% (reading every part: 100.0%), full coverage on 2 pages",
-		"- theirs: median snapshot text 100 bytes, median snapshot 40.0 ms, median coverage 100.0%",
-		"- median per-page ratio ours / theirs: bytes 0.50, time 0.33",
-		"- pages with bytes <= 1/2: 2 (67%); time <= 1/3: 2 (67%); both: 2 (67%)",
+		"- ours: median snapshot text 50 bytes, first snapshot 20.0 ms, repeated 10.0 ms, coverage 100.0% (reading every part: 100.0%), full coverage on 2 pages",
+		"- theirs: median snapshot text 100 bytes, first snapshot 80.0 ms, repeated 40.0 ms, coverage 100.0%",
+		"- median per-page ratio ours / theirs: bytes 0.50, first snapshot 0.33, repeated 0.33",
+		"- pages with bytes <= 1/2: 2 (67%); first snapshot <= 1/3: 2 (67%); repeated <= 1/3: 2 (67%); bytes and first snapshot both: 2 (67%)",
 		"- pages where ours covers less text than theirs: 1 (33%)",
 	} {
 		if !strings.Contains(out.String(), want) {
