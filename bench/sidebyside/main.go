@@ -93,6 +93,9 @@ type server struct {
 	cmd  func() *exec.Cmd
 	// snapshotText extracts the snapshot text the model reads.
 	snapshotText func(*mcp.CallToolResult) string
+	// evaluates says the server has browser_evaluate (Playwright MCP): the
+	// real-page bench reads the page's rendered text with it.
+	evaluates bool
 	// refOf finds the ref of the element with role and name in a result,
 	// "" when it has none.
 	refOf func(res *mcp.CallToolResult, role, name string) string

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -156,8 +157,9 @@ func measureRealPages(ctx context.Context, ps []page, servers []server, sessions
 				parts[i] = readOn(pctx, sessions[i], servers[i], p)
 			}
 		}
+		rendered, renderedErr := renderedCoverage(pctx, servers, sessions, p)
 		cancel()
-		results[n] = measuredPage{words: pageWords(p), servers: prs, first: first, parts: parts}
+		results[n] = measuredPage{words: pageWords(p), servers: prs, first: first, parts: parts, rendered: rendered, renderedErr: renderedErr}
 	}
 	reportRealPages(out, servers, results)
 }
@@ -199,6 +201,45 @@ func readOn(ctx context.Context, cs *mcp.ClientSession, s server, p page) readOn
 	}
 	r.coverage = coverage(p.source, p.name, all.String())
 	return r
+}
+
+// renderedCoverage is the coverage of the text the page renders
+// (document.body.innerText, read with the first server that evaluates
+// script), a reference for the snapshots' figures: the coverage measure
+// reads the HTML, so it counts text a style sheet hides, which no
+// snapshot shows (innerText in turn leaves out image alt text, which the
+// measure counts). It is -1 when no server evaluates.
+func renderedCoverage(ctx context.Context, servers []server, sessions []*mcp.ClientSession, p page) (float64, error) {
+	for i, s := range servers {
+		if !s.evaluates {
+			continue
+		}
+		res, err := call(ctx, sessions[i], "browser_evaluate", map[string]any{"function": "() => document.body.innerText"})
+		if err != nil {
+			return 0, err
+		}
+		text, err := evaluateResult(firstText(res))
+		if err != nil {
+			return 0, err
+		}
+		return coverage(p.source, p.name, text), nil
+	}
+	return -1, nil
+}
+
+// evaluateResult is the string a browser_evaluate result holds: Playwright
+// MCP writes it as JSON under "### Result".
+func evaluateResult(text string) (string, error) {
+	_, after, ok := strings.Cut(text, "### Result\n")
+	if !ok {
+		return "", fmt.Errorf("browser_evaluate: no result in %.80q", text)
+	}
+	after, _, _ = strings.Cut(after, "\n### ")
+	var s string
+	if err := json.Unmarshal([]byte(strings.TrimSpace(after)), &s); err != nil {
+		return "", fmt.Errorf("browser_evaluate: result is not a JSON string: %w", err)
+	}
+	return s, nil
 }
 
 // navigateAnswering navigates and, when the page opens dialogs as it loads

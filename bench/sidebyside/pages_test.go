@@ -86,10 +86,11 @@ func TestSummarize(t *testing.T) {
 	servers := []server{{name: "ours"}, {name: "theirs"}}
 	page := func(ob, tb int, oms, tms time.Duration, ocov float64) measuredPage {
 		return measuredPage{
-			words:   500,
-			servers: []pageResult{{textBytes: ob, snapshot: oms * time.Millisecond, coverage: ocov}, {textBytes: tb, snapshot: tms * time.Millisecond, coverage: 1}},
-			first:   []time.Duration{2 * oms * time.Millisecond, 2 * tms * time.Millisecond},
-			parts:   []readOnResult{{parts: 1, coverage: ocov}, {parts: 1, coverage: 1}},
+			words:    500,
+			servers:  []pageResult{{textBytes: ob, snapshot: oms * time.Millisecond, coverage: ocov}, {textBytes: tb, snapshot: tms * time.Millisecond, coverage: 1}},
+			first:    []time.Duration{2 * oms * time.Millisecond, 2 * tms * time.Millisecond},
+			parts:    []readOnResult{{parts: 1, coverage: ocov}, {parts: 1, coverage: 1}},
+			rendered: ocov,
 		}
 	}
 	pages := []measuredPage{
@@ -103,12 +104,30 @@ func TestSummarize(t *testing.T) {
 		"every page, 3 pages:",
 		"- ours: median snapshot text 50 bytes, first snapshot 20.0 ms, repeated 10.0 ms, coverage 100.0% (reading every part: 100.0%), full coverage on 2 pages",
 		"- theirs: median snapshot text 100 bytes, first snapshot 80.0 ms, repeated 40.0 ms, coverage 100.0%",
+		"- the text the page renders (document.body.innerText), 3 pages: coverage 100.0%, full on 2 pages",
 		"- median per-page ratio ours / theirs: bytes 0.50, first snapshot 0.33, repeated 0.33",
 		"- pages with bytes <= 1/2: 2 (67%); first snapshot <= 1/3: 2 (67%); repeated <= 1/3: 2 (67%); bytes and first snapshot both: 2 (67%)",
 		"- pages where ours covers less text than theirs: 1 (33%)",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestEvaluateResult(t *testing.T) {
+	for _, c := range []struct {
+		name, text, want string
+		ok               bool
+	}{
+		{"a JSON string", "### Result\n\"One\\nTwo \\\"three\\\"\"\n### Ran Playwright code\n```js\n```", "One\nTwo \"three\"", true},
+		{"the last section", "### Result\n\"text\"", "text", true},
+		{"no result", "### Error\nboom", "", false},
+		{"not a string", "### Result\n42", "", false},
+	} {
+		got, err := evaluateResult(c.text)
+		if got != c.want || (err == nil) != c.ok {
+			t.Errorf("%s: evaluateResult = %q, %v; want %q, ok %v", c.name, got, err, c.want, c.ok)
 		}
 	}
 }

@@ -14,6 +14,10 @@ type measuredPage struct {
 	servers []pageResult    // snapshot is the median of the repeats
 	first   []time.Duration // the first snapshot after navigating, per server
 	parts   []readOnResult  // the snapshot read to its end, per server
+	// rendered is the coverage of the text the page renders, -1 when not
+	// measured (see renderedCoverage).
+	rendered    float64
+	renderedErr error
 }
 
 // failed reports whether some server could not measure the page.
@@ -37,6 +41,16 @@ func pageWords(p page) int {
 		n += len(words(b))
 	}
 	return n
+}
+
+func (m measuredPage) renderedCell() string {
+	switch {
+	case m.renderedErr != nil:
+		return oneLine("error: " + m.renderedErr.Error())
+	case m.rendered < 0:
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*m.rendered)
 }
 
 // reportRealPages writes the per-page table and the medians, over every
@@ -66,6 +80,7 @@ func reportRealPages(out io.Writer, servers []server, results []measuredPage) {
 	for _, s := range servers {
 		head = append(head, s.name+" coverage")
 	}
+	head = append(head, "rendered text coverage")
 	fmt.Fprintf(out, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	var ok, articles []measuredPage // pages every server measured
 	for _, m := range results {
@@ -98,6 +113,7 @@ func reportRealPages(out io.Writer, servers []server, results []measuredPage) {
 			}
 			row = append(row, orDash(pr, cov))
 		}
+		row = append(row, m.renderedCell())
 		fmt.Fprintf(out, "| %s |\n", strings.Join(row, " | "))
 		if !m.failed() {
 			ok = append(ok, m)
@@ -127,6 +143,10 @@ func summarize(out io.Writer, label string, servers []server, pages []measuredPa
 		full := countOf(pages, func(m measuredPage) bool { return m.servers[i].coverage == 1 })
 		fmt.Fprintf(out, "- %s: median snapshot text %.0f bytes, first snapshot %.1f ms, repeated %.1f ms, coverage %.1f%% (reading every part: %.1f%%), full coverage on %d pages\n",
 			s.name, bytes, first, took, cov, all, full)
+	}
+	if measured := slices.DeleteFunc(slices.Clone(pages), func(m measuredPage) bool { return m.rendered < 0 || m.renderedErr != nil }); len(measured) > 0 {
+		fmt.Fprintf(out, "- the text the page renders (document.body.innerText), %d pages: coverage %.1f%%, full on %d pages\n", len(measured),
+			pageMedian(measured, func(m measuredPage) float64 { return 100 * m.rendered }), countOf(measured, func(m measuredPage) bool { return m.rendered == 1 }))
 	}
 	if len(servers) != 2 {
 		return

@@ -84,6 +84,7 @@ func playwrightServer(cli, chromium string, browserArgs []string) (server, func(
 			return c
 		},
 		snapshotText: firstText,
+		evaluates:    true,
 		refOf: func(res *mcp.CallToolResult, role, name string) string {
 			// `- ROLE "NAME" [ref=e12]`, the name exactly.
 			re := regexp.MustCompile(`- ` + regexp.QuoteMeta(role) + ` "` + regexp.QuoteMeta(name) + `"[^\n]*?\[ref=([A-Za-z0-9]+)\]`)
