@@ -110,6 +110,14 @@ func (ts *Tabs) touch() {
 	ts.notifyLocked()
 }
 
+// Index is p's tab index, -1 when p is not an open tab. Unlike [Tabs.List]
+// it asks the browser nothing.
+func (ts *Tabs) Index(p *Page) int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.indexLocked(p)
+}
+
 func (ts *Tabs) indexLocked(p *Page) int {
 	for i, q := range ts.list {
 		if q == p {

@@ -193,6 +193,13 @@ func (s *pageSurface) Tabs(ctx context.Context) ([]TabInfo, int) {
 	return tabInfos(list), current
 }
 
+func (s *pageSurface) TabIndex() int {
+	if tabs := s.p.Tabs(); tabs != nil {
+		return tabs.Index(s.p)
+	}
+	return -1
+}
+
 func (s *pageSurface) SelectTab(ctx context.Context, index int) error {
 	if s.p.Tabs() == nil {
 		return errNoTabs

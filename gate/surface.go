@@ -106,6 +106,9 @@ type TabSet interface {
 	// Tabs lists the open tabs and the index of this page's tab (-1 when
 	// it is not among them).
 	Tabs(ctx context.Context) (tabs []TabInfo, current int)
+	// TabIndex is the index of this page's tab (-1 when it is not among
+	// them) without a round trip: every result reports it.
+	TabIndex() int
 	SelectTab(ctx context.Context, index int) error
 	CloseTab(ctx context.Context, index int) error
 	// NewTab opens a tab at url ("" for a blank one); it becomes the

@@ -172,7 +172,7 @@ func (r *run) tabState(ctx context.Context, res *Result, b *Activity) {
 	if d, open := r.s.Dialog(); open {
 		res.Dialog = &d
 	}
-	if _, current := r.s.Tabs(ctx); current >= 0 {
+	if current := r.s.TabIndex(); current >= 0 {
 		res.Page.Tab = &current
 	}
 	if b == nil {

@@ -107,6 +107,9 @@ type server struct {
 	// liveURLFile holds the address of the User's live view, with its
 	// token; "" for a server without one.
 	liveURLFile string
+	// navigateShows says browser_navigate answers with the page's
+	// snapshot; without it a model takes browser_snapshot to read a page.
+	navigateShows bool
 }
 
 // result is what one server measured.
@@ -120,6 +123,7 @@ type result struct {
 type pageResult struct {
 	page
 	snapshot         time.Duration
+	open             time.Duration // navigate, and snapshot unless navigate shows the page
 	textBytes, wire  int
 	click            time.Duration
 	coverage         float64
@@ -229,7 +233,19 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName, pagesDir 
 				prs[i].click = median(times[i])
 			}
 		}
+		// Opening the page anew: a new document, so the first snapshot of
+		// it is a whole scan (a later one of the unchanged page is answered
+		// from the scanner's memo, as the rows above are for poppy-browser).
+		for range runs {
+			for i := range servers {
+				if prs[i].err == nil {
+					times[i] = append(times[i], measureOpen(ctx, sessions[i], servers[i], &prs[i]))
+				}
+			}
+		}
 		for i := range servers {
+			prs[i].open = median(times[i])
+			times[i] = times[i][:0]
 			results[i].pages = append(results[i].pages, prs[i])
 		}
 	}
@@ -306,6 +322,24 @@ func measureSnapshot(ctx context.Context, cs *mcp.ClientSession, s server, pr *p
 	return d
 }
 
+// measureOpen navigates to the page and, when the navigation's result
+// does not hold the page, takes a snapshot: what a model calls to read a
+// page it opens.
+func measureOpen(ctx context.Context, cs *mcp.ClientSession, s server, pr *pageResult) time.Duration {
+	t := time.Now()
+	if _, err := call(ctx, cs, "browser_navigate", map[string]any{"url": pr.page.url}); err != nil {
+		pr.err = err
+		return 0
+	}
+	if !s.navigateShows {
+		if _, err := call(ctx, cs, "browser_snapshot", map[string]any{}); err != nil {
+			pr.err = err
+			return 0
+		}
+	}
+	return time.Since(t)
+}
+
 // measureClick clicks the page's button once and returns the time.
 func measureClick(ctx context.Context, cs *mcp.ClientSession, s server, pr *pageResult) time.Duration {
 	if pr.err != nil {
@@ -366,6 +400,9 @@ func report(out io.Writer, servers []server, rs []result) {
 	for i := range rs[0].pages {
 		p := rs[0].pages[i].page
 		row(p.name+": snapshot", func(r result) string { return cell(r.pages[i], func(pr pageResult) string { return ms(pr.snapshot) }) })
+		row(p.name+": open and read (navigate, and snapshot unless navigate shows the page)", func(r result) string {
+			return cell(r.pages[i], func(pr pageResult) string { return ms(pr.open) })
+		})
 		row(p.name+": snapshot text bytes", func(r result) string {
 			return cell(r.pages[i], func(pr pageResult) string { return fmt.Sprint(pr.textBytes) })
 		})

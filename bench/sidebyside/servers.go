@@ -21,7 +21,8 @@ import (
 // it.
 func poppyServer(bin, chromium string, browserArgs []string, liveURLFile string) server {
 	return server{
-		name: "poppy-browser",
+		name:          "poppy-browser",
+		navigateShows: true,
 		cmd: func() *exec.Cmd {
 			args := []string{"mcp", "--no-join", "--company", testsite.CompanyDomain, "--chromium", chromium, "--live-url-file", liveURLFile}
 			for _, a := range browserArgs {

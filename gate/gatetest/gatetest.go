@@ -271,6 +271,8 @@ func (p *Page) Tabs(context.Context) ([]gate.TabInfo, int) {
 	return out, 0
 }
 
+func (p *Page) TabIndex() int { return 0 }
+
 func (p *Page) SelectTab(_ context.Context, index int) error {
 	p.record(fmt.Sprintf("select tab %d", index))
 	p.mu.Lock()
