@@ -2,6 +2,7 @@
 // A fragment of the marks scanner: marks/scanner.go joins the files of
 // js/scanner/ in a fixed order inside the function prelude.js opens.
 
+  const sized = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 || r.height > 0; };
   // deepFromPoint descends from hit into open and adopted closed shadow
   // trees to the element at (x, y).
   function deepFromPoint(hit, x, y) {
@@ -13,10 +14,15 @@
     return hit;
   }
 
-  // hitTest scrolls el into view and finds what a click at its centre lands on.
+  // hitTest scrolls el into view and finds what a click at its centre lands
+  // on; for an element without a box of its own (its content floated), at
+  // the centre of its first child with one, as the scan shows it.
   function hitTest(el, out) {
-    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    const r = el.getClientRects()[0];
+    let at = el;
+    for (let k = el.firstElementChild; k && !sized(at); k = k.nextElementSibling) at = k;
+    if (!sized(at)) at = el;
+    at.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    const r = at.getClientRects()[0];
     if (!r) return null;
     const vw = Math.min(innerWidth, docElement.call(document).clientWidth || innerWidth);
     const x0 = Math.max(r.left, 0), x1 = Math.min(r.right, vw);

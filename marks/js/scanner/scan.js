@@ -8,22 +8,25 @@
     return s.length > n ? s.slice(0, n - 1) + "…" : s;
   };
   const NAME_MAX = 300;
-  // textOf: visible text of el; with own, without the text of interactive and
-  // content descendants (they have lines of their own).
+  // textOf: visible text of el; with own, without the text of interactive
+  // descendants and, but in a label (whose text names its control and has
+  // no line of its own), of content descendants (they have lines of their
+  // own). Its budget counts words, not a page's indentation.
   // Sibling links and a set, not childNodes and a regular expression: a
   // scan asks it of every button and link.
-  const UNREAD = new Set(["script", "style", "template", "select", "textarea"]);
+  const UNREAD = new Set(["script", "style", "template", "select", "textarea", "noscript"]);
   function textOf(el, own) {
     let s = "";
+    const content = own && !(el instanceof HTMLLabelElement);
     const visit = (n) => {
       for (let ch = n.firstChild; ch; ch = ch.nextSibling) {
-        if (s.length > 2 * NAME_MAX) return;
+        if (s.length > 2 * NAME_MAX && (s = s.replace(/\s+/g, " ")).length > 2 * NAME_MAX) return;
         const type = ch.nodeType;
         if (type === 3) s += ch.data;
         else if (type !== 1 || ch.hidden || UNREAD.has(ch.localName)) continue;
         else if (ch.localName === "img") s += " " + (attr(ch, "alt") || "") + " ";
         else if (ch.isContentEditable) continue; // the User's text, or a line of its own
-        else if (!own || !(ch.matches(INTERACTIVE) || ch.matches(CONTENT))) {
+        else if (!own || !(ch.matches(INTERACTIVE) || content && ch.matches(CONTENT))) {
           s += " ";
           visit(ch);
           s += " ";
@@ -162,8 +165,15 @@
   const round = (v) => Math.round(v * 100) / 100;
   const NO_BOX = { x: 0, y: 0, width: 0, height: 0 };
   // boxIfShown: the element's box when it is rendered, visible and sized.
+  // An element whose own box is empty because its content is floated or
+  // positioned (a card's link around a floated block) shows with the box
+  // of its first child that has one, where a click on it lands.
   function boxIfShown(el) {
     if (!read(R_SHOWN, el)) return null;
-    const r = read(R_BOX, el);
-    return r.width > 0 || r.height > 0 ? r : null;
+    let r = read(R_BOX, el);
+    for (let k = el.firstElementChild; !(r.width > 0 || r.height > 0); k = k.nextElementSibling) {
+      if (!k) return null;
+      r = read(R_BOX, k);
+    }
+    return r;
   }

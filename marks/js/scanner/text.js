@@ -8,7 +8,7 @@
   // part of it ("... the [link "Authority" e12] rode ..."); one standing
   // alone is a line of its own.
   const INLINE = new Set("a abbr b bdi bdo big br cite code data del dfn em font i img ins kbd label mark nobr q s samp small span strike strong sub sup time tt u var wbr output meter progress button input select textarea".split(" "));
-  const SKIP = new Set("script style template noscript head svg math".split(" "));
+  const SKIP = new Set("script style template noscript head svg".split(" "));
   // isInteractive is el.matches(INTERACTIVE) without the selector engine:
   // the walk asks it of every element.
   const INTERACTIVE_TAGS = new Set("button select textarea summary iframe".split(" "));
@@ -146,6 +146,10 @@
       if (!text) { // inside a control: only what has a line of its own
         if (marked) out.push(entry(el, depth, false, read(R_BOX, el)));
         children(el, marked ? depth + 1 : depth, false, ed, false);
+        return;
+      }
+      if (tag === "math") { // a formula is a part of its sentence, its tokens one run of text
+        put(" " + (attr(el, "alttext") || el.textContent) + " ");
         return;
       }
       if (tag === "img" || tag === "area" || (attr(el, "role") === "img" && !el.firstElementChild)) {
