@@ -134,7 +134,9 @@
 // [MaxSnapshotText] (64 KB, about 16,000 tokens) is shown part by part: a
 // part ends at a line "[... lines N to M (K KB) not shown: ... take
 // browser_snapshot with from=N to read on ...]", and one element's subtree
-// (Snapshot.Ref) can be read alone.
+// (Snapshot.Ref) can be read alone. A line longer than a quarter of the
+// budget (a page that is one paragraph) is cut at a space into lines that
+// end and start with "…".
 //
 // An action that changes the page (a navigation, back, forward, a click or
 // key that loaded another document or opened a tab, a tab selected) can

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/poppy-browser/poppy-browser/internal/pagetext"
 	"github.com/poppy-browser/poppy-browser/marks"
@@ -86,6 +87,7 @@ func part(body string, from int) string {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	lines = splitLongLines(lines)
 	n := len(lines)
 	if from > n {
 		return fmt.Sprintf("[the snapshot has %d lines; line %d is past its end: take browser_snapshot without from to read it from the start]\n", n, from)
@@ -108,6 +110,41 @@ func part(body string, from int) string {
 			end+1, n, (left+1023)>>10, MaxSnapshotText>>10, end+1)
 	}
 	return b.String()
+}
+
+// maxPartLine is the longest line a part shows whole: a longer one (a page
+// that is one paragraph, a text file without line breaks) is cut into
+// lines of about this size, so that a part is never one line far over
+// the budget or nearly empty before it.
+const maxPartLine = MaxSnapshotText / 4
+
+// splitLongLines cuts the lines longer than maxPartLine at a space (or
+// anywhere in a run without one, never inside a UTF-8 character), each
+// cut marked "…" at the end of one line and the start of the next.
+func splitLongLines(lines []string) []string {
+	long := false
+	for _, l := range lines {
+		long = long || len(l) > maxPartLine
+	}
+	if !long {
+		return lines
+	}
+	out := make([]string, 0, len(lines)+8)
+	for _, l := range lines {
+		for len(l) > maxPartLine {
+			cut := strings.LastIndexByte(l[:maxPartLine], ' ')
+			if cut < maxPartLine/2 {
+				cut = maxPartLine
+				for cut > 0 && !utf8.RuneStart(l[cut]) {
+					cut--
+				}
+			}
+			out = append(out, l[:cut]+" …\n")
+			l = "… " + strings.TrimLeft(l[cut:], " ")
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // renderer writes the lines of a snapshot.

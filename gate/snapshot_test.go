@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -148,6 +149,59 @@ func TestRenderSnapshotReadsOnPartByPart(t *testing.T) {
 	if seen != lines {
 		t.Errorf("the parts showed %d lines of %d", seen, lines)
 	}
+}
+
+// A page that is one long line (a text file without line breaks, one
+// paragraph) is read part by part too: the first part holds most of a
+// budget of its words, no part is far over the budget, and the parts
+// together hold every word in order.
+func TestRenderSnapshotCutsALongLine(t *testing.T) {
+	var words []string
+	for i := range 30000 {
+		words = append(words, fmt.Sprintf("w%d", i))
+	}
+	els := []marks.Element{{Role: "text", Text: strings.Join(words, " ")}}
+	refs := newRefTable()
+	refs.bump()
+	next := regexp.MustCompile(`take browser_snapshot with from=(\d+) to read on`)
+	var read []string
+	for from, parts := 1, 0; ; parts++ {
+		if parts > 20 {
+			t.Fatal("more than 20 parts: the snapshot does not move on")
+		}
+		text, _ := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/notes.txt"}, scan: marks.Scan{Elements: els}}}, refs,
+			func(string) bool { return true }, PageState{}, from)
+		if len(text) > MaxSnapshotText+1000 {
+			t.Errorf("part from %d is %d bytes, over the budget %d", from, len(text), MaxSnapshotText)
+		}
+		if from == 1 && len(text) < MaxSnapshotText/2 {
+			t.Errorf("the first part is %d bytes: it leaves most of its budget unread", len(text))
+		}
+		for l := range strings.Lines(text) {
+			if strings.HasPrefix(l, "[") || strings.HasPrefix(l, "Page") {
+				continue
+			}
+			l = strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- text:")), "…")
+			read = append(read, strings.Fields(strings.TrimPrefix(l, "…"))...)
+		}
+		m := next.FindStringSubmatch(text)
+		if m == nil {
+			break
+		}
+		from, _ = strconv.Atoi(m[1])
+	}
+	if !slices.Equal(read, words) {
+		t.Errorf("the parts hold %d words, the page %d; first difference at %d", len(read), len(words), firstDiff(read, words))
+	}
+}
+
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
 
 // Page text cannot pass for an element with a ref: its "[" is escaped.
