@@ -126,6 +126,8 @@ func startSite() (*testSite, error) {
 			fmt.Fprint(w, `<!doctype html><title>Tabs</title><a href="/help" target="_blank">Help in a new tab</a>`)
 		case "/alert":
 			fmt.Fprint(w, `<!doctype html><title>Alert</title><button onclick="alert('Your session ends soon')">Warn me</button>`)
+		case "/alert-on-load":
+			fmt.Fprint(w, `<!doctype html><title>Notice</title><p>Fares changed</p><script>alert('Prices have changed')</script>`)
 		case "/confirm":
 			fmt.Fprint(w, `<!doctype html><title>Confirm</title><button onclick="document.title = 'answer:' + confirm('Cancel the booking?')">Cancel booking</button>`)
 		case "/busy":

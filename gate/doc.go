@@ -161,7 +161,8 @@
 // action. A result's page carries its tab index.
 //
 // An action whose input opens a JavaScript dialog returns as soon as the
-// dialog opens (done, with dialog: the action ran up to it); while a
+// dialog opens (done, with dialog: the action ran up to it), and so does a
+// navigation to a page that opens one while it loads; while a
 // dialog holds the tab, every action but [HandleDialog]
 // (browser_handle_dialog) and [Tabs] is refused with dialog_open. A
 // browser that is gone, a crashed tab and a page whose main thread does

@@ -187,6 +187,12 @@ func (a Navigate) plan() plan {
 		lease: navigationLease,
 		dispatch: func(ctx context.Context, st *step) error {
 			if err := st.s.Navigate(ctx, u.String()); err != nil {
+				if errors.Is(err, browser.ErrDialogOpen) {
+					// The page loaded far enough to run a script that asks
+					// something: opened, with a dialog to answer first.
+					st.dialogOpened = true
+					return nil
+				}
 				if f := browserFailure(err); f != nil {
 					return f
 				}
@@ -219,6 +225,10 @@ func historyPlan(delta int) plan {
 		lease: navigationLease,
 		dispatch: func(ctx context.Context, st *step) error {
 			if err := move(st, ctx); err != nil {
+				if errors.Is(err, browser.ErrDialogOpen) {
+					st.dialogOpened = true
+					return nil
+				}
 				if f := browserFailure(err); f != nil {
 					return f
 				}

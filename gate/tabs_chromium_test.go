@@ -155,6 +155,29 @@ func TestChromiumDialogs(t *testing.T) {
 	}
 }
 
+// TestChromiumDialogWhileLoading: a page that opens an alert while it
+// loads was opened: the navigation is done, with the dialog to answer
+// (not a failed navigation), and after the answer the page reads.
+func TestChromiumDialogWhileLoading(t *testing.T) {
+	g, _, _, ctx, _ := tabsGateAudit(t)
+	start := time.Now()
+	res := must(t, g.Do(ctx, Navigate{URL: "http://airline.test/alert-on-load"}), spec.OutcomeDone, "")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the navigation took %s", d)
+	}
+	if res.Dialog == nil || res.Dialog.Message != "Prices have changed" || !strings.Contains(res.Message, "browser_handle_dialog") {
+		t.Fatalf("dialog = %+v (%s)", res.Dialog, res.Message)
+	}
+	must(t, g.Do(ctx, HandleDialog{Accept: true}), spec.OutcomeDone, "")
+	if seen := g.DoAndSee(ctx, Navigate{URL: "http://airline.test/alert-on-load"}); seen.Outcome != spec.OutcomeDone || seen.Dialog == nil || seen.Text != "" {
+		t.Errorf("with a dialog open, a navigation brings no snapshot: %s %s %+v %q", seen.Outcome, seen.Reason, seen.Dialog, seen.Text)
+	}
+	must(t, g.Do(ctx, HandleDialog{Accept: true}), spec.OutcomeDone, "")
+	if snap := must(t, g.Do(ctx, Snapshot{}), spec.OutcomeDone, ""); !strings.Contains(snap.Text, "Fares changed") {
+		t.Errorf("after the answer the page does not read:\n%s", snap.Text)
+	}
+}
+
 // TestChromiumCrashAndGone: a crashed tab fails with crashed and a navigate
 // recovers it; a closed browser fails every action at once with
 // browser_gone, never an empty done.
