@@ -28,6 +28,12 @@ func TestRenderSnapshot(t *testing.T) {
 		{frame: Frame{ID: "main", URL: "https://airline.test/check-in"}, scan: markstest.CheckInScan()},
 		{frame: Frame{ID: "ad", ParentID: "main", URL: "https://partner.test/ad"}, scan: partner},
 		{frame: Frame{ID: "broken", ParentID: "main", URL: "https://partner.test/x"}, err: errors.New("scanning frame: frame is gone")},
+		// A tracking pixel's frame shows nothing, so it takes no line; a
+		// frame that did not load shows the browser's error page, whose
+		// words are not the site's.
+		{frame: Frame{ID: "pixel", ParentID: "main", URL: "https://tracker.test/pixel"}, scan: marks.Scan{}},
+		{frame: Frame{ID: "failed", ParentID: "main", URL: "chrome-error://chromewebdata/"}, scan: marks.Scan{Elements: []marks.Element{
+			{Role: "text", Text: "This site can’t be reached"}}}},
 	}
 	refs := newRefTable()
 	refs.bump()
