@@ -104,8 +104,24 @@ func (r *pageRun) submitForm(ctx context.Context, orig frameData, mi int) (sent,
 		return sent{}, nil
 	}
 	m := fd.inv[mi]
+	rec, stop, err := r.record(ctx)
+	if err != nil {
+		return sent{}, err
+	}
+	defer stop()
+	since := r.clocks(ctx, all)
+	filled := false
 	for _, o := range m.Controls {
-		_, _ = r.fillControl(ctx, fd, o, true)
+		acted, _ := r.fillControl(ctx, fd, o, true)
+		filled = filled || acted
+	}
+	// A page may send the form when a field changes (the fill probe
+	// reports it): what the fills caused is waited for, so that a request
+	// they made is never taken for the submit button's.
+	if filled {
+		if e := r.watchEffect(ctx, all, since, rec, 0); len(e.reqs) > 0 {
+			return sent{}, nil
+		}
 	}
 	v, err := marks.Check(ctx, fd.f, marks.Action{Kind: marks.ActionClick, ID: m.Controls[submitIndex(m)].ID})
 	if err != nil || v.Point == nil {
@@ -117,16 +133,11 @@ func (r *pageRun) submitForm(ctx context.Context, orig frameData, mi int) (sent,
 			before = n
 		}
 	}
-	rec, stop, err := r.record(ctx)
-	if err != nil {
-		return sent{}, err
-	}
-	defer stop()
-	since := r.clocks(ctx, all)
+	since, sentBefore := r.clocks(ctx, all), len(rec.requests())
 	if err := (gate.Input{Page: r.p, Frame: fd.f}).Click(ctx, v); err != nil {
 		return sent{}, nil
 	}
-	e := r.watchEffect(ctx, all, since, rec, 0)
+	e := r.watchEffect(ctx, all, since, rec, sentBefore)
 	var out sent
 	if len(e.reqs) > 0 {
 		out.req = &e.reqs[0]
