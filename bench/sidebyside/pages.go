@@ -265,11 +265,14 @@ func navigateAnswering(ctx context.Context, cs *mcp.ClientSession, url string) (
 const maxDialogs = 5
 
 // mentionsDialog reports whether a navigation's result or error says a
-// dialog is open: poppy-browser's dialog_open refusal, Playwright MCP's
-// modal state.
+// dialog is open: poppy-browser's dialog in a done result (or, before,
+// its dialog_open refusal), Playwright MCP's modal state.
 func mentionsDialog(res *mcp.CallToolResult, err error) bool {
 	if err != nil {
 		return strings.Contains(err.Error(), "dialog_open") || strings.Contains(err.Error(), "Modal state")
+	}
+	if sc, ok := res.StructuredContent.(map[string]any); ok && sc["dialog"] != nil {
+		return true
 	}
 	return strings.Contains(firstText(res), "Modal state")
 }

@@ -73,6 +73,7 @@ func TestMentionsDialog(t *testing.T) {
 	}{
 		{"poppy-browser refuses with dialog_open", nil, errors.New(`browser_navigate failed: {"outcome":"failed","reason":"dialog_open"}`), true},
 		{"Playwright MCP lists the modal state", text("### Page\n### Modal state\n- [\"alert\" dialog with message \"wrong\"]"), nil, true},
+		{"poppy-browser opened the page, with a dialog to answer", &mcp.CallToolResult{StructuredContent: map[string]any{"outcome": "done", "dialog": map[string]any{"type": "alert"}}}, nil, true},
 		{"a page without a dialog", text("### Page\n- Page URL: http://realpages.test/a/"), nil, false},
 		{"another failure", nil, errors.New("browser_navigate failed: timeout"), false},
 	} {
