@@ -26,9 +26,13 @@ DEMO_FLAGS ?= --auto-user
 demo: chromium build
 	./bin/poppy-browser demo $(DEMO_FLAGS)
 
+# A failing test's pages leave a screenshot and their console lines in
+# ARTIFACTS (browsertest); without -artifacts they would go with the test.
+ARTIFACTS ?= /tmp/poppy-test-artifacts
+
 test: chromium
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 30m ./...
+	$(GO) test -race -count=1 -timeout 30m -artifacts -outputdir=$(ARTIFACTS) ./...
 
 # pool-test runs poppy-browser through Browserless from npm (downloads a few
 # hundred MB; not part of make test): deploy/browserless/README.md.

@@ -47,7 +47,11 @@ func liveFrame(p *browser.Page, l *Live) (browser.Frame, bool) {
 }
 
 // clickInFrame clicks, with real input, the element id of the live view's
-// frame (placed at the page's top left).
+// frame (placed at the page's top left), once the frame has drawn it: the
+// browser routes a click to an out-of-process frame by what that frame
+// last drew, and a frame that has not drawn yet under load gives the
+// click to the page around it (as a person, who clicks what is on screen,
+// never meets).
 func clickInFrame(ctx context.Context, t *testing.T, p *browser.Page, l *Live, id string) {
 	t.Helper()
 	f, ok := liveFrame(p, l)
@@ -55,7 +59,10 @@ func clickInFrame(ctx context.Context, t *testing.T, p *browser.Page, l *Live, i
 		t.Fatal("no live view frame")
 	}
 	var raw string
-	if err := f.Call(ctx, browser.UtilityWorld, `function(){ const r = document.getElementById("`+id+`").getBoundingClientRect(); return JSON.stringify([r.x + r.width/2, r.y + r.height/2]) }`, &raw); err != nil {
+	if err := f.Call(ctx, browser.UtilityWorld, `function(){ return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => {
+		const r = document.getElementById("`+id+`").getBoundingClientRect();
+		done(JSON.stringify([r.x + r.width/2, r.y + r.height/2]));
+	}))) }`, &raw); err != nil {
 		t.Fatal(err)
 	}
 	var xy [2]float64

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -199,11 +200,20 @@ func (s *Browser) NewPageWith(t testing.TB, opts PageOptions) *browser.Page {
 	return p
 }
 
+// artifactSeq numbers the pages whose artifacts are saved, so that a test
+// with several pages keeps each one's files.
+var artifactSeq atomic.Int64
+
 // saveArtifacts writes the page's screenshot and console lines to the
-// test's artifact directory and logs where they are.
+// test's artifact directory (kept with go test -artifacts, as make test
+// runs it) and logs where they are.
 func saveArtifacts(t testing.TB, p *browser.Page, lines []LogLine) {
 	t.Helper()
-	dir := t.ArtifactDir()
+	dir := filepath.Join(t.ArtifactDir(), fmt.Sprintf("page%d", artifactSeq.Add(1)))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Logf("saving artifacts: %v", err)
+		return
+	}
 	var console strings.Builder
 	for _, l := range lines {
 		console.WriteString(l.String())

@@ -106,11 +106,15 @@ func TestPageExceptionFailsTestAndSavesArtifacts(t *testing.T) {
 	if len(r.errs) != 1 || !strings.Contains(r.errs[0], "page exception") || !strings.Contains(r.errs[0], "boom from the page") {
 		t.Errorf("errors of the test = %q, want one page exception naming the error", r.errs)
 	}
-	console, err := os.ReadFile(filepath.Join(r.dir, "console.txt"))
+	pages, _ := filepath.Glob(filepath.Join(r.dir, "page*"))
+	if len(pages) != 1 {
+		t.Fatalf("artifact folders %q, want one for the page", pages)
+	}
+	console, err := os.ReadFile(filepath.Join(pages[0], "console.txt"))
 	if err != nil || !strings.Contains(string(console), "log: before 42") || !strings.Contains(string(console), "boom from the page") {
 		t.Errorf("console.txt = %q, %v; want the console line and the exception", console, err)
 	}
-	if shot, err := os.ReadFile(filepath.Join(r.dir, "screenshot.png")); err != nil || !strings.HasPrefix(string(shot), "\x89PNG") {
+	if shot, err := os.ReadFile(filepath.Join(pages[0], "screenshot.png")); err != nil || !strings.HasPrefix(string(shot), "\x89PNG") {
 		t.Errorf("screenshot.png: %d bytes, %v; want a PNG", len(shot), err)
 	}
 	select {
