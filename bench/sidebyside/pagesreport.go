@@ -59,26 +59,13 @@ func (m measuredPage) renderedCell() string {
 func reportRealPages(out io.Writer, servers []server, results []measuredPage) {
 	two := len(servers) == 2
 	head := []string{"page", "words"}
-	for _, s := range servers {
-		head = append(head, s.name+" bytes")
-	}
-	if two {
-		head = append(head, "bytes ratio")
-	}
-	for _, s := range servers {
-		head = append(head, s.name+" first ms")
-	}
-	if two {
-		head = append(head, "first ratio")
-	}
-	for _, s := range servers {
-		head = append(head, s.name+" repeat ms")
-	}
-	if two {
-		head = append(head, "repeat ratio")
-	}
-	for _, s := range servers {
-		head = append(head, s.name+" coverage")
+	for _, col := range []struct{ what, ratio string }{{"bytes", "bytes ratio"}, {"first ms", "first ratio"}, {"repeat ms", "repeat ratio"}, {"coverage", ""}} {
+		for _, s := range servers {
+			head = append(head, s.name+" "+col.what)
+		}
+		if two && col.ratio != "" {
+			head = append(head, col.ratio)
+		}
 	}
 	head = append(head, "rendered text coverage")
 	fmt.Fprintf(out, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
