@@ -32,6 +32,7 @@ ARTIFACTS ?= /tmp/poppy-test-artifacts
 
 test: chromium
 	$(GO) vet ./...
+	mkdir -p $(ARTIFACTS)
 	$(GO) test -race -count=1 -timeout 30m -artifacts -outputdir=$(ARTIFACTS) ./...
 
 # pool-test runs poppy-browser through Browserless from npm (downloads a few
