@@ -12,11 +12,11 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/poppy-browser/poppy-browser/internal/poolproc"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -45,18 +45,20 @@ func measurePool(poppy string, site *testsite.Site, n, rounds int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	base := "http://127.0.0.1:" + port
-	pool, err := startPool(ctx, start, base+"/json/version?token="+url.QueryEscape(token), n)
+	// The pool's output goes to stderr: DEBUG=-* keeps it quiet until it fails.
+	pool, err := poolproc.Start(ctx, start, base+"/json/version?token="+url.QueryEscape(token), os.Stderr,
+		fmt.Sprintf("CONCURRENT=%d", n), "QUEUED=0")
 	if err != nil {
-		return err
+		return fmt.Errorf("%w (its output is above)", err)
 	}
-	defer pool.stop()
+	defer pool.Stop()
 	marker := fmt.Sprintf("--poppy-bench=%d", time.Now().UnixNano())
 	defer waitUnmarked(marker)
 	launch, _ := json.Marshal(map[string]any{"args": append(site.BrowserArgs(), marker)})
 	cdpURL := base + "/?token=" + url.QueryEscape(token) + "&launch=" + url.QueryEscape(string(launch))
 
 	chromiumPids := func() []int { return marked(marker) }
-	poolPids := func() []int { return groupOf(pool.pid) }
+	poolPids := func() []int { return groupOf(pool.Pid) }
 	var idleChromium, idlePoppy, idlePool mem
 	idlePool = settled("the pool", poolPids)
 	idle := func(addr, mcpToken string, proc *exec.Cmd) error {
@@ -102,50 +104,6 @@ func checkOpen(ctx context.Context, sessions []*mcp.ClientSession) error {
 		}
 	}
 	return nil
-}
-
-type poolProc struct {
-	pid    int
-	stop   func()
-	exited chan struct{}
-}
-
-// startPool runs the shell command start in its own process group, with
-// CONCURRENT=n and no queue, until GET ready answers 200 (at most 2
-// minutes).
-func startPool(ctx context.Context, start, ready string, n int) (*poolProc, error) {
-	cmd := exec.Command("sh", "-c", start)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("CONCURRENT=%d", n), "QUEUED=0")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr // DEBUG=-* keeps it quiet until it fails
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	p := &poolProc{pid: cmd.Process.Pid, exited: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(p.exited) }()
-	p.stop = func() {
-		_ = syscall.Kill(-p.pid, syscall.SIGKILL)
-		<-p.exited
-	}
-	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	for {
-		req, _ := http.NewRequestWithContext(wctx, http.MethodGet, ready, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p, nil
-			}
-		}
-		select {
-		case <-p.exited:
-			return nil, errors.New("the pool exited before it answered (its output is above)")
-		case <-wctx.Done():
-			p.stop()
-			return nil, errors.New("the pool did not answer /json/version within 2 minutes")
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
 }
 
 // waitAttached waits (at most 2 minutes) until the --http runtime at addr

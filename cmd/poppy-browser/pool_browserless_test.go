@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/poppy-browser/poppy-browser/internal/poolproc"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -121,45 +121,17 @@ func (rt *httpRuntime) connect(t *testing.T, ctx context.Context) *mcp.ClientSes
 	return cs
 }
 
-// startPool runs the shell command start in its own process group, with
-// env added to its environment (the pool's CONCURRENT and QUEUED), until
-// the pool answers ready (GET ready, 200), and returns what kills the
-// group and waits for it.
+// startPool runs the pool (poolproc.Start) until it answers ready, stopped
+// at the test's cleanup, and returns what stops it sooner.
 func startPool(t *testing.T, ctx context.Context, start, ready string, env ...string) (kill func()) {
 	t.Helper()
-	cmd := exec.Command("sh", "-c", start)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	p, err := poolproc.Start(ctx, start, ready, &out, env...)
+	if err != nil {
+		t.Fatalf("%v; it said:\n%s", err, out.String())
 	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	kill = func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-	}
-	t.Cleanup(kill)
-	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	for {
-		req, _ := http.NewRequestWithContext(wctx, http.MethodGet, ready, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return kill
-			}
-		}
-		select {
-		case <-exited:
-			t.Fatalf("the pool exited before it answered; it said:\n%s", out.String())
-		case <-wctx.Done():
-			t.Fatalf("the pool did not answer %s within 2 minutes; it said:\n%s", strings.SplitN(ready, "?", 2)[0], out.String())
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
+	t.Cleanup(p.Stop)
+	return p.Stop
 }
 
 // killMarked kills every process whose command line holds marker.
