@@ -2,7 +2,17 @@
 // A fragment of the marks scanner: marks/scanner.go joins the files of
 // js/scanner/ in a fixed order inside the function prelude.js opens.
 
-  const sized = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 || r.height > 0; };
+  // sizedPart is el with its box, or, when el's own box is empty because
+  // its content is floated or positioned (a card's link around a floated
+  // block), its first child that has a box, where a click on el lands:
+  // [element, box], or null when none has one. (A scan records the boxes.)
+  function sizedPart(el) {
+    for (let at = el; at; at = at === el ? el.firstElementChild : at.nextElementSibling) {
+      const r = read(R_BOX, at);
+      if (r.width > 0 || r.height > 0) return [at, r];
+    }
+    return null;
+  }
   // deepFromPoint descends from hit into open and adopted closed shadow
   // trees to the element at (x, y).
   function deepFromPoint(hit, x, y) {
@@ -18,9 +28,8 @@
   // on; for an element without a box of its own (its content floated), at
   // the centre of its first child with one, as the scan shows it.
   function hitTest(el, out) {
-    let at = el;
-    for (let k = el.firstElementChild; k && !sized(at); k = k.nextElementSibling) at = k;
-    if (!sized(at)) at = el;
+    const part = sizedPart(el);
+    const at = part ? part[0] : el;
     at.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
     const r = at.getClientRects()[0];
     if (!r) return null;

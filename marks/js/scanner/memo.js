@@ -60,10 +60,12 @@
     return true;
   }
 
-  // The memo: the recorded reads and the scan's entries in the wire form.
-  // A mutation anywhere in the document or a shadow root the scan walked
-  // drops it, and the observer with it: a page that keeps changing pays
-  // one mutation record, not one per change.
+  // The memo: the recorded reads, the scan's entries in the wire form, its
+  // key, and the hosts it left for Go to look into (pending: until Go has
+  // asked for them, see pendingHosts, the memo is not used; a closed root
+  // adopted then drops it). A mutation anywhere in the document or a
+  // shadow root the scan walked drops it, and the observer with it: a page
+  // that keeps changing pays one mutation record, not one per change.
   let memo = null; // {reads, entries, key, pending}
   // A memo's key is unique across documents and scanners: a caller that
   // holds a scan of another document never takes it for this one's.
@@ -84,12 +86,30 @@
       mutations.observe(root, WATCH);
     }
   }
-  // remembered is the memo's entries when they still hold, else null.
+  // remembered is the memo when it still holds, else null.
   function remembered() {
     if (!memo || memo.pending) return null;
     if (mutations.takeRecords().length || !unchanged(memo.reads)) {
       forget();
       return null;
     }
-    return memo.entries;
+    return memo;
+  }
+  // remember scans the whole document, recording its reads, and keeps it
+  // as the memo with its entries as pack writes them; null when the
+  // document has no root element.
+  function remember(pack) {
+    forget();
+    reads = { els: [], kinds: [], vals: [] };
+    watch(document);
+    let s = null;
+    try {
+      s = scan(0);
+    } finally {
+      const recorded = reads;
+      reads = null;
+      if (s) memo = { reads: recorded, entries: pack(s), key: memoSeed + "." + ++memoCount, pending: s.pendingHosts };
+      else forget();
+    }
+    return memo;
   }

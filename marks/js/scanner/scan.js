@@ -164,16 +164,10 @@
   }
   const round = (v) => Math.round(v * 100) / 100;
   const NO_BOX = { x: 0, y: 0, width: 0, height: 0 };
-  // boxIfShown: the element's box when it is rendered, visible and sized.
-  // An element whose own box is empty because its content is floated or
-  // positioned (a card's link around a floated block) shows with the box
-  // of its first child that has one, where a click on it lands.
+  // boxIfShown: the element's box when it is rendered, visible and sized
+  // (its sizedPart's: a card's link shows where its floated content is).
   function boxIfShown(el) {
     if (!read(R_SHOWN, el)) return null;
-    let r = read(R_BOX, el);
-    for (let k = el.firstElementChild; !(r.width > 0 || r.height > 0); k = k.nextElementSibling) {
-      if (!k) return null;
-      r = read(R_BOX, k);
-    }
-    return r;
+    const part = sizedPart(el);
+    return part && part[1];
   }

@@ -29,7 +29,7 @@
   function pendingHosts() {
     const hosts = pending.filter((el) => el.isConnected && !described.has(el));
     pending = [];
-    if (memo) memo.pending = false;
+    if (memo) memo.pending = 0;
     for (const el of hosts) described.add(el);
     return hosts;
   }

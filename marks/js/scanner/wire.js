@@ -49,31 +49,15 @@
   // title are read anew every time.
   function scanWire(rootID, since) {
     const head = (pendingHosts, key, same) => JSON.stringify([location.href, docTitle.call(document), pendingHosts, key, same]);
-    let entries = rootID ? null : remembered();
-    if (entries !== null && since && since === memo.key) return head(0, memo.key, 1);
-    let pendingHosts = 0;
-    if (entries === null) {
-      if (!rootID) {
-        forget();
-        reads = { els: [], kinds: [], vals: [] };
-        watch(document);
-      }
-      let s;
-      try {
-        s = scan(rootID);
-      } finally {
-        const recorded = reads;
-        reads = null;
-        // Hosts left to look into hold the memo until Go has asked for
-        // them (pendingHosts); a closed root adopted then drops it.
-        if (recorded && s) memo = { reads: recorded, entries: null, key: memoSeed + "." + ++memoCount, pending: s.pendingHosts > 0 };
-        else if (recorded) forget();
-      }
-      if (!s) return "null";
-      entries = JSON.stringify(s.elements.map(packed)).slice(1, -1);
-      pendingHosts = s.pendingHosts;
-      if (memo && !rootID) memo.entries = entries;
+    const withEntries = (h, entries) => entries ? h.slice(0, -1) + "," + entries + "]" : h;
+    if (rootID) {
+      const s = scan(rootID);
+      return s ? withEntries(head(s.pendingHosts, "", 0), wireEntries(s)) : "null";
     }
-    const h = head(pendingHosts, memo && !rootID ? memo.key : "", 0);
-    return entries ? h.slice(0, -1) + "," + entries + "]" : h;
+    const m = remembered() || remember(wireEntries);
+    if (!m) return "null";
+    if (since && since === m.key) return head(0, m.key, 1);
+    return withEntries(head(m.pending, m.key, 0), m.entries);
   }
+  // wireEntries is a scan's entries in the wire form, without the brackets.
+  const wireEntries = (s) => JSON.stringify(s.elements.map(packed)).slice(1, -1);
