@@ -104,3 +104,33 @@ func entry(s marks.Scan, role string) marks.Element {
 	}
 	return marks.Element{}
 }
+
+// TestScanAgainRestlessPage: a page that changes itself all the time (a
+// ticking counter) is scanned anew each time and each scan shows it as it
+// is then: the memo never answers for a page that moved on.
+func TestScanAgainRestlessPage(t *testing.T) {
+	tp, ctx := open(t, "/memo.html")
+	tp.eval(ctx, t, `let n = 0; setInterval(() => { document.getElementById("words").textContent = "Tick " + ++n; }, 5);`)
+	counter := func(s marks.Scan) string {
+		for _, e := range s.Elements {
+			if strings.HasPrefix(e.Text, "Tick ") {
+				return e.Text
+			}
+		}
+		return ""
+	}
+	last := tp.scan(ctx, t)
+	for i := range 5 {
+		if err := tp.frame.Call(ctx, "", `function() { return new Promise((r) => setTimeout(r, 20)); }`, nil); err != nil {
+			t.Fatal(err)
+		}
+		s, err := marks.ScanAgain(ctx, tp.frame, last)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if counter(s) == "" || counter(s) == counter(last) || s.Memo == last.Memo {
+			t.Fatalf("scan %d shows %q (memo %q) after %q (memo %q): the page had moved on", i, counter(s), s.Memo, counter(last), last.Memo)
+		}
+		last = s
+	}
+}
