@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -241,8 +242,9 @@ func (u *user) send(msg map[string]any) {
 	}
 }
 
-// await reads messages until one of type typ satisfies ok.
-func (u *user) await(ctx context.Context, typ string, ok func(map[string]any) bool) map[string]any {
+// await reads messages until one of type typ satisfies ok, or one of a
+// type in or arrives (an error answering a request).
+func (u *user) await(ctx context.Context, typ string, ok func(map[string]any) bool, or ...string) map[string]any {
 	u.t.Helper()
 	deadline, _ := ctx.Deadline()
 	_ = u.conn.SetReadDeadline(deadline)
@@ -251,7 +253,7 @@ func (u *user) await(ctx context.Context, typ string, ok func(map[string]any) bo
 		if err := u.conn.ReadJSON(&m); err != nil {
 			u.t.Fatalf("waiting for a %s message: %v", typ, err)
 		}
-		if m["type"] == typ && (ok == nil || ok(m)) {
+		if m["type"] == typ && (ok == nil || ok(m)) || slices.Contains(or, fmt.Sprint(m["type"])) {
 			return m
 		}
 	}
@@ -265,19 +267,23 @@ func (u *user) controller(ctx context.Context, want string) {
 // clickOn locates a selector and clicks its centre, as a person would: once
 // the element has stopped moving (the page may still be changing its layout,
 // as the check-in page does when it hides its notice for the User).
+// A page that is still loading may not hold the element yet: the runtime
+// answers the locate with an error, and the User looks again.
 func (u *user) clickOn(ctx context.Context, selector string) {
 	u.t.Helper()
 	var last map[string]any
-	for range 50 {
+	for stable := false; !stable; {
 		u.send(map[string]any{"type": "locate", "selector": selector})
-		box := u.await(ctx, "locate", nil)
-		if last != nil && box["x"] == last["x"] && box["y"] == last["y"] {
-			break
+		box := u.await(ctx, "locate", nil, "error")
+		if box["type"] == "error" {
+			last = nil
+		} else {
+			stable = last != nil && box["x"] == last["x"] && box["y"] == last["y"]
+			last = box
 		}
-		last = box
 		select {
 		case <-ctx.Done():
-			u.t.Fatalf("locating %s: %v", selector, ctx.Err())
+			u.t.Fatalf("locating %s (last answer %v): %v", selector, box, ctx.Err())
 		case <-time.After(150 * time.Millisecond):
 		}
 	}

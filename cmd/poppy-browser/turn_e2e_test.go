@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -150,10 +151,13 @@ func TestOnlyTheUserEndsTheirControl(t *testing.T) {
 			{"#same", testsite.CompanyDomain, "page=2"},
 			{"#company", "www.airline.test", "www.airline.test"},
 		} {
+			seen := len(d.site.FrameReports()) // the new page's reports come after these
 			u.clickOn(ctx, c.link)
 			waitUntil(t, ctx, "the page is "+c.url, func() bool { return strings.Contains(d.sv.Page().URL(), c.url) })
-			if _, err := d.site.WaitFrameReport(ctx, func(f testsite.FrameReport) bool {
-				return f.Host == c.host && f.Event == "churned" && f.Controller == "user"
+			if err := d.site.WaitFor(ctx, func() bool {
+				return slices.ContainsFunc(d.site.FrameReports()[seen:], func(f testsite.FrameReport) bool {
+					return f.Host == c.host && f.Event == "churned" && f.Controller == "user"
+				})
 			}); err != nil {
 				t.Fatalf("after the User went to %s no page read user: %v", c.url, err)
 			}
