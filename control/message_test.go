@@ -25,4 +25,3 @@ func TestCleanUserMessage(t *testing.T) {
 		})
 	}
 }
-

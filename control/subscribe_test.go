@@ -95,7 +95,6 @@ func TestUnsubscribeClosesChannel(t *testing.T) {
 	}
 }
 
-
 // TestKinds: who causes each kind, and which change the holder.
 func TestKinds(t *testing.T) {
 	agent, user := spec.ControllerAgent, spec.ControllerUser
