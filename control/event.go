@@ -51,15 +51,6 @@ func (k Kind) String() string {
 // [HandedBack] or [Cancelled].
 func (k Kind) ChangesHolder() bool { return k == Taken || k == HandedBack || k == Cancelled }
 
-// By is who caused an event of this kind: the agent offers, the User does
-// everything else.
-func (k Kind) By() spec.Controller {
-	if k == Offered {
-		return spec.ControllerAgent
-	}
-	return spec.ControllerUser
-}
-
 // returnHow is the word of [Return.How] for a return of control.
 func (k Kind) returnHow() How {
 	if k == Cancelled {
