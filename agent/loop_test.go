@@ -92,7 +92,7 @@ func TestLoopHandsOverAndReadsAgain(t *testing.T) {
 				case <-ctx.Done():
 					return errors.New("no offer of control came")
 				}
-				if e.Kind != control.KindOffer {
+				if e.Kind != control.Offered {
 					continue
 				}
 				if e.Offer.Step == nil || e.Offer.Step.Ref != "e4" {

@@ -283,7 +283,16 @@ func runWait(ctx context.Context, env *Env, in gate.WaitInput) ActionResult {
 	}
 	d := secondsOr(in.Seconds, 1)
 	ctl := env.Gate.Control()
-	events, stop := ctl.Subscribe()
+	// The first change of control that ends the wait, as its result.
+	ended := make(chan ActionResult, 1)
+	stop := control.Watch(ctx, ctl, func(e control.Event) {
+		if r, ok := waitEndedBy(e); ok {
+			select {
+			case ended <- r:
+			default: // an earlier change ended it already
+			}
+		}
+	})
 	defer stop()
 	if ctl.Holder() == spec.ControllerUser {
 		// The User took control while the model decided to wait for them.
@@ -295,29 +304,32 @@ func runWait(ctx context.Context, env *Env, in gate.WaitInput) ActionResult {
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ActionResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout, Message: "The wait was cut short."}
-		case <-t.C:
-			return ActionResult{Outcome: spec.OutcomeDone, Message: fmt.Sprintf("Waited %s.", d)}
-		case e, ok := <-events:
-			if !ok {
-				return ActionResult{Outcome: spec.OutcomeDone, Message: "Waited."}
-			}
-			if e.Kind == control.KindOffer && e.How == control.HowDeclined {
-				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User declined your offer of control: do not wait for them."}
-			}
-			if e.Kind != control.KindControl {
-				continue
-			}
-			if e.To == spec.ControllerUser {
-				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User took control of the browser."}
-			}
-			if e.How == control.HowCancelled {
-				return ActionResult{Outcome: spec.OutcomeDone, Message: "The User cancelled their step and gave control back: do not wait for them."}
-			}
-			return ActionResult{Outcome: spec.OutcomeDone, Message: "The User gave control back (" + string(e.How) + ")."}
-		}
+	select {
+	case <-ctx.Done():
+		return ActionResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout, Message: "The wait was cut short."}
+	case <-t.C:
+		return ActionResult{Outcome: spec.OutcomeDone, Message: fmt.Sprintf("Waited %s.", d)}
+	case r := <-ended:
+		return r
 	}
+}
+
+// waitEndedBy is the result of a wait that a change of control ends: the
+// User declined, took control or gave it back. A new offer does not end
+// it.
+func waitEndedBy(e control.Event) (ActionResult, bool) {
+	done := func(msg string) (ActionResult, bool) {
+		return ActionResult{Outcome: spec.OutcomeDone, Message: msg}, true
+	}
+	switch e.Kind {
+	case control.Declined:
+		return done("The User declined your offer of control: do not wait for them.")
+	case control.Taken:
+		return done("The User took control of the browser.")
+	case control.Cancelled:
+		return done("The User cancelled their step and gave control back: do not wait for them.")
+	case control.HandedBack:
+		return done("The User gave control back (handed_back).")
+	}
+	return ActionResult{}, false
 }

@@ -25,7 +25,7 @@ func TestLoopStopsWaitingWhenTheUserSaysNo(t *testing.T) {
 			// cancels.
 			go func() {
 				for e := range offers {
-					if e.Kind != control.KindOffer || e.How != "" {
+					if e.Kind != control.Offered {
 						continue
 					}
 					if how == "cancel" {

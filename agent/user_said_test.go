@@ -31,7 +31,7 @@ func TestLoopHearsTheUser(t *testing.T) {
 			for {
 				select {
 				case e := <-changes:
-					if e.Kind != control.KindOffer {
+					if e.Kind != control.Offered {
 						continue
 					}
 				case <-ctx.Done():

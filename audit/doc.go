@@ -4,8 +4,9 @@
 // # What it owns
 //
 // The line format (CONTRACT.md, "Audit log"): [Entry] with its event names
-// ([EventStart], [EventJoin], [EventAction], ...), the vocabulary of
-// control changes ([HowTake], [HowDeclined], [ByUser], ...) and the typed
+// ([EventStart], [EventJoin], [EventAction], ...), the words of control's
+// events on a line ([HowTake], [HowDeclined], [ByUser], ...: [EntryOf]
+// writes a [control.Event] in them; a [Log] is control's Recorder) and the typed
 // [Mark] of a refused marked step; the writer [Log], which stamps every
 // line with the process's run id ([RunID]) and, on a session's view
 // ([Log.ForSession]), the MCP session, and keeps no query, fragment or user

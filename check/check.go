@@ -244,11 +244,11 @@ func (c *Checker) crashed() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, rt := range c.runtimes {
-		if rt.sv == nil || rt.sv.Browser() == nil {
+		if rt.sv == nil || rt.sv.Crashed() == nil {
 			continue
 		}
 		select {
-		case <-rt.sv.Browser().Crashed():
+		case <-rt.sv.Crashed():
 			return errors.New("the browser went away")
 		default:
 		}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
-	"github.com/poppy-browser/poppy-browser/injector"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -24,7 +23,6 @@ type pageRun struct {
 	sv  *supervisor.Supervisor
 	url string
 	co  *session.Company
-	inj *injector.Injector
 	p   *browser.Page
 	rep *PageReport
 
@@ -72,11 +70,11 @@ func (c *Checker) checkPage(ctx context.Context, raw string) PageReport {
 	if err != nil {
 		return fail(err)
 	}
-	r := &pageRun{c: c, rt: rt, sv: rt.sv, url: raw, co: co, inj: rt.sv.Injector(), rep: &rep}
+	r := &pageRun{c: c, rt: rt, sv: rt.sv, url: raw, co: co, rep: &rep}
 	// A tab is opened and closed outside any probe as the User: the
 	// injector's Set reaches every tab and must not meet one half made.
 	err = r.asAgent(func() (err error) {
-		r.p, err = rt.sv.Browser().NewPage(ctx)
+		r.p, err = rt.sv.NewPage(ctx)
 		return err
 	})
 	if err != nil {
@@ -361,7 +359,7 @@ func (r *pageRun) controllerReads(ctx context.Context, frames []frameData) []str
 		if !fd.company {
 			continue
 		}
-		n, err := r.inj.Reads(ctx, fd.f)
+		n, err := r.sv.ControllerReads(ctx, fd.f)
 		if err == nil && n > 0 {
 			out = append(out, fd.f.URL)
 		}

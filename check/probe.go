@@ -45,7 +45,7 @@ func (r *pageRun) record(ctx context.Context) (*recorder, func(), error) {
 	for _, f := range r.p.Frames() {
 		rec.frames[string(f.ID)] = true
 	}
-	stop, err := r.sv.Browser().ObserveRequests(ctx, func(req browser.Request) bool {
+	stop, err := r.sv.ObserveRequests(ctx, func(req browser.Request) bool {
 		if !rec.frames[string(req.FrameID)] || (req.Method == "GET" && req.ResourceType != "Document") {
 			return false
 		}

@@ -129,7 +129,7 @@ func (r *pageRun) submitForm(ctx context.Context, orig frameData, mi int) (sent,
 	}
 	before := -1
 	if fd.company {
-		if n, err := r.inj.Reads(ctx, fd.f); err == nil {
+		if n, err := r.sv.ControllerReads(ctx, fd.f); err == nil {
 			before = n
 		}
 	}
@@ -142,7 +142,7 @@ func (r *pageRun) submitForm(ctx context.Context, orig frameData, mi int) (sent,
 	if len(e.reqs) > 0 {
 		out.req = &e.reqs[0]
 	}
-	if n, err := r.inj.Reads(ctx, fd.f); err == nil && before >= 0 && n > before {
+	if n, err := r.sv.ControllerReads(ctx, fd.f); err == nil && before >= 0 && n > before {
 		out.readOnSubmit = true
 	}
 	return out, nil

@@ -52,7 +52,7 @@ func (r *pageRun) watch(ctx context.Context, window time.Duration, wantMarks int
 	var ids atomic.Pointer[map[string]bool]
 	m := frameIDs()
 	ids.Store(&m)
-	stop, err := r.sv.Browser().ObserveRequests(ctx, func(q browser.Request) bool {
+	stop, err := r.sv.ObserveRequests(ctx, func(q browser.Request) bool {
 		if (*ids.Load())[string(q.FrameID)] {
 			lastReq.Store(time.Now().UnixNano())
 		}

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/internal/queue"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -20,45 +19,38 @@ var ErrNotHeld = errors.New("user does not hold control")
 
 // Options configures a [Control]. A nil *Options means all defaults.
 type Options struct {
-	// Apply is called on every change of holder, inside the serialized
-	// transition and before the change is published to Status, Holder,
-	// subscribers or the audit log. The injector uses it to set
-	// navigator.poppy.controller in every Company frame. If Apply fails on a
-	// take, the take fails and the agent keeps control. If it fails on a hand
-	// back or cancel, control still returns to the agent and the error is
-	// returned. Nil means nothing to apply.
-	Apply func(ctx context.Context, c spec.Controller) error
-	// Audit receives one entry per offer and per change of holder. Nil means
-	// no audit.
-	Audit *audit.Log
+	// Handover is what a change of holder does to the browser: control
+	// calls its Take, Return and Resize inside the serialized transition,
+	// before the change is published to Status, Holder, subscribers or the
+	// audit log. If Take fails, the agent keeps control. If Return fails,
+	// control still returns to the agent and the error is returned. Nil
+	// means nothing changes beyond control's state (and the pages keep the
+	// agent's viewport).
+	Handover Handover
+	// Audit receives one entry per offer, decline and change of holder, and
+	// one per failed hand-over step (package audit's *Log). Nil means no
+	// audit.
+	Audit Recorder
 	// Now is the clock. Nil means time.Now.
 	Now func() time.Time
 	// Logger receives debug logs. Nil means discard.
 	Logger *slog.Logger
-	// Device shows the pages on the User's screen (d) or back on the
-	// agent's own viewport (nil). It is called inside the transition: after
-	// Apply on a take made with a device, on a resize, and before a hand
-	// back or cancel is published, so the agent's next look is at its own
-	// layout. A failure is recorded and changes no holder: the User can act
-	// at any size. Nil means pages keep the agent's viewport.
-	Device func(ctx context.Context, d *Device) error
 }
 
 // Control holds the browser's controller. Create it with [New]; the zero
 // value is not usable. All methods are safe for concurrent use.
 type Control struct {
-	apply  func(ctx context.Context, c spec.Controller) error
-	device func(ctx context.Context, d *Device) error
-	audit  *audit.Log
-	now    func() time.Time
-	logger *slog.Logger
-	user   *User
+	handover Handover
+	audit    Recorder
+	now      func() time.Time
+	logger   *slog.Logger
+	user     *User
 
 	// trans serializes transitions (a one-slot semaphore, so that waiting
-	// for it honours ctx). Apply runs while it is held; mu is not.
+	// for it honours ctx). The Handover runs while it is held; mu is not.
 	trans chan struct{}
 
-	mu       sync.Mutex // guards the fields below; never held during Apply
+	mu       sync.Mutex // guards the fields below; never held during the Handover
 	st       Status
 	offers   uint64        // offers raised, for IDs
 	agentCh  chan struct{} // closed while the agent holds control
@@ -79,15 +71,14 @@ func New(opts *Options) *Control {
 		opts = &Options{}
 	}
 	c := &Control{
-		apply:  opts.Apply,
-		device: opts.Device,
-		audit:  opts.Audit,
-		now:    opts.Now,
-		logger: opts.Logger,
-		trans:  make(chan struct{}, 1),
-		st:     Status{Controller: spec.ControllerAgent},
-		subs:   make(map[*queue.Queue[Event]]struct{}),
-		leases: make(map[*lease]struct{}),
+		handover: opts.Handover,
+		audit:    opts.Audit,
+		now:      opts.Now,
+		logger:   opts.Logger,
+		trans:    make(chan struct{}, 1),
+		st:       Status{Controller: spec.ControllerAgent},
+		subs:     make(map[*queue.Queue[Event]]struct{}),
+		leases:   make(map[*lease]struct{}),
 	}
 	if c.now == nil {
 		c.now = time.Now
@@ -101,7 +92,8 @@ func New(opts *Options) *Control {
 	return c
 }
 
-// Status returns a copy of the current state. It never waits for Apply.
+// Status returns a copy of the current state. It never waits for the
+// Handover.
 func (c *Control) Status() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -124,8 +116,8 @@ func (c *Control) statusLocked() Status {
 }
 
 // Holder returns who holds the browser. It reads [spec.ControllerUser] only
-// once Apply for the take has succeeded, and until the state after a hand
-// back or cancel is published (after its Apply returned).
+// once the Handover's Take has succeeded, and until the state after a hand
+// back or cancel is published (after its Return returned).
 func (c *Control) Holder() spec.Controller {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -149,8 +141,8 @@ func (c *Control) RequestUser(reason string, step *Step) Offer {
 	c.st.Declined = nil
 	c.st.UserMessage = ""
 	e := Event{
-		Time: o.At, Kind: KindOffer, From: c.st.Controller, To: c.st.Controller,
-		Offer: o.clone(), Epoch: c.st.Epoch, By: ByAgent,
+		Time: o.At, Kind: Offered, From: c.st.Controller, To: c.st.Controller,
+		Offer: o.clone(), Epoch: c.st.Epoch,
 	}
 	c.publishLocked(e)
 	c.logger.Debug("offer raised", "offer", o.ID, "reason", reason, "holder", string(c.st.Controller))
@@ -205,8 +197,8 @@ func (c *Control) User() *User { return c.user }
 type User struct{ c *Control }
 
 // Take gives control to the User, with or without an open offer. It is a
-// no-op if the User already holds control. If Apply fails, the agent keeps
-// control and the error is returned.
+// no-op if the User already holds control. If the Handover's Take fails,
+// the agent keeps control and the error is returned.
 func (u *User) Take(ctx context.Context) error { return u.TakeOn(ctx, nil) }
 
 // TakeOn is [User.Take] from a screen of size d (nil: the agent's own
@@ -228,22 +220,10 @@ func (u *User) TakeOn(ctx context.Context, d *Device) error {
 		return fmt.Errorf("taking control: %w", err)
 	}
 	defer release()
-	if err := c.applyHolder(ctx, spec.ControllerUser); err != nil {
+	d, err = c.handoverTake(ctx, cloneDevice(d))
+	if err != nil {
 		c.recordError("taking control", err)
-		// Some frames may read "user" already: put them back, so that what
-		// the page reads matches who holds the browser.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		if rerr := c.applyHolder(rctx, spec.ControllerAgent); rerr != nil {
-			c.recordError("restoring the agent after a failed take", rerr)
-		}
 		return fmt.Errorf("taking control: %w", err)
-	}
-	d = cloneDevice(d)
-	if d != nil && !c.showOn(ctx, d) {
-		// Some pages may be at d's size: put them all back.
-		c.showOn(ctx, nil)
-		d = nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -252,9 +232,9 @@ func (u *User) TakeOn(ctx context.Context, d *Device) error {
 	c.st.UserMessage = ""
 	c.agentCh = make(chan struct{})
 	c.publishLocked(Event{
-		Time: c.nowLocked(), Kind: KindControl,
-		From: spec.ControllerAgent, To: spec.ControllerUser, How: HowTake,
-		Offer: c.st.Offer.clone(), Epoch: c.st.Epoch, By: ByUser, Device: cloneDevice(d),
+		Time: c.nowLocked(), Kind: Taken,
+		From: spec.ControllerAgent, To: spec.ControllerUser,
+		Offer: c.st.Offer.clone(), Epoch: c.st.Epoch, Device: cloneDevice(d),
 	})
 	c.logger.Info("control changed", "holder", "user", "epoch", c.st.Epoch)
 	return nil
@@ -262,23 +242,24 @@ func (u *User) TakeOn(ctx context.Context, d *Device) error {
 
 // HandBack returns control to the agent: the epoch goes up, MustReobserve is
 // set, LastReturn says handed_back and the offer is cleared. If the User does
-// not hold control it returns [ErrNotHeld] and changes nothing. If Apply
-// fails, control still returns to the agent and the error is returned.
+// not hold control it returns [ErrNotHeld] and changes nothing. If the
+// Handover's Return fails, control still returns to the agent and the
+// error is returned.
 func (u *User) HandBack(ctx context.Context) error {
-	return u.c.release(ctx, HowHandedBack, "")
+	return u.c.release(ctx, HandedBack, "")
 }
 
 // HandBackSaying is [User.HandBack] with the User's message to the agent
 // (cleaned with [CleanUserMessage]): Status.UserMessage, the event and the
 // audit line carry it.
 func (u *User) HandBackSaying(ctx context.Context, message string) error {
-	return u.c.release(ctx, HowHandedBack, message)
+	return u.c.release(ctx, HandedBack, message)
 }
 
 // CancelSaying is [User.Cancel] with the User's message to the agent, as
 // [User.HandBackSaying].
 func (u *User) CancelSaying(ctx context.Context, message string) error {
-	return u.c.release(ctx, HowCancelled, message)
+	return u.c.release(ctx, Cancelled, message)
 }
 
 // Cancel returns control to the agent like [User.HandBack], with LastReturn
@@ -287,13 +268,15 @@ func (u *User) CancelSaying(ctx context.Context, message string) error {
 // holder, epoch, MustReobserve and LastReturn stay (the User never held
 // control). With neither, it returns [ErrNotHeld].
 func (u *User) Cancel(ctx context.Context) error {
-	return u.c.release(ctx, HowCancelled, "")
+	return u.c.release(ctx, Cancelled, "")
 }
 
-func (c *Control) release(ctx context.Context, how How, message string) error {
+// release returns control to the agent: how is [HandedBack] or
+// [Cancelled].
+func (c *Control) release(ctx context.Context, how Kind, message string) error {
 	message = CleanUserMessage(message)
 	op := "handing back control"
-	if how == HowCancelled {
+	if how == Cancelled {
 		op = "cancelling control"
 	}
 	if err := c.lock(ctx); err != nil {
@@ -301,21 +284,17 @@ func (c *Control) release(ctx context.Context, how How, message string) error {
 	}
 	defer c.unlock()
 	if c.Holder() == spec.ControllerAgent {
-		if how == HowCancelled && c.declineOffer(message) {
+		if how == Cancelled && c.declineOffer(message) {
 			return nil
 		}
 		return fmt.Errorf("%s: %w", op, ErrNotHeld)
 	}
-	// The agent's viewport comes back before the return is published: its
-	// next look is at its own layout.
-	if c.Status().Device != nil {
-		c.showOn(ctx, nil)
-	}
-	// Holder keeps reading "user" while the frames are switched back, so
-	// the gate refuses agent actions until every frame reads "agent".
-	applyErr := c.applyHolder(ctx, spec.ControllerAgent)
-	if applyErr != nil {
-		c.recordError(op, applyErr)
+	// Holder keeps reading "user" while the pages are given back, so the
+	// gate refuses agent actions until every frame reads "agent" and the
+	// agent's next look is at its own layout.
+	returnErr := c.handoverReturn(ctx)
+	if returnErr != nil {
+		c.recordError(op, returnErr)
 	}
 	c.mu.Lock()
 	now := c.nowLocked()
@@ -323,20 +302,20 @@ func (c *Control) release(ctx context.Context, how How, message string) error {
 	c.st.Controller = spec.ControllerAgent
 	c.st.Epoch++
 	c.st.MustReobserve = true
-	c.st.LastReturn = &Return{How: how, At: now}
+	c.st.LastReturn = &Return{How: how.returnHow(), At: now}
 	c.st.Offer = nil
 	c.st.Device = nil
 	c.st.UserMessage = message
 	close(c.agentCh)
 	c.publishLocked(Event{
-		Time: now, Kind: KindControl,
-		From: spec.ControllerUser, To: spec.ControllerAgent, How: how,
-		Offer: offer, Epoch: c.st.Epoch, By: ByUser, UserMessage: message,
+		Time: now, Kind: how,
+		From: spec.ControllerUser, To: spec.ControllerAgent,
+		Offer: offer, Epoch: c.st.Epoch, UserMessage: message,
 	})
-	c.logger.Info("control changed", "holder", "agent", "how", how, "epoch", c.st.Epoch)
+	c.logger.Info("control changed", "holder", "agent", "how", how.String(), "epoch", c.st.Epoch)
 	c.mu.Unlock()
-	if applyErr != nil {
-		return fmt.Errorf("%s: %w", op, applyErr)
+	if returnErr != nil {
+		return fmt.Errorf("%s: %w", op, returnErr)
 	}
 	return nil
 }
@@ -355,8 +334,8 @@ func (c *Control) declineOffer(message string) bool {
 	c.st.Declined = &Decline{Offer: offer.ID, At: now}
 	c.st.UserMessage = message
 	c.publishLocked(Event{
-		Time: now, Kind: KindOffer, From: c.st.Controller, To: c.st.Controller,
-		How: HowDeclined, Offer: offer, Epoch: c.st.Epoch, By: ByUser, UserMessage: message,
+		Time: now, Kind: Declined, From: c.st.Controller, To: c.st.Controller,
+		Offer: offer, Epoch: c.st.Epoch, UserMessage: message,
 	})
 	c.logger.Info("offer declined", "offer", offer.ID)
 	return true
@@ -373,13 +352,6 @@ func (c *Control) lock(ctx context.Context) error {
 
 func (c *Control) unlock() { <-c.trans }
 
-func (c *Control) applyHolder(ctx context.Context, to spec.Controller) error {
-	if c.apply == nil {
-		return nil
-	}
-	return c.apply(ctx, to)
-}
-
 // nowLocked returns the clock's time, never earlier than the last one
 // handed out, so events read in order. c.mu must be held.
 func (c *Control) nowLocked() time.Time {
@@ -391,18 +363,17 @@ func (c *Control) nowLocked() time.Time {
 	return t
 }
 
-// recordError writes an apply failure to the audit log. The error comes
-// from the Apply hook (frame updates) and carries no User input.
+// recordError records a failed hand-over step. The error comes from the
+// Handover and carries no User input.
 func (c *Control) recordError(op string, err error) {
+	if c.audit == nil {
+		return
+	}
 	c.mu.Lock()
 	now := c.nowLocked()
 	c.mu.Unlock()
-	c.auditRecord(audit.Entry{Time: now, Event: audit.EventError, Message: op + ": " + err.Error()})
-}
-
-func (c *Control) auditRecord(e audit.Entry) {
-	if err := c.audit.Record(e); err != nil {
-		c.logger.Error("audit record failed", "event", e.Event, "err", err)
+	if rerr := c.audit.RecordFailure(now, op, err); rerr != nil {
+		c.logger.Error("audit record failed", "op", op, "err", rerr)
 	}
 }
 

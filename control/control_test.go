@@ -170,8 +170,8 @@ func TestStatusIsACopy(t *testing.T) {
 	}
 }
 
-// TestApplyBeforeHolder checks that Apply runs before Holder reads the new
-// value, in both directions, and that Status does not wait for Apply.
+// TestApplyBeforeHolder checks that the Handover runs before Holder reads
+// the new value, in both directions, and that Status does not wait for it.
 func TestApplyBeforeHolder(t *testing.T) {
 	ctx := testContext(t)
 	type call struct {
@@ -183,12 +183,12 @@ func TestApplyBeforeHolder(t *testing.T) {
 		release = make(chan struct{})
 		c       *Control
 	)
-	c = New(&Options{Apply: func(ctx context.Context, to spec.Controller) error {
+	c = New(&Options{Handover: &Hooks{Apply: func(ctx context.Context, to spec.Controller) error {
 		calls = append(calls, call{to, c.Holder()})
 		entered <- struct{}{}
 		<-release
 		return nil
-	}})
+	}}})
 
 	done := make(chan error, 1)
 	go func() { done <- c.User().Take(ctx) }()
@@ -227,12 +227,12 @@ func TestApplyFails(t *testing.T) {
 	ctx := testContext(t)
 	errFrames := errors.New("frame gone")
 	var fail bool
-	c := New(&Options{Now: fixedNow, Apply: func(context.Context, spec.Controller) error {
+	c := New(&Options{Now: fixedNow, Handover: &Hooks{Apply: func(context.Context, spec.Controller) error {
 		if fail {
 			return errFrames
 		}
 		return nil
-	}})
+	}}})
 	events, cancel := c.Subscribe()
 	defer cancel()
 
@@ -257,14 +257,14 @@ func TestApplyFails(t *testing.T) {
 		t.Errorf("after failed hand back (-want +got):\n%s", diff)
 	}
 	// Only the two real changes were reported; the failed take was not.
-	for _, how := range []How{HowTake, HowHandedBack} {
+	for _, kind := range []Kind{Taken, HandedBack} {
 		select {
 		case e := <-events:
-			if e.How != how {
-				t.Errorf("event how = %q, want %q", e.How, how)
+			if e.Kind != kind {
+				t.Errorf("event kind = %s, want %s", e.Kind, kind)
 			}
 		case <-ctx.Done():
-			t.Fatalf("waiting for %s event: %v", how, ctx.Err())
+			t.Fatalf("waiting for %s event: %v", kind, ctx.Err())
 		}
 	}
 }
@@ -272,11 +272,11 @@ func TestApplyFails(t *testing.T) {
 func TestTakeHonoursContextWhileAnotherTransitionRuns(t *testing.T) {
 	ctx := testContext(t)
 	entered, release := make(chan struct{}), make(chan struct{})
-	c := New(&Options{Apply: func(context.Context, spec.Controller) error {
+	c := New(&Options{Handover: &Hooks{Apply: func(context.Context, spec.Controller) error {
 		entered <- struct{}{}
 		<-release
 		return nil
-	}})
+	}}})
 	done := make(chan error, 1)
 	go func() { done <- c.User().Take(ctx) }()
 	<-entered

@@ -25,26 +25,17 @@ func (u *User) Resize(ctx context.Context, d *Device) error {
 	if d == nil && c.Status().Device == nil {
 		return nil
 	}
-	if !c.showOn(ctx, d) {
+	if c.handover == nil {
+		return errors.New("resizing: the pages did not follow")
+	}
+	if err := c.handover.Resize(ctx, d); err != nil {
+		c.recordError("showing the pages on the user's screen", err)
 		return errors.New("resizing: the pages did not follow")
 	}
 	c.mu.Lock()
 	c.st.Device = d
 	c.mu.Unlock()
 	return nil
-}
-
-// showOn runs the Device hook and reports whether it succeeded; a failure
-// is recorded.
-func (c *Control) showOn(ctx context.Context, d *Device) bool {
-	if c.device == nil {
-		return false
-	}
-	if err := c.device(ctx, d); err != nil {
-		c.recordError("showing the pages on the user's screen", err)
-		return false
-	}
-	return true
 }
 
 func cloneDevice(d *Device) *Device {

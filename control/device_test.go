@@ -1,4 +1,4 @@
-package control
+package control_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/poppy-browser/poppy-browser/audit"
+	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -19,27 +20,27 @@ import (
 // a resize, and before a return is published; and that the take's audit
 // line records the size.
 func TestDeviceFollowsTheUser(t *testing.T) {
-	phone := Device{Width: 390, Height: 844, Scale: 3, Mobile: true, Touch: true}
-	landscape := Device{Width: 844, Height: 390, Scale: 3, Mobile: true, Touch: true}
+	phone := control.Device{Width: 390, Height: 844, Scale: 3, Mobile: true, Touch: true}
+	landscape := control.Device{Width: 844, Height: 390, Scale: 3, Mobile: true, Touch: true}
 	for _, tc := range []struct {
 		name    string
-		how     How
-		failing bool   // the Device hook fails
-		want    string // the hook's calls
-		device  *Device
+		kind    control.Kind // how the User gives control back
+		failing bool         // the Device hook fails
+		want    string       // the hook's calls
+		device  *control.Device
 	}{
-		{name: "hand back", how: HowHandedBack, want: "390x844 844x390 agent", device: &phone},
-		{name: "cancel", how: HowCancelled, want: "390x844 844x390 agent", device: &phone},
-		{name: "hook fails", how: HowHandedBack, failing: true, want: "390x844 agent", device: nil},
+		{name: "hand back", kind: control.HandedBack, want: "390x844 844x390 agent", device: &phone},
+		{name: "cancel", kind: control.Cancelled, want: "390x844 844x390 agent", device: &phone},
+		{name: "hook fails", kind: control.HandedBack, failing: true, want: "390x844 agent", device: nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := testContext(t)
+			ctx := control.TestContext(t)
 			var calls []string
 			var buf bytes.Buffer
-			var c *Control
-			c = New(&Options{
+			var c *control.Control
+			c = control.New(&control.Options{
 				Audit: audit.New(&buf, nil),
-				Device: func(_ context.Context, d *Device) error {
+				Handover: &control.Hooks{Device: func(_ context.Context, d *control.Device) error {
 					if d == nil {
 						// The return is not published yet: the agent cannot act.
 						if !tc.failing && c.Holder() != spec.ControllerUser {
@@ -53,7 +54,7 @@ func TestDeviceFollowsTheUser(t *testing.T) {
 						return errors.New("page busy")
 					}
 					return nil
-				},
+				}},
 			})
 			if err := c.User().TakeOn(ctx, &phone); err != nil {
 				t.Fatal(err)
@@ -67,7 +68,7 @@ func TestDeviceFollowsTheUser(t *testing.T) {
 				}
 			}
 			var err error
-			if tc.how == HowCancelled {
+			if tc.kind == control.Cancelled {
 				err = c.User().Cancel(ctx)
 			} else {
 				err = c.User().HandBack(ctx)
@@ -81,7 +82,7 @@ func TestDeviceFollowsTheUser(t *testing.T) {
 			if st := c.Status(); st.Device != nil || st.Epoch != 1 || !st.MustReobserve {
 				t.Errorf("status after return = %+v, want no device, epoch 1, must reobserve", st)
 			}
-			if err := c.User().Resize(ctx, &phone); !errors.Is(err, ErrNotHeld) {
+			if err := c.User().Resize(ctx, &phone); !errors.Is(err, control.ErrNotHeld) {
 				t.Errorf("resize while the agent holds control = %v, want ErrNotHeld", err)
 			}
 			entries, err := audit.Read(&buf)
@@ -97,7 +98,11 @@ func TestDeviceFollowsTheUser(t *testing.T) {
 			if took == nil {
 				t.Fatal("no take in the audit log")
 			}
-			if diff := cmp.Diff(tc.device, took.Device); diff != "" {
+			var want *audit.Device
+			if d := tc.device; d != nil {
+				want = &audit.Device{Width: d.Width, Height: d.Height, Scale: d.Scale, Mobile: d.Mobile, Touch: d.Touch}
+			}
+			if diff := cmp.Diff(want, took.Device); diff != "" {
 				t.Errorf("the take's audit device (-want +got):\n%s", diff)
 			}
 		})

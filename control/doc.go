@@ -6,19 +6,23 @@
 // The holder ([spec.ControllerAgent] or [spec.ControllerUser]), the agent's
 // offers of control to the User, the only-the-User-ends rule, the control
 // epoch and the must-reobserve flag, the ordered event stream of changes,
-// and the input lease that keeps the agent's input and a take apart. It
-// records every offer and change of holder into an [audit.Log], which owns
-// the line format.
+// and the input lease that keeps the agent's input and a take apart. Its
+// words for what happens: the event [Kind]s. It hands every [Event] to its
+// [Recorder] (the audit log, which owns the line format).
 //
 // # What it must not do
 //
-// It talks to no browser. The package that sets navigator.poppy.controller in
-// the Company's frames (injector) plugs in through [Options.Apply]; the gate (package
-// gate) asks [Control.Holder] before every action and holds the lease.
-// The pages follow the User's screen through [Options.Device]: a take made
-// on a phone ([User.TakeOn]) shows them at its size, [User.Resize] follows
-// a rotation, and the agent's own viewport comes back before a hand back or
-// cancel is published, so the new epoch is the agent's own layout.
+// It talks to no browser, and it does not import package audit. What a
+// change of holder does to the browser (navigator.poppy in every Company
+// frame, the window's own input, the pages' size on the User's screen) is
+// one [Handover] (package supervisor's), which control calls in its
+// transitions: a take made on a phone ([User.TakeOn]) shows the pages at
+// its size, [User.Resize] follows a rotation, and the agent's own viewport
+// comes back before a hand back or cancel is published, so the new epoch
+// is the agent's own layout. The audit log plugs in as a [Recorder]
+// (package audit's Log, which imports control and owns the line format).
+// The gate (package gate) asks [Control.Holder] before every action and
+// holds the lease.
 //
 // # Rules
 //
@@ -45,16 +49,19 @@
 //   - [User]: the User's handle (Take, HandBack, Cancel). Only the User's
 //     channels (terminal UI, live view) should hold one; the agent's code
 //     never needs it.
-//   - [Event]: one change, delivered in order to every [Control.Subscribe]r.
+//   - [Event]: one thing that happened, of a typed [Kind] ([Offered],
+//     [Declined], [Taken], [HandedBack], [Cancelled]), delivered in order to
+//     every [Watch] (which owns its goroutine) and [Control.Subscribe]r.
 //
 // # Ordering and concurrency
 //
 // Every method is safe for concurrent use. Changes of holder are serialized:
-// one transition at a time, and [Options.Apply] runs inside it, before the new
-// state is published. Hence [Control.Holder] reads "user" only after Apply
-// for the take succeeded (every Company frame reads "user" before the change
-// is reported done), and keeps reading "user" while Apply for a hand back or
-// cancel runs. [Control.Status] and [Control.Holder] never wait for Apply.
+// one transition at a time, and the [Handover] runs inside it, before the
+// new state is published. Hence [Control.Holder] reads "user" only after
+// the take's hand-over succeeded (every Company frame reads "user" before
+// the change is reported done), and keeps reading "user" while a hand
+// back's or cancel's runs. [Control.Status] and [Control.Holder] never wait
+// for the Handover.
 // Events and audit lines are produced under the state lock, so subscribers
 // and the log see one order (a slow audit writer delays Status briefly).
 //

@@ -8,22 +8,34 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/control"
-	"github.com/poppy-browser/poppy-browser/spec"
 )
 
+// frames stands for the runtime's hand-over (package supervisor's): what
+// every Company frame reads changes before control says so.
+type frames struct{}
+
+func (frames) Take(_ context.Context, d *control.Device) (*control.Device, error) {
+	fmt.Println("frames now read user")
+	return d, nil
+}
+
+func (frames) Return(context.Context) error {
+	fmt.Println("frames now read agent")
+	return nil
+}
+
+func (frames) Resize(context.Context, *control.Device) error { return nil }
+
 // A whole hand-over: the agent offers control and answers its model at
-// once; the User takes control (Apply sets every frame first), acts, and
-// hands back; the agent must look at the page again.
+// once; the User takes control (the hand-over sets every frame first),
+// acts, and hands back; the agent must look at the page again.
 func Example() {
 	ctx := context.Background()
 	now := func() time.Time { return time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC) }
 	c := control.New(&control.Options{
-		Apply: func(_ context.Context, to spec.Controller) error {
-			fmt.Println("frames now read", to)
-			return nil
-		},
-		Audit: audit.New(os.Stdout, now).WithRun("run-1"),
-		Now:   now,
+		Handover: frames{},
+		Audit:    audit.New(os.Stdout, now).WithRun("run-1"),
+		Now:      now,
 	})
 
 	offer := c.RequestUser("the airline asks you to check in yourself", &control.Step{Ref: "e12", Kind: "submission"})

@@ -16,10 +16,10 @@ func TestTakeWaitsForTheAgentInputInFlight(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	applied := make(chan spec.Controller, 4)
-	c := control.New(&control.Options{Apply: func(_ context.Context, to spec.Controller) error {
+	c := control.New(&control.Options{Handover: &control.Hooks{Apply: func(_ context.Context, to spec.Controller) error {
 		applied <- to
 		return nil
-	}})
+	}}})
 	end, ok := c.BeginAgentAction()
 	if !ok {
 		t.Fatal("the agent could not start an action while it holds control")

@@ -3,38 +3,17 @@ package control
 import (
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-// How is how control changed, in [Event.How], [Return.How] and the audit
-// log (the audit log's words).
+// How is how the User gave control back, in [Return.How]: the word a
+// status reports (browser_control_status' last_return.how).
 type How string
 
-// How control changed.
+// How the User gave control back.
 const (
-	HowTake       How = audit.HowTake
-	HowHandedBack How = audit.HowHandedBack
-	HowCancelled  How = audit.HowCancelled
-	HowDeclined   How = audit.HowDeclined
-)
-
-// Kind is what an [Event] is about.
-type Kind string
-
-// Event kinds, in [Event.Kind].
-const (
-	KindOffer   Kind = Kind(audit.EventOffer)
-	KindControl Kind = Kind(audit.EventControl)
-)
-
-// By is who caused a change, in [Event.By].
-type By string
-
-// Who caused a change.
-const (
-	ByUser  By = audit.ByUser
-	ByAgent By = audit.ByAgent
+	HowHandedBack How = "handed_back"
+	HowCancelled  How = "cancelled"
 )
 
 // Step is the marked step an offer is about. Every field is optional.
@@ -103,25 +82,12 @@ type Status struct {
 	Device *Device
 }
 
-// Device is the size of the User's screen (see [audit.Device]).
-type Device = audit.Device
-
-// Event is one change, as delivered to subscribers.
-type Event struct {
-	Time time.Time
-	Kind Kind // KindOffer or KindControl
-	// From and To are the holder before and after; equal for an offer.
-	From, To spec.Controller
-	// How is HowTake, HowHandedBack or HowCancelled for a control event,
-	// empty for a new offer, HowDeclined when the User declines an offer.
-	How How
-	// Offer is the offer raised, declined or taken (nil if none was open).
-	Offer *Offer
-	Epoch uint64
-	By    By // ByUser or ByAgent
-	// Device is the User's screen on a take made with one.
-	Device *Device
-	// UserMessage is the User's message to the agent on a hand back,
-	// cancel or decline (cleaned); "" for none.
-	UserMessage string
+// Device is the size of the User's screen: CSS pixels, device pixel
+// ratio, and whether it is a touch screen or a phone.
+type Device struct {
+	Width  int
+	Height int
+	Scale  float64
+	Mobile bool
+	Touch  bool
 }

@@ -237,23 +237,14 @@ var errUserHasControl = errors.New("the user holds control")
 // right before it reads the page, a change of control stops it, and what
 // it read during the User's turn is thrown away (user_has_control).
 func (r *run) read(ctx context.Context, p *plan, st *step) error {
-	events, unsubscribe := r.g.ctl.Subscribe()
 	rctx, stop := context.WithCancelCause(ctx)
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		for e := range events {
-			if e.Kind == control.KindControl {
-				stop(errUserHasControl)
-				return
-			}
+	defer stop(nil)
+	unwatch := control.Watch(rctx, r.g.ctl, func(e control.Event) {
+		if e.Kind.ChangesHolder() {
+			stop(errUserHasControl)
 		}
-	}()
-	defer func() {
-		stop(nil)
-		unsubscribe() // closes events: the watcher returns
-		<-watched
-	}()
+	})
+	defer unwatch()
 	start := r.g.ctl.Status()
 	if start.Controller == spec.ControllerUser {
 		return errUserHasControl

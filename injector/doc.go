@@ -2,7 +2,8 @@
 // section 6) in every frame of the Company's hosts and nowhere else.
 //
 // It owns the main-world script in js/poppy.js and keeping its value in step
-// with package control: [Injector.Set] is control's Apply hook, so every
+// with package control: [Injector.Set] is a step of the hand-over control
+// runs (package supervisor's), so every
 // Company frame reads the new value (or runs no script until it does) before
 // a change of control is reported done. It does not read marks.
 //

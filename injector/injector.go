@@ -161,8 +161,8 @@ const SwitchBound = 3 * time.Second
 // value: each reads c, or its renderer is held (runs no script) until it
 // does. Documents created from now on start with c. Frames of any other
 // origin are not touched: nothing is evaluated in them, so they can
-// neither learn of the change nor fail it. It is the Apply hook of package
-// control.
+// neither learn of the change nor fail it. It is the frames step of the
+// Session's hand-over (package supervisor), which control runs.
 func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 	for {
 		_, gen := in.current()

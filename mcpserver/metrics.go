@@ -87,36 +87,28 @@ func outcomeOf(res mcp.Result, err error) string {
 	return string(spec.OutcomeDone)
 }
 
-// countControl counts the control changes of events until ctx ends, then
-// stops the subscription.
-func (m *metrics) countControl(ctx context.Context, events <-chan control.Event, stop func()) {
-	defer stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case e, ok := <-events:
-			if !ok {
-				return
-			}
-			if name := controlEvent(e); name != "" {
-				m.control.WithLabelValues(name).Inc()
-			}
+// countControl counts the control changes of ctl until ctx ends or stop
+// is called; it subscribes before it returns.
+func (m *metrics) countControl(ctx context.Context, ctl control.Source) (stop func()) {
+	return control.Watch(ctx, ctl, func(e control.Event) {
+		if name := controlEvent(e); name != "" {
+			m.control.WithLabelValues(name).Inc()
 		}
-	}
+	})
 }
 
+// controlEvent is the metric's label for an event.
 func controlEvent(e control.Event) string {
-	switch {
-	case e.Kind == control.KindOffer && e.How == control.HowDeclined:
+	switch e.Kind {
+	case control.Declined:
 		return "decline"
-	case e.Kind == control.KindOffer:
+	case control.Offered:
 		return "offer"
-	case e.How == control.HowTake:
+	case control.Taken:
 		return "take"
-	case e.How == control.HowHandedBack:
+	case control.HandedBack:
 		return "hand_back"
-	case e.How == control.HowCancelled:
+	case control.Cancelled:
 		return "cancel"
 	}
 	return ""

@@ -23,7 +23,7 @@ const ControlLogger = "poppy-browser/control"
 type ControlNotice struct {
 	Event      string          `json:"event"` // "offer", "offer_declined", "control"
 	Controller spec.Controller `json:"controller"`
-	How        control.How     `json:"how,omitempty"` // take, handed_back, cancelled, declined
+	How        string          `json:"how,omitempty"` // take, handed_back, cancelled, declined
 	Offer      *control.Offer  `json:"offer,omitempty"`
 	Epoch      uint64          `json:"epoch"`
 	Message    string          `json:"message"`
@@ -60,16 +60,16 @@ func NotifyControl(ctx context.Context, srv *mcp.Server, ctl gate.Controls) {
 	})
 }
 
-// notifySession is NotifyControl for one session and its own control
-// state (a [Server] with a runtime per session), on events subscribed
-// before the runtime was handed to the session's calls, so that no change
-// is missed; stop ends the subscription. An offer's notice carries the
-// User's link when rt mints them ([OfferLinker]).
-func notifySession(ctx context.Context, ss *mcp.ServerSession, rt Runtime, events <-chan control.Event, stop func()) {
-	defer stop()
+// watchSession is NotifyControl for one session and its own control
+// state (a [Server] with a runtime per session): it subscribes before it
+// returns, so that no change after the runtime is handed to the session's
+// calls is missed, and sends until ctx ends or stop is called. An offer's
+// notice carries the User's link when rt mints them ([OfferLinker]).
+func watchSession(ctx context.Context, ss *mcp.ServerSession, rt Runtime) (stop func()) {
 	linker, _ := rt.(OfferLinker)
-	sendNotices(ctx, events, func(n ControlNotice) {
-		if linker != nil && n.Event == string(control.KindOffer) && n.Offer != nil {
+	return control.Watch(ctx, rt.Gate().Control(), func(e control.Event) {
+		n := noticeFor(e)
+		if linker != nil && e.Kind == control.Offered && n.Offer != nil {
 			if u, exp, err := linker.OfferLinkURL(n.Offer.ID); err == nil {
 				n.Link, n.LinkExpires = u, &exp
 			}
@@ -81,38 +81,31 @@ func notifySession(ctx context.Context, ss *mcp.ServerSession, rt Runtime, event
 // forEachNotice calls send with the notice of every control change until
 // ctx ends.
 func forEachNotice(ctx context.Context, ctl gate.Controls, send func(ControlNotice)) {
-	events, stop := ctl.Subscribe()
-	defer stop()
-	sendNotices(ctx, events, send)
+	stop := control.Watch(ctx, ctl, func(e control.Event) { send(noticeFor(e)) })
+	<-ctx.Done()
+	stop()
 }
 
-func sendNotices(ctx context.Context, events <-chan control.Event, send func(ControlNotice)) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case e, ok := <-events:
-			if !ok {
-				return
-			}
-			send(noticeFor(e))
-		}
-	}
-}
-
+// noticeFor is the notice of one control event, in the notification's
+// words (event "offer", "offer_declined" or "control"; how "take",
+// "handed_back", "cancelled" or "declined").
 func noticeFor(e control.Event) ControlNotice {
-	n := ControlNotice{Event: string(e.Kind), Controller: e.To, How: e.How, Offer: e.Offer, Epoch: e.Epoch, UserMessage: e.UserMessage}
-	switch {
-	case e.Kind == control.KindOffer && e.How == control.HowDeclined:
-		n.Event = "offer_declined"
+	n := ControlNotice{Controller: e.To, Offer: e.Offer, Epoch: e.Epoch, UserMessage: e.UserMessage}
+	switch e.Kind {
+	case control.Declined:
+		n.Event, n.How = "offer_declined", "declined"
 		n.Message = "The User declined the offer of control. You still hold the browser; the step stays undone."
-	case e.Kind == control.KindOffer:
+	case control.Offered:
+		n.Event = "offer"
 		n.Message = "Control of the browser is offered to the User; they take it in their own time. Continue other work."
-	case e.How == control.HowTake:
+	case control.Taken:
+		n.Event, n.How = "control", "take"
 		n.Message = "The User took control of the browser. Every browser action is refused with user_has_control until they hand it back; do not wait on them, continue other work or call browser_wait_for_control."
-	case e.How == control.HowHandedBack:
+	case control.HandedBack:
+		n.Event, n.How = "control", "handed_back"
 		n.Message = fmt.Sprintf("The User handed control back (epoch %d). Every old ref is stale: take a new snapshot before acting.", e.Epoch)
-	case e.How == control.HowCancelled:
+	case control.Cancelled:
+		n.Event, n.How = "control", "cancelled"
 		n.Message = fmt.Sprintf("The User cancelled and control is back with you (epoch %d). Do not retry the step for them; take a new snapshot and tell the User.", e.Epoch)
 	}
 	return n

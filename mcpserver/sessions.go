@@ -213,19 +213,20 @@ func (r *registry) start(e *entry) {
 				r.log.Warn("opening a session's browser", "session", e.id, "err", err)
 				return
 			}
+			// Watched before ready closes: a change right after the first
+			// call (a take) still reaches the session. Each watch ends with
+			// the session; the registry waits for it.
 			if r.metrics != nil {
-				events, stop := rt.Gate().Control().Subscribe()
+				stop := r.metrics.countControl(e.ctx, rt.Gate().Control())
 				r.mu.Lock()
-				r.goLocked("counting an MCP session's control changes", func() { r.metrics.countControl(e.ctx, events, stop) })
+				r.goLocked("counting an MCP session's control changes", func() { <-e.ctx.Done(); stop() })
 				r.mu.Unlock()
 			}
 			if r.notify {
-				// Subscribed before ready closes: a change right after the
-				// first call (a take) still reaches the session.
-				events, stop := rt.Gate().Control().Subscribe()
+				stop := watchSession(e.ctx, e.ss, rt)
 				r.mu.Lock()
 				defer r.mu.Unlock()
-				r.goLocked("notifying an MCP session", func() { notifySession(e.ctx, e.ss, rt, events, stop) })
+				r.goLocked("notifying an MCP session", func() { <-e.ctx.Done(); stop() })
 			}
 		})
 	})

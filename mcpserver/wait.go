@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -31,7 +32,13 @@ func waitForControl(ctx context.Context, ctl gate.Controls, seconds float64, pro
 		defer wg.Wait()
 		defer cancel()
 	}
-	events, stop := ctl.Subscribe()
+	changed := make(chan struct{}, 1)
+	stop := control.Watch(wctx, ctl, func(control.Event) {
+		select {
+		case changed <- struct{}{}:
+		default: // a change not yet looked at is pending already
+		}
+	})
 	defer stop()
 	for {
 		st := ctl.Status()
@@ -41,10 +48,7 @@ func waitForControl(ctx context.Context, ctl gate.Controls, seconds float64, pro
 		select {
 		case <-wctx.Done():
 			return statusOf(ctl.Status(), true)
-		case _, ok := <-events:
-			if !ok {
-				return statusOf(ctl.Status(), false)
-			}
+		case <-changed:
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/internal/desktop"
@@ -26,19 +25,14 @@ func startDesktopNotices(ctl *control.Control, notify func(ctx context.Context, 
 		notify = desktop.Notify
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	events, unsubscribe := ctl.Subscribe()
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for e := range events {
-			if e.Kind == control.KindOffer && e.How == "" {
-				notify(ctx, notifyTitle, notifyBody) // best effort; bounded by package desktop
-			}
+	unwatch := control.Watch(ctx, ctl, func(e control.Event) {
+		if e.Kind == control.Offered {
+			notify(ctx, notifyTitle, notifyBody) // best effort; bounded by package desktop
 		}
 	})
 	return func() {
 		cancel()
-		unsubscribe()
-		wg.Wait()
+		unwatch()
 	}
 }
 
@@ -46,22 +40,14 @@ func startDesktopNotices(ctl *control.Control, notify func(ctx context.Context, 
 // with the live view's URL (its token included: w is the User's own
 // channel, never the model's), until stop is called.
 func startOfferAnnouncements(ctl *control.Control, w io.Writer, liveURL func() string) (stop func()) {
-	events, unsubscribe := ctl.Subscribe()
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for e := range events {
-			if e.Kind != control.KindOffer || e.How != "" || e.Offer == nil {
-				continue
-			}
-			if u := liveURL(); u != "" {
-				fmt.Fprintf(w, "poppy-browser: the agent offers you control (%s); take it in the live view: %s\n", e.Offer.ID, u)
-			} else {
-				fmt.Fprintf(w, "poppy-browser: the agent offers you control (%s)\n", e.Offer.ID)
-			}
+	return control.Watch(context.Background(), ctl, func(e control.Event) {
+		if e.Kind != control.Offered || e.Offer == nil {
+			return
+		}
+		if u := liveURL(); u != "" {
+			fmt.Fprintf(w, "poppy-browser: the agent offers you control (%s); take it in the live view: %s\n", e.Offer.ID, u)
+		} else {
+			fmt.Fprintf(w, "poppy-browser: the agent offers you control (%s)\n", e.Offer.ID)
 		}
 	})
-	return func() {
-		unsubscribe()
-		wg.Wait()
-	}
 }

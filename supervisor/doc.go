@@ -9,8 +9,9 @@
 // the audit log, and one Chromium launched (or attached) with the
 // Poppy-Extensions header on the Company's requests and the marks scanner.
 // A [Session] is one User's agent in it: a browser context and its page,
-// the injector scoped to that context, control state (with the
-// window-input guard), the join, the gate, a live view with its own token,
+// the injector scoped to that context, control state (with its hand-over:
+// what a change of holder does to the frames, the window's own input and
+// the pages' size, in order), the join, the gate, a live view with its own token,
 // and audit lines carrying the session's id ([audit.Log.ForSession]).
 // With [Options.ContextPerSession] (MCP over --http) every Session gets a
 // new browser context (Target.createBrowserContext), disposed of when the
@@ -71,12 +72,14 @@
 // Server open and close independently. A Supervisor's Start and Close must
 // not run concurrently with each other. The accessors are safe once the
 // start has returned nil; the parts they return document their own
-// concurrency. Each Session starts up to three goroutines of its own, each
-// following control's events: one records the User's own navigations in
-// the audit log, one shows a desktop notification for each offer
-// ([Options.NotifyDesktop]), one writes each offer with the live view's
-// address to UserMessages ([Options.AnnounceOffers]). [Session.Close]
-// stops each and waits for it. The browser and the live views own their
+// concurrency. Each Session watches control's events ([control.Watch], one
+// goroutine each) up to four times: one records the User's own
+// navigations in the audit log, one shows a desktop notification for each
+// offer ([Options.NotifyDesktop]), one writes each offer with the live
+// view's address to UserMessages ([Options.AnnounceOffers]), one runs the
+// --on-offer command for each offer ([Options.OnOffer], each run in a
+// goroutine of its own). [Session.Close] stops each and waits for it and
+// its runs. The browser and the live views own their
 // goroutines, and a caller runs Server.Start in its own goroutine when it
 // wants the start in the background.
 // The Server reports the audit log's health on Options.UserMessages, and

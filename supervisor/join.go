@@ -2,13 +2,11 @@ package supervisor
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/session"
-	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // joinAdapter gives session.Join the browser it needs: a navigation that
@@ -66,30 +64,4 @@ func (j joinAdapter) Cookies(ctx context.Context, url string) ([]session.Cookie,
 		out = append(out, session.Cookie{Name: c.Name, Value: session.NewSecret(c.Value)})
 	}
 	return out, err
-}
-
-// windowInput is where window input is blocked: the whole browser, or one
-// Session's browser context.
-type windowInput interface {
-	SetWindowInput(ctx context.Context, allowed bool) error
-}
-
-// guardWindowInput blocks the browser window's own input now (the agent
-// holds control) and returns an Apply hook that lets it through only while
-// the User holds control: allowed after every frame reads "user", blocked
-// before any frame reads "agent" again.
-func guardWindowInput(ctx context.Context, b windowInput, set func(context.Context, spec.Controller) error) (func(context.Context, spec.Controller) error, error) {
-	if err := b.SetWindowInput(ctx, false); err != nil {
-		return nil, err
-	}
-	return func(ctx context.Context, c spec.Controller) error {
-		if c == spec.ControllerUser {
-			if err := set(ctx, c); err != nil {
-				return err
-			}
-			return b.SetWindowInput(ctx, true)
-		}
-		err := b.SetWindowInput(ctx, false)
-		return errors.Join(err, set(ctx, c))
-	}, nil
 }

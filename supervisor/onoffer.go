@@ -92,31 +92,28 @@ func (ss *Session) startOnOffer(command string, timeout time.Duration) (stop fun
 		timeout = DefaultOnOfferTimeout
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	events, unsubscribe := ss.control.Subscribe()
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for e := range events {
-			if e.Kind != control.KindOffer || e.How != "" || e.Offer == nil {
-				continue
-			}
-			link, err := ss.OfferLink(e.Offer.ID)
-			if err != nil {
-				ss.log.Warn("--on-offer: no link for the offer", "offer", e.Offer.ID, "err", err)
-				continue
-			}
-			var n OfferNotice
-			n.Link, n.Expires, n.Company = link.URL, link.Expires, ss.srv.companyName()
-			n.Offer.ID, n.Offer.Reason = e.Offer.ID, e.Offer.Reason
-			wg.Go(func() {
-				if err := runOnOffer(ctx, command, timeout, n); err != nil {
-					ss.log.Warn("--on-offer command failed", "offer", n.Offer.ID, "err", err)
-				}
-			})
+	var wg sync.WaitGroup // the runs
+	unwatch := control.Watch(ctx, ss.control, func(e control.Event) {
+		if e.Kind != control.Offered || e.Offer == nil {
+			return
 		}
+		link, err := ss.OfferLink(e.Offer.ID)
+		if err != nil {
+			ss.log.Warn("--on-offer: no link for the offer", "offer", e.Offer.ID, "err", err)
+			return
+		}
+		var n OfferNotice
+		n.Link, n.Expires, n.Company = link.URL, link.Expires, ss.srv.companyName()
+		n.Offer.ID, n.Offer.Reason = e.Offer.ID, e.Offer.Reason
+		wg.Go(func() {
+			if err := runOnOffer(ctx, command, timeout, n); err != nil {
+				ss.log.Warn("--on-offer command failed", "offer", n.Offer.ID, "err", err)
+			}
+		})
 	})
 	return func() {
 		cancel()
-		unsubscribe()
+		unwatch() // no run starts after it
 		wg.Wait()
 	}
 }

@@ -259,9 +259,9 @@ func (s *Server) Close() error {
 // Company is the Company, once Ready.
 func (s *Server) Company() *session.Company { return s.company }
 
-// Browser is the browser new Sessions open on, once Ready (nil while none
-// is attached). The agent never reaches it but through a Session's gate.
-func (s *Server) Browser() *browser.Browser {
+// currentBrowser is the browser new Sessions open on, once Ready (nil
+// while none is attached).
+func (s *Server) currentBrowser() *browser.Browser {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.browser

@@ -106,8 +106,8 @@ func (ss *Session) openPage(ctx context.Context) (err error) {
 	return nil
 }
 
-// start installs the injector and opens control, the join, the gate and
-// the live view.
+// start installs the injector and opens control (with the Session's
+// hand-over), the join, the gate and the live view.
 func (ss *Session) start(ctx context.Context) (err error) {
 	s := ss.srv
 	// One Session alone keeps the whole browser in step (a page it opens in
@@ -124,13 +124,14 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	if err := ss.injector.Install(ctx); err != nil {
 		return err
 	}
-	apply := ss.injector.Set
-	if s.opts.Headful || s.opts.GuardWindow {
-		if apply, err = guardWindowInput(ctx, window, ss.injector.Set); err != nil {
-			return err
-		}
+	if !s.opts.Headful && !s.opts.GuardWindow {
+		window = nil // a headless window has no input of its own
 	}
-	ss.control = control.New(&control.Options{Apply: apply, Device: showOn(screen), Audit: ss.audit, Logger: ss.log})
+	h, err := newHandover(ctx, ss.injector, window, screen, ss.audit)
+	if err != nil {
+		return err
+	}
+	ss.control = control.New(&control.Options{Handover: h, Audit: ss.audit, Logger: ss.log})
 	ss.stops = append(ss.stops, startUserNavigations(ss.control, ss.Page, ss.audit))
 	if s.opts.NotifyDesktop {
 		ss.stops = append(ss.stops, startDesktopNotices(ss.control, s.opts.notify))
@@ -311,9 +312,6 @@ func (ss *Session) Page() *browser.Page {
 // the User's channels only.
 func (ss *Session) Control() *control.Control { return ss.control }
 
-// Injector sets navigator.poppy.controller in the Session's Company frames.
-func (ss *Session) Injector() *injector.Injector { return ss.injector }
-
 // Gate is the agent's one path to the Session's page.
 func (ss *Session) Gate() *gate.Gate { return ss.gate }
 
@@ -334,23 +332,6 @@ func (ss *Session) LiveURL() string {
 // (--cdp-url): a pool's browser is shared, its first tab is not ours.
 func (s *Server) ownContexts() bool {
 	return s.opts.ContextPerSession || s.opts.CDPURL != ""
-}
-
-// deviceScreen shows pages on the User's screen (browser.Browser and
-// browser.Context).
-type deviceScreen interface {
-	EmulateDevice(ctx context.Context, d *browser.Device) error
-}
-
-// showOn is control's Device hook: the Session's pages at the User's
-// screen size, or (nil) back at the agent's.
-func showOn(screen deviceScreen) func(context.Context, *control.Device) error {
-	return func(ctx context.Context, d *control.Device) error {
-		if d == nil {
-			return screen.EmulateDevice(ctx, nil)
-		}
-		return screen.EmulateDevice(ctx, &browser.Device{Width: d.Width, Height: d.Height, Scale: d.Scale, Mobile: d.Mobile, Touch: d.Touch})
-	}
 }
 
 // outcome is the end of the agent's task for the terminal UI: whether it

@@ -9,7 +9,6 @@ import (
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
-	"github.com/poppy-browser/poppy-browser/injector"
 	"github.com/poppy-browser/poppy-browser/session"
 )
 
@@ -91,18 +90,12 @@ func (s *Supervisor) Finish(ctx context.Context, message string) { s.sess.Finish
 // Company is the Company whose Session this is.
 func (s *Supervisor) Company() *session.Company { return s.srv.company }
 
-// Browser is the browser. The agent never reaches it but through the gate.
-func (s *Supervisor) Browser() *browser.Browser { return s.srv.Browser() }
-
 // Page is the agent's page (the tab the join landed in).
 func (s *Supervisor) Page() *browser.Page { return s.sess.Page() }
 
 // Control says who holds the browser; its User handle is for the User's
 // channels only.
 func (s *Supervisor) Control() *control.Control { return s.sess.Control() }
-
-// Injector sets navigator.poppy.controller in the Company's frames.
-func (s *Supervisor) Injector() *injector.Injector { return s.sess.Injector() }
 
 // Audit is the audit log; observe it for the entries as they come.
 func (s *Supervisor) Audit() *audit.Log { return s.srv.audit }

@@ -1,12 +1,11 @@
 package supervisor
 
 import (
-	"sync"
+	"context"
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
-	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // startUserNavigations records the User's own navigations: while the User
@@ -14,32 +13,28 @@ import (
 // navigate line with by "user" (a failed one with its URL and reason).
 // stop ends it and waits.
 func startUserNavigations(ctl *control.Control, page func() *browser.Page, log *audit.Log) (stop func()) {
-	events, unsubscribe := ctl.Subscribe()
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		var unwatch func()
-		end := func() {
-			if unwatch != nil {
-				unwatch()
-				unwatch = nil
-			}
+	// unwatch is the User's turn's watch of the page's navigations; only
+	// the watch's goroutine touches it, until stop has waited for that.
+	var unwatch func()
+	end := func() {
+		if unwatch != nil {
+			unwatch()
+			unwatch = nil
 		}
-		defer end()
-		for e := range events {
-			switch {
-			case e.Kind != control.KindControl:
-			case e.To == spec.ControllerUser && unwatch == nil:
-				if p := page(); p != nil {
-					unwatch = p.WatchNavigations(func(n browser.Navigation) { recordUserNavigation(log, n) })
-				}
-			case e.To == spec.ControllerAgent:
-				end()
+	}
+	stopWatch := control.Watch(context.Background(), ctl, func(e control.Event) {
+		switch {
+		case e.Kind == control.Taken && unwatch == nil:
+			if p := page(); p != nil {
+				unwatch = p.WatchNavigations(func(n browser.Navigation) { recordUserNavigation(log, n) })
 			}
+		case e.Kind == control.HandedBack || e.Kind == control.Cancelled:
+			end()
 		}
 	})
 	return func() {
-		unsubscribe()
-		wg.Wait()
+		stopWatch()
+		end()
 	}
 }
 

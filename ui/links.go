@@ -269,24 +269,17 @@ func randomToken() (string, error) {
 
 func tokenHash(tok string) [32]byte { return sha256.Sum256([]byte(tok)) }
 
-// revokeOnEvents revokes an offer's links when the offer ends: replaced by
-// a newer one, declined, or over with the User's hand back or cancel.
-func (l *Live) revokeOnEvents(events <-chan control.Event) {
-	for {
-		select {
-		case <-l.ctx.Done():
-			return
-		case e, ok := <-events:
-			if !ok {
-				return
-			}
-			switch {
-			case e.Kind == control.KindOffer && e.How == "" && e.Offer != nil:
-				current := e.Offer.ID
-				l.revokeWhere(func(le *linkEntry) bool { return le.offer != "" && le.offer != current })
-			case e.Offer != nil && (e.How == control.HowDeclined || e.How == control.HowHandedBack || e.How == control.HowCancelled):
-				l.revokeOffer(e.Offer.ID)
-			}
-		}
+// revokeOn revokes an offer's links when the offer ends: replaced by a
+// newer one, declined, or over with the User's hand back or cancel.
+func (l *Live) revokeOn(e control.Event) {
+	if e.Offer == nil {
+		return
+	}
+	switch e.Kind {
+	case control.Offered:
+		current := e.Offer.ID
+		l.revokeWhere(func(le *linkEntry) bool { return le.offer != "" && le.offer != current })
+	case control.Declined, control.HandedBack, control.Cancelled:
+		l.revokeOffer(e.Offer.ID)
 	}
 }

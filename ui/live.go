@@ -96,6 +96,7 @@ type Live struct {
 	lastFrame []byte          // the latest frame message of the shown tab, for a client that joins
 	lastCast  <-chan struct{} // closed when the latest screencast has stopped
 	closed    bool
+	unwatch   func() // ends the watch of control's events (links.go), from Start
 	alert     string // shown in every viewer's status line while set (SetAlert)
 	// controller is the viewer through which the User took control, for
 	// the control epoch controllerEpoch (viewer.go).
@@ -196,11 +197,7 @@ func (l *Live) Start() error {
 	}
 	l.srv.RegisterOnShutdown(l.closeClients)
 	srv := l.srv
-	events, stop := l.ctl.Subscribe()
-	l.wg.Go(func() {
-		defer stop()
-		l.revokeOnEvents(events)
-	})
+	l.unwatch = control.Watch(l.ctx, l.ctl, l.revokeOn)
 	l.wg.Go(func() { // Shutdown waits for it
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			l.log.Error("live view stopped serving", "err", err)
@@ -291,6 +288,12 @@ func (l *Live) Shutdown(ctx context.Context) error {
 		err = srv.Shutdown(ctx)
 	}
 	l.cancel()
+	l.mu.Lock()
+	unwatch := l.unwatch
+	l.mu.Unlock()
+	if unwatch != nil {
+		unwatch()
+	}
 	l.closeClients()
 	l.revokeAll()
 	done := make(chan struct{})

@@ -31,14 +31,31 @@ func livePhone(ctx context.Context, t *testing.T, l *Live) *browser.Page {
 }
 
 // controlOn is a Control whose pages follow the User's screen, as the
-// supervisor wires it.
+// supervisor's hand-over shows them (without its frames and window steps).
 func controlOn(p *browser.Page) *control.Control {
-	return control.New(&control.Options{Device: func(ctx context.Context, d *control.Device) error {
-		if d == nil {
-			return p.Context().EmulateDevice(ctx, nil)
-		}
-		return p.Context().EmulateDevice(ctx, &browser.Device{Width: d.Width, Height: d.Height, Scale: d.Scale, Mobile: d.Mobile, Touch: d.Touch})
-	}})
+	return control.New(&control.Options{Handover: screenOf{p.Context()}})
+}
+
+// screenOf is a hand-over that only shows the pages on the User's screen.
+type screenOf struct{ c *browser.Context }
+
+func (s screenOf) Take(ctx context.Context, d *control.Device) (*control.Device, error) {
+	if d == nil {
+		return nil, nil
+	}
+	if err := s.Resize(ctx, d); err != nil {
+		return nil, s.Resize(ctx, nil)
+	}
+	return d, nil
+}
+
+func (s screenOf) Return(ctx context.Context) error { return s.Resize(ctx, nil) }
+
+func (s screenOf) Resize(ctx context.Context, d *control.Device) error {
+	if d == nil {
+		return s.c.EmulateDevice(ctx, nil)
+	}
+	return s.c.EmulateDevice(ctx, &browser.Device{Width: d.Width, Height: d.Height, Scale: d.Scale, Mobile: d.Mobile, Touch: d.Touch})
 }
 
 func evalString(ctx context.Context, t *testing.T, p *browser.Page, fn string) string {

@@ -28,7 +28,7 @@ func (l *Live) storyOf(st control.Status) *storyMsg {
 	case r != nil && (d == nil || !d.At.After(r.At)):
 		return &storyMsg{Kind: string(r.How)}
 	case d != nil:
-		return &storyMsg{Kind: string(control.HowDeclined)}
+		return &storyMsg{Kind: "declined"}
 	}
 	return nil
 }

@@ -409,13 +409,10 @@ func feedFromAudit(e audit.Entry) feedLine {
 	return l
 }
 
+// feedFromEvent is the feed's line for a control event: the line the audit
+// log writes for it, in the feed's words.
 func feedFromEvent(e control.Event) feedLine {
-	a := audit.Entry{Time: e.Time, Event: audit.Event(e.Kind), How: string(e.How), By: string(e.By), ControlEpoch: e.Epoch,
-		From: string(e.From), To: string(e.To)}
-	if e.Offer != nil {
-		a.Offer, a.Reason = e.Offer.ID, e.Offer.Reason
-	}
-	return feedFromAudit(a)
+	return feedFromAudit(audit.EntryOf(e))
 }
 
 // Quitting reports whether the User chose to quit.

@@ -8,12 +8,12 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
 	"github.com/poppy-browser/poppy-browser/audit"
+	"github.com/poppy-browser/poppy-browser/control"
 )
 
 // ErrNoTerminal is returned by [OpenTerminal] when the process has no
@@ -71,7 +71,12 @@ func (t *TUI) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	t.in = make(chan tea.Msg, 256)
-	events, stopEvents := t.opts.Control.Subscribe()
+	stopEvents := control.Watch(ctx, t.opts.Control, func(e control.Event) {
+		select {
+		case t.in <- controlMsg{e}:
+		case <-ctx.Done():
+		}
+	})
 	defer stopEvents()
 	stopAudit := t.opts.Audit.Observe(func(e audit.Entry) {
 		select {
@@ -81,26 +86,7 @@ func (t *TUI) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		}
 	})
 	defer stopAudit()
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
-	wg.Go(func() {
-		for {
-			select {
-			case e, ok := <-events:
-				if !ok {
-					return
-				}
-				select {
-				case t.in <- controlMsg{e}:
-				case <-ctx.Done():
-					return
-				}
-			case <-ctx.Done():
-				return
-			}
-		}
-	})
+	defer cancel() // before stopEvents: a send to t.in gives up
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out)}
 	if f, ok := out.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
 		// Not a terminal (a test's pipe): no size to ask for.
