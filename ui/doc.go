@@ -73,7 +73,7 @@
 // "kind"}} after a tap (the text field that has the focus, if any); and
 // {"type":"error","message"} when a request fails. Dropped input is not
 // answered. The page sends printable characters as "text" and other keys as
-// "key" events (see live/live.js).
+// "key" events (see live/input.js).
 //
 // # Security
 //

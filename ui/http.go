@@ -12,14 +12,20 @@ import (
 	"strings"
 )
 
-// liveFiles holds the live view's page and script. The script and the page's
-// style are inlined into the page when it is served and allowed by hash in
-// its Content-Security-Policy, so the page needs no other request.
+// liveFiles holds the live view's page and its script, in parts. The
+// script and the page's style are inlined into the page when it is served
+// and allowed by hash in its Content-Security-Policy, so the page needs no
+// other request.
 //
-//go:embed live/live.html live/live.js
+//go:embed live/live.html live/*.js
 var liveFiles embed.FS
 
-// scriptMarker is the line of live.html replaced by the inlined live.js.
+// liveScripts are the parts of the live view's script, in the order they
+// run: one function scope, so they share its names (connection.js says
+// which part holds what).
+var liveScripts = []string{"connection.js", "render.js", "controls.js", "input.js", "start.js"}
+
+// scriptMarker is the line of live.html replaced by the inlined script.
 const scriptMarker = "<!-- live.js -->"
 
 // sitePage is the assembled live view page.
@@ -34,12 +40,20 @@ func buildSitePage() (sitePage, error) {
 	if err != nil {
 		return sitePage{}, err
 	}
-	js, err := liveFiles.ReadFile("live/live.js")
-	if err != nil {
-		return sitePage{}, err
+	var b strings.Builder
+	b.WriteString("\"use strict\";\n(() => {\n")
+	for _, name := range liveScripts {
+		part, err := liveFiles.ReadFile("live/" + name)
+		if err != nil {
+			return sitePage{}, err
+		}
+		b.Write(part)
+		b.WriteString("\n")
 	}
+	b.WriteString("})();\n")
+	js := b.String()
 	page := string(html)
-	if !strings.Contains(page, scriptMarker) || strings.Contains(string(js), "</script") {
+	if !strings.Contains(page, scriptMarker) || strings.Contains(js, "</script") {
 		return sitePage{}, errors.New("live view page: bad script placement")
 	}
 	_, rest, ok := strings.Cut(page, "<style>")
@@ -47,8 +61,8 @@ func buildSitePage() (sitePage, error) {
 	if !ok || !ok2 {
 		return sitePage{}, errors.New("live view page: no style element")
 	}
-	page = strings.Replace(page, scriptMarker, "<script>"+string(js)+"</script>", 1)
-	return sitePage{html: []byte(page), scriptHash: cspHash(string(js)), styleHash: cspHash(style)}, nil
+	page = strings.Replace(page, scriptMarker, "<script>"+js+"</script>", 1)
+	return sitePage{html: []byte(page), scriptHash: cspHash(js), styleHash: cspHash(style)}, nil
 }
 
 func cspHash(s string) string {
