@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -30,19 +29,11 @@ type ControlNotice struct {
 	// UserMessage is the User's own words to the agent on a hand back,
 	// cancel or decline.
 	UserMessage string `json:"user_message,omitempty"`
-	// Link is the User's single-use link to the live view for this offer,
-	// and LinkExpires when it stops working: for the client to pass to the
-	// User, never to the model. Only on an offer, only when the runtime
-	// mints links ([OfferLinker]).
-	Link        string     `json:"link,omitempty"`
-	LinkExpires *time.Time `json:"link_expires,omitempty"`
-}
-
-// OfferLinker is a [Runtime] that mints the User's link for an offer (the
-// supervisor's Session). The link reaches the client in the offer's
-// notification only.
-type OfferLinker interface {
-	OfferLinkURL(offerID string) (url string, expires time.Time, err error)
+	// A notice never carries a link to the live view: notifications are
+	// the agent's software, and some clients put them in the model's
+	// context. Only the User's own channels (the terminal UI, --on-offer,
+	// the live-link command) get a link that can take the User's turn
+	// (DESIGN.md's third invariant).
 }
 
 // NotifyControl tells every client of srv when control changes, until ctx
@@ -63,17 +54,10 @@ func NotifyControl(ctx context.Context, srv *mcp.Server, ctl gate.Controls) {
 // notifySession is NotifyControl for one session and its own control
 // state (a [Server] with a runtime per session), on events subscribed
 // before the runtime was handed to the session's calls, so that no change
-// is missed; stop ends the subscription. An offer's notice carries the
-// User's link when rt mints them ([OfferLinker]).
-func notifySession(ctx context.Context, ss *mcp.ServerSession, rt Runtime, events <-chan control.Event, stop func()) {
+// is missed; stop ends the subscription.
+func notifySession(ctx context.Context, ss *mcp.ServerSession, events <-chan control.Event, stop func()) {
 	defer stop()
-	linker, _ := rt.(OfferLinker)
 	sendNotices(ctx, events, func(n ControlNotice) {
-		if linker != nil && n.Event == string(control.KindOffer) && n.Offer != nil {
-			if u, exp, err := linker.OfferLinkURL(n.Offer.ID); err == nil {
-				n.Link, n.LinkExpires = u, &exp
-			}
-		}
 		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: ControlLogger, Data: n})
 	})
 }

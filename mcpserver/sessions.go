@@ -225,7 +225,7 @@ func (r *registry) start(e *entry) {
 				events, stop := rt.Gate().Control().Subscribe()
 				r.mu.Lock()
 				defer r.mu.Unlock()
-				r.goLocked("notifying an MCP session", func() { notifySession(e.ctx, e.ss, rt, events, stop) })
+				r.goLocked("notifying an MCP session", func() { notifySession(e.ctx, e.ss, events, stop) })
 			}
 		})
 	})
