@@ -47,6 +47,12 @@ type client struct {
 	// readOnly: the viewer came in by a read-only link; it watches and the
 	// server refuses its take, input and returns.
 	readOnly bool
+	// login is the hash of the live login it came in with (login.go), when
+	// hasLogin (not the per-run token); ending is set once it is told the
+	// login ended.
+	login    [32]byte
+	hasLogin bool
+	ending   atomic.Bool
 }
 
 func (c *client) close() {
@@ -121,6 +127,13 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 		// guard already checked Origin against the host; check again here so
 		// the upgrade can never happen without it.
 		CheckOrigin: func(r *http.Request) bool { return l.refuse(r) == "" },
+		// A login's secret comes as a second offered subprotocol; the
+		// answer names only this one.
+		Subprotocols: []string{viewerProtocol},
+	}
+	key, login, hasLogin := l.loginOf(r)
+	if l.tokenOK(r.URL.Query().Get("token")) {
+		hasLogin = false
 	}
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {
@@ -134,8 +147,11 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 		flushed: make(chan chan struct{}),
 		done:    make(chan struct{}),
 	}
-	if vs, ok := l.sessionOf(r); ok && !l.tokenOK(r.URL.Query().Get("token")) {
-		c.readOnly = vs.readOnly
+	if hasLogin {
+		c.login, c.hasLogin = key, true
+		l.mu.Lock()
+		c.readOnly = login.readOnly
+		l.mu.Unlock()
 	}
 	if !l.addClient(c) {
 		c.close()
@@ -245,6 +261,11 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 	ctx, cancel := context.WithTimeout(ctx, actionTimeout)
 	defer cancel()
 	fail := func(msg string) { c.queue(errorMsg{Type: "error", Message: msg}) }
+	if !l.loginAlive(c) {
+		// Its turn is over (or its time): nothing more through it.
+		l.endLogin(c)
+		return
+	}
 	if c.readOnly && m.Type != "viewer" {
 		fail("this live view only watches: its link was made read-only")
 		return
@@ -264,7 +285,11 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 		return
 	case "hand_back", "cancel":
 		if l.ctl.Holder() == spec.ControllerUser && !l.mayInput(c) {
-			fail("another viewer holds control")
+			if l.viewerFor(c, l.ctl.Status()) == "" {
+				fail("take control on this screen first")
+			} else {
+				fail("another viewer holds control")
+			}
 			return
 		}
 		var err error

@@ -75,9 +75,10 @@ func clickInFrame(ctx context.Context, t *testing.T, p *browser.Page, l *Live, i
 }
 
 // TestFramedByTheAgentsApp: the live view over TLS, framed by a page of an
-// allowed origin, opens its link there (the Partitioned cookie works in
-// the frame) and the User takes and hands back by clicks in the frame;
-// framed by another origin it does not load.
+// allowed origin, opens its link there (its page in the frame; the login
+// kept in the frame's own sessionStorage), the User takes control by a
+// click on the link's button in the frame and hands back by a click in the
+// frame; framed by another origin it does not load.
 func TestFramedByTheAgentsApp(t *testing.T) {
 	ctx := testContext(t)
 	agentPage := newPage(ctx, t, "http://company.test/form")
@@ -102,15 +103,15 @@ func TestFramedByTheAgentsApp(t *testing.T) {
 	if _, err := framer.Navigate(ctx, appOrigin+"/?src="+link.URL); err != nil {
 		t.Fatal(err)
 	}
-	poll(ctx, t, "the framed live view connected (its viewer cookie sent in the frame)", func() bool {
-		return ctl.Status().Viewers == 1
-	})
-	poll(ctx, t, "Take control enabled in the frame", func() bool {
+	poll(ctx, t, "the link's button in the frame", func() bool {
 		f, ok := liveFrame(framer, l)
 		var s string
-		return ok && f.Call(ctx, browser.UtilityWorld, `function(){ return String(document.getElementById("take").disabled) }`, &s) == nil && s == "false"
+		return ok && f.Call(ctx, browser.UtilityWorld, `function(){ const b = document.getElementById("go"); return b ? b.textContent : "" }`, &s) == nil && s == "Take control"
 	})
-	clickInFrame(ctx, t, framer, l, "take")
+	clickInFrame(ctx, t, framer, l, "go")
+	poll(ctx, t, "the framed live view connected with its login", func() bool {
+		return ctl.Status().Viewers == 1
+	})
 	poll(ctx, t, "the User holding control after a click in the frame", func() bool { return ctl.Holder() == spec.ControllerUser })
 	poll(ctx, t, "Hand back shown in the frame", func() bool {
 		f, ok := liveFrame(framer, l)

@@ -9,8 +9,12 @@
 const $ = (id) => document.getElementById(id);
 const banner = $("banner"), status = $("status"), screen = $("screen"), img = $("frame");
 const keys = $("keys"), address = $("address"), stepBox = $("step-box");
+// The credential: the per-run token in the address (the terminal's URL),
+// else the viewer's secret a link's page kept in this origin's
+// sessionStorage, presented as a websocket subprotocol (never in a URL).
 const token = new URLSearchParams(location.search).get("token") || "";
-let ws = null, connected = false, retry = 0, state = null;
+const viewerSecret = token ? "" : sessionStorage.getItem("poppy_viewer") || "";
+let ws = null, connected = false, retry = 0, state = null, ended = false, refused = 0;
 let viewport = { width: 0, height: 0 }, frameSize = viewport, pendingMove = null;
 img.addEventListener("load", () => {
   const first = !viewport.width;
@@ -22,17 +26,38 @@ function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
 // mine: this viewer holds control (the runtime decides; it drops the rest).
-const mine = () => !!state && state.controller === "user" && state.viewer !== "another";
+// A viewer holds it only by its own take.
+const mine = () => !!state && state.controller === "user" && state.viewer === "you";
+
+// endLogin shows that this viewer's login is over (its turn ended, its
+// time ran out, or it never had one): no reconnecting, a new link is needed.
+function endLogin(message) {
+  ended = true;
+  connected = false;
+  sessionStorage.removeItem("poppy_viewer");
+  sessionStorage.removeItem("poppy_take");
+  banner.textContent = "This live view has ended";
+  banner.className = "lost";
+  status.textContent = message;
+  $("take").disabled = $("cancel").disabled = true;
+  $("take").hidden = false;
+  $("hand_back").hidden = true;
+}
 
 // --- the connection: reconnects by itself, with backoff ---
 
 function connect() {
+  if (!token && !viewerSecret) {
+    endLogin("Open the live view from the link you were given (each link works once).");
+    return;
+  }
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
     "/live/ws" + (token ? "?token=" + encodeURIComponent(token) : "");
-  ws = new WebSocket(url);
+  ws = viewerSecret ? new WebSocket(url, ["poppy-live", "poppy-viewer." + viewerSecret]) : new WebSocket(url);
   ws.onopen = () => {
     connected = true;
     retry = 0;
+    refused = 0;
     status.textContent = "";
     sendViewer(true);
   };
@@ -40,7 +65,16 @@ function connect() {
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     switch (msg.type) {
-      case "state": showState(msg); break;
+      case "state":
+        showState(msg);
+        // A click on an offer's link page was the User's take: made here,
+        // once, after this screen's size went out.
+        if (sessionStorage.getItem("poppy_take") === "1") {
+          sessionStorage.removeItem("poppy_take");
+          if (msg.controller === "agent" && msg.offer) send({ type: "take" });
+        }
+        break;
+      case "ended": endLogin(msg.message); break;
       case "frame":
         // The size goes with the picture when it is shown: a tap on the
         // picture still on screen maps with that picture's size.
@@ -54,6 +88,12 @@ function connect() {
   ws.onclose = () => {
     const was = connected;
     connected = false;
+    if (ended) return;
+    // A login the runtime no longer knows is refused at the handshake.
+    if (!was && viewerSecret && ++refused >= 3) {
+      endLogin("This live view's login has ended or is not valid here. To take control again, open a new link.");
+      return;
+    }
     if (state && state.story && state.story.kind === "finished") {
       // The run is over: nothing to reconnect to, and nothing went wrong.
       banner.textContent = (state.agent || "The agent") + " finished";

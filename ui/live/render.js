@@ -6,7 +6,7 @@ function showState(msg) {
   const user = msg.controller === "user", offer = msg.offer || null;
   const company = msg.company || "the Company", agent = msg.agent || "The agent";
   let text, cls = "";
-  if (user && msg.viewer === "another") text = "You have control on another screen";
+  if (user && msg.viewer !== "you") text = "You have control on another screen";
   else if (user) { text = "You have control"; cls = "user"; }
   else if (offer) { text = agent + " asks you to take control"; cls = "offer"; }
   else if (msg.story && msg.story.kind === "finished") { text = agent + " finished"; cls = "done"; }
@@ -25,8 +25,8 @@ function showState(msg) {
   showStepBox(user ? null : msg.step_box);
 
   const take = $("take");
-  take.textContent = user && msg.viewer === "another" ? "Take control here" : "Take control";
-  take.hidden = user && msg.viewer !== "another";
+  take.textContent = user && msg.viewer !== "you" ? "Take control here" : "Take control";
+  take.hidden = user && msg.viewer === "you";
   take.disabled = !connected;
   $("hand_back").hidden = !user || !mine();
   const cancel = $("cancel");
