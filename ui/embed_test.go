@@ -120,6 +120,13 @@ func TestFramedByTheAgentsApp(t *testing.T) {
 	})
 	clickInFrame(ctx, t, framer, l, "hand_back")
 	poll(ctx, t, "the agent holding control after Hand back in the frame", func() bool { return ctl.Holder() == spec.ControllerAgent })
+	// The login was the offer's turn's: it ended with it.
+	poll(ctx, t, "the frame saying its login ended, and no viewer left", func() bool {
+		f, ok := liveFrame(framer, l)
+		var s string
+		return ok && f.Call(ctx, browser.UtilityWorld, `function(){ return document.getElementById("banner").textContent }`, &s) == nil &&
+			s == "This live view has ended" && ctl.Status().Viewers == 0
+	})
 
 	// Another origin (the live view's own host name on the app's port is
 	// not in the list) may not frame it, even with the token.
@@ -134,7 +141,7 @@ func TestFramedByTheAgentsApp(t *testing.T) {
 			t.Error("the live view loaded in a frame of an origin not in --live-embed-origin")
 		}
 	}
-	if n := ctl.Status().Viewers; n != 1 {
-		t.Errorf("%d viewers connected, want only the allowed app's frame", n)
+	if n := ctl.Status().Viewers; n != 0 {
+		t.Errorf("%d viewers connected, want none (the allowed app's frame's login ended; no other origin's frame may connect)", n)
 	}
 }
