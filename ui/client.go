@@ -284,12 +284,10 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 		}
 		return
 	case "hand_back", "cancel":
-		if l.ctl.Holder() == spec.ControllerUser && !l.mayInput(c) {
-			if l.viewerFor(c, l.ctl.Status()) == "" {
-				fail("take control on this screen first")
-			} else {
-				fail("another viewer holds control")
-			}
+		// The User's own end of their turn: refused only from a viewer
+		// while another one holds control (and it claims nothing).
+		if l.viewerFor(c, l.ctl.Status()) == viewerAnother {
+			fail("another viewer holds control")
 			return
 		}
 		var err error

@@ -31,12 +31,12 @@ const mine = () => !!state && state.controller === "user" && state.viewer === "y
 
 // endLogin shows that this viewer's login is over (its turn ended, its
 // time ran out, or it never had one): no reconnecting, a new link is needed.
-function endLogin(message) {
+function endLogin(message, title) {
   ended = true;
   connected = false;
   sessionStorage.removeItem("poppy_viewer");
   sessionStorage.removeItem("poppy_take");
-  banner.textContent = "This live view has ended";
+  banner.textContent = title || "This live view has ended";
   banner.className = "lost";
   status.textContent = message;
   $("take").disabled = $("cancel").disabled = true;
@@ -48,7 +48,7 @@ function endLogin(message) {
 
 function connect() {
   if (!token && !viewerSecret) {
-    endLogin("Open the live view from the link you were given (each link works once).");
+    endLogin("Open the live view from the link you were given (each link works once).", "Not signed in");
     return;
   }
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
