@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -30,19 +29,11 @@ type ControlNotice struct {
 	// UserMessage is the User's own words to the agent on a hand back,
 	// cancel or decline.
 	UserMessage string `json:"user_message,omitempty"`
-	// Link is the User's single-use link to the live view for this offer,
-	// and LinkExpires when it stops working: for the client to pass to the
-	// User, never to the model. Only on an offer, only when the runtime
-	// mints links ([OfferLinker]).
-	Link        string     `json:"link,omitempty"`
-	LinkExpires *time.Time `json:"link_expires,omitempty"`
-}
-
-// OfferLinker is a [Runtime] that mints the User's link for an offer (the
-// supervisor's Session). The link reaches the client in the offer's
-// notification only.
-type OfferLinker interface {
-	OfferLinkURL(offerID string) (url string, expires time.Time, err error)
+	// A notice never carries a link to the live view: notifications are
+	// the agent's software, and some clients put them in the model's
+	// context. Only the User's own channels (the terminal UI, --on-offer,
+	// the live-link command) get a link that can take the User's turn
+	// (DESIGN.md's third invariant).
 }
 
 // NotifyControl tells every client of srv when control changes, until ctx
@@ -63,17 +54,11 @@ func NotifyControl(ctx context.Context, srv *mcp.Server, ctl gate.Controls) {
 // watchSession is NotifyControl for one session and its own control
 // state (a [Server] with a runtime per session): it subscribes before it
 // returns, so that no change after the runtime is handed to the session's
-// calls is missed, and sends until ctx ends or stop is called. An offer's
-// notice carries the User's link when rt mints them ([OfferLinker]).
+// calls is missed, and sends until ctx ends or stop is called. A notice
+// never carries a link that takes control: that goes only to the User.
 func watchSession(ctx context.Context, ss *mcp.ServerSession, rt Runtime) (stop func()) {
-	linker, _ := rt.(OfferLinker)
 	return control.Watch(ctx, rt.Gate().Control(), func(e control.Event) {
 		n := noticeFor(e)
-		if linker != nil && e.Kind == control.Offered && n.Offer != nil {
-			if u, exp, err := linker.OfferLinkURL(n.Offer.ID); err == nil {
-				n.Link, n.LinkExpires = u, &exp
-			}
-		}
 		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: ControlLogger, Data: n})
 	})
 }

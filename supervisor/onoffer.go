@@ -34,8 +34,9 @@ type OfferNotice struct {
 }
 
 // offerLinks keeps the one link minted for each offer, so every channel
-// that reaches the User (--on-offer, the MCP client's notification) gives
-// the same single-use link.
+// that reaches the User (--on-offer, the terminal UI) gives the same
+// single-use link. No MCP message carries it (DESIGN.md's third
+// invariant).
 type offerLinks struct {
 	mu    sync.Mutex
 	offer string
@@ -60,13 +61,6 @@ func (ss *Session) OfferLink(id string) (ui.Link, error) {
 	}
 	ss.links.offer, ss.links.link = id, l
 	return l, nil
-}
-
-// OfferLinkURL is [Session.OfferLink]'s address and expiry (for
-// mcpserver's offer notifications).
-func (ss *Session) OfferLinkURL(id string) (string, time.Time, error) {
-	l, err := ss.OfferLink(id)
-	return l.URL, l.Expires, err
 }
 
 // MintLink is a single-use link to the live view without an offer (a User

@@ -16,8 +16,8 @@ import (
 
 // TestOnOfferGetsTheLink: each offer runs --on-offer with the User's
 // single-use link and the offer on stdin, nothing of the link in argv or
-// env; the Session gives the same link to the MCP notification
-// (OfferLinkURL); a command that hangs holds no later offer up.
+// env; the Session keeps the same link for the offer (OfferLink); a
+// command that hangs holds no later offer up.
 func TestOnOfferGetsTheLink(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -39,9 +39,9 @@ func TestOnOfferGetsTheLink(t *testing.T) {
 		raw, err := os.ReadFile(filepath.Join(dir, "notice.json"))
 		return err == nil && json.Unmarshal(raw, &notice) == nil
 	})
-	url, exp, err := sv.Session().OfferLinkURL(offer.ID)
-	if err != nil || url != notice.Link || !exp.Equal(notice.Expires) {
-		t.Errorf("the notification's link %q (%v), want --on-offer's %q", url, err, notice.Link)
+	link, err := sv.Session().OfferLink(offer.ID)
+	if err != nil || link.URL != notice.Link || !link.Expires.Equal(notice.Expires) {
+		t.Errorf("the offer's link %q (%v), want --on-offer's %q", link.URL, err, notice.Link)
 	}
 	if notice.Offer.ID != offer.ID || notice.Offer.Reason != "check in yourself" || notice.Company != testsite.CompanyDomain ||
 		!strings.Contains(notice.Link, "/live/link/") || time.Until(notice.Expires) > 10*time.Minute {

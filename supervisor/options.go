@@ -100,6 +100,9 @@ type Options struct {
 	// LiveLinkTTL is how long the User's single-use link to the live view
 	// works (one per offer). Zero means ui.DefaultLinkTTL (ten minutes).
 	LiveLinkTTL time.Duration
+	// LiveUserHeader, "NAME=VALUE", makes every live view request need
+	// that header value (ui.LiveOptions.UserHeader). Empty means none.
+	LiveUserHeader string
 	// OnOffer is a shell command run on each offer of control with the
 	// User's link and the offer as JSON on its standard input (see
 	// [OfferNotice]); never in its arguments or environment. Its failure is
@@ -146,7 +149,7 @@ func (o *Options) logger() *slog.Logger {
 func (o *Options) Check() error {
 	if !o.NoLiveView {
 		if err := ui.CheckServing(o.LiveAddr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
-			EmbedOrigins: o.LiveEmbedOrigins}); err != nil {
+			EmbedOrigins: o.LiveEmbedOrigins, UserHeader: o.LiveUserHeader}); err != nil {
 			return fmt.Errorf("starting runtime: %w", err)
 		}
 	}

@@ -29,101 +29,6 @@ const (
 	sendQueue     = 64
 )
 
-// inMsg is a message from the User. Fields are used by type.
-type inMsg struct {
-	Type       string   `json:"type"`
-	Event      string   `json:"event,omitempty"`
-	X          *float64 `json:"x,omitempty"`
-	Y          *float64 `json:"y,omitempty"`
-	Button     string   `json:"button,omitempty"`
-	ClickCount int      `json:"clickCount,omitempty"`
-	DeltaX     float64  `json:"deltaX,omitempty"`
-	DeltaY     float64  `json:"deltaY,omitempty"`
-	Key        string   `json:"key,omitempty"`
-	Text       string   `json:"text,omitempty"`
-	Selector   string   `json:"selector,omitempty"`
-	Accept     *bool    `json:"accept,omitempty"` // "dialog": OK (true) or Cancel (false)
-	// "viewer": the screen the live view is shown on.
-	Width  float64 `json:"width,omitempty"`
-	Height float64 `json:"height,omitempty"`
-	Scale  float64 `json:"scale,omitempty"`
-	Mobile bool    `json:"mobile,omitempty"`
-	Touch  bool    `json:"touch,omitempty"`
-	// "touch": the fingers on the picture.
-	Points []touchPoint `json:"points,omitempty"`
-	// "nav" (back, forward, reload, go with URL) and "tab" (select, close
-	// with Index).
-	Action string `json:"action,omitempty"`
-	URL    string `json:"url,omitempty"`
-	Index  *int   `json:"index,omitempty"`
-}
-
-// stateMsg tells the User who holds the browser and what the agent offers.
-type stateMsg struct {
-	Type       string          `json:"type"` // "state"
-	Controller spec.Controller `json:"controller"`
-	Offer      *control.Offer  `json:"offer,omitempty"`
-	// URL is the address of the tab the live view shows, so the User sees
-	// which site they would type into. It is the page's (a website's) text.
-	URL string `json:"url,omitempty"`
-	// Dialog is the JavaScript dialog open in that tab: during the User's
-	// turn it is theirs to answer ({"type":"dialog"}).
-	Dialog *dialogMsg `json:"dialog,omitempty"`
-	// Viewer says, while the User holds control, which viewer holds it:
-	// "you" (this one), "another" (another live view); absent when none
-	// does yet (the User took it at the terminal).
-	Viewer string `json:"viewer,omitempty"`
-	// Tabs lists the open tabs when there are several.
-	Tabs []tabMsg `json:"tabs,omitempty"`
-	// Company names the Company (poppy.json's organization name, else its
-	// domain), for "the Company's page says".
-	Company string `json:"company,omitempty"`
-	// Story is what happened last: the User's hand back, cancel or
-	// decline, or the end of the agent's task.
-	Story *storyMsg `json:"story,omitempty"`
-	// StepBox is where the element the offer is about was on the agent's
-	// page (viewport CSS pixels), for the live view to outline it while the
-	// agent holds control.
-	StepBox *boxMsg `json:"step_box,omitempty"`
-}
-
-type boxMsg struct {
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-}
-
-// dialogMsg is a dialog a page opened; Message is the website's text.
-type dialogMsg struct {
-	Type    string `json:"type"` // alert, confirm, prompt, beforeunload
-	Message string `json:"message"`
-}
-
-// frameMsg is one picture of the page; Width and Height are the viewport in
-// CSS pixels.
-type frameMsg struct {
-	Type   string  `json:"type"` // "frame"
-	Data   []byte  `json:"data"` // base64 JPEG
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-}
-
-// locateMsg answers a locate request with the element's viewport box.
-type locateMsg struct {
-	Type     string  `json:"type"` // "locate"
-	Selector string  `json:"selector"`
-	X        float64 `json:"x"`
-	Y        float64 `json:"y"`
-	Width    float64 `json:"width"`
-	Height   float64 `json:"height"`
-}
-
-type errorMsg struct {
-	Type    string `json:"type"` // "error"
-	Message string `json:"message"`
-}
-
 // client is one websocket. Its reader runs on the handler's goroutine and
 // handles messages in order; its writer owns every write.
 type client struct {
@@ -142,6 +47,12 @@ type client struct {
 	// readOnly: the viewer came in by a read-only link; it watches and the
 	// server refuses its take, input and returns.
 	readOnly bool
+	// login is the hash of the live login it came in with (login.go), when
+	// hasLogin (not the per-run token); ending is set once it is told the
+	// login ended.
+	login    [32]byte
+	hasLogin bool
+	ending   atomic.Bool
 }
 
 func (c *client) close() {
@@ -216,6 +127,13 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 		// guard already checked Origin against the host; check again here so
 		// the upgrade can never happen without it.
 		CheckOrigin: func(r *http.Request) bool { return l.refuse(r) == "" },
+		// A login's secret comes as a second offered subprotocol; the
+		// answer names only this one.
+		Subprotocols: []string{viewerProtocol},
+	}
+	key, login, hasLogin := l.loginOf(r)
+	if l.tokenOK(r.URL.Query().Get("token")) {
+		hasLogin = false
 	}
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {
@@ -229,8 +147,11 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 		flushed: make(chan chan struct{}),
 		done:    make(chan struct{}),
 	}
-	if vs, ok := l.sessionOf(r); ok && !l.tokenOK(r.URL.Query().Get("token")) {
-		c.readOnly = vs.readOnly
+	if hasLogin {
+		c.login, c.hasLogin = key, true
+		l.mu.Lock()
+		c.readOnly = login.readOnly
+		l.mu.Unlock()
 	}
 	if !l.addClient(c) {
 		c.close()
@@ -340,6 +261,11 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 	ctx, cancel := context.WithTimeout(ctx, actionTimeout)
 	defer cancel()
 	fail := func(msg string) { c.queue(errorMsg{Type: "error", Message: msg}) }
+	if !l.loginAlive(c) {
+		// Its turn is over (or its time): nothing more through it.
+		l.endLogin(c)
+		return
+	}
 	if c.readOnly && m.Type != "viewer" {
 		fail("this live view only watches: its link was made read-only")
 		return
@@ -358,7 +284,9 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 		}
 		return
 	case "hand_back", "cancel":
-		if l.ctl.Holder() == spec.ControllerUser && !l.mayInput(c) {
+		// The User's own end of their turn: refused only from a viewer
+		// while another one holds control (and it claims nothing).
+		if l.viewerFor(c, l.ctl.Status()) == viewerAnother {
 			fail("another viewer holds control")
 			return
 		}

@@ -57,9 +57,9 @@
 // error. {"type":"dialog","accept":true|false,"text"?} answers the
 // JavaScript dialog open in the shown tab (text for a prompt), during the
 // User's turn only. Input, nav, tab, dialog and hand back count only from
-// the viewer in control (the one that took it; while the User holds control
-// with none, the first viewer to act); a take from another viewer while the
-// User holds control moves control there.
+// the viewer in control (the one that took it; a viewer becomes it only by
+// its own take, never by input); a take from another viewer while the User
+// holds control moves control there.
 //
 // Runtime to User: {"type":"state","controller","viewer"?,"offer"?,"url"?,
 // "dialog"?,"tabs"?,"company"?,"story"?} on connect, on every control event,
@@ -71,20 +71,26 @@
 // height are the viewport in CSS pixels; a client that connects gets the
 // latest one at once); {"type":"focus","field"?:{"x","y","width","height",
 // "kind"}} after a tap (the text field that has the focus, if any); and
-// {"type":"error","message"} when a request fails. Dropped input is not
+// {"type":"error","message"} when a request fails; {"type":"ended",
+// "message"} when the viewer's login ended (then the connection closes).
+// Dropped input is not
 // answered. The page sends printable characters as "text" and other keys as
-// "key" events (see live/live.js).
+// "key" events (see live/input.js).
 //
 // # Security
 //
-// Every request must carry the per-run token (compared in constant time) or
-// a viewer session's cookie; a refusal is a bare 403. A viewer session comes
-// from a hand-off link ([Live.MintLink], links.go): single-use, expiring
-// (LinkTTL), for an offer only while it is open, revoked when the offer
-// ends; /live/link/TOKEN swaps it for an HttpOnly cookie named for this live
-// view and a page that replaces itself with /live. A read-only link's viewer
-// is refused everything but watching. Only the token mints links without an
-// offer (POST /live/links, the live-link command). A listener on loopback
+// With UserHeader, every request must carry that header value first (else
+// 403 and one line). The websocket must carry the per-run token (compared
+// in constant time) or a live login as the subprotocol poppy-viewer.SECRET;
+// minting a link needs the token; a refusal is a bare 403 and its
+// connection is closed. A login comes from a hand-off link ([Live.MintLink],
+// links.go, login.go): single-use, expiring (LinkTTL), for an offer only
+// while it is open, revoked when the offer ends. GET /live/link/TOKEN shows
+// the offer and one button and spends nothing; the button's same-origin
+// POST spends the link for a login that the page keeps in sessionStorage
+// (never a cookie, never a URL) and that ends with the User's turn it was
+// minted for. A read-only link's viewer is refused everything but watching.
+// The page /live holds no secret. A listener on loopback
 // answers only to loopback host names (no DNS rebinding); other addresses
 // need TLS or a proxy's public origin (remote.go, [CheckServing]), whose
 // Host and Origin are then required. The websocket handshake must carry an

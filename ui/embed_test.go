@@ -75,9 +75,10 @@ func clickInFrame(ctx context.Context, t *testing.T, p *browser.Page, l *Live, i
 }
 
 // TestFramedByTheAgentsApp: the live view over TLS, framed by a page of an
-// allowed origin, opens its link there (the Partitioned cookie works in
-// the frame) and the User takes and hands back by clicks in the frame;
-// framed by another origin it does not load.
+// allowed origin, opens its link there (its page in the frame; the login
+// kept in the frame's own sessionStorage), the User takes control by a
+// click on the link's button in the frame and hands back by a click in the
+// frame; framed by another origin it does not load.
 func TestFramedByTheAgentsApp(t *testing.T) {
 	ctx := testContext(t)
 	agentPage := newPage(ctx, t, "http://company.test/form")
@@ -102,15 +103,15 @@ func TestFramedByTheAgentsApp(t *testing.T) {
 	if _, err := framer.Navigate(ctx, appOrigin+"/?src="+link.URL); err != nil {
 		t.Fatal(err)
 	}
-	poll(ctx, t, "the framed live view connected (its viewer cookie sent in the frame)", func() bool {
-		return ctl.Status().Viewers == 1
-	})
-	poll(ctx, t, "Take control enabled in the frame", func() bool {
+	poll(ctx, t, "the link's button in the frame", func() bool {
 		f, ok := liveFrame(framer, l)
 		var s string
-		return ok && f.Call(ctx, browser.UtilityWorld, `function(){ return String(document.getElementById("take").disabled) }`, &s) == nil && s == "false"
+		return ok && f.Call(ctx, browser.UtilityWorld, `function(){ const b = document.getElementById("go"); return b ? b.textContent : "" }`, &s) == nil && s == "Take control"
 	})
-	clickInFrame(ctx, t, framer, l, "take")
+	clickInFrame(ctx, t, framer, l, "go")
+	poll(ctx, t, "the framed live view connected with its login", func() bool {
+		return ctl.Status().Viewers == 1
+	})
 	poll(ctx, t, "the User holding control after a click in the frame", func() bool { return ctl.Holder() == spec.ControllerUser })
 	poll(ctx, t, "Hand back shown in the frame", func() bool {
 		f, ok := liveFrame(framer, l)
@@ -119,6 +120,13 @@ func TestFramedByTheAgentsApp(t *testing.T) {
 	})
 	clickInFrame(ctx, t, framer, l, "hand_back")
 	poll(ctx, t, "the agent holding control after Hand back in the frame", func() bool { return ctl.Holder() == spec.ControllerAgent })
+	// The login was the offer's turn's: it ended with it.
+	poll(ctx, t, "the frame saying its login ended, and no viewer left", func() bool {
+		f, ok := liveFrame(framer, l)
+		var s string
+		return ok && f.Call(ctx, browser.UtilityWorld, `function(){ return document.getElementById("banner").textContent }`, &s) == nil &&
+			s == "This live view has ended" && ctl.Status().Viewers == 0
+	})
 
 	// Another origin (the live view's own host name on the app's port is
 	// not in the list) may not frame it, even with the token.
@@ -133,7 +141,7 @@ func TestFramedByTheAgentsApp(t *testing.T) {
 			t.Error("the live view loaded in a frame of an origin not in --live-embed-origin")
 		}
 	}
-	if n := ctl.Status().Viewers; n != 1 {
-		t.Errorf("%d viewers connected, want only the allowed app's frame", n)
+	if n := ctl.Status().Viewers; n != 0 {
+		t.Errorf("%d viewers connected, want none (the allowed app's frame's login ended; no other origin's frame may connect)", n)
 	}
 }

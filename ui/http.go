@@ -6,20 +6,27 @@ import (
 	"embed"
 	"encoding/base64"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 )
 
-// liveFiles holds the live view's page and script. The script and the page's
-// style are inlined into the page when it is served and allowed by hash in
-// its Content-Security-Policy, so the page needs no other request.
+// liveFiles holds the live view's page and its script, in parts. The
+// script and the page's style are inlined into the page when it is served
+// and allowed by hash in its Content-Security-Policy, so the page needs no
+// other request.
 //
-//go:embed live/live.html live/live.js
+//go:embed live/live.html live/*.js
 var liveFiles embed.FS
 
-// scriptMarker is the line of live.html replaced by the inlined live.js.
+// liveScripts are the parts of the live view's script, in the order they
+// run: one function scope, so they share its names (connection.js says
+// which part holds what).
+var liveScripts = []string{"connection.js", "render.js", "controls.js", "input.js", "start.js"}
+
+// scriptMarker is the line of live.html replaced by the inlined script.
 const scriptMarker = "<!-- live.js -->"
 
 // sitePage is the assembled live view page.
@@ -34,12 +41,20 @@ func buildSitePage() (sitePage, error) {
 	if err != nil {
 		return sitePage{}, err
 	}
-	js, err := liveFiles.ReadFile("live/live.js")
-	if err != nil {
-		return sitePage{}, err
+	var b strings.Builder
+	b.WriteString("\"use strict\";\n(() => {\n")
+	for _, name := range liveScripts {
+		part, err := liveFiles.ReadFile("live/" + name)
+		if err != nil {
+			return sitePage{}, err
+		}
+		b.Write(part)
+		b.WriteString("\n")
 	}
+	b.WriteString("})();\n")
+	js := b.String()
 	page := string(html)
-	if !strings.Contains(page, scriptMarker) || strings.Contains(string(js), "</script") {
+	if !strings.Contains(page, scriptMarker) || strings.Contains(js, "</script") {
 		return sitePage{}, errors.New("live view page: bad script placement")
 	}
 	_, rest, ok := strings.Cut(page, "<style>")
@@ -47,8 +62,8 @@ func buildSitePage() (sitePage, error) {
 	if !ok || !ok2 {
 		return sitePage{}, errors.New("live view page: no style element")
 	}
-	page = strings.Replace(page, scriptMarker, "<script>"+string(js)+"</script>", 1)
-	return sitePage{html: []byte(page), scriptHash: cspHash(string(js)), styleHash: cspHash(style)}, nil
+	page = strings.Replace(page, scriptMarker, "<script>"+js+"</script>", 1)
+	return sitePage{html: []byte(page), scriptHash: cspHash(js), styleHash: cspHash(style)}, nil
 }
 
 func cspHash(s string) string {
@@ -61,21 +76,33 @@ func (l *Live) handler() http.Handler {
 	mux.HandleFunc("GET /live", l.servePage)
 	mux.HandleFunc("GET /live/ws", l.serveWS)
 	mux.HandleFunc("GET /live/link/{token}", l.serveLink)
+	mux.HandleFunc("POST /live/link/{token}", l.serveLinkTake)
 	mux.HandleFunc("POST /live/links", l.serveMint)
 	return l.guard(mux)
 }
 
-// guard refuses every request that lacks the token or a viewer session's
-// cookie (a hand-off link's path needs neither: it is its own secret), reached the server under
-// a host it does not answer to, or comes from another origin. A refusal is a
-// bare status: no body, no hint of what was wrong. Only the path is logged.
+// guard refuses every request that lacks the --live-user-header value
+// (403 and one line saying so), then every request that lacks its
+// credential, reached the server under a host it does not answer to, or
+// comes from another origin: a bare 403, no body, no hint of what was
+// wrong. A refused connection is closed. Only the path is logged.
 func (l *Live) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("Referrer-Policy", "no-referrer")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		h := w.Header()
+		h.Set("Cache-Control", "no-store")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Content-Type-Options", "nosniff")
+		if !l.userHeader.ok(r) {
+			l.log.Debug("live view request refused", "path", r.URL.Path, "reason", "user-header")
+			h.Set("Connection", "close")
+			h.Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = io.WriteString(w, userHeaderRefusal)
+			return
+		}
 		if why := l.refuse(r); why != "" {
 			l.log.Debug("live view request refused", "path", r.URL.Path, "reason", why)
+			h.Set("Connection", "close")
 			w.WriteHeader(http.StatusForbidden)
 			return
 		}
@@ -83,26 +110,51 @@ func (l *Live) guard(next http.Handler) http.Handler {
 	})
 }
 
-// refuse says why r must be refused, or "" to serve it.
+// refuse says why r must be refused, or "" to serve it. Credentials: the
+// websocket needs the per-run token or a live login (login.go); minting a
+// link and any other path need the token; a link's path is its own
+// secret, and its POST (which spends it) must come from its own page; the
+// page /live is the same for everyone and holds no secret (a wrong token
+// in its address is still refused).
 func (l *Live) refuse(r *http.Request) string {
-	if !strings.HasPrefix(r.URL.Path, "/live/link/") && !l.tokenOK(r.URL.Query().Get("token")) {
-		// A viewer may watch or act, never mint links: only the token does.
-		if _, ok := l.sessionOf(r); !ok || r.URL.Path == "/live/links" {
-			return "token"
-		}
-	}
 	if !l.hostOK(r.Host) {
 		return "host"
 	}
 	origin := r.Header.Get("Origin")
 	self := l.remote.selfOrigin(r.Host)
-	if r.URL.Path == "/live/ws" {
+	token, hasToken := r.URL.Query()["token"]
+	tokenOK := hasToken && len(token) == 1 && l.tokenOK(token[0])
+	switch path := r.URL.Path; {
+	case path == "/live/ws":
 		// Browsers always send Origin on a websocket handshake; a scripted
 		// client must send it too.
 		if !strings.EqualFold(origin, self) {
 			return "origin"
 		}
+		if _, _, ok := l.loginOf(r); !tokenOK && !ok {
+			return "token"
+		}
 		return ""
+	case strings.HasPrefix(path, "/live/link/"):
+		if r.Method == http.MethodPost {
+			// Spending a link: only its own page's script (CSRF). A form
+			// or fetch from another origin sends that origin (or "null").
+			if !strings.EqualFold(origin, self) || r.Header.Get("X-Poppy-Link") != "take" {
+				return "origin"
+			}
+			if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" {
+				return "fetch-site"
+			}
+			return ""
+		}
+	case path == "/live":
+		if hasToken && !tokenOK {
+			return "token"
+		}
+	default:
+		if !tokenOK {
+			return "token"
+		}
 	}
 	if origin != "" && !strings.EqualFold(origin, self) {
 		return "origin"
@@ -120,6 +172,34 @@ func (l *Live) refuse(r *http.Request) string {
 		}
 	}
 	return ""
+}
+
+// userHeader is --live-user-header: a header every request must carry.
+type userHeader struct{ name, value string }
+
+const userHeaderRefusal = "This live view answers only requests that come through the User's authenticating proxy (--live-user-header).\n"
+
+// parseUserHeader reads "NAME=VALUE"; "" is none.
+func parseUserHeader(s string) (userHeader, error) {
+	if s == "" {
+		return userHeader{}, nil
+	}
+	name, value, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || value == "" || strings.ContainsAny(name, " \t:\r\n") || strings.ContainsAny(value, "\r\n") {
+		return userHeader{}, errors.New("the user header must be NAME=VALUE, both non-empty")
+	}
+	return userHeader{name: http.CanonicalHeaderKey(name), value: value}, nil
+}
+
+// ok reports whether r carries the header with its value (every request,
+// when none is set). The compare takes the same time wherever they differ.
+func (h userHeader) ok(r *http.Request) bool {
+	if h.name == "" {
+		return true
+	}
+	got := r.Header.Values(h.name)
+	return len(got) == 1 && subtle.ConstantTimeCompare([]byte(got[0]), []byte(h.value)) == 1
 }
 
 func (l *Live) tokenOK(got string) bool {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -49,12 +50,6 @@ type linkEntry struct {
 	expires  time.Time
 	readOnly bool
 	state    string // "" while it works, else why it no longer does
-}
-
-// viewerSession is what a link was exchanged for, kept by the cookie
-// value's hash.
-type viewerSession struct {
-	readOnly bool
 }
 
 // MintLink makes a link for offer ("" for none: a User who wants in
@@ -124,34 +119,52 @@ func (l *Live) revokeWhere(match func(*linkEntry) bool) {
 	}
 }
 
-// serveLink exchanges a link for a viewer session: a cookie, then a page
-// that replaces itself with the clean /live address, so the link stays
-// neither in the address bar nor in the history. A link that does not
-// work gets a page saying why.
+// serveLink shows what a link is for (the Company, the agent's reason,
+// when the link stops working) and one button; it spends nothing, so a
+// link preview, a mail scanner or a second look leaves the link usable.
+// Only the button's POST ([Live.serveLinkTake]) spends it. A link that
+// does not work gets a page saying why.
 func (l *Live) serveLink(w http.ResponseWriter, r *http.Request) {
-	tok := r.PathValue("token")
-	why, e := l.useLink(tok)
+	why, e := l.peekLink(r.PathValue("token"))
 	if why != "" {
 		l.audit(audit.Entry{Event: audit.EventLink, How: audit.LinkRefused, Reason: why, Offer: e.offer})
 		l.serveRefusedLink(w, why)
 		return
 	}
-	session, err := randomToken()
-	if err != nil {
-		http.Error(w, "the live view could not start a session", http.StatusInternalServerError)
+	l.serveLinkPage(w, e)
+}
+
+// serveLinkTake spends a link, on the User's click on its page: it answers
+// {"viewer", "take", "read_only"}, the viewer's secret for this live view
+// (a login that ends with the turn it was minted for, login.go), which
+// the page keeps in its own origin's sessionStorage and presents on the
+// websocket. No cookie: a cookie on a loopback host goes to every port of
+// it. The guard has checked that the request comes from the link's own
+// page (Origin, Sec-Fetch-Site). A link that does not work gets 410 (404
+// for an unknown one) and {"error"} with the words the User reads.
+func (l *Live) serveLinkTake(w http.ResponseWriter, r *http.Request) {
+	why, e := l.useLink(r.PathValue("token"))
+	w.Header().Set("Content-Type", "application/json")
+	if why != "" {
+		l.audit(audit.Entry{Event: audit.EventLink, How: audit.LinkRefused, Reason: why, Offer: e.offer})
+		status := http.StatusGone
+		if why == linkUnknown {
+			status = http.StatusNotFound
+		}
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(map[string]string{"error": refusedLinkWords[why]})
 		return
 	}
-	l.mu.Lock()
-	l.viewers[tokenHash(session)] = viewerSession{readOnly: e.readOnly}
-	l.mu.Unlock()
+	secret, err := randomToken()
+	if err != nil {
+		w.WriteHeader(http.StatusInternalServerError)
+		_ = json.NewEncoder(w).Encode(map[string]string{"error": "the live view could not start a session"})
+		return
+	}
+	l.addLogin(secret, e)
 	l.audit(audit.Entry{Event: audit.EventLink, How: audit.LinkOpened, Offer: e.offer,
 		Reason: readOnlyWord(e.readOnly), Message: "user agent: " + r.UserAgent()})
-	http.SetCookie(w, l.viewerCookie(session))
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src "+cspHash(replaceScript)+"; base-uri 'none'; frame-ancestors "+l.remote.frameAncestors())
-	_, _ = fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>poppy-browser live view</title>"+
-		"<p>Opening the live view…</p><script>%s</script>", replaceScript)
+	_ = json.NewEncoder(w).Encode(map[string]any{"viewer": secret, "take": e.offer != "" && !e.readOnly, "read_only": e.readOnly})
 }
 
 // serveMint mints a link without an offer for the holder of the per-run
@@ -167,17 +180,29 @@ func (l *Live) serveMint(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(map[string]any{"link": link.URL, "expires": link.Expires, "read_only": link.ReadOnly})
 }
 
-// replaceScript leaves the link's page for /live without a history entry.
-// A script navigation (not an HTTP redirect) starts on this site, so the
-// SameSite=Strict cookie goes with it even when the link came from another
-// site's page (a chat, a mail).
-const replaceScript = `location.replace("/live")`
+// peekLink says why the link of tok does not work, or "" and its entry;
+// it spends nothing.
+func (l *Live) peekLink(tok string) (string, linkEntry) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.checkLinkLocked(tok)
+}
 
 // useLink marks the link of tok used and returns it, or says why it does
 // not work.
 func (l *Live) useLink(tok string) (string, linkEntry) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	why, e := l.checkLinkLocked(tok)
+	if why == "" {
+		l.links[tokenHash(tok)].state = linkUsed
+	}
+	return why, e
+}
+
+// checkLinkLocked is peekLink with l.mu held. An expired or withdrawn
+// link is marked so.
+func (l *Live) checkLinkLocked(tok string) (string, linkEntry) {
 	e, ok := l.links[tokenHash(tok)]
 	switch {
 	case tok == "" || !ok:
@@ -191,7 +216,6 @@ func (l *Live) useLink(tok string) (string, linkEntry) {
 		e.state = linkWithdrawn
 		return linkWithdrawn, *e
 	}
-	e.state = linkUsed
 	return "", *e
 }
 
@@ -218,38 +242,6 @@ func (l *Live) serveRefusedLink(w http.ResponseWriter, why string) {
 		html.EscapeString(refusedLinkWords[why]))
 }
 
-// viewerCookie carries a viewer session; its name is this live view's own,
-// as cookies ignore ports and several live views may share a host.
-func (l *Live) viewerCookie(value string) *http.Cookie {
-	c := &http.Cookie{
-		Name:     l.cookieName,
-		Value:    value,
-		Path:     "/live",
-		HttpOnly: true,
-		Secure:   l.remote.secure(),
-		SameSite: http.SameSiteStrictMode,
-	}
-	if len(l.remote.embed) > 0 {
-		// In the agent's app's frame the live view is a third party: a
-		// Strict cookie would never be sent. Partitioned keeps it to that
-		// app's frames (CHIPS); embedding needs https (CheckServing).
-		c.SameSite, c.Secure, c.Partitioned = http.SameSiteNoneMode, true, true
-	}
-	return c
-}
-
-// sessionOf returns the viewer session r's cookie names, if any.
-func (l *Live) sessionOf(r *http.Request) (viewerSession, bool) {
-	ck, err := r.Cookie(l.cookieName)
-	if err != nil || ck.Value == "" {
-		return viewerSession{}, false
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	v, ok := l.viewers[tokenHash(ck.Value)]
-	return v, ok
-}
-
 // ViewerConnected reports whether a viewer is connected to the live view.
 func (l *Live) ViewerConnected() bool { return l.Clients() > 0 }
 
@@ -270,8 +262,10 @@ func randomToken() (string, error) {
 func tokenHash(tok string) [32]byte { return sha256.Sum256([]byte(tok)) }
 
 // revokeOn revokes an offer's links when the offer ends: replaced by a
-// newer one, declined, or over with the User's hand back or cancel.
+// newer one, declined, or over with the User's hand back or cancel; and
+// ends the logins whose turn is over (sweepLogins).
 func (l *Live) revokeOn(e control.Event) {
+	l.sweepLogins()
 	if e.Offer == nil {
 		return
 	}
@@ -281,5 +275,20 @@ func (l *Live) revokeOn(e control.Event) {
 		l.revokeWhere(func(le *linkEntry) bool { return le.offer != "" && le.offer != current })
 	case control.Declined, control.HandedBack, control.Cancelled:
 		l.revokeOffer(e.Offer.ID)
+	}
+}
+
+// sweepLoginsEvery ends, every loginSweep until ctx ends, the logins whose
+// link expired without a take: no control event marks that moment.
+func (l *Live) sweepLoginsEvery(ctx context.Context) {
+	tick := time.NewTicker(loginSweep)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			l.sweepLogins()
+		}
 	}
 }

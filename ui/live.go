@@ -2,9 +2,7 @@ package ui
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -58,11 +56,23 @@ type LiveOptions struct {
 	// PublicURL: NewLive refuses it otherwise.
 	PublicURL string
 	// EmbedOrigins are the https origins whose pages may frame the live
-	// view (CSP frame-ancestors lists exactly them; its cookie is then
-	// SameSite=None, Secure, Partitioned). They need TLS or PublicURL.
-	// Empty means no page may frame it.
+	// view (CSP frame-ancestors lists exactly them). They need TLS or
+	// PublicURL. Empty means no page may frame it.
 	EmbedOrigins []string
+	// UserHeader, "NAME=VALUE", makes every request to the live view (its
+	// page, websocket and links) need header NAME with exactly VALUE, as
+	// the Personal Agent service's own authenticating proxy in front sets
+	// it for the User; any other request gets 403. Empty means none.
+	UserHeader string
 }
+
+// How long the live view waits for a request's header, and keeps an idle
+// keep-alive connection: a connection that sends nothing, or half a
+// request, is closed after headerTimeout.
+const (
+	headerTimeout = 5 * time.Second
+	idleTimeout   = 30 * time.Second
+)
 
 // Live serves the live view: a web page showing the agent's tab and, while
 // the User holds control, passing their mouse and keys to it. Create it with
@@ -78,11 +88,14 @@ type Live struct {
 	company string
 	linkTTL time.Duration
 	now     func() time.Time
-	// auditLog gets the links' lines; cookieName is this live view's own
-	// viewer cookie (links.go).
-	auditLog   *audit.Log
-	cookieName string
-	remote     remote // TLS or the proxy's origin (remote.go)
+	// auditLog gets the links' lines (links.go).
+	auditLog *audit.Log
+	remote   remote // TLS or the proxy's origin (remote.go)
+	// userHeader is the header every request must carry (UserHeader).
+	userHeader userHeader
+	// headerTimeout and idleTimeout bound a connection's header and idle
+	// keep-alive time (the constants; tests shorten them).
+	headerTimeout, idleTimeout time.Duration
 
 	ctx    context.Context // lives until Shutdown; parent of every client and screencast
 	cancel context.CancelFunc
@@ -103,10 +116,10 @@ type Live struct {
 	controller      *client
 	controllerEpoch uint64
 	finished        *storyMsg // set by Finish: the agent's task is over
-	// links are the hand-off links minted, viewers the sessions they were
-	// exchanged for, both by their secret's hash (links.go).
+	// links are the hand-off links minted, viewers the logins they were
+	// exchanged for, both by their secret's hash (links.go, login.go).
 	links   map[[32]byte]*linkEntry
-	viewers map[[32]byte]viewerSession
+	viewers map[[32]byte]*viewerSession
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
@@ -127,8 +140,8 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 			return nil, fmt.Errorf("creating live view: making a token: %w", err)
 		}
 	}
-	cookieID := make([]byte, 6)
-	if _, err := rand.Read(cookieID); err != nil {
+	uh, err := parseUserHeader(opts.UserHeader)
+	if err != nil {
 		return nil, fmt.Errorf("creating live view: %w", err)
 	}
 	site, err := buildSitePage()
@@ -147,10 +160,12 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		linkTTL: opts.LinkTTL,
 		now:     opts.Now,
 		links:   map[[32]byte]*linkEntry{},
-		viewers: map[[32]byte]viewerSession{},
+		viewers: map[[32]byte]*viewerSession{},
 
-		auditLog:   opts.Audit,
-		cookieName: "poppy_live_" + hex.EncodeToString(cookieID),
+		auditLog:      opts.Audit,
+		userHeader:    uh,
+		headerTimeout: headerTimeout,
+		idleTimeout:   idleTimeout,
 	}
 	if l.remote, err = newRemote(opts.Addr, opts); err != nil {
 		return nil, fmt.Errorf("creating live view: %w", err)
@@ -191,13 +206,15 @@ func (l *Live) Start() error {
 	l.ln = ln
 	l.srv = &http.Server{
 		Handler:           l.handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: l.headerTimeout,
+		IdleTimeout:       l.idleTimeout,
 		ErrorLog:          slog.NewLogLogger(l.log.Handler(), slog.LevelDebug),
 		BaseContext:       func(net.Listener) context.Context { return l.ctx },
 	}
 	l.srv.RegisterOnShutdown(l.closeClients)
 	srv := l.srv
 	l.unwatch = control.Watch(l.ctx, l.ctl, l.revokeOn)
+	l.wg.Go(func() { l.sweepLoginsEvery(l.ctx) })
 	l.wg.Go(func() { // Shutdown waits for it
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			l.log.Error("live view stopped serving", "err", err)

@@ -190,10 +190,14 @@ func TestRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		name, path, token, origin, host string
 		want                            int
+		noQuery                         bool // the address has no token parameter at all
 	}{
 		{name: "page", path: "/live", token: tok, want: 200},
 		{name: "page as localhost", path: "/live", token: tok, host: strings.Replace(addr, "127.0.0.1", "localhost", 1), want: 200},
-		{name: "page without token", path: "/live", want: 403},
+		{name: "page with an empty token", path: "/live", want: 403},
+		// The page a link's login opens: the same for everyone, no secret
+		// in it; its websocket needs the login.
+		{name: "page without token parameter", path: "/live", noQuery: true, want: 200},
 		{name: "page with wrong token", path: "/live", token: tok[:len(tok)-1] + "x", want: 403},
 		{name: "page with token prefix", path: "/live", token: tok[:10], want: 403},
 		{name: "page fetched from another origin", path: "/live", token: tok, origin: "http://partner.test", want: 403},
@@ -202,7 +206,11 @@ func TestRefusals(t *testing.T) {
 		{name: "other path", path: "/live/live.js", token: tok, want: 404},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := http.NewRequestWithContext(ctx, "GET", self+tc.path+"?token="+url.QueryEscape(tc.token), nil)
+			u := self + tc.path + "?token=" + url.QueryEscape(tc.token)
+			if tc.noQuery {
+				u = self + tc.path
+			}
+			req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -113,8 +113,9 @@ func selfSignedFiles(t *testing.T) (certFile, keyFile string) {
 }
 
 // TestLiveOverTLS: with a self-signed certificate the live view serves
-// HTTPS, a link opens over it with a Secure cookie, and the User takes and
-// hands back over wss.
+// HTTPS, a link opens over it (no cookie: a login presented on the
+// websocket), and the User takes and hands back over wss; the login ends
+// with that turn.
 func TestLiveOverTLS(t *testing.T) {
 	ctx := testContext(t)
 	certFile, keyFile := selfSignedFiles(t)
@@ -144,29 +145,38 @@ func TestLiveOverTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	var ck *http.Cookie
-	for _, c := range resp.Cookies() {
-		if c.Name == l.cookieName {
-			ck = c
-		}
+	if resp.StatusCode != http.StatusOK || len(resp.Cookies()) != 0 {
+		t.Fatalf("link over TLS: %d, cookies %v, want 200 and none", resp.StatusCode, resp.Cookies())
 	}
-	if resp.StatusCode != http.StatusOK || ck == nil || !ck.Secure {
-		t.Fatalf("link over TLS: %d, cookie %+v, want 200 and a Secure cookie", resp.StatusCode, ck)
+	status, login, _ := takeLink(ctx, t, client, link.URL)
+	if status != http.StatusOK || login == "" {
+		t.Fatalf("taking the link over TLS = %d, want 200 and a login", status)
 	}
 
-	d := websocket.Dialer{TLSClientConfig: tlsConf}
-	h := http.Header{"Origin": {"https://" + liveAddr(l)}, "Cookie": {ck.Name + "=" + ck.Value}}
-	c, wsResp, err := d.DialContext(ctx, "wss://"+liveAddr(l)+"/live/ws", h)
+	d := &websocket.Dialer{TLSClientConfig: tlsConf}
+	c, wsResp, err := dialLogin(ctx, l, d, login)
 	if err != nil {
-		t.Fatalf("wss with the viewer cookie: %v (%v)", err, wsResp)
+		t.Fatalf("wss with the login: %v (%v)", err, wsResp)
 	}
 	defer c.Close()
+	if c.Subprotocol() != viewerProtocol {
+		t.Errorf("the websocket's subprotocol = %q, want %q (never the secret)", c.Subprotocol(), viewerProtocol)
+	}
 	send(t, c, map[string]string{"type": "take"})
 	poll(ctx, t, "the User's take over wss", func() bool { return ctl.Holder() == spec.ControllerUser })
 	send(t, c, map[string]string{"type": "hand_back", "text": "done over TLS"})
 	poll(ctx, t, "the hand back over wss", func() bool { return ctl.Holder() == spec.ControllerAgent })
 	if m := ctl.Status().UserMessage; m != "done over TLS" {
 		t.Errorf("the User's message = %q", m)
+	}
+	if m := awaitType(ctx, t, c, "ended"); !strings.Contains(m.Message, "new link") {
+		t.Errorf("the login's end = %+v, want it says a new link is needed", m)
+	}
+	if c2, r, err := dialLogin(ctx, l, d, login); err == nil || r == nil || r.StatusCode != http.StatusForbidden {
+		if c2 != nil {
+			c2.Close()
+		}
+		t.Errorf("the login after its turn ended = %v %v, want 403", r, err)
 	}
 	// Plain HTTP to the TLS port gets nothing useful.
 	if r, err := http.Get("http://" + liveAddr(l) + "/live?token=" + l.token.Reveal()); err == nil {
@@ -218,6 +228,9 @@ func TestLiveBehindProxy(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("link through the proxy = %d, want 200", resp.StatusCode)
 	}
+	if status, login, _ := takeLink(ctx, t, proxy.Client(), link.URL); status != http.StatusOK || login == "" {
+		t.Fatalf("taking the link through the proxy = %d, want 200 and a login", status)
+	}
 
 	proxyHost := strings.TrimPrefix(proxy.URL, "https://")
 	d := websocket.Dialer{TLSClientConfig: tlsConf}
@@ -255,9 +268,9 @@ func TestLiveBehindProxy(t *testing.T) {
 }
 
 // TestEmbedAndReadOnly: frame-ancestors lists exactly the embedding
-// origins (none: 'none' and X-Frame-Options DENY); the viewer cookie is
-// SameSite=None, Secure, Partitioned then; a read-only link's viewer is
-// refused take, input and returns by the server.
+// origins (none: 'none' and X-Frame-Options DENY); no cookie is set then
+// either; a read-only link's viewer is refused take, input and returns by
+// the server.
 func TestEmbedAndReadOnly(t *testing.T) {
 	ctx := testContext(t)
 	certFile, keyFile := selfSignedFiles(t)
@@ -280,22 +293,11 @@ func TestEmbedAndReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := client.Get(link.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	var ck *http.Cookie
-	for _, c := range resp.Cookies() {
-		if c.Name == l.cookieName {
-			ck = c
-		}
-	}
-	if ck == nil || ck.SameSite != http.SameSiteNoneMode || !ck.Secure || !ck.Partitioned || !ck.HttpOnly {
-		t.Fatalf("embeddable viewer cookie = %+v, want HttpOnly, SameSite=None, Secure, Partitioned", ck)
+	status, login, out := takeLink(ctx, t, client, link.URL)
+	if status != http.StatusOK || login == "" || out["read_only"] != true || out["take"] != false {
+		t.Fatalf("taking a read-only link = %d %v, want 200, a login, read_only and no take", status, out)
 	}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "https://"+liveAddr(l)+"/live", nil)
-	req.AddCookie(ck)
 	page, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -306,8 +308,10 @@ func TestEmbedAndReadOnly(t *testing.T) {
 		t.Errorf("CSP %q, X-Frame-Options %q: want frame-ancestors of exactly the two origins, no X-Frame-Options", csp, page.Header.Get("X-Frame-Options"))
 	}
 
-	d := websocket.Dialer{TLSClientConfig: tlsConf}
-	c, r, err := d.DialContext(ctx, "wss://"+liveAddr(l)+"/live/ws", http.Header{"Origin": {"https://" + liveAddr(l)}, "Cookie": {ck.Name + "=" + ck.Value}})
+	if len(page.Cookies()) != 0 {
+		t.Errorf("the page set cookies %v, want none", page.Cookies())
+	}
+	c, r, err := dialLogin(ctx, l, &websocket.Dialer{TLSClientConfig: tlsConf}, login)
 	if err != nil {
 		t.Fatalf("read-only viewer's websocket: %v (%v)", err, r)
 	}
@@ -329,7 +333,7 @@ func TestEmbedAndReadOnly(t *testing.T) {
 
 	// Without embedding origins nothing may frame it.
 	plain, _ := startLive(t, control.New(nil), nil, nil)
-	resp, err = http.Get(plain.URL())
+	resp, err := http.Get(plain.URL())
 	if err != nil {
 		t.Fatal(err)
 	}

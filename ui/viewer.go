@@ -93,6 +93,7 @@ func (l *Live) take(ctx context.Context, c *client) error {
 			l.log.Warn("live view could not follow the viewer", "err", err)
 		}
 		l.claim(c)
+		l.markTurn(c, l.ctl.Status().Epoch)
 		l.broadcastState()
 		return nil
 	}
@@ -107,6 +108,7 @@ func (l *Live) take(ctx context.Context, c *client) error {
 		l.mu.Unlock()
 		return err
 	}
+	l.markTurn(c, l.ctl.Status().Epoch)
 	return nil
 }
 
@@ -140,27 +142,18 @@ func (l *Live) controls(c *client) bool {
 }
 
 // mayInput reports whether input from c reaches the page: the User holds
-// control and c is their viewer in control. While the User holds control
-// with no viewer in control (they took it at the terminal), the first
-// viewer to act becomes it (the pages keep their size until it takes
-// control explicitly) and every viewer hears so.
+// control and c is their viewer in control. A viewer becomes that only by
+// its own take (take): while the User holds control with no viewer in
+// control (they took it at the terminal, or the viewer in control left),
+// every viewer's input is dropped until one takes control there.
 func (l *Live) mayInput(c *client) bool {
 	st := l.ctl.Status()
 	if st.Controller != spec.ControllerUser {
 		return false
 	}
 	l.mu.Lock()
-	ctrl := l.controllerLocked(st)
-	claimed := ctrl == nil
-	if claimed {
-		l.controller, l.controllerEpoch = c, st.Epoch
-		ctrl = c
-	}
-	l.mu.Unlock()
-	if claimed {
-		l.broadcastState()
-	}
-	return ctrl == c
+	defer l.mu.Unlock()
+	return l.controllerLocked(st) == c
 }
 
 // viewerFor is the state's viewer field for c.

@@ -19,16 +19,17 @@ import (
 // for a single-use link without an offer, for a User who wants in, and
 // prints it with its expiry.
 func RunLiveLink(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlagSet("live-link", "live-link [--live-url-file FILE] [--read-only]", stderr)
+	fs := cli.NewFlagSet("live-link", "live-link [--live-url-file FILE] [--read-only] [--live-user-header NAME=VALUE]", stderr)
 	file := fs.String("live-url-file", DefaultURLFile(), "the live view URL file the runtime wrote")
 	readOnly := fs.Bool("read-only", false, "a link that only watches (never takes control)")
+	header := fs.String("live-user-header", "", "NAME=VALUE: send this header, when the runtime runs with --live-user-header")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
-		return cli.UsageErrorf("live-link: takes no arguments (poppy-browser live-link [--live-url-file FILE] [--read-only])")
+		return cli.UsageErrorf("live-link: takes no arguments (poppy-browser live-link [--live-url-file FILE] [--read-only] [--live-user-header NAME=VALUE])")
 	}
-	link, expires, err := MintLiveLink(ctx, *file, *readOnly)
+	link, expires, err := MintLiveLink(ctx, *file, *readOnly, *header)
 	if err != nil {
 		return fmt.Errorf("live-link: %w", err)
 	}
@@ -37,8 +38,9 @@ func RunLiveLink(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return nil
 }
 
-// MintLiveLink asks the live view whose URL is in urlFile for a link.
-func MintLiveLink(ctx context.Context, urlFile string, readOnly bool) (string, time.Time, error) {
+// MintLiveLink asks the live view whose URL is in urlFile for a link;
+// header, "NAME=VALUE" or "", is sent with the request (--live-user-header).
+func MintLiveLink(ctx context.Context, urlFile string, readOnly bool, header string) (string, time.Time, error) {
 	b, err := os.ReadFile(urlFile)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("%w (is the agent's poppy-browser running?)", err)
@@ -58,6 +60,11 @@ func MintLiveLink(ctx context.Context, urlFile string, readOnly bool) (string, t
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), nil)
 	if err != nil {
 		return "", time.Time{}, errors.New("bad live view url")
+	}
+	if name, value, ok := strings.Cut(header, "="); ok && name != "" {
+		req.Header.Set(strings.TrimSpace(name), value)
+	} else if header != "" {
+		return "", time.Time{}, errors.New("--live-user-header must be NAME=VALUE")
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

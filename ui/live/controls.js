@@ -1,0 +1,28 @@
+// controls.js: the buttons: take, hand back, cancel or decline (with the
+// User's message), back, forward, reload, the address, a dialog's answer.
+
+$("take").addEventListener("click", () => { status.textContent = ""; hideKeys(); send({ type: "take" }); });
+for (const id of ["hand_back", "cancel"]) {
+  $(id).addEventListener("click", () => {
+    status.textContent = ""; hideKeys();
+    const note = $("note");
+    send({ type: id, text: note.value.trim() });
+    note.value = "";
+  });
+}
+for (const [id, action] of [["back", "back"], ["forward", "forward"], ["reload", "reload"]]) {
+  $(id).addEventListener("click", () => send({ type: "nav", action }));
+}
+$("address-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  if (!mine() || !address.value.trim()) return;
+  send({ type: "nav", action: "go", url: address.value.trim() });
+  address.blur();
+});
+for (const [id, accept] of [["dialog-ok", true], ["dialog-cancel", false]]) {
+  $(id).addEventListener("click", () => {
+    const input = $("dialog-input");
+    send({ type: "dialog", accept, text: accept && !input.hidden ? input.value : "" });
+    input.value = "";
+  });
+}

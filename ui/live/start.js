@@ -1,0 +1,2 @@
+// start.js: connect once every part is set up.
+connect();

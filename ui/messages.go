@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// inMsg is a message from the User. Fields are used by type.
+type inMsg struct {
+	Type       string   `json:"type"`
+	Event      string   `json:"event,omitempty"`
+	X          *float64 `json:"x,omitempty"`
+	Y          *float64 `json:"y,omitempty"`
+	Button     string   `json:"button,omitempty"`
+	ClickCount int      `json:"clickCount,omitempty"`
+	DeltaX     float64  `json:"deltaX,omitempty"`
+	DeltaY     float64  `json:"deltaY,omitempty"`
+	Key        string   `json:"key,omitempty"`
+	Text       string   `json:"text,omitempty"`
+	Selector   string   `json:"selector,omitempty"`
+	Accept     *bool    `json:"accept,omitempty"` // "dialog": OK (true) or Cancel (false)
+	// "viewer": the screen the live view is shown on.
+	Width  float64 `json:"width,omitempty"`
+	Height float64 `json:"height,omitempty"`
+	Scale  float64 `json:"scale,omitempty"`
+	Mobile bool    `json:"mobile,omitempty"`
+	Touch  bool    `json:"touch,omitempty"`
+	// "touch": the fingers on the picture.
+	Points []touchPoint `json:"points,omitempty"`
+	// "nav" (back, forward, reload, go with URL) and "tab" (select, close
+	// with Index).
+	Action string `json:"action,omitempty"`
+	URL    string `json:"url,omitempty"`
+	Index  *int   `json:"index,omitempty"`
+}
+
+// stateMsg tells the User who holds the browser and what the agent offers.
+type stateMsg struct {
+	Type       string          `json:"type"` // "state"
+	Controller spec.Controller `json:"controller"`
+	Offer      *control.Offer  `json:"offer,omitempty"`
+	// URL is the address of the tab the live view shows, so the User sees
+	// which site they would type into. It is the page's (a website's) text.
+	URL string `json:"url,omitempty"`
+	// Dialog is the JavaScript dialog open in that tab: during the User's
+	// turn it is theirs to answer ({"type":"dialog"}).
+	Dialog *dialogMsg `json:"dialog,omitempty"`
+	// Viewer says, while the User holds control, which viewer holds it:
+	// "you" (this one), "another" (another live view); absent when none
+	// does yet (the User took it at the terminal).
+	Viewer string `json:"viewer,omitempty"`
+	// Tabs lists the open tabs when there are several.
+	Tabs []tabMsg `json:"tabs,omitempty"`
+	// Company names the Company (poppy.json's organization name, else its
+	// domain), for "the Company's page says".
+	Company string `json:"company,omitempty"`
+	// Story is what happened last: the User's hand back, cancel or
+	// decline, or the end of the agent's task.
+	Story *storyMsg `json:"story,omitempty"`
+	// StepBox is where the element the offer is about was on the agent's
+	// page (viewport CSS pixels), for the live view to outline it while the
+	// agent holds control.
+	StepBox *boxMsg `json:"step_box,omitempty"`
+}
+
+type boxMsg struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// dialogMsg is a dialog a page opened; Message is the website's text.
+type dialogMsg struct {
+	Type    string `json:"type"` // alert, confirm, prompt, beforeunload
+	Message string `json:"message"`
+}
+
+// frameMsg is one picture of the page; Width and Height are the viewport in
+// CSS pixels.
+type frameMsg struct {
+	Type   string  `json:"type"` // "frame"
+	Data   []byte  `json:"data"` // base64 JPEG
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// locateMsg answers a locate request with the element's viewport box.
+type locateMsg struct {
+	Type     string  `json:"type"` // "locate"
+	Selector string  `json:"selector"`
+	X        float64 `json:"x"`
+	Y        float64 `json:"y"`
+	Width    float64 `json:"width"`
+	Height   float64 `json:"height"`
+}
+
+type errorMsg struct {
+	Type    string `json:"type"` // "error"
+	Message string `json:"message"`
+}
