@@ -8,14 +8,34 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-// This file holds each action's plan: what it targets and touches, how it
-// dispatches, and how it reports success. The order of the steps is
-// Gate.Do's alone.
+// This file holds each action's declaration for the catalogue (a [Decl]:
+// the tool's name, words, input and how the input becomes the action) and
+// its plan: what it targets and touches, how it dispatches, and how it
+// reports success. The order of the steps is Gate.Do's alone.
+
+// catalogue lists every action's declaration, in the order the tools are
+// offered.
+var catalogue = []declared{
+	navigateDecl, backDecl, forwardDecl, snapshotDecl, clickDecl, hoverDecl, typeDecl,
+	selectDecl, pressKeyDecl, scrollDecl, waitDecl, tabsDecl, handleDialogDecl, screenshotDecl,
+}
+
+var clickDecl = Decl[RefInput]{
+	Tool:        spec.ToolClick,
+	Title:       "Click",
+	Description: "Click an element by ref with a real mouse click.",
+	Loop:        Loop{Name: "click", Brief: "Click an element by its ref from the current page."},
+	Build:       func(in RefInput) Action { return Click{Ref: in.Ref} },
+}
+
+func (Click) Tool() string { return spec.ToolClick }
 
 func (a Click) plan() plan {
 	return plan{
@@ -45,6 +65,23 @@ func atCentre(ctx context.Context, st *step, what string, input func(ctx context
 	}
 	return err
 }
+
+// TypeInput is browser_type's input.
+type TypeInput struct {
+	Ref    string `json:"ref" jsonschema:"ref of the field"`
+	Text   string `json:"text" jsonschema:"the text to type"`
+	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter after typing"`
+}
+
+var typeDecl = Decl[TypeInput]{
+	Tool:        spec.ToolType,
+	Title:       "Type text",
+	Description: "Type into a field by ref; submit presses Enter after (checked as a submission first).",
+	Loop:        Loop{Name: "type", Brief: "Type text into a field by its ref; with submit, press Enter afterwards."},
+	Build:       func(in TypeInput) Action { return Type{Ref: in.Ref, Text: in.Text, Submit: in.Submit} },
+}
+
+func (Type) Tool() string { return spec.ToolType }
 
 func (a Type) plan() plan {
 	// One round trip covers typing and, with Submit, the Enter that may
@@ -77,6 +114,23 @@ func (a Type) plan() plan {
 	}
 }
 
+// SelectInput is browser_select's input.
+type SelectInput struct {
+	Ref    string   `json:"ref" jsonschema:"ref of a native select element"`
+	Values []string `json:"values" jsonschema:"option values or labels to select"`
+}
+
+var selectDecl = Decl[SelectInput]{
+	Tool:        spec.ToolSelect,
+	Title:       "Select options",
+	Description: "Select options of a native select element by ref.",
+	Loop:        Loop{Name: "select", Brief: "Select options of a native select element by its ref."},
+	Schema:      func(s *jsonschema.Schema) { s.Properties["values"].MinItems = ptr(1) },
+	Build:       func(in SelectInput) Action { return Select{Ref: in.Ref, Values: in.Values} },
+}
+
+func (Select) Tool() string { return spec.ToolSelect }
+
 func (a Select) plan() plan {
 	p := plan{
 		ref:   a.Ref,
@@ -98,6 +152,22 @@ func (a Select) plan() plan {
 	}
 	return p
 }
+
+// PressKeyInput is browser_press_key's input.
+type PressKeyInput struct {
+	Key string `json:"key" jsonschema:"key name as in Playwright"`
+	Ref string `json:"ref,omitempty" jsonschema:"element to focus first"`
+}
+
+var pressKeyDecl = Decl[PressKeyInput]{
+	Tool:        spec.ToolPressKey,
+	Title:       "Press a key",
+	Description: "Press a key (Enter, Tab, ArrowDown, ' ') on an element by ref or on what has focus.",
+	Loop:        Loop{Name: "press_key", Brief: "Press a key (Enter, Tab, ArrowDown, Escape), on an element by ref or on what has focus."},
+	Build:       func(in PressKeyInput) Action { return PressKey{Key: in.Key, Ref: in.Ref} },
+}
+
+func (PressKey) Tool() string { return spec.ToolPressKey }
 
 func (a PressKey) plan() plan {
 	// The key judged is the key pressed: "\r", "Return" and "NumpadEnter"
@@ -132,6 +202,27 @@ func (a PressKey) plan() plan {
 	}
 	return p
 }
+
+// ScrollInput is browser_scroll's input.
+type ScrollInput struct {
+	Ref       string    `json:"ref,omitempty" jsonschema:"element to scroll; without it the page scrolls"`
+	Direction Direction `json:"direction"`
+	Amount    float64   `json:"amount,omitempty" jsonschema:"CSS pixels; default 600"`
+}
+
+var scrollDecl = Decl[ScrollInput]{
+	Tool:        spec.ToolScroll,
+	Title:       "Scroll",
+	Description: "Scroll the page, or an element by ref, up, down, left or right.",
+	Loop:        Loop{Name: "scroll", Brief: "Scroll the page, or an element by ref."},
+	Schema: func(s *jsonschema.Schema) {
+		s.Properties["direction"].Enum = enum(Directions())
+		s.Properties["amount"].Minimum = ptr(0.0)
+	},
+	Build: func(in ScrollInput) Action { return Scroll{Ref: in.Ref, Direction: in.Direction, Amount: in.Amount} },
+}
+
+func (Scroll) Tool() string { return spec.ToolScroll }
 
 func (a Scroll) plan() plan {
 	amount := a.Amount
@@ -181,6 +272,21 @@ func (a Scroll) plan() plan {
 	return p
 }
 
+// NavigateInput is browser_navigate's input.
+type NavigateInput struct {
+	URL string `json:"url" jsonschema:"an absolute http or https URL"`
+}
+
+var navigateDecl = Decl[NavigateInput]{
+	Tool:        spec.ToolNavigate,
+	Title:       "Navigate to a URL",
+	Description: "Open an http(s) URL; answers with the page (new epoch).",
+	Loop:        Loop{Name: "navigate", Brief: "Open an http or https URL."},
+	Build:       func(in NavigateInput) Action { return Navigate{URL: in.URL} },
+}
+
+func (Navigate) Tool() string { return spec.ToolNavigate }
+
 func (a Navigate) plan() plan {
 	u, err := url.Parse(a.URL)
 	p := plan{
@@ -209,6 +315,25 @@ func (a Navigate) plan() plan {
 	}
 	return p
 }
+
+var backDecl = Decl[NoInput]{
+	Tool:        spec.ToolBack,
+	Title:       "Go back",
+	Description: "Go back one page; answers with that page (new epoch).",
+	Loop:        Loop{Name: "back", Brief: "Go back one page."},
+	Build:       func(NoInput) Action { return Back{} },
+}
+
+var forwardDecl = Decl[NoInput]{
+	Tool:        spec.ToolForward,
+	Title:       "Go forward",
+	Description: "Go forward one page; answers with that page (new epoch).",
+	Loop:        Loop{Name: "forward", Brief: "Go forward one page."},
+	Build:       func(NoInput) Action { return Forward{} },
+}
+
+func (Back) Tool() string    { return spec.ToolBack }
+func (Forward) Tool() string { return spec.ToolForward }
 
 func (Back) plan() plan { return historyPlan(-1) }
 
@@ -245,6 +370,16 @@ func historyPlan(delta int) plan {
 	}
 }
 
+var hoverDecl = Decl[RefInput]{
+	Tool:        spec.ToolHover,
+	Title:       "Hover",
+	Description: "Move the pointer over an element by ref (menus, tooltips). Gated like a click.",
+	Loop:        Loop{Name: "hover", Brief: "Move the pointer over an element by its ref."},
+	Build:       func(in RefInput) Action { return Hover{Ref: in.Ref} },
+}
+
+func (Hover) Tool() string { return spec.ToolHover }
+
 func (a Hover) plan() plan {
 	return plan{
 		ref:   a.Ref,
@@ -259,6 +394,27 @@ func (a Hover) plan() plan {
 		},
 	}
 }
+
+// WaitInput is browser_wait's input.
+type WaitInput struct {
+	Seconds float64 `json:"seconds,omitempty" jsonschema:"how long to wait, at most 30"`
+	Text    string  `json:"text,omitempty" jsonschema:"stop as soon as this text is on the page"`
+}
+
+var waitDecl = Decl[WaitInput]{
+	Tool:        spec.ToolWait,
+	Title:       "Wait",
+	Description: "Wait up to 30 seconds, or until a text appears on the page.",
+	Loop:        Loop{Name: "wait", Brief: "Wait up to 30 seconds, or until a text appears on the page."},
+	ReadOnly:    true,
+	Schema: func(s *jsonschema.Schema) {
+		s.Properties["seconds"].Minimum = ptr(0.0)
+		s.Properties["seconds"].Maximum = ptr(MaxWait.Seconds())
+	},
+	Build: func(in WaitInput) Action { return Wait{Seconds: in.Seconds, Text: in.Text} },
+}
+
+func (Wait) Tool() string { return spec.ToolWait }
 
 func (a Wait) plan() plan {
 	var d time.Duration

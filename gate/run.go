@@ -16,6 +16,7 @@ import (
 // run is one action in progress; it holds the gate's lock.
 type run struct {
 	g            *Gate
+	probe        *Probe // set for a probe of package check (see Prober)
 	s            Surface
 	ref          string // the ref the action named, for the audit line
 	urlBefore    string // the page's URL when the run began, for the audit line
@@ -111,7 +112,9 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 		return nil
 	}
 	a := *p.touch
-	a.Arm = a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
+	// A probe arms no guard: package check reports what the page does
+	// when only the marks' verdict stands between the agent and a step.
+	a.Arm = r.probe == nil && a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
 	if p.focused {
 		for _, f := range r.frames() {
 			v, err := r.s.Check(ctx, f, a)
@@ -157,6 +160,15 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 		r.armed = append(r.armed, st.frame)
 	}
 	st.verdict = v
+	if r.probe != nil && r.probe.AsUser {
+		// The User's input: every step is theirs; only an element gone
+		// has nothing to take it.
+		if v.Stale {
+			res := r.denied(ctx, spec.ReasonStaleRef, staleMessage(st.target.ref))
+			return &res
+		}
+		return nil
+	}
 	res := r.verdict(ctx, st.frame, st.target.ref, v)
 	if res != nil && p.touch.Key == "Enter" && a.Kind == marks.ActionType && res.Reason == spec.ReasonUserStep {
 		res.Message = "Nothing was typed. " + res.Message
@@ -181,7 +193,12 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 		taken atomic.Bool
 	)
 	dctx := ctx
-	if p.lease == navigationLease {
+	switch {
+	case r.probe != nil && r.probe.AsUser && r.g.ctl.Holder() == spec.ControllerUser:
+		// The User's input during the turn the Prober holds for them
+		// (Prober.AsUser): the agent's lease is not theirs to take.
+		end, ok = func() {}, true
+	case p.lease == navigationLease:
 		var cancel context.CancelFunc
 		dctx, cancel = context.WithCancel(ctx)
 		defer cancel()
@@ -189,7 +206,7 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 			taken.Store(true)
 			cancel()
 		})
-	} else {
+	default:
 		end, ok = r.g.ctl.BeginAgentAction()
 	}
 	if !ok {

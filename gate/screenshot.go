@@ -21,6 +21,25 @@ import (
 // box is a rectangle on the full-page picture, CSS pixels.
 type box struct{ x, y, w, h float64 }
 
+// ScreenshotInput is browser_screenshot's input.
+type ScreenshotInput struct {
+	Ref          string `json:"ref,omitempty" jsonschema:"picture only this element"`
+	FullPage     bool   `json:"full_page,omitempty" jsonschema:"the whole page, not only the viewport"`
+	OutlineMarks bool   `json:"outline_marks,omitempty" jsonschema:"outline the User's steps"`
+}
+
+var screenshotDecl = Decl[ScreenshotInput]{
+	Tool:        spec.ToolScreenshot,
+	Title:       "Take a screenshot",
+	Description: "A PNG of the viewport, the full page or an element. The User's field values are masked.",
+	ReadOnly:    true,
+	Build: func(in ScreenshotInput) Action {
+		return Screenshot{Ref: in.Ref, FullPage: in.FullPage, OutlineMarks: in.OutlineMarks}
+	},
+}
+
+func (Screenshot) Tool() string { return spec.ToolScreenshot }
+
 func (a Screenshot) plan() plan {
 	var img []byte
 	return plan{

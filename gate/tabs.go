@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"context"
 	"errors"
 	"fmt"
@@ -43,8 +45,25 @@ type HandleDialog struct {
 	PromptText string
 }
 
-func (Tabs) Tool() string         { return spec.ToolTabs }
-func (HandleDialog) Tool() string { return spec.ToolHandleDialog }
+// TabsInput is browser_tabs' input.
+type TabsInput struct {
+	Action TabAction `json:"action"`
+	Index  *int      `json:"index,omitempty" jsonschema:"tab to select or close"`
+	URL    string    `json:"url,omitempty" jsonschema:"for new: a URL to open"`
+}
+
+var tabsDecl = Decl[TabsInput]{
+	Tool:        spec.ToolTabs,
+	Title:       "Manage tabs",
+	Description: "List, select, close or open tabs. A tab an action opens becomes the active one. Refs belong to one tab.",
+	Schema: func(s *jsonschema.Schema) {
+		s.Properties["action"].Enum = enum(TabActions())
+		s.Properties["index"].Minimum = ptr(0.0)
+	},
+	Build: func(in TabsInput) Action { return Tabs{Action: in.Action, Index: in.Index, URL: in.URL} },
+}
+
+func (Tabs) Tool() string { return spec.ToolTabs }
 
 func (a Tabs) plan() plan {
 	p := plan{dialogOK: true}
@@ -109,6 +128,21 @@ func (a Tabs) plan() plan {
 	}
 	return p
 }
+
+// HandleDialogInput is browser_handle_dialog's input.
+type HandleDialogInput struct {
+	Accept     bool   `json:"accept" jsonschema:"OK (true) or Cancel"`
+	PromptText string `json:"prompt_text,omitempty" jsonschema:"the answer to a prompt"`
+}
+
+var handleDialogDecl = Decl[HandleDialogInput]{
+	Tool:        spec.ToolHandleDialog,
+	Title:       "Answer a dialog",
+	Description: "Answer the open alert, confirm, prompt or beforeunload of the active tab; until then no other action runs there.",
+	Build:       func(in HandleDialogInput) Action { return HandleDialog{Accept: in.Accept, PromptText: in.PromptText} },
+}
+
+func (HandleDialog) Tool() string { return spec.ToolHandleDialog }
 
 func (a HandleDialog) plan() plan {
 	return plan{
