@@ -40,13 +40,15 @@
 //
 // # What the gate needs of a page
 //
-// The gate declares what it needs in small interfaces, each for the steps
-// that use it: [Doc] (document identity, URL, frames, a gone browser),
-// [Marks] (scan, check, disarm), [RealInput], [Navigation], [Picture] (the
-// screenshot) and [TabSet] (tabs, the tab's dialog, what the page did);
-// [Surface] is all of them. The real one drives a browser page; package
-// gatetest has the one fake, which walks every path, tabs and dialogs
-// included.
+// [Surface] is the seam where the gate's decisions end: document
+// identity, URL, frames, a gone browser. What else it needs it declares in
+// small interfaces, each for the steps that use it, and finds on the
+// surface: [Marks] (scan, check, disarm), [Input], [Navigation], [Picture]
+// (the screenshot) and [TabSet] (tabs, the tab's dialog, what the page
+// did). A surface without one is a page that cannot do that, so a test
+// fakes only the interfaces it exercises. The real surface drives a
+// browser page; package gatetest's fake page has every part and walks
+// every path, tabs and dialogs included.
 //
 // # The lease, and a take during a navigation
 //

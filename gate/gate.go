@@ -203,9 +203,9 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 				return *res
 			}
 		}
-		seen := r.s.Activity()
+		seen := r.tabs.Activity()
 		prior = &seen
-		st = &step{r: r, s: r.s}
+		st = &step{r: r}
 		// 2. Refuse a stale ref (stale_ref, no_such_ref; bad_argument for
 		// no ref at all).
 		if res := r.target(ctx, &p, st); res != nil {
@@ -223,7 +223,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 			return *res
 		}
 		if p.settle && pr == nil { // a probe watches what its input caused itself
-			r.s.Settle(ctx)
+			r.nav.Settle(ctx)
 		}
 		return p.done(ctx, st)
 	}()

@@ -43,7 +43,7 @@ func (a Click) plan() plan {
 		touch: &marks.Action{Kind: marks.ActionClick},
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			return atCentre(ctx, st, "click", st.s.Click)
+			return atCentre(ctx, st, "click", st.r.input.Click)
 		},
 		settle: true,
 		done: func(ctx context.Context, st *step) Result {
@@ -55,7 +55,7 @@ func (a Click) plan() plan {
 // atCentre sends pointer input (a click or a hover) to the centre of the
 // box the check found, in top-frame coordinates.
 func atCentre(ctx context.Context, st *step, what string, input func(ctx context.Context, x, y float64) error) error {
-	err := pointAt(ctx, st.s, st.frame, st.verdict, input)
+	err := pointAt(ctx, st.r.input, st.frame, st.verdict, input)
 	var off frameOffsetError
 	switch {
 	case errors.Is(err, ErrNoPoint):
@@ -95,13 +95,13 @@ func (a Type) plan() plan {
 		touch: touch,
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			if err := st.s.Focus(ctx, st.frame, st.target.id); err != nil {
+			if err := st.r.input.Focus(ctx, st.frame, st.target.id); err != nil {
 				return err
 			}
-			if err := st.s.InsertText(ctx, a.Text); err != nil || !a.Submit {
+			if err := st.r.input.InsertText(ctx, a.Text); err != nil || !a.Submit {
 				return err
 			}
-			return st.s.Press(ctx, "Enter")
+			return st.r.input.Press(ctx, "Enter")
 		},
 		settle: true,
 		done: func(ctx context.Context, st *step) Result {
@@ -138,7 +138,7 @@ func (a Select) plan() plan {
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
 			var err error
-			st.selected, err = st.s.SelectValues(ctx, st.frame, st.target.id, a.Values)
+			st.selected, err = st.r.input.SelectValues(ctx, st.frame, st.target.id, a.Values)
 			return err
 		},
 		done: func(ctx context.Context, st *step) Result {
@@ -185,17 +185,17 @@ func (a PressKey) plan() plan {
 	if a.Ref == "" {
 		// The key goes to whatever has focus, in whichever frame.
 		p.focused = true
-		p.dispatch = func(ctx context.Context, st *step) error { return st.s.Press(ctx, a.Key) }
+		p.dispatch = func(ctx context.Context, st *step) error { return st.r.input.Press(ctx, a.Key) }
 		p.done = func(ctx context.Context, st *step) Result {
 			return st.done(ctx, fmt.Sprintf("Pressed %s.", a.Key))
 		}
 		return p
 	}
 	p.dispatch = func(ctx context.Context, st *step) error {
-		if err := st.s.Focus(ctx, st.frame, st.target.id); err != nil {
+		if err := st.r.input.Focus(ctx, st.frame, st.target.id); err != nil {
 			return err
 		}
-		return st.s.Press(ctx, a.Key)
+		return st.r.input.Press(ctx, a.Key)
 	}
 	p.done = func(ctx context.Context, st *step) Result {
 		return st.done(ctx, fmt.Sprintf("Pressed %s on %s.", a.Key, st.target.ref))
@@ -256,7 +256,7 @@ func (a Scroll) plan() plan {
 		// any frame, refuses the wheel (a scroll with a ref sends none).
 		p.focused = true
 		p.touch = &marks.Action{Kind: marks.ActionWheel}
-		p.dispatch = func(ctx context.Context, st *step) error { return st.s.Wheel(ctx, dx, dy) }
+		p.dispatch = func(ctx context.Context, st *step) error { return st.r.input.Wheel(ctx, dx, dy) }
 		p.done = func(ctx context.Context, st *step) Result {
 			return st.done(ctx, fmt.Sprintf("Scrolled the page %s.", dir))
 		}
@@ -264,7 +264,7 @@ func (a Scroll) plan() plan {
 	}
 	p.touch = &marks.Action{Kind: marks.ActionScroll}
 	p.dispatch = func(ctx context.Context, st *step) error {
-		return st.s.ScrollBy(ctx, st.frame, st.target.id, dx, dy)
+		return st.r.input.ScrollBy(ctx, st.frame, st.target.id, dx, dy)
 	}
 	p.done = func(ctx context.Context, st *step) Result {
 		return st.done(ctx, fmt.Sprintf("Scrolled %s %s.", st.target.ref, dir))
@@ -292,7 +292,7 @@ func (a Navigate) plan() plan {
 	p := plan{
 		lease: navigationLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			if err := st.s.Navigate(ctx, u.String()); err != nil {
+			if err := st.r.nav.Navigate(ctx, u.String()); err != nil {
 				if errors.Is(err, browser.ErrDialogOpen) {
 					// The page loaded far enough to run a script that asks
 					// something: opened, with a dialog to answer first.
@@ -342,9 +342,9 @@ func (Forward) plan() plan { return historyPlan(1) }
 // historyPlan goes back (delta -1) or forward (1) and reports the page it
 // arrives at, once that has loaded.
 func historyPlan(delta int) plan {
-	way, move := "back", func(st *step, ctx context.Context) error { return st.s.Back(ctx) }
+	way, move := "back", func(st *step, ctx context.Context) error { return st.r.nav.Back(ctx) }
 	if delta > 0 {
-		way, move = "forward", func(st *step, ctx context.Context) error { return st.s.Forward(ctx) }
+		way, move = "forward", func(st *step, ctx context.Context) error { return st.r.nav.Forward(ctx) }
 	}
 	return plan{
 		lease: navigationLease,
@@ -386,7 +386,7 @@ func (a Hover) plan() plan {
 		touch: &marks.Action{Kind: marks.ActionHover},
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			return atCentre(ctx, st, "hover", st.s.Hover)
+			return atCentre(ctx, st, "hover", st.r.input.Hover)
 		},
 		settle: true,
 		done: func(ctx context.Context, st *step) Result {
@@ -468,7 +468,7 @@ func (st *step) wait(ctx context.Context, d time.Duration, text string) error {
 func (r *run) pageHasText(ctx context.Context, text string) bool {
 	want := strings.ToLower(text)
 	for _, f := range r.refreshFrames() {
-		sc, err := r.s.Scan(ctx, f, 0)
+		sc, err := r.marks.Scan(ctx, f, 0)
 		if err != nil {
 			continue
 		}

@@ -18,6 +18,13 @@ type run struct {
 	g            *Gate
 	probe        *Probe // set for a probe of package check (see Prober)
 	s            Surface
+	// What the run asks of the page beyond s, each the surface's own when
+	// it has it (see Surface), else [lacking]'s.
+	marks Marks
+	input Input
+	nav   Navigation
+	tabs  TabSet
+	pic   Picture
 	ref          string // the ref the action named, for the audit line
 	urlBefore    string // the page's URL when the run began, for the audit line
 	epochAtStart uint64
@@ -32,7 +39,6 @@ type run struct {
 // element the ref named and the page's verdict on it.
 type step struct {
 	r        *run
-	s        Surface
 	target   *target       // the ref's element; nil without a ref
 	frame    Frame         // the target's frame
 	verdict  marks.Verdict // the marks' verdict on the target
@@ -49,7 +55,7 @@ func (st *step) done(ctx context.Context, msg string) Result {
 
 // open finds the page and syncs the epoch, or reports that there is none.
 func (r *run) open(ctx context.Context) *Result {
-	r.s = r.g.current()
+	r.use(r.g.current())
 	if r.s == nil {
 		return &Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonNoPage, Message: "There is no page open.",
 			Page: PageState{Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
@@ -117,7 +123,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 	a.Arm = r.probe == nil && a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
 	if p.focused {
 		for _, f := range r.frames() {
-			v, err := r.s.Check(ctx, f, a)
+			v, err := r.marks.Check(ctx, f, a)
 			if errors.Is(err, browser.ErrFrameGone) {
 				continue
 			}
@@ -143,7 +149,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 		return nil
 	}
 	a.ID = st.target.id
-	v, err := r.s.Check(ctx, st.frame, a)
+	v, err := r.marks.Check(ctx, st.frame, a)
 	if err != nil {
 		if errors.Is(err, browser.ErrFrameGone) {
 			res := r.denied(ctx, spec.ReasonStaleRef, staleMessage(st.target.ref))
@@ -224,7 +230,7 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 			// lease ends, so that it does not load during their turn.
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 			defer cancel()
-			if serr := r.s.StopLoading(sctx); serr != nil {
+			if serr := r.nav.StopLoading(sctx); serr != nil {
 				r.g.log.Debug("stopping the agent's navigation failed", "err", serr)
 			}
 		}
@@ -397,7 +403,7 @@ func (r *run) disarm(ctx context.Context) (*marks.Caught, Frame) {
 	var first *marks.Caught
 	var frame Frame
 	for _, f := range armed {
-		d, err := r.s.Disarm(ctx, f)
+		d, err := r.marks.Disarm(ctx, f)
 		if err != nil {
 			r.g.log.Debug("disarming the guard failed", "err", err)
 			continue

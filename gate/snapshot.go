@@ -49,7 +49,7 @@ func (a Snapshot) plan() plan {
 			if st.target != nil {
 				// One element's subtree, in its frame.
 				fctx, cancel := context.WithTimeout(ctx, frameScanTimeout)
-				sc, err := r.s.Scan(fctx, st.frame, st.target.id)
+				sc, err := r.marks.Scan(fctx, st.frame, st.target.id)
 				cancel()
 				if err != nil {
 					return err
@@ -64,7 +64,7 @@ func (a Snapshot) plan() plan {
 				}
 				doc, _ := r.s.Document(ctx)
 				fctx, cancel := context.WithTimeout(ctx, frameScanTimeout)
-				sc, err := r.s.Scan(fctx, f, 0)
+				sc, err := r.marks.Scan(fctx, f, 0)
 				cancel()
 				scans = append(scans, frameScan{frame: f, scan: sc, err: err})
 				if now, _ := r.s.Document(ctx); i == 0 && err == nil && now == doc {

@@ -92,15 +92,15 @@ func (a Tabs) plan() plan {
 		var err error
 		switch a.Action {
 		case TabSelect:
-			err = st.s.SelectTab(ctx, *a.Index)
+			err = st.r.tabs.SelectTab(ctx, *a.Index)
 		case TabClose:
-			err = st.s.CloseTab(ctx, *a.Index)
+			err = st.r.tabs.CloseTab(ctx, *a.Index)
 		case TabNew:
 			target := ""
 			if u != nil {
 				target = u.String()
 			}
-			err = st.s.NewTab(ctx, target)
+			err = st.r.tabs.NewTab(ctx, target)
 		}
 		switch {
 		case errors.Is(err, browser.ErrNoTab):
@@ -114,7 +114,7 @@ func (a Tabs) plan() plan {
 		r := st.r
 		// The active tab may have changed: report it, in a new epoch.
 		if s := r.g.current(); s != nil {
-			r.s = s
+			r.use(s)
 		}
 		msgs := map[TabAction]string{
 			TabList:   "These are the open tabs.",
@@ -123,7 +123,7 @@ func (a Tabs) plan() plan {
 			TabNew:    "Opened a new tab; it is now the active one. Take a snapshot to see it.",
 		}
 		res := st.done(ctx, msgs[a.Action])
-		res.Tabs, _ = r.s.Tabs(ctx)
+		res.Tabs, _ = r.tabs.Tabs(ctx)
 		return res
 	}
 	return p
@@ -149,7 +149,7 @@ func (a HandleDialog) plan() plan {
 		dialogOK: true,
 		lease:    inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			if err := st.s.HandleDialog(ctx, a.Accept, a.PromptText); err != nil {
+			if err := st.r.tabs.HandleDialog(ctx, a.Accept, a.PromptText); err != nil {
 				if errors.Is(err, browser.ErrNoDialog) {
 					return fail(spec.ReasonNoDialog, "No dialog is open in the active tab.")
 				}
@@ -171,7 +171,7 @@ func (a HandleDialog) plan() plan {
 // dialogOpen refuses an action that needs the page while a dialog holds the
 // tab: the page cannot run anything until the dialog is answered.
 func (r *run) dialogOpen(ctx context.Context) *Result {
-	if _, open := r.s.Dialog(); !open {
+	if _, open := r.tabs.Dialog(); !open {
 		return nil
 	}
 	res := r.failed(ctx, spec.ReasonDialogOpen, "A dialog is open in the tab, so the page cannot act; answer it with browser_handle_dialog (see dialog).")
@@ -201,18 +201,18 @@ func browserFailure(err error) *failure {
 // the tabs opened since b and what else the page did.
 func (r *run) tabState(ctx context.Context, res *Result, b *Activity) {
 	if b != nil {
-		caused(res, *b, r.s.Activity())
+		caused(res, *b, r.tabs.Activity())
 	}
-	if d, open := r.s.Dialog(); open {
+	if d, open := r.tabs.Dialog(); open {
 		res.Dialog = &d
 	}
-	if current := r.s.TabIndex(); current >= 0 {
+	if current := r.tabs.TabIndex(); current >= 0 {
 		res.Page.Tab = &current
 	}
 	if b == nil {
 		return
 	}
-	if opened := r.s.OpenedSince(ctx, *b); len(opened) > 0 {
+	if opened := r.tabs.OpenedSince(ctx, *b); len(opened) > 0 {
 		res.TabsOpened = opened
 		res.Message += fmt.Sprintf(" It opened %d tab(s); the last one is now the active tab: take a snapshot to see it.", len(opened))
 	}
