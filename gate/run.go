@@ -15,16 +15,16 @@ import (
 
 // run is one action in progress; it holds the gate's lock.
 type run struct {
-	g            *Gate
-	probe        *Probe // set for a probe of package check (see Prober)
-	s            Surface
+	g     *Gate
+	probe *Probe // set for a probe of package check (see Prober)
+	s     Surface
 	// What the run asks of the page beyond s, each the surface's own when
 	// it has it (see Surface), else [lacking]'s.
-	marks Marks
-	input Input
-	nav   Navigation
-	tabs  TabSet
-	pic   Picture
+	marks        Marks
+	input        Input
+	nav          Navigation
+	tabs         TabSet
+	pic          Picture
 	ref          string // the ref the action named, for the audit line
 	urlBefore    string // the page's URL when the run began, for the audit line
 	epochAtStart uint64
