@@ -326,12 +326,12 @@ func (r *pageRun) lateMarks(ctx context.Context, frames []frameData) {
 			markedAt[m.ID] = m.At
 		}
 		for _, s := range w.Shown {
-			v, err := marks.Check(ctx, fd.f, marks.Action{Kind: "key", ID: s.ID, Key: " "})
-			if err != nil || v.Stale || len(v.Marks) == 0 {
+			covering, err := r.rt.probe.Covering(ctx, fd.f, s.ID)
+			if err != nil || len(covering) == 0 {
 				continue
 			}
 			first, bearer := -1.0, 0
-			for _, m := range v.Marks {
+			for _, m := range covering {
 				at, ok := markedAt[m.Marked]
 				if ok && (first < 0 || at < first) {
 					first, bearer = at, m.Marked

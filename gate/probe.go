@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
@@ -151,4 +152,15 @@ func (r *run) probeTarget(ctx context.Context, pr *Probe, a Action) (Action, *Re
 	}
 	res := r.denied(ctx, spec.ReasonStaleRef, "The probe's frame is gone.")
 	return a, &res
+}
+
+// Covering lists the marks that cover the element id of frame f, as the
+// verdict of a key on it names them, for check's report of marks added
+// late; nil for an element gone. It reads the page and gives no input.
+func (p *Prober) Covering(ctx context.Context, f browser.Frame, id int) ([]marks.Mark, error) {
+	v, err := marks.Check(ctx, f, marks.Action{Kind: marks.ActionKey, ID: id, Key: " "})
+	if err != nil || v.Stale {
+		return nil, err
+	}
+	return v.Marks, nil
 }
