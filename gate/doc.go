@@ -71,9 +71,9 @@
 // value), and listed in plans.go. The MCP server (package mcpserver) and
 // the built-in loop (package agent) both build their tools from it. Adding
 // an action touches three files: its type (action.go), its declaration,
-// Tool method and plan (plans.go, or a file of its own like tabs.go, and
-// the list in plans.go), and its tool name (spec/names.go); then the
-// goldens of the tool list.
+// Tool method and plan (plans.go, or a file of its own like tabs.go or
+// wait.go, and the list in plans.go), and its tool name (spec/names.go);
+// then the goldens of the tool list.
 //
 // # Refs and epochs
 //
