@@ -13,19 +13,19 @@ func TestRegistryReadsTheCatalogue(t *testing.T) {
 	set := DefaultActions().snapshot()
 	n := 0
 	for _, e := range gate.Catalogue() {
-		if e.Name == "" {
+		if e.Loop.Name == "" {
 			continue
 		}
 		n++
-		a, ok := set[e.Name]
+		a, ok := set[e.Loop.Name]
 		if !ok {
-			t.Errorf("the catalogue's %s (%s) is not in the loop's registry", e.Name, e.Tool)
+			t.Errorf("the catalogue's %s (%s) is not in the loop's registry", e.Loop.Name, e.Tool)
 			continue
 		}
 		want, _ := json.Marshal(e.Input)
 		got, _ := json.Marshal(a.def.Input)
 		if string(got) != string(want) {
-			t.Errorf("%s: the loop's schema %s differs from the catalogue's %s", e.Name, got, want)
+			t.Errorf("%s: the loop's schema %s differs from the catalogue's %s", e.Loop.Name, got, want)
 		}
 	}
 	if n == 0 {

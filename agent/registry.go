@@ -171,7 +171,7 @@ func (s actionSet) names() []string {
 }
 
 // Names of the built-in actions; the browser actions' names are the
-// gate's catalogue's (gate.Entry.Name).
+// gate's catalogue's (gate.Entry.Loop).
 const (
 	ActClick       = "click"
 	ActType        = "type"
@@ -205,11 +205,11 @@ func DefaultActions() *Registry {
 	r := &Registry{}
 	var defs []ActionDef
 	for _, e := range gate.Catalogue() {
-		if e.Name == "" {
+		if e.Loop.Name == "" {
 			continue
 		}
-		def := ActionDef{Name: e.Name, Description: e.Brief, Input: e.Input, Run: gated(e)}
-		if e.Name == ActWait {
+		def := ActionDef{Name: e.Loop.Name, Description: e.Loop.Brief, Input: e.Input, Run: gated(e)}
+		if e.Loop.Name == ActWait {
 			def.Description = "Wait up to 30 seconds for the page to change, or until a text appears; returns early when control of the browser changes hands."
 			def.Run = decoded(runWait)
 		}

@@ -12,10 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -96,33 +94,16 @@ type Checker struct {
 	companies  map[string]*session.Company
 }
 
-// runtime is one Company's runtime and the lock that keeps
-// navigator.poppy.controller in step with the pages sharing it: the
-// injector sets the value in every tab, so a probe as the User holds it
-// alone (Lock) while loads and probes as the agent share it (RLock).
+// runtime is one Company's runtime and the gate, in its probe mode, that
+// every snapshot and probe input of its pages passes: the runtime's own
+// gate follows the Session's tab, while the checker's pages are tabs of
+// their own. The prober also keeps navigator.poppy.controller in step with
+// the pages sharing the browser (gate.Prober's AsAgent and AsUser).
 type runtime struct {
-	sv         *supervisor.Supervisor
-	controller sync.RWMutex
-	start      sync.Once
-	err        error
-
-	// snap is the gate the agent's-eye snapshots go through, one per
-	// runtime: the runtime's own gate follows the Session's tab, while the
-	// checker's pages are tabs of their own, so snap reads the page that
-	// snapPage holds (under snapMu, one snapshot at a time).
-	snap     *gate.Gate
-	snapMu   sync.Mutex
-	snapPage atomic.Pointer[browser.Page]
-}
-
-// snapshot takes the agent's snapshot of p through the runtime's snapshot
-// gate.
-func (rt *runtime) snapshot(ctx context.Context, p *browser.Page) gate.Result {
-	rt.snapMu.Lock()
-	defer rt.snapMu.Unlock()
-	rt.snapPage.Store(p)
-	defer rt.snapPage.Store(nil)
-	return rt.snap.Do(ctx, gate.Snapshot{})
+	sv    *supervisor.Supervisor
+	probe *gate.Prober
+	start sync.Once
+	err   error
 }
 
 // New returns a checker; it starts a browser for the first page it checks.
@@ -175,9 +156,9 @@ func (c *Checker) Close() error {
 	defer c.mu.Unlock()
 	var errs []error
 	for d, rt := range c.runtimes {
-		if rt.snap != nil {
+		if rt.probe != nil {
 			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			errs = append(errs, rt.snap.Close(cctx))
+			errs = append(errs, rt.probe.Close(cctx))
 			cancel()
 		}
 		if rt.sv != nil {
@@ -420,9 +401,9 @@ func (c *Checker) use(ctx context.Context, co *session.Company, page string) (*r
 			rt.err = fmt.Errorf("starting the checker's browser: %w", err)
 			return
 		}
-		rt.snap = gate.New(&gate.Options{
-			Page:        rt.snapPage.Load,
+		rt.probe = gate.NewProber(&gate.Options{
 			Control:     sv.Control(),
+			Audit:       sv.Audit(),
 			CompanyHost: co.IsCompanyHost,
 			Logger:      c.log,
 		})

@@ -103,10 +103,12 @@
 // # Probes
 //
 // Fill, escape-route and submission probes are the only input the checker
-// dispatches, through [gate.Input]: the gate's own dispatch (the centre of
-// the box [marks.Check] found, focus then keys or text), without its
-// lease or records. A probe as the User takes control through package
-// control, as the User's take does, and hands it back after. While one runs, every navigation and non-GET request
+// gives, each through the gate in its probe mode ([gate.Prober]): the
+// verdict, lease and dispatch of an agent's action, an audit line by
+// "check"; the submission probe gives the User's input (no mark refuses
+// it), as the User and as the agent. A probe as the User runs in a turn
+// of the User's the prober takes through package control, as the User's
+// take does, and hands back after. While one runs, every navigation and non-GET request
 // of the page is recorded and answered by the browser with 204 No Content
 // ([browser.Browser.ObserveRequests]), so nothing reaches the server and the
 // document stays. Options.NoProbe turns off the escape-route and

@@ -138,13 +138,9 @@ func (r *pageRun) tryRoute(ctx context.Context, frames []frameData, want frameDa
 	if !ok {
 		return true, nil
 	}
-	kind := marks.ActionClick
+	var a gate.Action = gate.Click{}
 	if pr.route.key != "" {
-		kind = marks.ActionKey
-	}
-	v, err := marks.Check(ctx, fd.f, marks.Action{Kind: kind, ID: target.ID, Key: pr.route.key})
-	if err != nil || v.Stale || len(v.Marks) > 0 || (kind == marks.ActionClick && (v.Point == nil || v.Obscured)) {
-		return false, nil // the gate would refuse it, or there is nothing to click
+		a = gate.PressKey{Key: pr.route.key}
 	}
 	rec, stop, err := r.record(ctx)
 	if err != nil {
@@ -152,12 +148,11 @@ func (r *pageRun) tryRoute(ctx context.Context, frames []frameData, want frameDa
 	}
 	defer stop()
 	since := r.clocks(ctx, frames)
-	in := gate.Input{Page: r.p, Frame: fd.f}
-	if kind == marks.ActionClick {
-		if err := in.Click(ctx, v); err != nil {
-			return true, nil
-		}
-	} else if err := in.Press(ctx, target.ID, pr.route.key); err != nil {
+	given, refused := r.give(ctx, fd, target.ID, a, false)
+	if refused {
+		return false, nil // the gate refused it, or there is nothing to click
+	}
+	if !given {
 		return true, nil
 	}
 	e := r.watchEffect(ctx, frames, since, rec, 0)

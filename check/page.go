@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -115,29 +116,30 @@ func (r *pageRun) requirements(discovered bool) {
 }
 
 // asAgent runs fn while every page of the runtime reads "agent" (shared
-// with the other pages of the Company).
-func (r *pageRun) asAgent(fn func() error) error {
-	r.rt.controller.RLock()
-	defer r.rt.controller.RUnlock()
-	return fn()
+// with the other pages of the Company; see gate.Prober.AsAgent).
+func (r *pageRun) asAgent(fn func() error) error { return r.rt.probe.AsAgent(fn) }
+
+// asUser runs fn while the User holds control, alone: the prober takes
+// control as the User's take does (every tab of the browser then reads
+// "user") and hands it back after (gate.Prober.AsUser).
+func (r *pageRun) asUser(ctx context.Context, fn func() error) error {
+	return r.rt.probe.AsUser(ctx, fn)
 }
 
-// asUser runs fn while the User holds control, alone: it takes control as
-// the User's take does (through package control, which has the injector
-// set navigator.poppy.controller to "user" in every tab of the browser)
-// and hands it back after.
-func (r *pageRun) asUser(ctx context.Context, fn func() error) error {
-	r.rt.controller.Lock()
-	defer r.rt.controller.Unlock()
-	user := r.sv.Control().User()
-	if err := user.Take(ctx); err != nil {
-		return err
+// give gives one probe's input to the element id of frame fd through the
+// gate's probe mode, and reports whether the input was given. refused is
+// set when the gate refused it before any input (a mark, an element gone,
+// covered or without a box): the page is as it was.
+func (r *pageRun) give(ctx context.Context, fd frameData, id int, a gate.Action, asUser bool) (given, refused bool) {
+	res := r.rt.probe.Do(ctx, r.p, gate.Probe{Frame: string(fd.f.ID), ID: id, Action: a, AsUser: asUser})
+	switch {
+	case res.Outcome == spec.OutcomeDone:
+		return true, false
+	case res.Outcome == spec.OutcomeDenied, res.Reason == spec.ReasonObscured, res.Reason == spec.ReasonNotVisible:
+		return false, true
 	}
-	err := fn()
-	// Back to the agent whatever happened: the other pages load as the agent.
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	return errors.Join(err, user.HandBack(rctx))
+	r.c.log.Debug("probe input failed", "tool", a.Tool(), "reason", res.Reason, "message", res.Message)
+	return false, false
 }
 
 func (r *pageRun) run(ctx context.Context) error {
@@ -322,12 +324,12 @@ func (r *pageRun) lateMarks(ctx context.Context, frames []frameData) {
 			markedAt[m.ID] = m.At
 		}
 		for _, s := range w.Shown {
-			v, err := marks.Check(ctx, fd.f, marks.Action{Kind: "key", ID: s.ID, Key: " "})
-			if err != nil || v.Stale || len(v.Marks) == 0 {
+			covering, err := r.rt.probe.Covering(ctx, fd.f, s.ID)
+			if err != nil || len(covering) == 0 {
 				continue
 			}
 			first, bearer := -1.0, 0
-			for _, m := range v.Marks {
+			for _, m := range covering {
 				at, ok := markedAt[m.Marked]
 				if ok && (first < 0 || at < first) {
 					first, bearer = at, m.Marked
@@ -370,7 +372,7 @@ func (r *pageRun) controllerReads(ctx context.Context, frames []frameData) []str
 // snapshot is what the agent's browser_snapshot returns for the page, taken
 // through the runtime's snapshot gate (reading only).
 func (r *pageRun) snapshot(ctx context.Context) string {
-	res := r.rt.snapshot(ctx, r.p)
+	res := r.rt.probe.Snapshot(ctx, r.p)
 	if res.Outcome != spec.OutcomeDone {
 		return "(no snapshot: " + res.Message + ")"
 	}

@@ -217,8 +217,7 @@ func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, f
 	formName := fd.describe(form.ID)
 	for k, o := range form.Controls {
 		since, before := r.clocks(ctx, all), len(rec.requests())
-		acted, err := r.fillControl(ctx, fd, o, false)
-		if err != nil || !acted {
+		if !r.fillControl(ctx, fd, o, false) {
 			continue
 		}
 		e := r.watchEffect(ctx, all, since, rec, before)
@@ -246,27 +245,14 @@ func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, f
 }
 
 // fillControl gives a control a plausible value the way the agent's tools
-// would: typing into a field, selecting an option, clicking a checkbox or
-// radio. asUser skips the marks (the User may change everything); otherwise
-// a control a mark covers is left alone, as the gate would refuse it.
-func (r *pageRun) fillControl(ctx context.Context, fd frameData, o marks.Owned, asUser bool) (bool, error) {
-	kind := marks.ActionType
+// would, through the gate's probe mode: typing into a field, selecting an
+// option, clicking a checkbox or radio. asUser gives the User's input (the
+// User may change everything); otherwise a control the gate refuses (a
+// mark covers it) is left alone.
+func (r *pageRun) fillControl(ctx context.Context, fd frameData, o marks.Owned, asUser bool) bool {
+	var a gate.Action
 	switch {
 	case o.Tag == "select":
-		kind = marks.ActionSelect
-	case o.Tag == "input" && (o.Type == "checkbox" || o.Type == "radio"):
-		kind = marks.ActionClick
-	case o.Tag == "textarea", o.Tag == "input" && !slices.Contains([]string{"submit", "reset", "button", "image", "file", "hidden", "color", "range"}, o.Type):
-	default:
-		return false, nil
-	}
-	v, err := marks.Check(ctx, fd.f, marks.Action{Kind: kind, ID: o.ID})
-	if err != nil || v.Stale || (!asUser && len(v.Marks) > 0) {
-		return false, err
-	}
-	in := gate.Input{Page: r.p, Frame: fd.f}
-	switch kind {
-	case marks.ActionSelect:
 		var pick []string
 		for _, val := range o.Options {
 			if val != "" {
@@ -275,20 +261,18 @@ func (r *pageRun) fillControl(ctx context.Context, fd frameData, o marks.Owned, 
 			}
 		}
 		if pick == nil {
-			return false, nil
+			return false
 		}
-		_, err = in.Select(ctx, o.ID, pick)
-	case marks.ActionClick:
-		if v.Point == nil {
-			return false, nil
-		}
-		err = in.Click(ctx, v)
+		a = gate.Select{Values: pick}
+	case o.Tag == "input" && (o.Type == "checkbox" || o.Type == "radio"):
+		a = gate.Click{}
+	case o.Tag == "textarea", o.Tag == "input" && !slices.Contains([]string{"submit", "reset", "button", "image", "file", "hidden", "color", "range"}, o.Type):
+		a = gate.Type{Text: plausible(o)}
 	default:
-		if err := in.Type(ctx, o.ID, plausible(o)); err != nil {
-			return false, nil
-		}
+		return false
 	}
-	return err == nil, err
+	given, _ := r.give(ctx, fd, o.ID, a, asUser)
+	return given
 }
 
 // plausible is a value for a text field, from its type and name.

@@ -112,8 +112,7 @@ func (r *pageRun) submitForm(ctx context.Context, orig frameData, mi int) (sent,
 	since := r.clocks(ctx, all)
 	filled := false
 	for _, o := range m.Controls {
-		acted, _ := r.fillControl(ctx, fd, o, true)
-		filled = filled || acted
+		filled = r.fillControl(ctx, fd, o, true) || filled
 	}
 	// A page may send the form when a field changes (the fill probe
 	// reports it): what the fills caused is waited for, so that a request
@@ -123,10 +122,6 @@ func (r *pageRun) submitForm(ctx context.Context, orig frameData, mi int) (sent,
 			return sent{}, nil
 		}
 	}
-	v, err := marks.Check(ctx, fd.f, marks.Action{Kind: marks.ActionClick, ID: m.Controls[submitIndex(m)].ID})
-	if err != nil || v.Point == nil {
-		return sent{}, nil
-	}
 	before := -1
 	if fd.company {
 		if n, err := r.sv.ControllerReads(ctx, fd.f); err == nil {
@@ -134,7 +129,9 @@ func (r *pageRun) submitForm(ctx context.Context, orig frameData, mi int) (sent,
 		}
 	}
 	since, sentBefore := r.clocks(ctx, all), len(rec.requests())
-	if err := (gate.Input{Page: r.p, Frame: fd.f}).Click(ctx, v); err != nil {
+	// The User's click, as the User and as the agent alike: what the
+	// request carries of the controller is compared.
+	if given, _ := r.give(ctx, fd, m.Controls[submitIndex(m)].ID, gate.Click{}, true); !given {
 		return sent{}, nil
 	}
 	e := r.watchEffect(ctx, all, since, rec, sentBefore)

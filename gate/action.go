@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/marks"
-	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // Action is one thing the agent's model asks of the browser. The set is
@@ -161,16 +160,3 @@ const MaxScroll = 100_000
 
 // MaxWait bounds a [Wait].
 const MaxWait = 30 * time.Second
-
-func (Click) Tool() string      { return spec.ToolClick }
-func (Type) Tool() string       { return spec.ToolType }
-func (Select) Tool() string     { return spec.ToolSelect }
-func (PressKey) Tool() string   { return spec.ToolPressKey }
-func (Scroll) Tool() string     { return spec.ToolScroll }
-func (Navigate) Tool() string   { return spec.ToolNavigate }
-func (Back) Tool() string       { return spec.ToolBack }
-func (Forward) Tool() string    { return spec.ToolForward }
-func (Hover) Tool() string      { return spec.ToolHover }
-func (Screenshot) Tool() string { return spec.ToolScreenshot }
-func (Snapshot) Tool() string   { return spec.ToolSnapshot }
-func (Wait) Tool() string       { return spec.ToolWait }

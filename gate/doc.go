@@ -40,13 +40,15 @@
 //
 // # What the gate needs of a page
 //
-// The gate declares what it needs in small interfaces, each for the steps
-// that use it: [Doc] (document identity, URL, frames, a gone browser),
-// [Marks] (scan, check, disarm), [RealInput], [Navigation], [Picture] (the
-// screenshot) and [TabSet] (tabs, the tab's dialog, what the page did);
-// [Surface] is all of them. The real one drives a browser page; package
-// gatetest has the one fake, which walks every path, tabs and dialogs
-// included.
+// [Surface] is the seam where the gate's decisions end: document
+// identity, URL, frames, a gone browser. What else it needs it declares in
+// small interfaces, each for the steps that use it, and finds on the
+// surface: [Marks] (scan, check, disarm), [Input], [Navigation], [Picture]
+// (the screenshot) and [TabSet] (tabs, the tab's dialog, what the page
+// did). A surface without one is a page that cannot do that, so a test
+// fakes only the interfaces it exercises. The real surface drives a
+// browser page; package gatetest's fake page has every part and walks
+// every path, tabs and dialogs included.
 //
 // # The lease, and a take during a navigation
 //
@@ -63,10 +65,15 @@
 //
 // # The catalogue
 //
-// [Catalogue] is the one table of actions: tool name, loop name,
-// descriptions, input schema and how an input becomes the action value.
-// The MCP server (package mcpserver) and the built-in loop (package agent)
-// both build their tools from it.
+// [Catalogue] is the one list of actions: each is declared once, as a
+// [Decl] next to its plan (tool name, title, description, the loop's name
+// and line, input type and schema, and how an input becomes the action
+// value), and listed in plans.go. The MCP server (package mcpserver) and
+// the built-in loop (package agent) both build their tools from it. Adding
+// an action touches three files: its type (action.go), its declaration,
+// Tool method and plan (plans.go, or a file of its own like tabs.go or
+// wait.go, and the list in plans.go), and its tool name (spec/names.go);
+// then the goldens of the tool list.
 //
 // # Refs and epochs
 //
@@ -174,14 +181,21 @@
 // # What it must not do
 //
 // Know about MCP or any model; change who holds control (it reads control
-// and takes its input lease, never [control.User]); put a credential, a
-// token or a value the User typed into a result, a log line or the audit
+// and takes its input lease; only a [Prober], which no model reaches,
+// takes the User's turn for check's probes as the User); put a credential,
+// a token or a value the User typed into a result, a log line or the audit
 // log.
 //
-// [Input] is the gate's dispatch step alone (the pointer at the centre of
-// the box the marks check found, focus then keys or text), for package
-// check's conformance probes, which judge their inputs with [marks.Check]
-// themselves; nothing that acts for a model may use it.
+// # Probe mode
+//
+// [Prober] is the gate for package check's conformance probes: each input
+// passes the sequence of [Gate.Do] (the User's turn, the element, the
+// marks' verdict, the input lease, the same dispatch) and is recorded by
+// "check". A probe names its element by frame and the scanner's local id,
+// arms no in-page guard and does not settle (check watches what the input
+// caused); a probe AsUser gives input a User may give, which no mark
+// refuses. The Prober also holds the turns that keep every tab's
+// navigator.poppy.controller in step while check's pages share a browser.
 //
 // # Concurrency
 //

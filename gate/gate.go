@@ -48,6 +48,7 @@ type Gate struct {
 	company func(host string) bool
 	timeout time.Duration
 	log     *slog.Logger
+	by      string // who acts, on every audit line: "" for the agent, "check" for a Prober's gate
 	current func() Surface
 	page    func() *browser.Page // Options.Page, safe to call at any time; nil with a Surface
 
@@ -138,7 +139,12 @@ func (g *Gate) Control() Controls { return g.ctl }
 // the package doc): control, ref, marks, then lease, dispatch, settle and
 // record. The action's plan says what each step works on; no action can
 // skip a step. Denials and failures are results, never panics or errors.
-func (g *Gate) Do(ctx context.Context, a Action) Result {
+func (g *Gate) Do(ctx context.Context, a Action) Result { return g.do(ctx, a, nil) }
+
+// do is Do, or with pr a probe of package check (see [Prober]): its
+// target is named by frame and local id instead of a ref, and the
+// differences are the Prober's, each marked here.
+func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 	if a == nil {
 		return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument, Message: "No action."}
 	}
@@ -151,7 +157,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	}
 	// 1. Refuse at once while the User holds control, without waiting for
 	// a running action.
-	if res := g.refusal(); res != nil {
+	if res := g.refusal(pr); res != nil {
 		return g.recorded(a, *res)
 	}
 	if res := g.acquire(ctx); res != nil {
@@ -160,7 +166,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	defer func() { <-g.sem }()
 	// 1, again: the User may have taken control while the action waited
 	// for its slot.
-	if res := g.refusal(); res != nil {
+	if res := g.refusal(pr); res != nil {
 		return g.recorded(a, *res)
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
@@ -169,7 +175,7 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	defer stop(nil)
 	defer context.AfterFunc(g.life, func() { stop(errShuttingDown) })()
 
-	r := &run{g: g}
+	r := &run{g: g, probe: pr}
 	var (
 		st    *step
 		prior *Activity // what the tab had seen before the action; nil before it was read
@@ -177,6 +183,14 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 	res := func() Result {
 		if res := r.open(ctx); res != nil {
 			return *res
+		}
+		if pr != nil {
+			// A probe names its element by frame and local id: it gets a
+			// ref of this epoch, and passes as an action with that ref.
+			var res *Result
+			if a, res = r.probeTarget(ctx, pr, a); res != nil {
+				return *res
+			}
 		}
 		p := a.plan()
 		if p.bad != nil {
@@ -189,9 +203,9 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 				return *res
 			}
 		}
-		seen := r.s.Activity()
+		seen := r.tabs.Activity()
 		prior = &seen
-		st = &step{r: r, s: r.s}
+		st = &step{r: r}
 		// 2. Refuse a stale ref (stale_ref, no_such_ref; bad_argument for
 		// no ref at all).
 		if res := r.target(ctx, &p, st); res != nil {
@@ -208,8 +222,8 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 		if res := r.dispatch(ctx, &p, st); res != nil {
 			return *res
 		}
-		if p.settle {
-			r.s.Settle(ctx)
+		if p.settle && pr == nil { // a probe watches what its input caused itself
+			r.nav.Settle(ctx)
 		}
 		return p.done(ctx, st)
 	}()
@@ -234,13 +248,14 @@ func (g *Gate) Do(ctx context.Context, a Action) Result {
 }
 
 // refusal is the answer to an action that must not start: the gate is
-// closed, or the User holds control.
-func (g *Gate) refusal() *Result {
+// closed, or the User holds control (and the action is not a probe of the
+// User's input, pr.AsUser).
+func (g *Gate) refusal(pr *Probe) *Result {
 	var res Result
 	switch {
 	case g.life.Err() != nil:
 		res = g.shuttingDown()
-	case g.ctl.Holder() == spec.ControllerUser:
+	case g.ctl.Holder() == spec.ControllerUser && (pr == nil || !pr.AsUser):
 		res = g.userHasControl()
 	default:
 		return nil
@@ -327,7 +342,7 @@ func (g *Gate) record(a Action, ref, before string, res Result) {
 	if before == "" {
 		before = after
 	}
-	e := audit.Entry{Tool: a.Tool(), Ref: ref, URL: before, Epoch: res.Page.Epoch}
+	e := audit.Entry{Tool: a.Tool(), Ref: ref, URL: before, Epoch: res.Page.Epoch, By: g.by}
 	nav, isNav := a.(Navigate)
 	_, isBack := a.(Back)
 	switch res.Outcome {

@@ -6,16 +6,35 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-// This file holds each action's plan: what it targets and touches, how it
-// dispatches, and how it reports success. The order of the steps is
-// Gate.Do's alone.
+// This file holds each action's declaration for the catalogue (a [Decl]:
+// the tool's name, words, input and how the input becomes the action) and
+// its plan: what it targets and touches, how it dispatches, and how it
+// reports success. The order of the steps is Gate.Do's alone.
+
+// catalogue lists every action's declaration, in the order the tools are
+// offered.
+var catalogue = []declared{
+	navigateDecl, backDecl, forwardDecl, snapshotDecl, clickDecl, hoverDecl, typeDecl,
+	selectDecl, pressKeyDecl, scrollDecl, waitDecl, tabsDecl, handleDialogDecl, screenshotDecl,
+}
+
+var clickDecl = Decl[RefInput]{
+	Tool:        spec.ToolClick,
+	Title:       "Click",
+	Description: "Click an element by ref with a real mouse click.",
+	Loop:        Loop{Name: "click", Brief: "Click an element by its ref from the current page."},
+	Build:       func(in RefInput) Action { return Click{Ref: in.Ref} },
+}
+
+func (Click) Tool() string { return spec.ToolClick }
 
 func (a Click) plan() plan {
 	return plan{
@@ -23,7 +42,7 @@ func (a Click) plan() plan {
 		touch: &marks.Action{Kind: marks.ActionClick},
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			return atCentre(ctx, st, "click", st.s.Click)
+			return atCentre(ctx, st, "click", st.r.input.Click)
 		},
 		settle: true,
 		done: func(ctx context.Context, st *step) Result {
@@ -35,7 +54,7 @@ func (a Click) plan() plan {
 // atCentre sends pointer input (a click or a hover) to the centre of the
 // box the check found, in top-frame coordinates.
 func atCentre(ctx context.Context, st *step, what string, input func(ctx context.Context, x, y float64) error) error {
-	err := pointAt(ctx, st.s, st.frame, st.verdict, input)
+	err := pointAt(ctx, st.r.input, st.frame, st.verdict, input)
 	var off frameOffsetError
 	switch {
 	case errors.Is(err, ErrNoPoint):
@@ -45,6 +64,23 @@ func atCentre(ctx context.Context, st *step, what string, input func(ctx context
 	}
 	return err
 }
+
+// TypeInput is browser_type's input.
+type TypeInput struct {
+	Ref    string `json:"ref" jsonschema:"ref of the field"`
+	Text   string `json:"text" jsonschema:"the text to type"`
+	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter after typing"`
+}
+
+var typeDecl = Decl[TypeInput]{
+	Tool:        spec.ToolType,
+	Title:       "Type text",
+	Description: "Type into a field by ref; submit presses Enter after (checked as a submission first).",
+	Loop:        Loop{Name: "type", Brief: "Type text into a field by its ref; with submit, press Enter afterwards."},
+	Build:       func(in TypeInput) Action { return Type{Ref: in.Ref, Text: in.Text, Submit: in.Submit} },
+}
+
+func (Type) Tool() string { return spec.ToolType }
 
 func (a Type) plan() plan {
 	// One round trip covers typing and, with Submit, the Enter that may
@@ -58,13 +94,13 @@ func (a Type) plan() plan {
 		touch: touch,
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			if err := st.s.Focus(ctx, st.frame, st.target.id); err != nil {
+			if err := st.r.input.Focus(ctx, st.frame, st.target.id); err != nil {
 				return err
 			}
-			if err := st.s.InsertText(ctx, a.Text); err != nil || !a.Submit {
+			if err := st.r.input.InsertText(ctx, a.Text); err != nil || !a.Submit {
 				return err
 			}
-			return st.s.Press(ctx, "Enter")
+			return st.r.input.Press(ctx, "Enter")
 		},
 		settle: true,
 		done: func(ctx context.Context, st *step) Result {
@@ -77,6 +113,23 @@ func (a Type) plan() plan {
 	}
 }
 
+// SelectInput is browser_select's input.
+type SelectInput struct {
+	Ref    string   `json:"ref" jsonschema:"ref of a native select element"`
+	Values []string `json:"values" jsonschema:"option values or labels to select"`
+}
+
+var selectDecl = Decl[SelectInput]{
+	Tool:        spec.ToolSelect,
+	Title:       "Select options",
+	Description: "Select options of a native select element by ref.",
+	Loop:        Loop{Name: "select", Brief: "Select options of a native select element by its ref."},
+	Schema:      func(s *jsonschema.Schema) { s.Properties["values"].MinItems = ptr(1) },
+	Build:       func(in SelectInput) Action { return Select{Ref: in.Ref, Values: in.Values} },
+}
+
+func (Select) Tool() string { return spec.ToolSelect }
+
 func (a Select) plan() plan {
 	p := plan{
 		ref:   a.Ref,
@@ -84,7 +137,7 @@ func (a Select) plan() plan {
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
 			var err error
-			st.selected, err = st.s.SelectValues(ctx, st.frame, st.target.id, a.Values)
+			st.selected, err = st.r.input.SelectValues(ctx, st.frame, st.target.id, a.Values)
 			return err
 		},
 		done: func(ctx context.Context, st *step) Result {
@@ -98,6 +151,22 @@ func (a Select) plan() plan {
 	}
 	return p
 }
+
+// PressKeyInput is browser_press_key's input.
+type PressKeyInput struct {
+	Key string `json:"key" jsonschema:"key name as in Playwright"`
+	Ref string `json:"ref,omitempty" jsonschema:"element to focus first"`
+}
+
+var pressKeyDecl = Decl[PressKeyInput]{
+	Tool:        spec.ToolPressKey,
+	Title:       "Press a key",
+	Description: "Press a key (Enter, Tab, ArrowDown, ' ') on an element by ref or on what has focus.",
+	Loop:        Loop{Name: "press_key", Brief: "Press a key (Enter, Tab, ArrowDown, Escape), on an element by ref or on what has focus."},
+	Build:       func(in PressKeyInput) Action { return PressKey{Key: in.Key, Ref: in.Ref} },
+}
+
+func (PressKey) Tool() string { return spec.ToolPressKey }
 
 func (a PressKey) plan() plan {
 	// The key judged is the key pressed: "\r", "Return" and "NumpadEnter"
@@ -115,23 +184,44 @@ func (a PressKey) plan() plan {
 	if a.Ref == "" {
 		// The key goes to whatever has focus, in whichever frame.
 		p.focused = true
-		p.dispatch = func(ctx context.Context, st *step) error { return st.s.Press(ctx, a.Key) }
+		p.dispatch = func(ctx context.Context, st *step) error { return st.r.input.Press(ctx, a.Key) }
 		p.done = func(ctx context.Context, st *step) Result {
 			return st.done(ctx, fmt.Sprintf("Pressed %s.", a.Key))
 		}
 		return p
 	}
 	p.dispatch = func(ctx context.Context, st *step) error {
-		if err := st.s.Focus(ctx, st.frame, st.target.id); err != nil {
+		if err := st.r.input.Focus(ctx, st.frame, st.target.id); err != nil {
 			return err
 		}
-		return st.s.Press(ctx, a.Key)
+		return st.r.input.Press(ctx, a.Key)
 	}
 	p.done = func(ctx context.Context, st *step) Result {
 		return st.done(ctx, fmt.Sprintf("Pressed %s on %s.", a.Key, st.target.ref))
 	}
 	return p
 }
+
+// ScrollInput is browser_scroll's input.
+type ScrollInput struct {
+	Ref       string    `json:"ref,omitempty" jsonschema:"element to scroll; without it the page scrolls"`
+	Direction Direction `json:"direction"`
+	Amount    float64   `json:"amount,omitempty" jsonschema:"CSS pixels; default 600"`
+}
+
+var scrollDecl = Decl[ScrollInput]{
+	Tool:        spec.ToolScroll,
+	Title:       "Scroll",
+	Description: "Scroll the page, or an element by ref, up, down, left or right.",
+	Loop:        Loop{Name: "scroll", Brief: "Scroll the page, or an element by ref."},
+	Schema: func(s *jsonschema.Schema) {
+		s.Properties["direction"].Enum = enum(Directions())
+		s.Properties["amount"].Minimum = ptr(0.0)
+	},
+	Build: func(in ScrollInput) Action { return Scroll{Ref: in.Ref, Direction: in.Direction, Amount: in.Amount} },
+}
+
+func (Scroll) Tool() string { return spec.ToolScroll }
 
 func (a Scroll) plan() plan {
 	amount := a.Amount
@@ -165,7 +255,7 @@ func (a Scroll) plan() plan {
 		// any frame, refuses the wheel (a scroll with a ref sends none).
 		p.focused = true
 		p.touch = &marks.Action{Kind: marks.ActionWheel}
-		p.dispatch = func(ctx context.Context, st *step) error { return st.s.Wheel(ctx, dx, dy) }
+		p.dispatch = func(ctx context.Context, st *step) error { return st.r.input.Wheel(ctx, dx, dy) }
 		p.done = func(ctx context.Context, st *step) Result {
 			return st.done(ctx, fmt.Sprintf("Scrolled the page %s.", dir))
 		}
@@ -173,7 +263,7 @@ func (a Scroll) plan() plan {
 	}
 	p.touch = &marks.Action{Kind: marks.ActionScroll}
 	p.dispatch = func(ctx context.Context, st *step) error {
-		return st.s.ScrollBy(ctx, st.frame, st.target.id, dx, dy)
+		return st.r.input.ScrollBy(ctx, st.frame, st.target.id, dx, dy)
 	}
 	p.done = func(ctx context.Context, st *step) Result {
 		return st.done(ctx, fmt.Sprintf("Scrolled %s %s.", st.target.ref, dir))
@@ -181,12 +271,27 @@ func (a Scroll) plan() plan {
 	return p
 }
 
+// NavigateInput is browser_navigate's input.
+type NavigateInput struct {
+	URL string `json:"url" jsonschema:"an absolute http or https URL"`
+}
+
+var navigateDecl = Decl[NavigateInput]{
+	Tool:        spec.ToolNavigate,
+	Title:       "Navigate to a URL",
+	Description: "Open an http(s) URL; answers with the page (new epoch).",
+	Loop:        Loop{Name: "navigate", Brief: "Open an http or https URL."},
+	Build:       func(in NavigateInput) Action { return Navigate{URL: in.URL} },
+}
+
+func (Navigate) Tool() string { return spec.ToolNavigate }
+
 func (a Navigate) plan() plan {
 	u, err := url.Parse(a.URL)
 	p := plan{
 		lease: navigationLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			if err := st.s.Navigate(ctx, u.String()); err != nil {
+			if err := st.r.nav.Navigate(ctx, u.String()); err != nil {
 				if errors.Is(err, browser.ErrDialogOpen) {
 					// The page loaded far enough to run a script that asks
 					// something: opened, with a dialog to answer first.
@@ -210,6 +315,25 @@ func (a Navigate) plan() plan {
 	return p
 }
 
+var backDecl = Decl[NoInput]{
+	Tool:        spec.ToolBack,
+	Title:       "Go back",
+	Description: "Go back one page; answers with that page (new epoch).",
+	Loop:        Loop{Name: "back", Brief: "Go back one page."},
+	Build:       func(NoInput) Action { return Back{} },
+}
+
+var forwardDecl = Decl[NoInput]{
+	Tool:        spec.ToolForward,
+	Title:       "Go forward",
+	Description: "Go forward one page; answers with that page (new epoch).",
+	Loop:        Loop{Name: "forward", Brief: "Go forward one page."},
+	Build:       func(NoInput) Action { return Forward{} },
+}
+
+func (Back) Tool() string    { return spec.ToolBack }
+func (Forward) Tool() string { return spec.ToolForward }
+
 func (Back) plan() plan { return historyPlan(-1) }
 
 func (Forward) plan() plan { return historyPlan(1) }
@@ -217,9 +341,9 @@ func (Forward) plan() plan { return historyPlan(1) }
 // historyPlan goes back (delta -1) or forward (1) and reports the page it
 // arrives at, once that has loaded.
 func historyPlan(delta int) plan {
-	way, move := "back", func(st *step, ctx context.Context) error { return st.s.Back(ctx) }
+	way, move := "back", func(st *step, ctx context.Context) error { return st.r.nav.Back(ctx) }
 	if delta > 0 {
-		way, move = "forward", func(st *step, ctx context.Context) error { return st.s.Forward(ctx) }
+		way, move = "forward", func(st *step, ctx context.Context) error { return st.r.nav.Forward(ctx) }
 	}
 	return plan{
 		lease: navigationLease,
@@ -245,90 +369,29 @@ func historyPlan(delta int) plan {
 	}
 }
 
+var hoverDecl = Decl[RefInput]{
+	Tool:        spec.ToolHover,
+	Title:       "Hover",
+	Description: "Move the pointer over an element by ref (menus, tooltips). Gated like a click.",
+	Loop:        Loop{Name: "hover", Brief: "Move the pointer over an element by its ref."},
+	Build:       func(in RefInput) Action { return Hover{Ref: in.Ref} },
+}
+
+func (Hover) Tool() string { return spec.ToolHover }
+
 func (a Hover) plan() plan {
 	return plan{
 		ref:   a.Ref,
 		touch: &marks.Action{Kind: marks.ActionHover},
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			return atCentre(ctx, st, "hover", st.s.Hover)
+			return atCentre(ctx, st, "hover", st.r.input.Hover)
 		},
 		settle: true,
 		done: func(ctx context.Context, st *step) Result {
 			return st.done(ctx, fmt.Sprintf("The pointer is over %s; take a snapshot to see what it shows.", st.target.ref))
 		},
 	}
-}
-
-func (a Wait) plan() plan {
-	var d time.Duration
-	switch {
-	case !(a.Seconds >= 0): // NaN too
-		return plan{bad: fail(spec.ReasonBadArgument, "seconds must be 0 or more.")}
-	case a.Seconds == 0 && a.Text != "":
-		d = MaxWait
-	case a.Seconds == 0:
-		d = time.Second
-	case a.Seconds >= MaxWait.Seconds():
-		d = MaxWait
-	default:
-		d = time.Duration(a.Seconds * float64(time.Second))
-	}
-	return plan{
-		dispatch: func(ctx context.Context, st *step) error { return st.wait(ctx, d, a.Text) },
-		done:     func(ctx context.Context, st *step) Result { return st.done(ctx, st.note) },
-	}
-}
-
-// wait polls the page for text until d has passed (Gate.Do stops it when
-// the User takes control).
-func (st *step) wait(ctx context.Context, d time.Duration, text string) error {
-	wctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	tick := time.NewTicker(250 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if text != "" && st.r.pageHasText(wctx, text) {
-			st.note = fmt.Sprintf("The text %q is on the page.", text)
-			return nil
-		}
-		select {
-		case <-wctx.Done():
-			if ctx.Err() != nil {
-				return fail(spec.ReasonTimeout, "The wait was cut short.")
-			}
-			if text != "" {
-				return fail(spec.ReasonTimeout, fmt.Sprintf("The text %q did not appear within %s.", text, d))
-			}
-			st.note = fmt.Sprintf("Waited %s.", d)
-			return nil
-		case <-tick.C:
-		}
-	}
-}
-
-// pageHasText reports whether any frame shows text (case-insensitive). A
-// wait polls across page loads, so each poll reads the frame list anew.
-func (r *run) pageHasText(ctx context.Context, text string) bool {
-	want := strings.ToLower(text)
-	for _, f := range r.refreshFrames() {
-		sc, err := r.s.Scan(ctx, f, 0)
-		if err != nil {
-			continue
-		}
-		if strings.Contains(strings.ToLower(sc.Title), want) {
-			return true
-		}
-		for _, e := range sc.Elements {
-			if e.UserField {
-				continue
-			}
-			if strings.Contains(strings.ToLower(e.Text), want) || strings.Contains(strings.ToLower(e.Name), want) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func quoteList(vs []string) string {

@@ -15,8 +15,16 @@ import (
 
 // run is one action in progress; it holds the gate's lock.
 type run struct {
-	g            *Gate
-	s            Surface
+	g     *Gate
+	probe *Probe // set for a probe of package check (see Prober)
+	s     Surface
+	// What the run asks of the page beyond s, each the surface's own when
+	// it has it (see Surface), else [lacking]'s.
+	marks        Marks
+	input        Input
+	nav          Navigation
+	tabs         TabSet
+	pic          Picture
 	ref          string // the ref the action named, for the audit line
 	urlBefore    string // the page's URL when the run began, for the audit line
 	epochAtStart uint64
@@ -31,7 +39,6 @@ type run struct {
 // element the ref named and the page's verdict on it.
 type step struct {
 	r        *run
-	s        Surface
 	target   *target       // the ref's element; nil without a ref
 	frame    Frame         // the target's frame
 	verdict  marks.Verdict // the marks' verdict on the target
@@ -48,7 +55,7 @@ func (st *step) done(ctx context.Context, msg string) Result {
 
 // open finds the page and syncs the epoch, or reports that there is none.
 func (r *run) open(ctx context.Context) *Result {
-	r.s = r.g.current()
+	r.use(r.g.current())
 	if r.s == nil {
 		return &Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonNoPage, Message: "There is no page open.",
 			Page: PageState{Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
@@ -111,10 +118,12 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 		return nil
 	}
 	a := *p.touch
-	a.Arm = a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
+	// A probe arms no guard: package check reports what the page does
+	// when only the marks' verdict stands between the agent and a step.
+	a.Arm = r.probe == nil && a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
 	if p.focused {
 		for _, f := range r.frames() {
-			v, err := r.s.Check(ctx, f, a)
+			v, err := r.marks.Check(ctx, f, a)
 			if errors.Is(err, browser.ErrFrameGone) {
 				continue
 			}
@@ -140,7 +149,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 		return nil
 	}
 	a.ID = st.target.id
-	v, err := r.s.Check(ctx, st.frame, a)
+	v, err := r.marks.Check(ctx, st.frame, a)
 	if err != nil {
 		if errors.Is(err, browser.ErrFrameGone) {
 			res := r.denied(ctx, spec.ReasonStaleRef, staleMessage(st.target.ref))
@@ -157,6 +166,15 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 		r.armed = append(r.armed, st.frame)
 	}
 	st.verdict = v
+	if r.probe != nil && r.probe.AsUser {
+		// The User's input: every step is theirs; only an element gone
+		// has nothing to take it.
+		if v.Stale {
+			res := r.denied(ctx, spec.ReasonStaleRef, staleMessage(st.target.ref))
+			return &res
+		}
+		return nil
+	}
 	res := r.verdict(ctx, st.frame, st.target.ref, v)
 	if res != nil && p.touch.Key == "Enter" && a.Kind == marks.ActionType && res.Reason == spec.ReasonUserStep {
 		res.Message = "Nothing was typed. " + res.Message
@@ -181,7 +199,12 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 		taken atomic.Bool
 	)
 	dctx := ctx
-	if p.lease == navigationLease {
+	switch {
+	case r.probe != nil && r.probe.AsUser && r.g.ctl.Holder() == spec.ControllerUser:
+		// The User's input during the turn the Prober holds for them
+		// (Prober.AsUser): the agent's lease is not theirs to take.
+		end, ok = func() {}, true
+	case p.lease == navigationLease:
 		var cancel context.CancelFunc
 		dctx, cancel = context.WithCancel(ctx)
 		defer cancel()
@@ -189,7 +212,7 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 			taken.Store(true)
 			cancel()
 		})
-	} else {
+	default:
 		end, ok = r.g.ctl.BeginAgentAction()
 	}
 	if !ok {
@@ -207,7 +230,7 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 			// lease ends, so that it does not load during their turn.
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 			defer cancel()
-			if serr := r.s.StopLoading(sctx); serr != nil {
+			if serr := r.nav.StopLoading(sctx); serr != nil {
 				r.g.log.Debug("stopping the agent's navigation failed", "err", serr)
 			}
 		}
@@ -371,7 +394,7 @@ func (r *run) disarm(ctx context.Context) (*marks.Caught, Frame) {
 	var first *marks.Caught
 	var frame Frame
 	for _, f := range armed {
-		d, err := r.s.Disarm(ctx, f)
+		d, err := r.marks.Disarm(ctx, f)
 		if err != nil {
 			r.g.log.Debug("disarming the guard failed", "err", err)
 			continue

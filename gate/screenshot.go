@@ -21,6 +21,25 @@ import (
 // box is a rectangle on the full-page picture, CSS pixels.
 type box struct{ x, y, w, h float64 }
 
+// ScreenshotInput is browser_screenshot's input.
+type ScreenshotInput struct {
+	Ref          string `json:"ref,omitempty" jsonschema:"picture only this element"`
+	FullPage     bool   `json:"full_page,omitempty" jsonschema:"the whole page, not only the viewport"`
+	OutlineMarks bool   `json:"outline_marks,omitempty" jsonschema:"outline the User's steps"`
+}
+
+var screenshotDecl = Decl[ScreenshotInput]{
+	Tool:        spec.ToolScreenshot,
+	Title:       "Take a screenshot",
+	Description: "A PNG of the viewport, the full page or an element. The User's field values are masked.",
+	ReadOnly:    true,
+	Build: func(in ScreenshotInput) Action {
+		return Screenshot{Ref: in.Ref, FullPage: in.FullPage, OutlineMarks: in.OutlineMarks}
+	},
+}
+
+func (Screenshot) Tool() string { return spec.ToolScreenshot }
+
 func (a Screenshot) plan() plan {
 	var img []byte
 	return plan{
@@ -67,11 +86,11 @@ func (st *step) screenshot(ctx context.Context, a Screenshot) ([]byte, error) {
 			continue // no document yet: nothing in it to show or mask
 		}
 		fctx, cancel := context.WithTimeout(ctx, frameScanTimeout)
-		sc, err := r.s.Scan(fctx, f, 0)
+		sc, err := r.marks.Scan(fctx, f, 0)
 		cancel()
 		if err == nil {
 			var ox, oy float64
-			if ox, oy, err = r.s.Offset(ctx, f); err == nil {
+			if ox, oy, err = r.input.Offset(ctx, f); err == nil {
 				add(f, sc, ox, oy)
 				continue
 			}
@@ -82,7 +101,7 @@ func (st *step) screenshot(ctx context.Context, a Screenshot) ([]byte, error) {
 	if st.target != nil && (crop == nil || crop.w <= 0 || crop.h <= 0) {
 		return nil, fail(spec.ReasonNotVisible, fmt.Sprintf("Element %s has no visible box to picture; scroll to it or take a new snapshot.", st.target.ref))
 	}
-	shot, err := r.s.Screenshot(ctx)
+	shot, err := r.pic.Screenshot(ctx)
 	if err != nil {
 		return nil, fail(spec.ReasonPageError, "Could not take the picture: "+err.Error())
 	}

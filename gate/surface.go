@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -21,25 +22,21 @@ type Frame struct {
 	handle   browser.Frame // zero on a [Surface] other than a browser page
 }
 
-// The gate declares what it needs of a page in the small interfaces below,
-// each named for the steps that use it; [Surface] is all of them. The
-// gate's own implementation drives a [browser.Page] through the marks
-// scanner and real input. Surface is a seam for tests of the gate and of
-// its users (the fake page of package gatetest exercises every path,
-// tabs and dialogs included), not an extension point: the MCP server and
-// the built-in loop reach the page only through [Gate.Do].
+// Surface is the seam where the gate's decisions end: the page a run
+// reads before anything else (which document it shows, where, its frames,
+// whether the browser is still there). What else the gate asks of the page
+// it declares in the small interfaces below, each named for the steps that
+// use it: [Marks], [Input], [Navigation], [TabSet] (tabs and dialogs) and
+// [Picture]. The gate finds each on the surface; a surface that lacks one
+// answers as a page that cannot do it (an action that needs it fails with
+// page_error; without a TabSet, the page is alone in its browser and has
+// no dialog). So a test fakes only the interfaces it exercises; the gate's
+// own implementation drives a [browser.Page] through the marks scanner and
+// real input and has them all, as has the fake page of package gatetest.
+// Surface is a seam for tests of the gate and of its users, not an
+// extension point: the MCP server and the built-in loop reach the page
+// only through [Gate.Do].
 type Surface interface {
-	Doc
-	Marks
-	RealInput
-	Navigation
-	Picture
-	TabSet
-}
-
-// Doc is what every run reads of the page: which document it shows, where,
-// its frames, and whether the browser is still there.
-type Doc interface {
 	// Document identifies the top frame's current document (it changes
 	// on every new document, even at the same URL).
 	Document(ctx context.Context) (string, error)
@@ -64,10 +61,10 @@ type Marks interface {
 	Disarm(ctx context.Context, f Frame) (marks.Disarmed, error)
 }
 
-// RealInput is the real input an action dispatches under the lease. Points
+// Input is the real input an action dispatches under the lease. Points
 // are in the top frame's viewport; Offset is where a frame's viewport
 // sits in it.
-type RealInput interface {
+type Input interface {
 	Offset(ctx context.Context, f Frame) (x, y float64, err error)
 	Click(ctx context.Context, x, y float64) error
 	// Hover moves the pointer to (x, y) without pressing.
@@ -123,6 +120,81 @@ type TabSet interface {
 	Dialog() (DialogInfo, bool)
 	HandleDialog(ctx context.Context, accept bool, promptText string) error
 }
+
+// The real surface has every part.
+var (
+	_ Marks      = (*pageSurface)(nil)
+	_ Input      = (*pageSurface)(nil)
+	_ Navigation = (*pageSurface)(nil)
+	_ TabSet     = (*pageSurface)(nil)
+	_ Picture    = (*pageSurface)(nil)
+)
+
+// use makes s the run's page, with the parts it has; the parts it lacks
+// are [lacking]'s.
+func (r *run) use(s Surface) {
+	r.s = s
+	r.marks, r.input, r.nav, r.tabs, r.pic = lacking{}, lacking{}, lacking{}, lacking{}, lacking{}
+	if m, ok := s.(Marks); ok {
+		r.marks = m
+	}
+	if in, ok := s.(Input); ok {
+		r.input = in
+	}
+	if n, ok := s.(Navigation); ok {
+		r.nav = n
+	}
+	if t, ok := s.(TabSet); ok {
+		r.tabs = t
+	}
+	if p, ok := s.(Picture); ok {
+		r.pic = p
+	}
+}
+
+// errLacking is what a part a surface lacks answers.
+var errLacking = errors.New("the page cannot do this")
+
+// lacking stands in for the parts a surface does not have: a page that
+// cannot be scanned, take input, navigate or be pictured, alone in its
+// browser, with no dialog.
+type lacking struct{}
+
+func (lacking) Scan(context.Context, Frame, int) (marks.Scan, error) { return marks.Scan{}, errLacking }
+func (lacking) Check(context.Context, Frame, marks.Action) (marks.Verdict, error) {
+	return marks.Verdict{}, errLacking
+}
+func (lacking) Disarm(context.Context, Frame) (marks.Disarmed, error) {
+	return marks.Disarmed{}, errLacking
+}
+func (lacking) Offset(context.Context, Frame) (float64, float64, error) { return 0, 0, errLacking }
+func (lacking) Click(context.Context, float64, float64) error           { return errLacking }
+func (lacking) Hover(context.Context, float64, float64) error           { return errLacking }
+func (lacking) Wheel(context.Context, float64, float64) error           { return errLacking }
+func (lacking) Focus(context.Context, Frame, int) error                 { return errLacking }
+func (lacking) Press(context.Context, string) error                     { return errLacking }
+func (lacking) InsertText(context.Context, string) error                { return errLacking }
+func (lacking) SelectValues(context.Context, Frame, int, []string) ([]string, error) {
+	return nil, errLacking
+}
+func (lacking) ScrollBy(context.Context, Frame, int, float64, float64) error { return errLacking }
+func (lacking) Navigate(context.Context, string) error                       { return errLacking }
+func (lacking) Back(context.Context) error                                   { return errLacking }
+func (lacking) Forward(context.Context) error                                { return errLacking }
+func (lacking) StopLoading(context.Context) error                            { return nil }
+func (lacking) Settle(context.Context)                                       {}
+func (lacking) Screenshot(context.Context) (browser.Screenshot, error) {
+	return browser.Screenshot{}, errLacking
+}
+func (lacking) Tabs(context.Context) ([]TabInfo, int)            { return nil, -1 }
+func (lacking) TabIndex() int                                    { return -1 }
+func (lacking) SelectTab(context.Context, int) error             { return errNoTabs }
+func (lacking) CloseTab(context.Context, int) error              { return errNoTabs }
+func (lacking) NewTab(context.Context, string) error             { return errNoTabs }
+func (lacking) Activity() Activity                               { return Activity{} }
+func (lacking) OpenedSince(context.Context, Activity) []TabInfo  { return nil }
+func (lacking) Dialog() (DialogInfo, bool)                       { return DialogInfo{}, false }
+func (lacking) HandleDialog(context.Context, bool, string) error { return browser.ErrNoDialog }
 
 // Activity is what a tab had seen at one moment, to tell what an action
 // caused: tabs opened, downloads refused, file choosers, authentication.

@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"context"
 	"errors"
 	"fmt"
@@ -43,8 +45,25 @@ type HandleDialog struct {
 	PromptText string
 }
 
-func (Tabs) Tool() string         { return spec.ToolTabs }
-func (HandleDialog) Tool() string { return spec.ToolHandleDialog }
+// TabsInput is browser_tabs' input.
+type TabsInput struct {
+	Action TabAction `json:"action"`
+	Index  *int      `json:"index,omitempty" jsonschema:"tab to select or close"`
+	URL    string    `json:"url,omitempty" jsonschema:"for new: a URL to open"`
+}
+
+var tabsDecl = Decl[TabsInput]{
+	Tool:        spec.ToolTabs,
+	Title:       "Manage tabs",
+	Description: "List, select, close or open tabs. A tab an action opens becomes the active one. Refs belong to one tab.",
+	Schema: func(s *jsonschema.Schema) {
+		s.Properties["action"].Enum = enum(TabActions())
+		s.Properties["index"].Minimum = ptr(0.0)
+	},
+	Build: func(in TabsInput) Action { return Tabs{Action: in.Action, Index: in.Index, URL: in.URL} },
+}
+
+func (Tabs) Tool() string { return spec.ToolTabs }
 
 func (a Tabs) plan() plan {
 	p := plan{dialogOK: true}
@@ -73,15 +92,15 @@ func (a Tabs) plan() plan {
 		var err error
 		switch a.Action {
 		case TabSelect:
-			err = st.s.SelectTab(ctx, *a.Index)
+			err = st.r.tabs.SelectTab(ctx, *a.Index)
 		case TabClose:
-			err = st.s.CloseTab(ctx, *a.Index)
+			err = st.r.tabs.CloseTab(ctx, *a.Index)
 		case TabNew:
 			target := ""
 			if u != nil {
 				target = u.String()
 			}
-			err = st.s.NewTab(ctx, target)
+			err = st.r.tabs.NewTab(ctx, target)
 		}
 		switch {
 		case errors.Is(err, browser.ErrNoTab):
@@ -95,7 +114,7 @@ func (a Tabs) plan() plan {
 		r := st.r
 		// The active tab may have changed: report it, in a new epoch.
 		if s := r.g.current(); s != nil {
-			r.s = s
+			r.use(s)
 		}
 		msgs := map[TabAction]string{
 			TabList:   "These are the open tabs.",
@@ -104,18 +123,33 @@ func (a Tabs) plan() plan {
 			TabNew:    "Opened a new tab; it is now the active one. Take a snapshot to see it.",
 		}
 		res := st.done(ctx, msgs[a.Action])
-		res.Tabs, _ = r.s.Tabs(ctx)
+		res.Tabs, _ = r.tabs.Tabs(ctx)
 		return res
 	}
 	return p
 }
+
+// HandleDialogInput is browser_handle_dialog's input.
+type HandleDialogInput struct {
+	Accept     bool   `json:"accept" jsonschema:"OK (true) or Cancel"`
+	PromptText string `json:"prompt_text,omitempty" jsonschema:"the answer to a prompt"`
+}
+
+var handleDialogDecl = Decl[HandleDialogInput]{
+	Tool:        spec.ToolHandleDialog,
+	Title:       "Answer a dialog",
+	Description: "Answer the open alert, confirm, prompt or beforeunload of the active tab; until then no other action runs there.",
+	Build:       func(in HandleDialogInput) Action { return HandleDialog{Accept: in.Accept, PromptText: in.PromptText} },
+}
+
+func (HandleDialog) Tool() string { return spec.ToolHandleDialog }
 
 func (a HandleDialog) plan() plan {
 	return plan{
 		dialogOK: true,
 		lease:    inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
-			if err := st.s.HandleDialog(ctx, a.Accept, a.PromptText); err != nil {
+			if err := st.r.tabs.HandleDialog(ctx, a.Accept, a.PromptText); err != nil {
 				if errors.Is(err, browser.ErrNoDialog) {
 					return fail(spec.ReasonNoDialog, "No dialog is open in the active tab.")
 				}
@@ -137,7 +171,7 @@ func (a HandleDialog) plan() plan {
 // dialogOpen refuses an action that needs the page while a dialog holds the
 // tab: the page cannot run anything until the dialog is answered.
 func (r *run) dialogOpen(ctx context.Context) *Result {
-	if _, open := r.s.Dialog(); !open {
+	if _, open := r.tabs.Dialog(); !open {
 		return nil
 	}
 	res := r.failed(ctx, spec.ReasonDialogOpen, "A dialog is open in the tab, so the page cannot act; answer it with browser_handle_dialog (see dialog).")
@@ -167,18 +201,18 @@ func browserFailure(err error) *failure {
 // the tabs opened since b and what else the page did.
 func (r *run) tabState(ctx context.Context, res *Result, b *Activity) {
 	if b != nil {
-		caused(res, *b, r.s.Activity())
+		caused(res, *b, r.tabs.Activity())
 	}
-	if d, open := r.s.Dialog(); open {
+	if d, open := r.tabs.Dialog(); open {
 		res.Dialog = &d
 	}
-	if current := r.s.TabIndex(); current >= 0 {
+	if current := r.tabs.TabIndex(); current >= 0 {
 		res.Page.Tab = &current
 	}
 	if b == nil {
 		return
 	}
-	if opened := r.s.OpenedSince(ctx, *b); len(opened) > 0 {
+	if opened := r.tabs.OpenedSince(ctx, *b); len(opened) > 0 {
 		res.TabsOpened = opened
 		res.Message += fmt.Sprintf(" It opened %d tab(s); the last one is now the active tab: take a snapshot to see it.", len(opened))
 	}

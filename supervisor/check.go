@@ -10,10 +10,9 @@ import (
 // What package check needs of the runtime beside the gate: a page of its
 // own to probe, the requests of its frames, the browser's end, and how
 // often a page read navigator.poppy. The runtime hands out no browser and
-// no injector: the agent's one way to the page is the gate.
-//
-// TODO(handover-merge): check is moving to the gate's probe mode; drop
-// whichever of these it no longer calls.
+// no injector: the agent's one way to the page is the gate, and check's
+// input goes through the gate's probe mode (gate.Prober); these only open
+// a page and observe it.
 
 // errNoBrowser is what the methods below answer before Start or while no
 // browser is attached.
