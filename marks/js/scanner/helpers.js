@@ -76,8 +76,7 @@
       (el || window).scrollBy({ left: dx, top: dy, behavior: "instant" });
     }
     // marksNow lists every element bearing a mark, with its value, in
-    // document order (open shadow trees included), for conformance reports
-    // and tests.
+    // document order (open shadow trees included), for tests (marks.Read).
     function marksNow() {
       const out = [];
       const walk = (root, path) => {
