@@ -30,37 +30,10 @@ func parseFragment(file string, toks []jsToken) *jsFragment {
 		candidates: map[int][]string{}, imported: map[string]string{}}
 	f.findNamespace()
 	for i, t := range toks {
-		if t.kind != 'a' {
-			continue
+		if t.kind == 'a' {
+			f.binds(i)
+			f.reads(i)
 		}
-		switch t.text {
-		case "const", "let", "var":
-			f.declarators(i + 1)
-		case "function", "class":
-			j := i + 1
-			if f.is(j, 'a', "") {
-				f.defines[toks[j].text] = true
-				j++
-			}
-			if t.text == "function" {
-				f.params(j)
-			}
-		case "catch":
-			f.params(i + 1)
-		}
-		if jsKeywords[t.text] || f.is(i-1, 'p', ".") || f.is(i-1, 'p', "?.") {
-			continue
-		}
-		afterItem := f.is(i-1, 'p', "{") || f.is(i-1, 'p', ",")
-		if afterItem && f.is(i+1, 'p', ":") {
-			continue // a key
-		}
-		if afterItem && f.is(i+1, 'p', "(") && f.is(f.match(i+1)+1, 'p', "{") {
-			f.params(i + 1) // a method: its name is a key
-			continue
-		}
-		f.uses = append(f.uses, i)
-		f.count[t.text]++
 	}
 	for i, t := range toks {
 		if t.kind == 'p' && t.text == "=>" {
@@ -72,6 +45,45 @@ func parseFragment(file string, toks []jsToken) *jsFragment {
 		}
 	}
 	return f
+}
+
+// binds binds what a keyword at token i declares.
+func (f *jsFragment) binds(i int) {
+	switch f.toks[i].text {
+	case "const", "let", "var":
+		f.declarators(i + 1)
+	case "function", "class":
+		j := i + 1
+		if f.is(j, 'a', "") {
+			f.defines[f.toks[j].text] = true
+			j++
+		}
+		if f.toks[i].text == "function" {
+			f.params(j)
+		}
+	case "catch":
+		f.params(i + 1)
+	}
+}
+
+// reads notes the name at token i as a use unless it is a keyword, a
+// property, an object's key or a method's name (then binds its
+// parameters).
+func (f *jsFragment) reads(i int) {
+	t := f.toks[i]
+	if jsKeywords[t.text] || f.is(i-1, 'p', ".") || f.is(i-1, 'p', "?.") {
+		return
+	}
+	afterItem := f.is(i-1, 'p', "{") || f.is(i-1, 'p', ",")
+	if afterItem && f.is(i+1, 'p', ":") {
+		return
+	}
+	if afterItem && f.is(i+1, 'p', "(") && f.is(f.match(i+1)+1, 'p', "{") {
+		f.params(i + 1)
+		return
+	}
+	f.uses = append(f.uses, i)
+	f.count[t.text]++
 }
 
 // is says token i exists, is of kind, and reads text ("" for any).
@@ -142,15 +154,19 @@ func (f *jsFragment) findNamespace() {
 			ret = i + 1
 		}
 	}
-	if ret < 0 {
-		return
+	if ret >= 0 {
+		f.exportsFrom(ret)
 	}
-	end := f.match(ret)
-	for j := ret + 1; j < end; j++ {
+}
+
+// exportsFrom reads the keys of the object literal opening at token i.
+func (f *jsFragment) exportsFrom(i int) {
+	end := f.match(i)
+	for j := i + 1; j < end; j++ {
 		if f.is(j, 'a', "") && (f.is(j-1, 'p', "{") || f.is(j-1, 'p', ",")) {
 			f.exports = append(f.exports, f.toks[j].text)
 		}
-		if b := bracketStep(f.toks[j]); b > 0 {
+		if bracketStep(f.toks[j]) > 0 {
 			j = f.match(j)
 		}
 	}
@@ -181,19 +197,27 @@ func (f *jsFragment) declarators(i int) {
 			}
 			return // for (const x of ...), or no initializer
 		}
-		// Skip the initializer, to the next declarator or the end.
-		depth := 0
-		for i++; i < len(f.toks); i++ {
-			depth += bracketStep(f.toks[i])
-			if depth < 0 || depth == 0 && f.is(i, 'p', ";") {
-				return
-			}
-			if depth == 0 && f.is(i, 'p', ",") {
-				i++
-				break
-			}
+		var more bool
+		if i, more = f.initializer(i + 1); !more {
+			return
 		}
 	}
+}
+
+// initializer skips an initializer from token i: the index of the next
+// declarator, or false at the end of the declaration.
+func (f *jsFragment) initializer(i int) (int, bool) {
+	depth := 0
+	for ; i < len(f.toks); i++ {
+		depth += bracketStep(f.toks[i])
+		if depth < 0 || depth == 0 && f.is(i, 'p', ";") {
+			return i, false
+		}
+		if depth == 0 && f.is(i, 'p', ",") {
+			return i + 1, true
+		}
+	}
+	return i, false
 }
 
 // params binds the parameters of the list opening at token i.

@@ -45,12 +45,35 @@ func (t *jsTokenizer) emit(kind byte, text string) {
 }
 
 func (t *jsTokenizer) next() error {
-	c, rest := t.src[t.i], t.src[t.i:]
+	if skipped, err := t.space(); skipped || err != nil {
+		return err
+	}
+	switch c := t.src[t.i]; {
+	case c == '"' || c == '\'':
+		return t.quoted(c)
+	case c == '`':
+		t.i++
+		return t.template()
+	case c == '/' && t.regexpAllowed():
+		return t.regexp()
+	case isNameStart(c) || c >= 0x80:
+		t.run('a', false)
+	case isDigit(c):
+		t.run('s', true)
+	default:
+		return t.punct(t.src[t.i:])
+	}
+	return nil
+}
+
+// space skips a blank or a comment, if one comes next.
+func (t *jsTokenizer) space() (bool, error) {
+	rest := t.src[t.i:]
 	switch {
-	case c == '\n':
+	case rest[0] == '\n':
 		t.line++
 		t.i++
-	case c == ' ' || c == '\t' || c == '\r':
+	case rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\r':
 		t.i++
 	case strings.HasPrefix(rest, "//"):
 		n := strings.IndexByte(rest, '\n')
@@ -61,35 +84,24 @@ func (t *jsTokenizer) next() error {
 	case strings.HasPrefix(rest, "/*"):
 		n := strings.Index(rest, "*/")
 		if n < 0 {
-			return fmt.Errorf("a comment is not closed")
+			return false, fmt.Errorf("a comment is not closed")
 		}
 		t.line += strings.Count(rest[:n], "\n")
 		t.i += n + 2
-	case c == '"' || c == '\'':
-		return t.quoted(c)
-	case c == '`':
-		t.i++
-		return t.template()
-	case c == '/' && t.regexpAllowed():
-		return t.regexp()
-	case isNameStart(c) || c >= 0x80:
-		n := 1
-		for n < len(rest) && (isNameStart(rest[n]) || rest[n] >= '0' && rest[n] <= '9' || rest[n] >= 0x80) {
-			n++
-		}
-		t.emit('a', rest[:n])
-		t.i += n
-	case c >= '0' && c <= '9':
-		n := 1
-		for n < len(rest) && (isNameStart(rest[n]) || rest[n] >= '0' && rest[n] <= '9' || rest[n] == '.') {
-			n++
-		}
-		t.emit('s', rest[:n])
-		t.i += n
 	default:
-		return t.punct(rest)
+		return false, nil
 	}
-	return nil
+	return true, nil
+}
+
+// run reads a name, or a number when dots continue it.
+func (t *jsTokenizer) run(kind byte, dots bool) {
+	n := t.i + 1
+	for n < len(t.src) && (isNameStart(t.src[n]) || isDigit(t.src[n]) || t.src[n] >= 0x80 || dots && t.src[n] == '.') {
+		n++
+	}
+	t.emit(kind, t.src[t.i:n])
+	t.i = n
 }
 
 func (t *jsTokenizer) punct(rest string) error {
@@ -118,6 +130,8 @@ func (t *jsTokenizer) punct(rest string) error {
 	t.i++
 	return nil
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isNameStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$'

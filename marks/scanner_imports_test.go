@@ -25,68 +25,90 @@ var scannerGlobals = strings.Fields(`Array Document DocumentFragment Element Err
 // used; every exported name is used by a later file.
 func TestScannerImports(t *testing.T) {
 	frags := readFragments(t)
-	globals := map[string]bool{}
+	c := importCheck{t: t, frags: frags, spaces: map[string]*jsFragment{}, used: map[string]bool{}, globals: map[string]int{}}
 	for _, g := range scannerGlobals {
-		globals[g] = true
+		c.globals[g] = 0
 	}
-	spaces := map[string]*jsFragment{} // the namespaces of earlier files
-	used := map[string]bool{}          // Namespace.name imported by some file
-	usedGlobals := map[string]bool{}
 	for _, f := range frags {
-		for _, i := range f.uses {
-			u := f.toks[i]
-			switch {
-			case f.defines[u.text] || f.imported[u.text] != "":
-			case spaces[u.text] != nil:
-				t.Errorf("%s:%d: namespace %s is used whole, not as %[3]s.name or in an import line", f.file, u.line, u.text)
-			case globals[u.text]:
-				usedGlobals[u.text] = true
-			case namespaceOf(frags, u.text) != nil:
-				t.Errorf("%s:%d: %s is a later file's namespace: an earlier file cannot import from it", f.file, u.line, u.text)
-			default:
-				t.Errorf("%s:%d: %s is neither defined in the file, nor imported from an earlier file's namespace, nor in scannerGlobals", f.file, u.line, u.text)
-			}
-		}
-		for _, q := range f.qualified {
-			ns := spaces[q.space]
-			switch {
-			case ns == nil && q.space == f.namespace:
-				t.Errorf("%s:%d: %s.%s: a file uses its own names directly", f.file, q.line, q.space, q.name)
-			case ns == nil:
-				t.Errorf("%s:%d: %s is not the namespace of an earlier file", f.file, q.line, q.space)
-			case !slices.Contains(ns.exports, q.name):
-				t.Errorf("%s:%d: %s does not export %s", f.file, q.line, q.space, q.name)
-			default:
-				used[q.space+"."+q.name] = true
-			}
-		}
-		for name, space := range f.imported {
-			ns := spaces[space]
-			switch {
-			case ns == nil:
-				t.Errorf("%s: %s is imported from %s, not an earlier file's namespace", f.file, name, space)
-			case !slices.Contains(ns.exports, name):
-				t.Errorf("%s: %s is imported from %s, which does not export it", f.file, name, space)
-			case f.count[name] < 2:
-				t.Errorf("%s: %s is imported from %s and not used", f.file, name, space)
-			default:
-				used[space+"."+name] = true
-			}
-		}
+		c.uses(f)
+		c.qualified(f)
+		c.imports(f)
 		if f.namespace != "" {
-			spaces[f.namespace] = f
+			c.spaces[f.namespace] = f
 		}
 	}
 	for _, f := range frags {
 		for _, name := range f.exports {
-			if !used[f.namespace+"."+name] {
+			if !c.used[f.namespace+"."+name] {
 				t.Errorf("%s: %s exports %s, which no later file uses", f.file, f.namespace, name)
 			}
 		}
 	}
 	for _, g := range scannerGlobals {
-		if !usedGlobals[g] {
+		if c.globals[g] == 0 {
 			t.Errorf("scannerGlobals lists %s, which no file uses", g)
+		}
+	}
+}
+
+// importCheck is TestScannerImports going through the files in order.
+type importCheck struct {
+	t       *testing.T
+	frags   []*jsFragment
+	spaces  map[string]*jsFragment // the namespaces of the files read so far
+	used    map[string]bool        // Namespace.name imported by some file
+	globals map[string]int         // uses of each of scannerGlobals
+}
+
+// uses checks the names f reads.
+func (c *importCheck) uses(f *jsFragment) {
+	for _, i := range f.uses {
+		u := f.toks[i]
+		_, global := c.globals[u.text]
+		switch {
+		case f.defines[u.text] || f.imported[u.text] != "":
+		case c.spaces[u.text] != nil:
+			c.t.Errorf("%s:%d: namespace %s is used whole, not as %[3]s.name or in an import line", f.file, u.line, u.text)
+		case global:
+			c.globals[u.text]++
+		case namespaceOf(c.frags, u.text) != nil:
+			c.t.Errorf("%s:%d: %s is a later file's namespace: an earlier file cannot import from it", f.file, u.line, u.text)
+		default:
+			c.t.Errorf("%s:%d: %s is neither defined in the file, nor imported from an earlier file's namespace, nor in scannerGlobals", f.file, u.line, u.text)
+		}
+	}
+}
+
+// qualified checks the names f reads as Namespace.name.
+func (c *importCheck) qualified(f *jsFragment) {
+	for _, q := range f.qualified {
+		ns := c.spaces[q.space]
+		switch {
+		case ns == nil && q.space == f.namespace:
+			c.t.Errorf("%s:%d: %s.%s: a file uses its own names directly", f.file, q.line, q.space, q.name)
+		case ns == nil:
+			c.t.Errorf("%s:%d: %s is not the namespace of an earlier file", f.file, q.line, q.space)
+		case !slices.Contains(ns.exports, q.name):
+			c.t.Errorf("%s:%d: %s does not export %s", f.file, q.line, q.space, q.name)
+		default:
+			c.used[q.space+"."+q.name] = true
+		}
+	}
+}
+
+// imports checks the names f imports in const lines.
+func (c *importCheck) imports(f *jsFragment) {
+	for name, space := range f.imported {
+		ns := c.spaces[space]
+		switch {
+		case ns == nil:
+			c.t.Errorf("%s: %s is imported from %s, not an earlier file's namespace", f.file, name, space)
+		case !slices.Contains(ns.exports, name):
+			c.t.Errorf("%s: %s is imported from %s, which does not export it", f.file, name, space)
+		case f.count[name] < 2:
+			c.t.Errorf("%s: %s is imported from %s and not used", f.file, name, space)
+		default:
+			c.used[space+"."+name] = true
 		}
 	}
 }
