@@ -40,6 +40,7 @@ func decodeWire(raw string) (scanJSON, error) {
 type wireReader struct {
 	d   *jsontext.Decoder
 	err error
+	cur wireEntry // the entry being read, kept here so that it is not allocated for each
 }
 
 func (r *wireReader) token(kind jsontext.Kind) jsontext.Token {
@@ -108,7 +109,8 @@ func (r *wireReader) list(each func()) bool {
 // entry reads one entry: its id, then its slots as the table for its
 // kind of entry (wirelayout.go) says.
 func (r *wireReader) entry() Element {
-	var w wireEntry
+	r.cur = wireEntry{}
+	w := &r.cur
 	r.open()
 	w.ID = r.int()
 	slots := elementSlots
@@ -117,7 +119,7 @@ func (r *wireReader) entry() Element {
 	}
 	for i := 1; r.more(); i++ {
 		if i < len(slots) {
-			slots[i].read(r, &w)
+			slots[i].read(r, w)
 		} else {
 			r.skip()
 		}
