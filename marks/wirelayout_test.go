@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/poppy-browser/poppy-browser/internal/golden"
 )
 
@@ -68,4 +70,39 @@ func slotList(slots []slot) string {
 		fmt.Fprintf(&b, "        %s, // %d\n", s.js, i)
 	}
 	return b.String()
+}
+
+// TestDecodeWire reads entries of every kind from a wire form written by
+// hand as layout.js writes them: a line with an inline element, an element
+// with a mark, a select whose checked and expanded states are set, and a
+// slot of a newer scanner, which is skipped.
+func TestDecodeWire(t *testing.T) {
+	raw := `["http://a.test/","A",2,"k.1",0,` +
+		`[0,"text",1,0,"Hello Home",["Hello ",5]],` +
+		`[5,"link","Home","a",2,17,1.5,2,30,10,"","","interaction",5,3,"http://a.test/home"],` +
+		`[6,"combobox","Pick","select",0,833,0,0,0,0,"","a","",0,0,"","",["A","B"],2,[]],` +
+		`[7,"button","Go","button",0,1,0,0,0,0,"","","",0,0,"","",0,0,0,"a newer slot"]]`
+	no, yes := false, true
+	want := scanJSON{
+		Scan: Scan{URL: "http://a.test/", Title: "A", Memo: "k.1", Elements: []Element{
+			{Role: "text", Depth: 1, Text: "Hello Home", Parts: []Part{{Text: "Hello "}, {ID: 5}}},
+			{ID: 5, Role: "link", Name: "Home", Tag: "a", Depth: 2, Actionable: true, Inline: true,
+				Box: Rect{X: 1.5, Y: 2, Width: 30, Height: 10}, Marked: &ElementMark{Kind: "interaction", Marked: 5},
+				Form: 3, Href: "http://a.test/home"},
+			{ID: 6, Role: "combobox", Name: "Pick", Tag: "select", Actionable: true, Checked: &no, Expanded: &yes,
+				Value: "a", Options: []string{"A", "B"}, MoreOptions: 2, Selected: []int{}},
+			{ID: 7, Role: "button", Name: "Go", Tag: "button", Actionable: true},
+		}},
+		PendingHosts: 2,
+	}
+	got, err := decodeWire(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decodeWire (-want +got):\n%s", diff)
+	}
+	if _, err := decodeWire(`["http://a.test/","A",0,"",0,[5,"link"`); err == nil {
+		t.Error("decodeWire of a cut scan: no error")
+	}
 }
