@@ -3,11 +3,18 @@
 //
 // It owns the in-page scanner, the files of js/scanner/ (split by concern:
 // mark rules, tree and shadow roots, hit testing, the guard, the scan)
-// joined in a fixed order, embedded and run at document start in the isolated world [World] of every frame ([Script]); Go calls
-// into it with JSON arguments, one CDP round trip per call. The scanner
-// never reads or writes the page's JavaScript globals, and every [Check]
-// reads the marks from the DOM at that moment. A scan of the whole
-// document is kept in the page while nothing it read changes (no DOM
+// joined in a fixed order, embedded and run at document start in the
+// isolated world [World] of every frame ([Script]); Go calls into it with
+// JSON arguments, one CDP round trip per call. Each file is one namespace
+// object with its imports from earlier files at its top, checked without
+// a browser (TestScannerImports). Plain concatenation, not ES modules
+// bundled at go generate time (esbuild, a Go module, could): what runs in
+// the page is the source as written, only the wire layout is generated,
+// and the build needs no added dependency. Imports are taken once, when
+// the scanner starts, so no call looks a name up through a namespace.
+// The scanner never reads or writes the page's JavaScript globals, and
+// every [Check] reads the marks from the DOM at that moment. A scan of the
+// whole document is kept in the page while nothing it read changes (no DOM
 // mutation, the same rendering, boxes, values and shadow roots), so that
 // [ScanAgain] of an unchanged page costs about one walk of it and sends
 // no entries; it only ever shows the page, never decides an action.
@@ -97,11 +104,12 @@
 // crosses CDP as one JSON string in a wire form (js/scanner/wire.js, read
 // by wire.go): each entry an array of its fields by position, defaults
 // left off, about half the bytes of the same entries as objects on a page
-// of thousands of controls; TestWireMatchesScan holds the two to the same
-// [Scan]. [Check]
+// of thousands of controls. The positions are one table, wirelayout.go's,
+// which wire.go reads with and go generate writes js/scanner/layout.js
+// from; TestWireMatchesScan holds the two forms to the same [Scan]. [Check]
 // takes an [Action] and returns a [Verdict]: Stale, the covering [Mark]s,
 // and for clicks the hit-tested point. [Read] lists every mark of a
-// document, for tests and conformance reports.
+// document, for tests.
 //
 // # Concurrency
 //

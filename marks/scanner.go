@@ -11,23 +11,28 @@ import (
 var scannerFiles embed.FS
 
 // scannerParts is the order in which the scanner's files are joined.
-// prelude.js opens the one function whose local scope the parts share
-// (the scanner's state, the DOM entry points taken from this world's
-// prototypes) and exports.js closes it; a part may use what an earlier
-// part defines. A file of js/scanner/ missing from this list is a test
-// failure (TestScannerParts).
+// prelude.js opens the one function they share and exports.js closes it.
+// Each file in between is one namespace: a constant named after its
+// concern, the object its function returns (its exports); a file takes
+// what it uses from earlier files' namespaces in const lines at its top
+// (its imports), so this order runs from what depends on nothing to what
+// depends on the rest, and a file uses no other file's names
+// (TestScannerImports). A file of js/scanner/ missing from this list is a
+// test failure (TestScannerParts).
 var scannerParts = []string{
-	"prelude.js", // strict mode, DOM entry points, local ids
-	"tree.js",    // parents across shadow roots, adopted closed roots, focus
-	"rules.js",   // the mark rules: what an action touches, which marks cover it
-	"hittest.js", // where a click lands
-	"guard.js",   // the in-page guard, and check, which arms it
-	"memo.js",    // the last whole-document scan, while nothing it read changed
-	"scan.js",    // what the agent may read: one element's entry
-	"text.js",    // the walk: text in reading order, controls in their lines
-	"wire.js",    // the scan as it crosses to Go (wire.go reads it)
-	"helpers.js", // focus, select, scroll; reads for tests and reports
-	"exports.js", // globalThis.poppyMarks
+	"prelude.js", // Dom: strict mode, the mark attribute, DOM entry points, local ids
+	"tree.js",    // Tree: parents across shadow roots, adopted closed roots, focus
+	"fields.js",  // Fields: a field's value and checked state, clip
+	"memo.js",    // Memo: the reads a scan records; its last whole-document scan, while they hold
+	"rules.js",   // Rules: the mark rules: what an action touches, which marks cover it
+	"hittest.js", // HitTest: where a click lands
+	"guard.js",   // Guard: the in-page guard, and check, which arms it
+	"scan.js",    // Scan: what the agent may read: one element's entry
+	"text.js",    // Text: the walk: text in reading order, controls in their lines
+	"layout.js",  // Layout: an entry's slots in the wire form (written from wirelayout.go)
+	"wire.js",    // Wire: the scan as it crosses to Go (wire.go reads it)
+	"helpers.js", // Helpers: focus, select, scroll; reads for tests and reports
+	"exports.js", // globalThis.poppyMarks, from the namespaces' exports
 }
 
 // scannerJS is the scanner: the files of js/scanner/ joined in the order

@@ -6,31 +6,15 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // The scan crosses CDP in the scanner's wire form (js/scanner/wire.js):
 // one JSON array [url, title, pendingHosts, memo key, same, entry...]
 // (same is 1 when the entries are left out because the caller holds them,
-// see [ScanAgain]), each entry an
-// array of its fields by position with the defaults left off the end. On
-// a page of thousands of controls it is about half the bytes of the same
-// scan as objects, and read here token by token, without reflection.
-
-// Flags of an entry in the wire form (F_* in wire.js).
-const (
-	wireActionable = 1 << iota
-	wireUserField
-	wireDisabled
-	wireGroup
-	wireInline
-	wirePre
-	wireChecked
-	wireCheckedTrue
-	wireExpanded
-	wireExpandedTrue
-)
+// see [ScanAgain]), each entry an array of its fields by position with the
+// defaults left off the end, as the tables of wirelayout.go say. On a page
+// of thousands of controls it is about half the bytes of the same scan as
+// objects, and read here token by token, without reflection.
 
 // decodeWire reads a scan in the wire form.
 func decodeWire(raw string) (scanJSON, error) {
@@ -56,6 +40,7 @@ func decodeWire(raw string) (scanJSON, error) {
 type wireReader struct {
 	d   *jsontext.Decoder
 	err error
+	cur wireEntry // the entry being read, kept here so that it is not allocated for each
 }
 
 func (r *wireReader) token(kind jsontext.Kind) jsontext.Token {
@@ -121,115 +106,53 @@ func (r *wireReader) list(each func()) bool {
 	return true
 }
 
-// entry reads one entry: see packed in wire.js for the positions.
+// entry reads one entry: its id, then its slots as the table for its
+// kind of entry (wirelayout.go) says.
 func (r *wireReader) entry() Element {
-	var (
-		e      Element
-		flags  int
-		kind   string
-		marked int
-	)
+	r.cur = wireEntry{}
+	w := &r.cur
 	r.open()
-	e.ID = r.int()
+	w.ID = r.int()
+	slots := elementSlots
+	if w.ID == 0 {
+		slots = lineSlots
+	}
 	for i := 1; r.more(); i++ {
-		if e.ID == 0 {
-			switch i {
-			case 1:
-				e.Role = r.str()
-			case 2:
-				e.Depth = r.int()
-			case 3:
-				flags = r.int()
-			case 4:
-				e.Text = r.str()
-			case 5:
-				r.parts(&e)
-			case 6:
-				e.Name = r.str()
-			default:
-				r.skip()
-			}
-			continue
-		}
-		switch i {
-		case 1:
-			e.Role = r.str()
-		case 2:
-			e.Name = r.str()
-		case 3:
-			e.Tag = r.str()
-		case 4:
-			e.Depth = r.int()
-		case 5:
-			flags = r.int()
-		case 6:
-			e.Box.X = r.num()
-		case 7:
-			e.Box.Y = r.num()
-		case 8:
-			e.Box.Width = r.num()
-		case 9:
-			e.Box.Height = r.num()
-		case 10:
-			e.Type = r.str()
-		case 11:
-			e.Value = r.str()
-		case 12:
-			kind = r.str()
-		case 13:
-			marked = r.int()
-		case 14:
-			e.Form = r.int()
-		case 15:
-			e.Href = r.str()
-		case 16:
-			e.Text = r.str()
-		case 17:
-			if r.list(func() { e.Options = append(e.Options, r.str()) }) && e.Options == nil {
-				e.Options = []string{}
-			}
-		case 18:
-			e.MoreOptions = r.int()
-		case 19:
-			if r.list(func() { e.Selected = append(e.Selected, r.int()) }) && e.Selected == nil {
-				e.Selected = []int{}
-			}
-		default:
+		if i < len(slots) {
+			slots[i].read(r, w)
+		} else {
 			r.skip()
 		}
 	}
 	r.close()
-	e.Actionable = flags&wireActionable != 0
-	e.UserField = flags&wireUserField != 0
-	e.Disabled = flags&wireDisabled != 0
-	e.Group = flags&wireGroup != 0
-	e.Inline = flags&wireInline != 0
-	e.Pre = flags&wirePre != 0
-	if flags&wireChecked != 0 {
-		v := flags&wireCheckedTrue != 0
-		e.Checked = &v
-	}
-	if flags&wireExpanded != 0 {
-		v := flags&wireExpandedTrue != 0
-		e.Expanded = &v
-	}
-	if kind != "" {
-		e.Marked = &ElementMark{Kind: spec.MarkKind(kind), Marked: marked}
-	}
-	return e
+	return w.finish()
 }
 
 // parts reads a line's parts: strings, and the ids of inline elements.
-func (r *wireReader) parts(e *Element) {
+func (r *wireReader) parts(w *wireEntry) {
 	ok := r.list(func() {
 		if r.d.PeekKind() == '"' {
-			e.Parts = append(e.Parts, Part{Text: r.str()})
+			w.Parts = append(w.Parts, Part{Text: r.str()})
 		} else {
-			e.Parts = append(e.Parts, Part{ID: r.int()})
+			w.Parts = append(w.Parts, Part{ID: r.int()})
 		}
 	})
-	if ok && e.Parts == nil {
-		e.Parts = []Part{}
+	if ok && w.Parts == nil {
+		w.Parts = []Part{}
+	}
+}
+
+// options reads a select's option labels.
+func (r *wireReader) options(w *wireEntry) {
+	if r.list(func() { w.Options = append(w.Options, r.str()) }) && w.Options == nil {
+		w.Options = []string{}
+	}
+}
+
+// selected reads the indexes of a select's selected options.
+func (r *wireReader) selected(w *wireEntry) {
+	if r.list(func() { w.Selected = append(w.Selected, r.int()) }) && w.Selected == nil {
+		w.Selected = []int{}
 	}
 }
 

@@ -1,147 +1,158 @@
 // guard.js: the guard, and check, which arms it.
-// A fragment of the marks scanner: marks/scanner.go joins the files of
-// js/scanner/ in a fixed order inside the function prelude.js opens.
+// A fragment of the marks scanner (see prelude.js): one namespace, its
+// imports the const lines at its top, its exports the object it returns.
 
-  // ---- the guard: a second line behind check ----
-  // While the gate dispatches an allowed agent action, the guard is armed
-  // in the frames it checked: a click, key press, text input or submission
-  // that reaches a covered element (because the page changed under the
-  // pointer, moved focus, or its script submits a covered form) is stopped
-  // before any page listener sees it, and remembered for disarm. It is armed
-  // only between an allowed check and its disarm (at most GUARD_MS), when
-  // the agent holds control: the User's own input, which the runtime lets
-  // through only while the User holds control, is never stopped.
-  //
-  // submit and formdata are not composed: they stay in the shadow tree of
-  // their form, so the guard listens in every open and adopted closed root
-  // too, added when it is armed. form.submit() fires no submit event, only
-  // formdata (HTML 4.10.21.3, "submit a form", step 7), which cannot be
-  // cancelled; the submission stops when the form is not connected after it
-  // (step 9), so the guard takes a covered form out of its tree for that
-  // moment and puts it back in a microtask, before the page's script runs on.
-  const GUARD_MS = 5000;
-  const GUARDED = ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit", "formdata"];
-  let guard = null; // {until, caught}
-  function guardEvent(ev) {
-    if (!guard) return;
-    if (performance.now() > guard.until) { guard = null; return; }
-    let t = ev.composedPath()[0];
-    if (!(t instanceof Element)) return;
-    if (closedRoots.has(t)) { // the event comes from inside a closed tree
-      t = ev instanceof MouseEvent ? deepFromPoint(t, ev.clientX, ev.clientY) : ev.type === "submit" ? t : deepActive() || t;
+  const Guard = (() => {
+    const { rootQuery, docTitle, lookup, docBody, docElement } = Dom;
+    const { isClosedHost, rootOf, deepActive, readAgain } = Tree;
+    const { deepFromPoint, hitTest } = HitTest;
+    const { collector, keyMarks, interactionOf, submissionOf, clickMarks, selectMarks, formOf, kindOf } = Rules;
+
+    // ---- the guard: a second line behind check ----
+    // While the gate dispatches an allowed agent action, the guard is armed
+    // in the frames it checked: a click, key press, text input or submission
+    // that reaches a covered element (because the page changed under the
+    // pointer, moved focus, or its script submits a covered form) is stopped
+    // before any page listener sees it, and remembered for disarm. It is armed
+    // only between an allowed check and its disarm (at most GUARD_MS), when
+    // the agent holds control: the User's own input, which the runtime lets
+    // through only while the User holds control, is never stopped.
+    //
+    // submit and formdata are not composed: they stay in the shadow tree of
+    // their form, so the guard listens in every open and adopted closed root
+    // too, added when it is armed. form.submit() fires no submit event, only
+    // formdata (HTML 4.10.21.3, "submit a form", step 7), which cannot be
+    // cancelled; the submission stops when the form is not connected after it
+    // (step 9), so the guard takes a covered form out of its tree for that
+    // moment and puts it back in a microtask, before the page's script runs on.
+    const GUARD_MS = 5000;
+    const GUARDED = ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit", "formdata"];
+    let guard = null; // {until, caught}
+    function guardEvent(ev) {
+      if (!guard) return;
+      if (performance.now() > guard.until) { guard = null; return; }
+      let t = ev.composedPath()[0];
+      if (!(t instanceof Element)) return;
+      if (isClosedHost(t)) { // the event comes from inside a closed tree
+        t = ev instanceof MouseEvent ? deepFromPoint(t, ev.clientX, ev.clientY) : ev.type === "submit" ? t : deepActive() || t;
+      }
+      const c = collector();
+      switch (ev.type) {
+        case "keydown": keyMarks(t, ev.key, c); break;
+        case "beforeinput": interactionOf(t, c); break;
+        case "submit": case "formdata":
+          if (t instanceof HTMLFormElement) submissionOf(t, c, ev.submitter || t);
+          break;
+        default: clickMarks(t, c); // click, auxclick, dblclick
+      }
+      if (!c.list.length) return;
+      if (ev.type === "formdata") holdOut(t);
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+      c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
+      guard.caught ??= { event: ev.type, marks: c.list };
     }
-    const c = collector();
-    switch (ev.type) {
-      case "keydown": keyMarks(t, ev.key, c); break;
-      case "beforeinput": interactionOf(t, c); break;
-      case "submit": case "formdata":
-        if (t instanceof HTMLFormElement) submissionOf(t, c, ev.submitter || t);
-        break;
-      default: clickMarks(t, c); // click, auxclick, dblclick
+    // holdOut takes form out of its tree until the current script ends, so
+    // that the submission whose entry list is being built stops.
+    function holdOut(form) {
+      const parent = form.parentNode, next = form.nextSibling;
+      if (!parent) return;
+      form.remove();
+      queueMicrotask(() => {
+        if (!form.isConnected && parent.isConnected) parent.insertBefore(form, next && next.parentNode === parent ? next : null);
+      });
     }
-    if (!c.list.length) return;
-    if (ev.type === "formdata") holdOut(t);
-    ev.preventDefault();
-    ev.stopImmediatePropagation();
-    c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
-    guard.caught ??= { event: ev.type, marks: c.list };
-  }
-  // holdOut takes form out of its tree until the current script ends, so
-  // that the submission whose entry list is being built stops.
-  function holdOut(form) {
-    const parent = form.parentNode, next = form.nextSibling;
-    if (!parent) return;
-    form.remove();
-    queueMicrotask(() => {
-      if (!form.isConnected && parent.isConnected) parent.insertBefore(form, next && next.parentNode === parent ? next : null);
+    for (const type of GUARDED) addEventListener(type, guardEvent, { capture: true });
+    // listenRoots adds the guard's listeners for the events that are not
+    // composed to every shadow root it has not seen, through open and adopted
+    // closed roots (the rest reach the window). The walk costs many times a
+    // check, so it runs again only after the document or a root it found
+    // gained nodes (a new root comes with new nodes: its host inserted, or
+    // its content) or a closed root was adopted.
+    const listening = new WeakSet();
+    const GROWS = { childList: true, subtree: true };
+    let rootsGrew = true;
+    const growth = new MutationObserver(() => {
+      rootsGrew = true;
+      growth.disconnect(); // one record is enough until the next walk
     });
-  }
-  for (const type of GUARDED) addEventListener(type, guardEvent, { capture: true });
-  // listenRoots adds the guard's listeners for the events that are not
-  // composed to every shadow root it has not seen, through open and adopted
-  // closed roots (the rest reach the window). The walk costs many times a
-  // check, so it runs again only after the document or a root it found
-  // gained nodes (a new root comes with new nodes: its host inserted, or
-  // its content) or a closed root was adopted.
-  const listening = new WeakSet();
-  const GROWS = { childList: true, subtree: true };
-  let rootsGrew = true;
-  const growth = new MutationObserver(() => {
-    rootsGrew = true;
-    growth.disconnect(); // one record is enough until the next walk
-  });
-  function listenRoots() {
-    if (!rootsGrew && !growth.takeRecords().length) return;
-    rootsGrew = false;
-    growth.disconnect();
-    growth.observe(document, GROWS);
-    const walk = (root) => {
-      for (const el of rootQuery(root, "*")) {
-        const r = rootOf(el);
-        if (!r) continue;
-        if (!listening.has(r)) {
-          listening.add(r);
-          for (const type of ["submit", "formdata"]) r.addEventListener(type, guardEvent, { capture: true });
+    function listenRoots() {
+      if (!rootsGrew && !growth.takeRecords().length) return;
+      rootsGrew = false;
+      growth.disconnect();
+      growth.observe(document, GROWS);
+      const walk = (root) => {
+        for (const el of rootQuery(root, "*")) {
+          const r = rootOf(el);
+          if (!r) continue;
+          if (!listening.has(r)) {
+            listening.add(r);
+            for (const type of ["submit", "formdata"]) r.addEventListener(type, guardEvent, { capture: true });
+          }
+          growth.observe(r, GROWS);
+          walk(r);
         }
-        growth.observe(r, GROWS);
-        walk(r);
-      }
-    };
-    walk(document);
-  }
-  function disarm() {
-    const caught = guard && guard.caught;
-    guard = null;
-    return { caught: caught || null, title: docTitle.call(document) };
-  }
+      };
+      walk(document);
+    }
+    // rootsChanged: a closed root was adopted; the next arming listens in it.
+    function rootsChanged() {
+      rootsGrew = true;
+    }
+    function disarm() {
+      const caught = guard && guard.caught;
+      guard = null;
+      return { caught: caught || null, title: docTitle.call(document) };
+    }
 
-  function check(a) {
-    guard = null;
-    const out = checkNow(a);
-    if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) {
-      listenRoots();
-      guard = { until: performance.now() + GUARD_MS, caught: null };
+    function check(a) {
+      guard = null;
+      const out = checkNow(a);
+      if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) {
+        listenRoots();
+        guard = { until: performance.now() + GUARD_MS, caught: null };
+      }
+      return out;
     }
-    return out;
-  }
-  function checkNow(a) {
-    const el = a.id ? lookup(a.id) : deepActive();
-    if (a.id && !el) return { stale: true, marks: [] };
-    const c = collector();
-    const out = { stale: false, marks: c.list, obscured: false, point: null, focused: false };
-    if (el) {
-      switch (a.kind) {
-        case "click": case "hover": { // a pointer over covered UI may open or activate it
-          clickMarks(el, c);
-          const hit = hitTest(el, out);
-          if (hit && hit !== el && !out.obscured) clickMarks(hit, c);
-          break;
+    function checkNow(a) {
+      const el = a.id ? lookup(a.id) : deepActive();
+      if (a.id && !el) return { stale: true, marks: [] };
+      const c = collector();
+      const out = { stale: false, marks: c.list, obscured: false, point: null, focused: false };
+      if (el) {
+        switch (a.kind) {
+          case "click": case "hover": { // a pointer over covered UI may open or activate it
+            clickMarks(el, c);
+            const hit = hitTest(el, out);
+            if (hit && hit !== el && !out.obscured) clickMarks(hit, c);
+            break;
+          }
+          case "type":
+            interactionOf(el, c);
+            if (a.key) keyMarks(el, a.key, c);
+            break;
+          case "key": keyMarks(el, a.key || "", c); break;
+          case "select": selectMarks(el, c); break;
+          case "wheel": // a wheel steps a focused number field
+            if (el instanceof HTMLInputElement && el.type === "number") interactionOf(el, c);
+            break;
+          case "focus": case "scroll": break;
+          default: throw new Error("unknown action kind " + a.kind);
         }
-        case "type":
-          interactionOf(el, c);
-          if (a.key) keyMarks(el, a.key, c);
-          break;
-        case "key": keyMarks(el, a.key || "", c); break;
-        case "select": selectMarks(el, c); break;
-        case "wheel": // a wheel steps a focused number field
-          if (el instanceof HTMLInputElement && el.type === "number") interactionOf(el, c);
-          break;
-        case "focus": case "scroll": break;
-        default: throw new Error("unknown action kind " + a.kind);
+        // Marks add up: a refused control in a submission form is covered both ways.
+        const f = c.list.length ? formOf(el) : null;
+        if (f && kindOf(f) === "submission") c.add("submission", f, el);
+        out.focused = deepActive() === el;
+        // Focus on an element that does not take focus itself is in a shadow
+        // root this world cannot see: a closed one attached since the last
+        // scan. Go adopts it and asks again.
+        if (!a.id && !rootOf(el) && el !== docBody.call(document) && el !== docElement.call(document) && el.tabIndex < 0 && !el.isContentEditable) {
+          readAgain(el);
+          out.unseen = true;
+        }
       }
-      // Marks add up: a refused control in a submission form is covered both ways.
-      const f = c.list.length ? formOf(el) : null;
-      if (f && kindOf(f) === "submission") c.add("submission", f, el);
-      out.focused = deepActive() === el;
-      // Focus on an element that does not take focus itself is in a shadow
-      // root this world cannot see: a closed one attached since the last
-      // scan. Go adopts it and asks again.
-      if (!a.id && !rootOf(el) && el !== docBody.call(document) && el !== docElement.call(document) && el.tabIndex < 0 && !el.isContentEditable) {
-        described.delete(el);
-        pending = [el];
-        out.unseen = true;
-      }
+      c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
+      return out;
     }
-    c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
-    return out;
-  }
+    return { check, disarm, rootsChanged };
+  })();

@@ -1,0 +1,147 @@
+package marks
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+)
+
+// Action is what an agent action would do, for [Check].
+type Action struct {
+	Kind ActionKind
+	// ID is the local id of the target; 0 means none: a key press goes to
+	// the focused element (document.activeElement, through open shadow roots).
+	ID int
+	// Key is the Playwright key name for "key" ("Enter", " ", "Tab",
+	// "Shift+Tab" ...); for "type" it is "Enter" when the text is submitted.
+	Key string
+	// Arm arms the frame's in-page guard when the verdict allows the
+	// action: until [Disarm], a click, key press, text input or submit that
+	// reaches a covered element in the frame is stopped before the page
+	// sees it. The gate arms it just before it dispatches agent input.
+	Arm bool
+}
+
+// ActionKind is what an [Action] does to its target.
+type ActionKind string
+
+// The kinds of action the scanner judges.
+const (
+	ActionClick  ActionKind = "click"
+	ActionType   ActionKind = "type"
+	ActionSelect ActionKind = "select"
+	ActionKey    ActionKind = "key"
+	ActionScroll ActionKind = "scroll"
+	ActionFocus  ActionKind = "focus"
+	// ActionHover moves the pointer over the element: judged as a click,
+	// since hover menus and tooltips act on the pointer.
+	ActionHover ActionKind = "hover"
+	// ActionWheel scrolls with the mouse wheel, without a target: judged
+	// on the focused element, which a wheel changes when it is a number
+	// field (Chromium steps a focused number input under the pointer).
+	// Which element the pointer is over is not asked: every frame's
+	// focused number field counts.
+	ActionWheel ActionKind = "wheel"
+)
+
+// Verdict is what an action would touch and which marks cover it, read
+// from the page at the moment of [Check].
+type Verdict struct {
+	Stale bool // the element is gone or replaced (not connected): stale_ref
+	// Marks are every mark covering what the action would touch,
+	// interaction marks first; non-empty means refuse (user_step).
+	Marks []Mark
+	// Obscured is set for a click when another element covers the
+	// target's click point.
+	Obscured bool
+	// Point is the click point (X, Y; Width = Height = 0) in the frame's
+	// viewport after scrolling the target into view, for clicks; nil when
+	// the target shows no box in the viewport.
+	Point *Rect
+	// Focused says whether the target is the focused element now.
+	Focused bool
+}
+
+// verdictJSON mirrors the scanner's check result.
+type verdictJSON struct {
+	Stale    bool   `json:"stale"`
+	Marks    []Mark `json:"marks"`
+	Obscured bool   `json:"obscured"`
+	Point    *Rect  `json:"point"`
+	Focused  bool   `json:"focused"`
+	// Unseen: the focus is inside a shadow root the scanner has not
+	// adopted (a closed root attached since the last scan).
+	Unseen bool `json:"unseen"`
+}
+
+func (v verdictJSON) verdict() Verdict {
+	return Verdict{Stale: v.Stale, Marks: v.Marks, Obscured: v.Obscured, Point: v.Point, Focused: v.Focused}
+}
+
+// actionJSON is the argument of the scanner's check.
+type actionJSON struct {
+	Kind ActionKind `json:"kind"`
+	ID   int        `json:"id"`
+	Key  string     `json:"key"`
+	Arm  bool       `json:"arm"`
+}
+
+// Calls into the scanner for a check; every value is an argument, never
+// source text.
+const (
+	callCheck  = `function(a) { return globalThis.poppyMarks.check(a); }`
+	callDisarm = `function() { return globalThis.poppyMarks.disarm(); }`
+)
+
+// Check reads, in one round trip, what action a would touch in the frame and
+// which marks cover it now. For a click it also scrolls the target into view
+// and hit-tests its click point. Every element a returned Mark names has a
+// local id. A gone target is a Verdict with Stale set, not an error.
+func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
+	switch a.Kind {
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel:
+	default:
+		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
+	}
+	var v verdictJSON
+	if err := f.Call(ctx, World, callCheck, &v, actionJSON(a)); err != nil {
+		return Verdict{}, fmt.Errorf("checking action: %w", err)
+	}
+	if v.Unseen {
+		// The focus is in a closed root attached since the last scan.
+		if _, err := adoptClosedRoots(ctx, f); err != nil {
+			return Verdict{}, fmt.Errorf("checking action: %w", err)
+		}
+		v = verdictJSON{}
+		if err := f.Call(ctx, World, callCheck, &v, actionJSON(a)); err != nil {
+			return Verdict{}, fmt.Errorf("checking action: %w", err)
+		}
+	}
+	return v.verdict(), nil
+}
+
+// Caught is what the in-page guard stopped: an event of an agent action
+// that reached an element a mark covers.
+type Caught struct {
+	Event string `json:"event"` // "click", "keydown", "beforeinput", "submit" ...
+	// Marks cover what the event would have changed, activated or
+	// submitted, interaction marks first.
+	Marks []Mark `json:"marks"`
+}
+
+// Disarmed is what [Disarm] found.
+type Disarmed struct {
+	Caught *Caught `json:"caught"` // what the guard stopped, or nil
+	Title  string  `json:"title"`  // the frame's document title, read in the same call
+}
+
+// Disarm disarms the frame's guard (see [Action.Arm]) and returns what it
+// stopped while armed, with the document's title.
+func Disarm(ctx context.Context, f browser.Frame) (Disarmed, error) {
+	var d Disarmed
+	if err := f.Call(ctx, World, callDisarm, &d); err != nil {
+		return Disarmed{}, fmt.Errorf("disarming the guard: %w", err)
+	}
+	return d, nil
+}
