@@ -34,9 +34,13 @@ type ModelRequest struct {
 	UserSaid string
 }
 
-// UserSaidTurn is the user turn that carries [ModelRequest.UserSaid].
+// UserSaidTurn is the user turn that carries [ModelRequest.UserSaid]: the
+// message as one line inside <user_message>, with <, > and & written as
+// entities and every line break a space, so that nothing in it can close
+// the wrapper or start a line of its own (a fake "System:" line).
 func UserSaidTurn(said string) string {
-	return "The User (a person, not a web page) left you this message when they gave the browser back:\n<user_message>\n" + said + "\n</user_message>"
+	return "The User (a person, not a web page) left you this message when they gave the browser back (<, > and & in it are written &lt;, &gt; and &amp;):\n<user_message>\n" +
+		escapeLine(said) + "\n</user_message>"
 }
 
 // ToolSpec is a function tool offered to the model.

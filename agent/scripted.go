@@ -94,8 +94,8 @@ func (m *Scripted) Complete(ctx context.Context, req *ModelRequest) (*ModelReply
 		m.heard = append(m.heard, req.UserSaid)
 		m.mu.Unlock()
 	}
-	page := ParsePage(section(req.User, "page"))
-	hist := parseHistory(section(req.User, "history"))
+	page := ParsePage(pageSection(req.User))
+	hist := parseHistory(unescapeText(section(req.User, "history")))
 	out := m.decide(page, hist, strings.Contains(req.User, UserSaidNo))
 	out.Memory = m.s.Memory
 	if len(hist) > 0 {
@@ -207,6 +207,10 @@ func section(s, name string) string {
 	}
 	return rest
 }
+
+// pageSection is the page text of a prompt, as the page gave it (the
+// prompt escapes it, see escapeText).
+func pageSection(prompt string) string { return unescapeText(section(prompt, "page")) }
 
 // SeenPage is a page as a model reads it from the prompt.
 type SeenPage struct{ Elements []SeenElement }

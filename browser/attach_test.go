@@ -12,10 +12,12 @@ import (
 
 // TestAttachIsBounded: a --cdp-url whose port accepts connections but
 // never answers fails within the attach bound, saying so, and without the
-// URL's query (a browser pool's token travels there).
+// URL's query or a token in its path (a browser pool's token travels
+// there).
 func TestAttachIsBounded(t *testing.T) {
 	addr := browsertest.SilentListener(t)
-	for _, u := range []string{"http://" + addr + "/?token=pool-secret", "ws://" + addr + "/devtools/browser/x?token=pool-secret"} {
+	for _, u := range []string{"http://" + addr + "/?token=pool-secret", "ws://" + addr + "/devtools/browser/x?token=pool-secret",
+		"ws://" + addr + "/devtools/browser/pool-secret-3f1c2a9e", "wss://" + addr + "/token/pool-secret", "http://" + addr + "/pool-secret-3f1c2a9e/chromium"} {
 		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 		start := time.Now()
 		b, err := browser.Launch(ctx, &browser.Options{CDPURL: u, ConnectTimeout: time.Second})

@@ -59,8 +59,13 @@
 //
 // [Server.ServeHTTP] serves Streamable HTTP: a bearer token on every
 // request (given, or random and shown once; a token the User set is never
-// printed), the scheme matched in any case, no cross-origin request, a
-// loud warning for a non-loopback address ([WarnIfExposed]). Beside MCP
+// printed), the scheme matched in any case, no request from a foreign
+// Origin whatever its method (403, checked before the token), refused
+// connections closed after the answer, a header bound
+// ([DefaultReadHeaderTimeout]) and an idle bound ([HTTPOptions].IdleTimeout)
+// on every connection, a loud warning for a non-loopback address
+// ([WarnIfExposed]). logging/setLevel with a level MCP does not name is
+// answered -32602, over either transport. Beside MCP
 // it answers GET /healthz and GET /readyz ([HTTPOptions].Ready, sessions
 // under the cap) without the token, one word each, and GET /metrics
 // (Prometheus text, a registry of the server's own: sessions, tool calls

@@ -37,16 +37,29 @@ type HTTPOptions struct {
 	Ready func() bool
 	// Collectors are more metrics for GET /metrics (the browser's).
 	Collectors []prometheus.Collector
+	// IdleTimeout closes a keep-alive connection idle this long between
+	// requests. Zero means DefaultIdleTimeout.
+	IdleTimeout time.Duration
 }
+
+// DefaultReadHeaderTimeout bounds reading a request's headers, from the
+// connection's start: a connection that sends nothing is closed after it.
+const DefaultReadHeaderTimeout = 10 * time.Second
+
+// DefaultIdleTimeout is [HTTPOptions.IdleTimeout]'s default.
+const DefaultIdleTimeout = 60 * time.Second
 
 // sessionHeader is the Streamable HTTP session header.
 const sessionHeader = "Mcp-Session-Id"
 
 // ServeHTTP serves s over Streamable HTTP on l until ctx ends. Every
-// request must carry the bearer token and no foreign Origin: a page in any
-// browser on this machine must not drive the agent's browser (the go-sdk
-// also refuses a non-loopback Host on a loopback listener, against DNS
-// rebinding). At most Options.MaxSessions sessions are open at once, each
+// request must carry no foreign Origin (checked first: 403, whatever the
+// method) and the bearer token (401): a page in any browser on this
+// machine must not drive the agent's browser (the go-sdk also refuses a
+// non-loopback Host on a loopback listener, against DNS rebinding). A
+// refused connection is closed after its answer; a connection sends its
+// headers within [DefaultReadHeaderTimeout] and is closed after
+// HTTPOptions.IdleTimeout idle between requests. At most Options.MaxSessions sessions are open at once, each
 // with its own runtime; an initialize beyond is answered with a JSON-RPC
 // error (CodeTooManySessions) that names the cap. A session with no request for
 // Options.SessionIdle ends (its runtime first, recorded as "idle"), and a
@@ -92,8 +105,15 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 		}
 	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
-	h := s.recoverHTTP(requireBearer(token, http.NewCrossOriginProtection().Handler(s.door(sdk))))
-	hs := &http.Server{Handler: s.probes(token, o.Ready, h), ReadHeaderTimeout: 10 * time.Second}
+	h := s.recoverHTTP(requireBearer(token, s.door(sdk)))
+	idle := o.IdleTimeout
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
+	// No ReadTimeout or WriteTimeout: a GET's event stream and a long
+	// tool call (browser_wait_for_control) outlive any such bound.
+	hs := &http.Server{Handler: refuseForeignOrigin(s.probes(token, o.Ready, h)),
+		ReadHeaderTimeout: DefaultReadHeaderTimeout, IdleTimeout: idle}
 	fmt.Fprintf(msgs, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), shown)
 	owned.Go(func() {
 		<-ctx.Done()
@@ -208,14 +228,40 @@ func writeRPCError(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) 
 }
 
 // requireBearer lets through only requests that carry the token. The
-// scheme name is case-insensitive (RFC 9110, section 11.1).
+// scheme name is case-insensitive (RFC 9110, section 11.1). A refused
+// connection is closed after the answer, not kept alive.
 func requireBearer(token string, next http.Handler) http.Handler {
 	want := []byte(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		scheme, cred, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(cred)), want) != 1 {
 			w.Header().Set("WWW-Authenticate", "Bearer")
+			w.Header().Set("Connection", "close")
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// refuseForeignOrigin answers 403 to any request, whatever its method
+// (a GET opening the event stream and a DELETE ending a session too) and
+// before its token is looked at, that a browser sent from another origin:
+// a Sec-Fetch-Site other than same-origin or none, or an Origin other than
+// this server's own (http://HOST as the request names it; "null"
+// included). A client that is not a browser sends neither and passes.
+// The connection is closed after the answer.
+func refuseForeignOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		site := r.Header.Get("Sec-Fetch-Site")
+		origin := r.Header.Get("Origin")
+		foreign := site != "" && site != "same-origin" && site != "none"
+		if origin != "" && !strings.EqualFold(origin, "http://"+r.Host) {
+			foreign = true
+		}
+		if foreign {
+			w.Header().Set("Connection", "close")
+			http.Error(w, "cross-origin request refused", http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -185,7 +185,7 @@ func newServer(open OpenFunc, notify bool, opts *Options) *Server {
 	s.metrics = newMetrics(reg.count)
 	reg.metrics = s.metrics
 	// recoverCalls is outermost: a panic anywhere below still answers.
-	s.mcp.AddReceivingMiddleware(s.recoverCalls, reg.middleware, s.metrics.middleware)
+	s.mcp.AddReceivingMiddleware(s.recoverCalls, checkLogLevel, reg.middleware, s.metrics.middleware)
 	for _, e := range gate.Catalogue() {
 		s.addAction(e)
 	}

@@ -181,6 +181,7 @@ func startJoinPage(endpoint string, cred Secret) (*joinPage, error) {
 	path, host := "/join/"+secretPath, ln.Addr().String()
 	p.srv = &http.Server{
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       10 * time.Second,
 		ErrorLog:          log.New(io.Discard, "", 0),
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Cache-Control", "no-store")

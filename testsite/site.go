@@ -150,6 +150,7 @@ func (s *Site) Start(addr string) error {
 		Handler:           s.Handler(),
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{s.certs.leaf}, MinVersion: tls.VersionTLS12},
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       60 * time.Second, // an idle keep-alive connection is closed
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
 	s.srv, s.ln, s.done = srv, ln, make(chan error, 1)

@@ -91,6 +91,7 @@ func serveRealPages(ps []page) (addr string, stop func(), err error) {
 			w.Write(src)
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       60 * time.Second,
 	}
 	go srv.Serve(ln)
 	return ln.Addr().String(), func() { srv.Close() }, nil

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"syscall"
@@ -28,13 +27,16 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var mo mcpserver.Options
 	fs.IntVar(&mo.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over --http: at most this many MCP sessions at once; a new one beyond is refused")
 	fs.DurationVar(&mo.SessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "over --http: end a session (and its browser context) after this long without a request")
-	logFormat := fs.String("log-format", "text", "log lines on stderr (browser attached, lost, reattached) as text or json")
+	logFormat := fs.String("log-format", "text", "log lines on stderr (browser attached, lost, reattached) as text or json; with json every line on stderr is a JSON record and none carries a secret: the live view's address is shown without its token (the User's links go by --on-offer, the TUI or --live-url-file), and --http needs POPPY_MCP_TOKEN")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	logger, err := stderrLogger(*logFormat, stderr)
+	logger, notices, err := stderrLogger(*logFormat, stderr)
 	if err != nil {
 		return err
+	}
+	if *logFormat == "json" && *httpAddr != "" && os.Getenv("POPPY_MCP_TOKEN") == "" {
+		return cli.UsageErrorf("mcp: --http with --log-format json needs the token in POPPY_MCP_TOKEN: JSON logs never carry it, so a random one could not be shown")
 	}
 	if cfg.Company == "" {
 		return cli.UsageErrorf("mcp: --company is required")
@@ -42,7 +44,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := needDisplay("mcp", cfg.Headful, cfg.CDPURL); err != nil {
 		return err
 	}
-	cfg.UserMessages = stderr
+	cfg.UserMessages = notices
 	cfg.Logger = logger
 	cfg.ContextPerSession = *httpAddr != ""
 	opts := cfg.options()
@@ -62,7 +64,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// and the first browser tool waits for the start.
 	go func() {
 		if err := rt.Start(ctx); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(stderr, "poppy-browser: the browser did not start (a new session tries again): %v\n", err)
+			fmt.Fprintf(notices, "poppy-browser: the browser did not start (a new session tries again): %v\n", err)
 		}
 	}()
 	srv := mcpserver.NewServer(func(ctx context.Context, id string) (mcpserver.Runtime, error) {
@@ -71,12 +73,12 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return nil, err
 		}
 		if *tui && *httpAddr == "" {
-			go showTUI(ctx, ss.RunTUI, ss.LiveURL(), stderr)
+			go showTUI(ctx, ss.RunTUI, ss.LiveURL(), notices)
 		}
 		return ss, nil
 	}, &mo)
 	if httpListener != nil {
-		return serveHTTP(ctx, srv, httpListener, stderr, &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()})
+		return serveHTTP(ctx, srv, httpListener, notices, &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()})
 	}
 	return srv.ServeStdio(ctx, stdin, stdout)
 }
@@ -115,18 +117,6 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, l net.Listener, stder
 		o.TokenFromEnv = "$POPPY_MCP_TOKEN"
 	}
 	return srv.ServeHTTP(ctx, l, o)
-}
-
-// stderrLogger is the runtime's logger on stderr, in format (text or
-// json).
-func stderrLogger(format string, stderr io.Writer) (*slog.Logger, error) {
-	switch format {
-	case "text":
-		return slog.New(slog.NewTextHandler(stderr, nil)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(stderr, nil)), nil
-	}
-	return nil, cli.UsageErrorf("mcp: --log-format is text or json, not %q", format)
 }
 
 // startDemoSite serves the demo airline on loopback, trusting a fresh demo

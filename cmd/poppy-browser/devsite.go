@@ -138,11 +138,46 @@ func trustedKeys(files []string) (keys []ed25519.PublicKey, devKey string, err e
 	return []ed25519.PublicKey{key.Public().(ed25519.PublicKey)}, devKey, nil
 }
 
+// writeCA writes the CA to path without ever following a symbolic link
+// there: a link (even a dangling one) or anything but a regular file is
+// refused, and the CA goes to a new temporary file beside it (created
+// with O_CREATE|O_EXCL, which never follows a link), renamed over path
+// (a rename replaces the name itself, never a link's target), so a link
+// put there after the check is replaced, not written through.
 func writeCA(path string, pemBytes []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("writing the CA: %w", err)
 	}
-	if err := os.WriteFile(path, pemBytes, 0o644); err != nil {
+	if fi, err := os.Lstat(path); err == nil {
+		switch {
+		case fi.Mode()&os.ModeSymlink != 0:
+			return fmt.Errorf("--ca-out %s is a symbolic link, which is not followed: give the path of a regular file", path)
+		case !fi.Mode().IsRegular():
+			return fmt.Errorf("--ca-out %s is not a regular file", path)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("writing the CA: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing the CA: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing to remove
+	_, err = tmp.Write(pemBytes)
+	if err == nil {
+		err = tmp.Chmod(0o644) // a CA certificate is public
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
 		return fmt.Errorf("writing the CA: %w", err)
 	}
 	return nil

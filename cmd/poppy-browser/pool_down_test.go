@@ -22,8 +22,9 @@ import (
 // down, its URL carrying a distinctive token (and user info): every
 // session's tool calls fail with browser_unavailable, each new session
 // tries again (counted in /metrics), /healthz and /readyz still answer,
-// the attempt is one JSON line on stderr, and the token is in no tool
-// result, no line on stderr and no line of the audit log.
+// the attempt is one JSON line on stderr (every line there is one), and
+// the token is in no tool result, no line on stderr and no line of the
+// audit log.
 func TestPoolDownKeepsItsToken(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -32,8 +33,10 @@ func TestPoolDownKeepsItsToken(t *testing.T) {
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
 	args := []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
 		"--cdp-url", cdpURL, "--audit-log", auditPath, "--log-format", "json", "--live-url-file", ""}
-	rt := startHTTPRuntime(t, ctx, args) // stopped below, before the logs are read
-	stderr, endpoint, token := &rt.stderr, rt.endpoint, rt.token
+	const token = "pool-down-mcp-token" // JSON logs carry no token: --http needs one set
+	t.Setenv("POPPY_MCP_TOKEN", token)
+	rt := startJSONRuntime(t, ctx, args) // stopped below, before the logs are read
+	stderr, endpoint := &rt.stderr, rt.endpoint
 	get := func(path string, auth bool) (int, string) {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(endpoint, "/")+path, nil)
 		if auth {
@@ -99,6 +102,7 @@ func TestPoolDownKeepsItsToken(t *testing.T) {
 			t.Errorf("%s shows the pool's token:\n%s", what, text)
 		}
 	}
+	jsonRecords(t, stderr.String()) // every line on stderr is a JSON record
 	if !strings.Contains(stderr.String(), `"msg":"browser attach failed"`) {
 		t.Errorf("stderr lacks the JSON line of the failed attach:\n%s", stderr.String())
 	}

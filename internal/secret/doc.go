@@ -4,5 +4,9 @@
 // [Value.Reveal].
 //
 // It must not hold anything but the value, and must not be used for what a
-// user may need to read back (a URL, a host, an error).
+// user may need to read back (a URL, a host, an error). For those, which
+// may carry a secret without being one, [RedactURL] keeps a URL's scheme,
+// host and path words and drops the rest (a pool's token in the query or
+// the path, user info), and [RedactText] does so for every URL and bearer
+// credential in a line of text (what a JSON log line may quote).
 package secret

@@ -14,17 +14,19 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
+
+	"github.com/poppy-browser/poppy-browser/internal/secret"
 )
 
-// RedactURL drops a DevTools URL's query, user info and fragment (a browser
-// pool's token travels there), for errors.
+// RedactURL drops a DevTools URL's query, user info and fragment, and
+// redacts each path segment that is not a plain word (a browser pool's
+// token travels in the query or the path: /devtools/browser/ID,
+// /token/T), for errors ([secret.RedactURL]).
 func RedactURL(raw string) string {
-	u, err := neturl.Parse(raw)
-	if err != nil {
+	if _, err := neturl.Parse(raw); err != nil {
 		return "the DevTools URL"
 	}
-	u.RawQuery, u.User, u.Fragment, u.ForceQuery = "", nil, "", false
-	return u.String()
+	return secret.RedactURL(raw)
 }
 
 // urlInText finds the URLs an error's text may carry.

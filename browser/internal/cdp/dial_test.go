@@ -31,6 +31,9 @@ func TestRedact(t *testing.T) {
 		{"text", fmt.Errorf("attaching to ws://u:pw@127.0.0.1:3000/chromium?token=%s&launch={}: refused", token)},
 		{"url.Error", &neturl.Error{Op: "Get", URL: "http://127.0.0.1:1/json/version?token=" + token, Err: errors.New("connection refused")}},
 		{"wrapped url.Error", fmt.Errorf("attaching: %w", &neturl.Error{Op: "Get", URL: "wss://pool/?token=" + token, Err: context.DeadlineExceeded})},
+		{"path token", fmt.Errorf("attaching to wss://pool.example/devtools/browser/%s: refused", token)},
+		{"path token after a word", fmt.Errorf("attaching to wss://pool.example/token/%s: refused", "abc"+token)},
+		{"url.Error with a path token", &neturl.Error{Op: "Get", URL: "http://127.0.0.1:1/" + token + "/json/version", Err: errors.New("connection refused")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
