@@ -38,6 +38,7 @@ type Browser struct {
 	proc *chromium.Process // nil when attached
 
 	getterCalls atomic.Uint64 // numbers CallPrivate's object groups
+	pauses      atomic.Int64  // Debugger.paused events of every target, for tests (browsertest.DebuggerPauses)
 
 	ctx    context.Context // lives until Close; owns the read loop and event goroutines
 	cancel context.CancelFunc

@@ -103,6 +103,7 @@ func (t *tgt) resumeLocked(ctx context.Context) error {
 // pause that no Hold wants. Its handlers run on the read loop.
 func (t *tgt) watchPauses() {
 	t.s.On(debugger.Paused.Method, func(jsonv2.Value) {
+		t.b.pauses.Add(1)
 		t.holdMu.Lock()
 		defer t.holdMu.Unlock()
 		t.paused = true

@@ -37,3 +37,20 @@ func flags(cfg Config, userDataDir string) []string {
 	args = append(args, cfg.Args...)
 	return append(args, "about:blank")
 }
+
+// PlainArgs returns the command line of a Chromium like ours, with our
+// flags and our profile's preferences (written into userDataDir), but no
+// DevTools connection, opening url: the plain browser a benchmark or a
+// test compares the runtime's with (package browsertest).
+func PlainArgs(cfg Config, userDataDir, url string) ([]string, error) {
+	if err := writePreferences(userDataDir); err != nil {
+		return nil, err
+	}
+	var args []string
+	for _, a := range flags(cfg, userDataDir) {
+		if a != "--remote-debugging-pipe" && a != "about:blank" {
+			args = append(args, a)
+		}
+	}
+	return append(args, url), nil
+}
