@@ -25,6 +25,10 @@ func flags(cfg Config, userDataDir string) []string {
 		"--use-mock-keychain",
 		"--metrics-recording-only",
 		"--mute-audio",
+		// navigator.webdriver stays false, as in a browser a person
+		// drives: the DevTools pipe alone would turn it on, and any page
+		// could tell.
+		"--disable-blink-features=AutomationControlled",
 	}
 	if !cfg.Headful {
 		args = append(args, "--headless", "--hide-scrollbars", "--disable-gpu")
