@@ -20,11 +20,24 @@ import (
 // are counted: the last release resumes it.
 //
 // The debugger is on in every page and frame target from its start (see
-// configure), with breakpoints off, so a page's debugger statements stop
-// nothing: Debugger.enable waits behind a busy page's tasks, and only
-// Debugger.pause and Debugger.resume interrupt its script. A target found
-// paused with no Hold (a pause that took effect after its Hold was
-// released) is resumed at once.
+// configure): Debugger.enable waits behind a busy page's tasks, and only
+// Debugger.pause and Debugger.resume interrupt its script. No page can time
+// or see it: a target skips every pause (Debugger.setSkipAllPauses, which a
+// renderer a navigation starts keeps) unless it renders a document that a
+// script's [Script].Holds names (the injector's: the Company's), and there
+// its breakpoints are off (turned on then off again on each new document,
+// as a new renderer turns them on), so a page's debugger statements stop
+// nothing anywhere while a pause request still stops an endless script of
+// the Company's. A target that skips pauses can be held too: the skip is
+// lifted first, a command that runs between the renderer's tasks, so a
+// renderer busy in one long task is held only once that task ends. A
+// target found paused with no Hold (a pause that took effect after its
+// Hold was released) is resumed at once. One gap remains: when an armed
+// target navigates to another site, its new renderer starts armed, with
+// breakpoints on, until the document's first context is reported and the
+// skip is sent; a debugger statement in that document's first script can
+// stop (and is resumed at once). The same holds for the Company's own
+// new documents until their breakpoints are off again.
 type Hold struct {
 	t    *tgt
 	h    *targetHold
