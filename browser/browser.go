@@ -26,6 +26,12 @@ const UtilityWorld = "poppy-browser"
 type Script struct {
 	World  string // "" is the page's main world; otherwise an isolated world of that name
 	Source string
+	// Holds, when set, names the documents (by their origin, "null"
+	// when opaque) that [Frame.Hold] must be able to stop at once, even
+	// in an endless script: their renderers keep the debugger's pause
+	// armed (see Frame.Hold). Every other renderer skips every pause, so
+	// no page there can time or see the debugger.
+	Holds func(origin string) bool
 }
 
 // Browser is a Chromium driven over CDP, with every page, popup and
@@ -38,6 +44,7 @@ type Browser struct {
 	proc *chromium.Process // nil when attached
 
 	getterCalls atomic.Uint64 // numbers CallPrivate's object groups
+	pauses      atomic.Int64  // Debugger.paused events of every target, for tests (browsertest.DebuggerPauses)
 
 	ctx    context.Context // lives until Close; owns the read loop and event goroutines
 	cancel context.CancelFunc
@@ -246,6 +253,7 @@ func installIn(ctx context.Context, ts []*tgt, key string) error {
 			if err := t.installScript(ctx, key); err != nil && !isGone(err) {
 				errs[i] = err
 			}
+			t.rearm() // the script may name documents to hold (Script.Holds)
 		})
 	}
 	wg.Wait()

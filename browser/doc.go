@@ -69,9 +69,11 @@
 //     input, a DOM read) got no answer within [Options.BusyTimeout] (10 s).
 //     The next navigation of that tab ends the script first, so the tab can
 //     leave. [Frame.Hold] stops a busy renderer's scripts without ending
-//     them (the debugger's pause, on in every page and frame target from
-//     its start, breakpoints off), so that a value can be set while none
-//     of them runs.
+//     them (the debugger's pause: on in every page and frame target from
+//     its start, and armed only in renderers of documents a script's
+//     [Script].Holds names; every other renderer skips every pause, so no
+//     page there can time a debugger statement), so that a value can be
+//     set while none of them runs.
 //   - [ErrDialogOpen]: a JavaScript dialog holds the tab. The call that
 //     opened it (a click) returns as soon as it opens; later calls fail at
 //     once until [Page.HandleDialog] answers it. With [Options.DialogLimit]

@@ -20,11 +20,24 @@ import (
 // are counted: the last release resumes it.
 //
 // The debugger is on in every page and frame target from its start (see
-// configure), with breakpoints off, so a page's debugger statements stop
-// nothing: Debugger.enable waits behind a busy page's tasks, and only
-// Debugger.pause and Debugger.resume interrupt its script. A target found
-// paused with no Hold (a pause that took effect after its Hold was
-// released) is resumed at once.
+// configure): Debugger.enable waits behind a busy page's tasks, and only
+// Debugger.pause and Debugger.resume interrupt its script. No page can time
+// or see it: a target skips every pause (Debugger.setSkipAllPauses, which a
+// renderer a navigation starts keeps) unless it renders a document that a
+// script's [Script].Holds names (the injector's: the Company's), and there
+// its breakpoints are off (turned on then off again on each new document,
+// as a new renderer turns them on), so a page's debugger statements stop
+// nothing anywhere while a pause request still stops an endless script of
+// the Company's. A target that skips pauses can be held too: the skip is
+// lifted first, a command that runs between the renderer's tasks, so a
+// renderer busy in one long task is held only once that task ends. A
+// target found paused with no Hold (a pause that took effect after its
+// Hold was released) is resumed at once. One gap remains: when an armed
+// target navigates to another site, its new renderer starts armed, with
+// breakpoints on, until the document's first context is reported and the
+// skip is sent; a debugger statement in that document's first script can
+// stop (and is resumed at once). The same holds for the Company's own
+// new documents until their breakpoints are off again.
 type Hold struct {
 	t    *tgt
 	h    *targetHold
@@ -57,11 +70,43 @@ func (f Frame) Hold(ctx context.Context) (*Hold, error) {
 	if t.paused {
 		h.closed = true
 		close(h.paused)
-	} else if err := t.sendAll(ctx, debugger.CommandPause); err != nil {
+	} else if err := t.pauseLocked(ctx, h); err != nil {
 		return nil, fmt.Errorf("holding the page's scripts: %w", err)
 	}
+	t.armed = true
 	t.held = h
 	return &Hold{t: t, h: h}, nil
+}
+
+// pauseLocked asks the target to pause for h; t.holdMu is held. The
+// target skips every pause but a Hold's: the skip is lifted, a command
+// that runs on the renderer's main thread, then the pause is asked for, a
+// command that interrupts a running script. A renderer busy in a long
+// task drops that pause (the skip still stands), so once the lift has
+// run, after its task, the pause is asked for again unless it was taken.
+func (t *tgt) pauseLocked(ctx context.Context, h *targetHold) error {
+	if t.armed {
+		return t.sendAll(ctx, command{method: debugger.CommandPause})
+	}
+	lift := skipPauses(false)
+	id, ch, err := t.s.Send(ctx, lift.method, lift.params)
+	if err != nil {
+		return gone(err)
+	}
+	if err := t.sendAll(ctx, command{method: debugger.CommandPause}); err != nil {
+		return err
+	}
+	t.b.wg.Go(func() {
+		if err := t.s.Wait(t.b.ctx, id, ch, lift.method, nil); err != nil {
+			return
+		}
+		t.holdMu.Lock()
+		defer t.holdMu.Unlock()
+		if t.held == h && !h.closed {
+			_ = t.sendAll(t.b.ctx, command{method: debugger.CommandPause})
+		}
+	})
+	return nil
 }
 
 // Paused is closed once no script of the target runs.
@@ -81,11 +126,76 @@ func (h *Hold) Release(ctx context.Context) error {
 			return
 		}
 		t.held = nil
-		if serr := t.resumeLocked(ctx); serr != nil {
+		serr := t.resumeLocked(ctx)
+		if serr == nil {
+			serr = t.rearmLocked(ctx)
+		}
+		if serr != nil {
 			err = fmt.Errorf("releasing the page's scripts: %w", serr)
 		}
 	})
 	return err
+}
+
+// rearm arms the target's debugger while it renders a document that a
+// script's Holds names, and has it skip every pause otherwise.
+func (t *tgt) rearm() {
+	t.holdMu.Lock()
+	defer t.holdMu.Unlock()
+	_ = t.rearmLocked(t.b.ctx)
+}
+
+// rearmLocked is rearm with t.holdMu held. A held target stays armed
+// until its last Hold is released. Each time, an armed target has its
+// breakpoints turned off again: a renderer that a navigation starts turns
+// them on (the protocol restores a session's skip, not its breakpoints),
+// and with them on, a page's debugger statement would stop.
+func (t *tgt) rearmLocked(ctx context.Context) error {
+	if t.held != nil {
+		return nil
+	}
+	want := t.holds()
+	cmds := []command{}
+	if want != t.armed {
+		cmds = append(cmds, skipPauses(!want))
+		t.armed = want
+	}
+	if want {
+		cmds = append(cmds,
+			command{debugger.CommandSetBreakpointsActive, debugger.SetBreakpointsActiveParams{Active: true}},
+			command{debugger.CommandSetBreakpointsActive, debugger.SetBreakpointsActiveParams{Active: false}})
+	}
+	return t.sendAll(ctx, cmds...)
+}
+
+// holds reports whether a document the target renders is one a script's
+// Holds names.
+func (t *tgt) holds() bool {
+	t.b.mu.Lock()
+	var fns []func(string) bool
+	for _, sc := range t.b.scriptsForLocked(t) {
+		if sc.Holds != nil {
+			fns = append(fns, sc.Holds)
+		}
+	}
+	t.b.mu.Unlock()
+	if len(fns) == 0 {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, worlds := range t.contexts {
+		c, ok := worlds[""]
+		if !ok {
+			continue
+		}
+		for _, fn := range fns {
+			if fn(c.origin) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // resumeLocked resumes a paused target; t.holdMu is held. It counts the
@@ -96,13 +206,14 @@ func (t *tgt) resumeLocked(ctx context.Context) error {
 		return nil
 	}
 	t.paused = false
-	return t.sendAll(ctx, debugger.CommandResume)
+	return t.sendAll(ctx, command{method: debugger.CommandResume})
 }
 
 // watchPauses keeps t.paused in step with the debugger and resumes a
 // pause that no Hold wants. Its handlers run on the read loop.
 func (t *tgt) watchPauses() {
 	t.s.On(debugger.Paused.Method, func(jsonv2.Value) {
+		t.b.pauses.Add(1)
 		t.holdMu.Lock()
 		defer t.holdMu.Unlock()
 		t.paused = true
@@ -128,15 +239,27 @@ func (t *tgt) watchPauses() {
 	})
 }
 
-// sendAll sends commands without parameters back to back (a session runs
-// them in that order) and leaves their replies to an owned goroutine.
-func (t *tgt) sendAll(ctx context.Context, methods ...string) error {
-	for _, method := range methods {
-		id, ch, err := t.s.Send(ctx, method, nil)
+// command is one command for sendAll.
+type command struct {
+	method string
+	params any
+}
+
+// skipPauses is the command that makes the target skip every pause (a
+// debugger statement, a pause request) or take them again.
+func skipPauses(skip bool) command {
+	return command{debugger.CommandSetSkipAllPauses, debugger.SetSkipAllPausesParams{Skip: skip}}
+}
+
+// sendAll sends commands back to back (a session runs them in that order)
+// and leaves their replies to an owned goroutine.
+func (t *tgt) sendAll(ctx context.Context, cmds ...command) error {
+	for _, c := range cmds {
+		id, ch, err := t.s.Send(ctx, c.method, c.params)
 		if err != nil {
 			return gone(err)
 		}
-		t.b.wg.Go(func() { _ = t.s.Wait(t.b.ctx, id, ch, method, nil) })
+		t.b.wg.Go(func() { _ = t.s.Wait(t.b.ctx, id, ch, c.method, nil) })
 	}
 	return nil
 }

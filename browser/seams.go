@@ -19,4 +19,5 @@ func init() {
 		return p.(*Page).watchLog(fn)
 	}
 	seam.ProfileDir = func(b any) string { return b.(*Browser).profileDir() }
+	seam.DebuggerPauses = func(b any) int64 { return b.(*Browser).pauses.Load() }
 }

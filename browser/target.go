@@ -44,6 +44,7 @@ type tgt struct {
 	holdMu     sync.Mutex                             // orders the debugger's pause and resume (see Frame.Hold)
 	held       *targetHold                            // the pause its Holds share; guarded by holdMu
 	paused     bool                                   // the debugger reports it paused; guarded by holdMu
+	armed      bool                                   // the debugger takes pauses (does not skip them); guarded by holdMu
 	changed    chan struct{}                          // closed and replaced on every frame or context change
 	ready      chan struct{}                          // closed once configure has run (see Browser.attached)
 }
@@ -73,6 +74,10 @@ func newTgt(b *Browser, s, parent *cdpconn.Session, info *target.Info) *tgt {
 	}
 	t.watchLog()
 	track(t, runtime.ExecutionContextCreated, t.contextCreatedLocked)
+	t.s.On(runtime.ExecutionContextCreated.Method, func(jsonv2.Value) {
+		// Not on the read loop: a send may wait for the pipe.
+		t.b.wg.Go(t.rearm)
+	})
 	track(t, runtime.ExecutionContextDestroyed, t.contextDestroyedLocked)
 	track(t, runtime.ExecutionContextsCleared, func(runtime.EventExecutionContextsCleared) {
 		t.contexts = map[cdp.FrameID]map[string]execContext{}
@@ -258,9 +263,11 @@ func (t *tgt) configure(ctx context.Context) error {
 	steps = append(steps,
 		step{method: target.CommandSetAutoAttach, params: target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true)}},
 		step{method: runtime.CommandEnable},
-		// On from the start, breakpoints off: only then can Frame.Hold
-		// pause a busy page (Debugger.enable waits behind its tasks).
+		// On from the start, every pause skipped (see Frame.Hold): only
+		// then can Frame.Hold pause a busy page (Debugger.enable waits
+		// behind its tasks), and no debugger statement of a page stops.
 		step{method: debugger.CommandEnable, params: debugger.EnableParams{}},
+		step{method: debugger.CommandSetSkipAllPauses, params: debugger.SetSkipAllPausesParams{Skip: true}},
 		step{method: debugger.CommandSetBreakpointsActive, params: debugger.SetBreakpointsActiveParams{Active: false}},
 		step{method: page.CommandGetFrameTree, res: tree},
 		step{method: runtime.CommandRunIfWaitingForDebugger})

@@ -47,7 +47,10 @@
 // moment it is. A frame whose renderer does not answer in 0.8 s is busy: a
 // script keeps its main thread, its own or that of a frame sharing its
 // renderer (a data: frame, a same-site third party). That renderer is held
-// ([browser.Frame.Hold], the debugger's pause): every script in it stops at
+// ([browser.Frame.Hold], the debugger's pause, armed only in renderers of
+// the Company's documents: the script names them with browser.Script.Holds,
+// and every other renderer skips every pause, so a page elsewhere cannot
+// time a debugger statement): every script in it stops at
 // its next statement, none is ended, the frame is set while nothing runs,
 // and the renderer resumes; to the page it is a long task. A renderer that
 // does not stop in 0.8 s is busy outside script (a synchronous request): its

@@ -117,7 +117,7 @@ func (in *Injector) install(ctx context.Context, c spec.Controller) error {
 		args = append(args, string(b))
 	}
 	src := poppyJS + "(" + strings.Join(args, ", ") + ");"
-	if err := in.b.SetScript(ctx, scriptKey, browser.Script{Source: src}); err != nil {
+	if err := in.b.SetScript(ctx, scriptKey, browser.Script{Source: src, Holds: in.isCompany}); err != nil {
 		return fmt.Errorf("installing navigator.poppy: %w", err)
 	}
 	return nil

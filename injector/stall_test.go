@@ -22,7 +22,7 @@ import (
 // serveHTTPS serves pages (keyed by host and path) over HTTPS on loopback
 // and returns the Chromium flags that send *.test to it and trust its
 // certificate by its SPKI pin.
-func serveHTTPS(t *testing.T, pages map[string]string) []string {
+func serveHTTPS(t testing.TB, pages map[string]string) []string {
 	t.Helper()
 	return serveTLS(t, pagesHandler(pages))
 }
@@ -36,7 +36,7 @@ func pagesHandler(pages map[string]string) http.Handler {
 }
 
 // serveTLS serves h like serveHTTPS.
-func serveTLS(t *testing.T, h http.Handler) []string {
+func serveTLS(t testing.TB, h http.Handler) []string {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(h)
 	srv.StartTLS()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/browser/internal/chromium"
+	"github.com/poppy-browser/poppy-browser/internal/childenv"
 	"github.com/poppy-browser/poppy-browser/internal/tail"
 )
 
@@ -94,6 +95,37 @@ func StartChromium(tb testing.TB, ctx context.Context, opts *ChromiumOptions) *C
 		tb.Fatalf("waited in vain for the separate Chromium to say where DevTools listens; it said: %s", c.out.LastLine())
 	}
 	return nil
+}
+
+// StartPlain starts a plain Chromium opening url: the runtime's own flags
+// and profile preferences (a fresh profile under tb.TempDir()), plus args,
+// but no DevTools connection and nothing of the runtime attached, for a
+// page to be measured against the same page under poppy-browser. It
+// returns once the process started; the page reports to its own server.
+// At cleanup the whole process group is killed and waited for.
+func StartPlain(tb testing.TB, args []string, url string) *Chromium {
+	tb.Helper()
+	bin, err := browser.FindChromium()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	argv, err := chromium.PlainArgs(chromium.Config{Width: 1280, Height: 800, Args: args}, tb.TempDir(), url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := &Chromium{cmd: exec.Command(bin, argv...), out: &tail.Buffer{Max: 16 << 10}, exited: make(chan struct{})}
+	c.cmd.Env = childenv.Keep(os.Environ(), childenv.Chromium)
+	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
+	if err := c.cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(c.Kill)
+	go func() {
+		_ = c.cmd.Wait()
+		close(c.exited)
+	}()
+	return c
 }
 
 // Kill kills the browser's process group (as a pool replacing a browser

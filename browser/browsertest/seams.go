@@ -55,3 +55,9 @@ func WatchLog(p *browser.Page, fn func(LogLine)) (stop func()) {
 // made (Close removes it) or the Options' UserDataDir; "" for an attached
 // browser.
 func ProfileDir(b *browser.Browser) string { return seam.ProfileDir(b) }
+
+// DebuggerPauses counts the debugger pauses of every page and frame of b
+// since it started (a page's debugger statement that stopped it, or a
+// hold of a busy renderer): a test asserts a page's statements reach no
+// one.
+func DebuggerPauses(b *browser.Browser) int64 { return seam.DebuggerPauses(b) }

@@ -25,6 +25,10 @@ func flags(cfg Config, userDataDir string) []string {
 		"--use-mock-keychain",
 		"--metrics-recording-only",
 		"--mute-audio",
+		// navigator.webdriver stays false, as in a browser a person
+		// drives: the DevTools pipe alone would turn it on, and any page
+		// could tell.
+		"--disable-blink-features=AutomationControlled",
 	}
 	if !cfg.Headful {
 		args = append(args, "--headless", "--hide-scrollbars", "--disable-gpu")
@@ -36,4 +40,21 @@ func flags(cfg Config, userDataDir string) []string {
 	args = append(args, fmt.Sprintf("--window-size=%d,%d", cfg.Width, cfg.Height))
 	args = append(args, cfg.Args...)
 	return append(args, "about:blank")
+}
+
+// PlainArgs returns the command line of a Chromium like ours, with our
+// flags and our profile's preferences (written into userDataDir), but no
+// DevTools connection, opening url: the plain browser a benchmark or a
+// test compares the runtime's with (package browsertest).
+func PlainArgs(cfg Config, userDataDir, url string) ([]string, error) {
+	if err := writePreferences(userDataDir); err != nil {
+		return nil, err
+	}
+	var args []string
+	for _, a := range flags(cfg, userDataDir) {
+		if a != "--remote-debugging-pipe" && a != "about:blank" {
+			args = append(args, a)
+		}
+	}
+	return append(args, url), nil
 }

@@ -35,4 +35,7 @@ var (
 	WatchLog func(page any, fn func(LogLine)) (stop func())
 	// ProfileDir is the profile directory of a launched browser.
 	ProfileDir func(browser any) string
+	// DebuggerPauses counts the debugger pauses of every target of
+	// browser since it started, held or not.
+	DebuggerPauses func(browser any) int64
 )
