@@ -160,8 +160,10 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 	defer l.removeClient(c)
 	defer c.close()
 
-	events, unsubscribe := l.ctl.Subscribe()
-	defer unsubscribe()
+	// Every change of control is pushed to this viewer in its own words
+	// (stateFor), from a watch that ends with the connection.
+	stopWatch := control.Watch(l.ctx, l.ctl, func(control.Event) { c.queue(l.stateFor(c)) })
+	defer stopWatch()
 	l.wg.Go(c.writeLoop)
 	c.queue(l.stateFor(c))
 	l.mu.Lock()
@@ -169,19 +171,6 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 		c.queue(errorMsg{Type: "error", Message: l.alert})
 	}
 	l.mu.Unlock()
-	l.wg.Go(func() {
-		for {
-			select {
-			case _, ok := <-events:
-				if !ok {
-					return
-				}
-				c.queue(l.stateFor(c))
-			case <-c.done:
-				return
-			}
-		}
-	})
 
 	ctx, cancel := context.WithCancel(l.ctx)
 	defer cancel()
