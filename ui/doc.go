@@ -22,7 +22,7 @@
 // browser, the agent's offer of control with the Company's name, and what
 // happened last (handed back, cancelled, declined, the agent finished with
 // its words: [Live.Finish]); and its websocket (/live/ws?token=T), the User
-// channel of CONTRACT.md. Through it the User takes control, hands it back
+// channel of docs/reference.md. Through it the User takes control, hands it back
 // or cancels, and, while they hold control, drives the page with taps,
 // mouse, keys and text, goes back, forward, reloads, types an address and
 // switches or closes tabs. It works on a phone: while a phone or tablet
