@@ -15,7 +15,7 @@ var (
 	// mdLink is the target of an inline Markdown link or image.
 	mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	// mdFileName is a Markdown file named in the text, as a link or not
-	// (`README.md`, ../shared/DESIGN.md).
+	// (`README.md`, docs/architecture.md, or a path that climbs with ../).
 	mdFileName = regexp.MustCompile(`(?:\.\./|[\w-]+/)*[\w-]+\.md\b`)
 )
 
