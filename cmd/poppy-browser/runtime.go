@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
@@ -83,19 +81,6 @@ func (c *config) options() supervisor.Options {
 		_ = os.MkdirAll(filepath.Dir(opts.LiveURLFile), 0o700)
 	}
 	return opts
-}
-
-// needDisplay says so at once when --headful would launch a window with no
-// display to show it on: Chromium itself fails later with a D-Bus error
-// that hides the cause.
-func needDisplay(cmd string, headful bool, cdpURL string) error {
-	if !headful || cdpURL != "" || runtime.GOOS != "linux" {
-		return nil
-	}
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		return fmt.Errorf("%s: --headful needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set: leave out --headful, or run under xvfb-run", cmd)
-	}
-	return nil
 }
 
 // flagSet reports whether the command line set the flag name.

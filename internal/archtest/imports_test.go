@@ -67,9 +67,11 @@ var allowed = map[string][]string{
 		"testsite", "testsite/demoscript",
 		"internal/cli", "internal/desktop", "internal/secret", "internal/version"},
 
-	// The demo Company and its script: imported by cmd, bench and tests only.
-	"testsite":            {"spec", "github.com/go-jose/go-jose/v4", "github.com/gorilla/websocket"},
-	"testsite/demoscript": {"agent"},
+	// The demo Company, and the demo (the agent's script, and the run that
+	// puts the airline, a runtime, the agent and the User together):
+	// imported by cmd, bench and tests only.
+	"testsite":            {"spec", "internal/cli", "github.com/go-jose/go-jose/v4", "github.com/gorilla/websocket"},
+	"testsite/demoscript": {"agent", "mcpserver", "session", "supervisor", "testsite", "ui"},
 
 	// Helpers of our own, each below whatever uses it.
 	"internal/childenv": {},
