@@ -53,7 +53,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	defer closeListener(httpListener)
+	defer cli.CloseListener(httpListener)
 	rt := supervisor.NewServer(&opts)
 	defer rt.Close()
 	// Chromium starts beside the MCP handshake: initialize answers at once
@@ -77,12 +77,6 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return serveHTTP(ctx, srv, httpListener, notices, &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()})
 	}
 	return srv.ServeStdio(ctx, stdin, stdout)
-}
-
-func closeListener(l net.Listener) {
-	if l != nil {
-		l.Close()
-	}
 }
 
 // serveHTTP serves srv over Streamable HTTP on l, with the token from

@@ -12,6 +12,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
+	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
 	"github.com/poppy-browser/poppy-browser/testsite/demoscript"
 	"github.com/poppy-browser/poppy-browser/ui"
@@ -48,7 +49,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	defer closeListener(httpListener)
+	defer cli.CloseListener(httpListener)
 	return demoscript.Run(ctx, &demoscript.Options{
 		Runtime: cfg.options(), Model: model, MaxSteps: mf.maxSteps, Task: *task,
 		HTTP: httpListener, Serve: func(ctx context.Context, srv *mcpserver.Server, l net.Listener) error {
@@ -56,7 +57,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		},
 		// Without a terminal the User's part plays itself, unless
 		// --auto-user=false says the User is in the live view.
-		AutoUser: *autoFlag || !ui.IsTerminal(stdin) && !flagSet(fs, "auto-user"),
+		AutoUser: *autoFlag || !ui.IsTerminal(stdin) && !cli.IsSet(fs, "auto-user"),
 		TUI:      *tuiFlag, Stdout: stdout, Stderr: stderr, OnSite: onSite,
 	})
 }
@@ -92,8 +93,9 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	cfg.UserMessages = stderr // the live view's URL, at start and with each offer: the User's, not the model's
 	cfg.AnnounceOffers = true
-	sv, err := cfg.start(ctx)
-	if err != nil {
+	ro := cfg.options()
+	sv := supervisor.New(&ro)
+	if err := sv.Start(ctx); err != nil {
 		return err
 	}
 	defer sv.Close()

@@ -43,13 +43,7 @@ func runDevCredential(ctx context.Context, args []string, stdout, stderr io.Writ
 		_, err := stdout.Write(session.MarshalPublicKey(key.Public().(ed25519.PublicKey)))
 		return err
 	}
-	req := session.CredentialRequest{Endpoint: *endpoint, ReturnTo: *returnTo, Domain: os.Getenv("POPPY_DOMAIN")}
-	if req.Endpoint == "" {
-		req.Endpoint = os.Getenv("POPPY_ENDPOINT")
-	}
-	if req.ReturnTo == "" {
-		req.ReturnTo = os.Getenv("POPPY_RETURN_TO")
-	}
+	req := session.RequestFromEnv(*endpoint, *returnTo, os.Getenv)
 	if req.Endpoint == "" {
 		return cli.UsageErrorf("dev-credential: no endpoint: run it as --assertion-cmd, or give --endpoint")
 	}

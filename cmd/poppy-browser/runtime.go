@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -58,16 +57,6 @@ func (c *config) registerCompany(fs *flag.FlagSet) {
 	fs.StringVar(&c.ReturnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
 }
 
-// start starts the runtime the flags describe.
-func (c *config) start(ctx context.Context) (*supervisor.Supervisor, error) {
-	opts := c.options()
-	sv := supervisor.New(&opts)
-	if err := sv.Start(ctx); err != nil {
-		return nil, err
-	}
-	return sv, nil
-}
-
 // options are the runtime's options the flags describe.
 func (c *config) options() supervisor.Options {
 	opts := c.Options
@@ -81,11 +70,4 @@ func (c *config) options() supervisor.Options {
 		_ = os.MkdirAll(filepath.Dir(opts.LiveURLFile), 0o700)
 	}
 	return opts
-}
-
-// flagSet reports whether the command line set the flag name.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }

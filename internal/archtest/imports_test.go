@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 		"github.com/go-jose/go-jose/v4", "golang.org/x/net"},
 	"browser": {"browser/internal/cdp", "browser/internal/chromium", "browser/internal/seam",
 		"github.com/chromedp/chromedp", "github.com/chromedp/cdproto"},
-	"browser/internal/cdp":      {"internal/queue", "github.com/chromedp/chromedp", "github.com/chromedp/cdproto"},
+	"browser/internal/cdp":      {"internal/queue", "internal/secret", "github.com/chromedp/chromedp", "github.com/chromedp/cdproto"},
 	"browser/internal/chromium": {"internal/childenv", "internal/tail", "github.com/chromedp/chromedp"},
 	"browser/internal/seam":     {},
 	"browser/browsertest":       {"browser", "browser/internal/chromium", "browser/internal/seam", "internal/tail"},
@@ -41,8 +41,8 @@ var allowed = map[string][]string{
 	"marks":           {"browser", "spec", "github.com/go-json-experiment/json"},
 	"marks/markstest": {"marks", "spec"},
 	"injector":        {"browser", "spec"},
-	"control":         {"audit", "spec", "internal/queue"},
-	"audit":           {"spec", "internal/pagetext"},
+	"control":         {"spec", "internal/queue"},
+	"audit":           {"control", "spec", "internal/pagetext"},
 
 	// One way in.
 	"gate":          {"audit", "browser", "control", "marks", "spec", "internal/pagetext", "github.com/google/jsonschema-go"},
@@ -58,9 +58,9 @@ var allowed = map[string][]string{
 		"github.com/charmbracelet/x/term", "github.com/gorilla/websocket"},
 	"supervisor": {"audit", "browser", "control", "gate", "injector", "marks", "session", "spec", "ui",
 		"internal/desktop", "internal/version", "github.com/prometheus/client_golang"},
-	// check keeps browser, injector and marks only until it is a client of
-	// the gate's probe mode (issue 30, item 3): then they leave this line.
-	"check": {"gate", "session", "spec", "supervisor", "browser", "injector", "marks"},
+	// check acts on pages only through the gate's probe mode; it reads them
+	// through browser (requests, frames) and marks (the marks table).
+	"check": {"browser", "gate", "marks", "session", "spec", "supervisor"},
 
 	// The command: flags and subcommands.
 	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "session", "supervisor", "ui",

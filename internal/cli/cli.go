@@ -130,3 +130,18 @@ func NeedDisplay(cmd string, headful bool, cdpURL string) error {
 	}
 	return nil
 }
+
+// IsSet reports whether the command line set the flag name.
+func IsSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// CloseListener closes l, a listener from [Listen] (nil when its flag was
+// empty).
+func CloseListener(l net.Listener) {
+	if l != nil {
+		l.Close()
+	}
+}
