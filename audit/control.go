@@ -22,7 +22,7 @@ func (a *Log) RecordFailure(t time.Time, op string, err error) error {
 }
 
 // EntryOf is the audit line of one of control's events, in the audit
-// log's words (CONTRACT.md): event "offer" with how "" (made, by the
+// log's words (docs/reference.md): event "offer" with how "" (made, by the
 // agent) or "declined" (by the User); event "control" with how "take",
 // "handed_back" or "cancelled" (by the User), from and to the holders.
 // Offer lines carry the model's reason and the marked element's ref, never

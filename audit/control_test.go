@@ -11,7 +11,7 @@ import (
 )
 
 // TestEntryOf: each of control's event kinds is written in the audit log's
-// words (CONTRACT.md "Audit log"): offers by the agent, everything else by
+// words (docs/reference.md, "Audit log"): offers by the agent, everything else by
 // the User; from and to only on a change of holder, where the offer's
 // reason is left out; the take's screen and the User's message as given.
 func TestEntryOf(t *testing.T) {

@@ -3,7 +3,7 @@
 //
 // # What it owns
 //
-// The line format (CONTRACT.md, "Audit log"): [Entry] with its event names
+// The line format (docs/reference.md, "Audit log"): [Entry] with its event names
 // ([EventStart], [EventJoin], [EventAction], ...), the words of control's
 // events on a line ([HowTake], [HowDeclined], [ByUser], ...: [EntryOf]
 // writes a [control.Event] in them; a [Log] is control's Recorder) and the typed

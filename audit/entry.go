@@ -13,7 +13,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-// Event is what an audit line records, in [Entry.Event] (CONTRACT.md).
+// Event is what an audit line records, in [Entry.Event] (docs/reference.md).
 type Event string
 
 // Events.

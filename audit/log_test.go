@@ -14,7 +14,7 @@ import (
 )
 
 // TestRecordFormat writes the gate's and control's kinds of line, checks
-// them byte for byte against CONTRACT.md's format, and reads them back.
+// them byte for byte against docs/reference.md's format, and reads them back.
 func TestRecordFormat(t *testing.T) {
 	var buf bytes.Buffer
 	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.FixedZone("CET", 3600))

@@ -133,13 +133,10 @@
 //
 // # Environment
 //
-// A Chromium we start gets an allowlisted environment, never ours whole:
-// PATH, HOME, LANG, LC_*, TZ, TMPDIR, DISPLAY, WAYLAND_DISPLAY, XAUTHORITY,
-// the XDG base and runtime directories (XDG_*_HOME, XDG_*_DIR, XDG_*_DIRS),
-// FONTCONFIG_*, DBUS_SESSION_BUS_ADDRESS, and http_proxy, https_proxy and
-// no_proxy in either case when set. The runtime's secrets (a model's API
-// key, POPPY_MCP_TOKEN, anything else) stay out of the processes that run
-// page content.
+// A Chromium we start gets an allowlisted environment, never ours whole
+// (internal/childenv; the list is in docs/reference.md, "Environment"):
+// the runtime's secrets (a model's API key, POPPY_MCP_TOKEN, anything
+// else) stay out of the processes that run page content.
 //
 // # Lifecycle and concurrency
 //

@@ -201,7 +201,7 @@ func TestGateAudit(t *testing.T) {
 	golden.Check(t, filepath.Join("testdata", "audit.golden"), f.Audit.Bytes())
 }
 
-// The result of a denial has the CONTRACT.md shape.
+// The result of a denial has the docs/reference.md shape.
 func TestResultShape(t *testing.T) {
 	f := gatetest.New()
 	f.Gate.Do(t.Context(), gate.Snapshot{})

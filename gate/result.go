@@ -8,7 +8,7 @@ import (
 const CaughtByGuard = "guard"
 
 // Result is the gate's answer to one action, the structured content of every
-// action tool (CONTRACT.md). A denial and a failure are results, not errors.
+// action tool (docs/reference.md). A denial and a failure are results, not errors.
 type Result struct {
 	Outcome spec.Outcome `json:"outcome" jsonschema:"done, denied or failed"`
 	Reason  spec.Reason  `json:"reason,omitempty" jsonschema:"why it was denied (user_step, user_has_control, stale_ref, no_such_ref), or a short failure code (obscured, timeout, navigation, ...)"`

@@ -2,7 +2,7 @@
 // gate, notifications of control changes, one runtime per MCP session, and
 // serving over stdio or Streamable HTTP.
 //
-// [New] registers every tool of CONTRACT.md. The browser tools are built
+// [New] registers every tool of docs/reference.md. The browser tools are built
 // from the gate's catalogue (gate.Catalogue): each input is checked here
 // against the entry's schema, with messages a model acts on ("amount" must
 // be at least 0, not -5), turned into the action value and passed to

@@ -33,7 +33,7 @@ type ControlNotice struct {
 	// the agent's software, and some clients put them in the model's
 	// context. Only the User's own channels (the terminal UI, --on-offer,
 	// the live-link command) get a link that can take the User's turn
-	// (DESIGN.md's third invariant).
+	// (the third rule of docs/architecture.md).
 }
 
 // NotifyControl tells every client of srv when control changes, until ctx

@@ -154,7 +154,7 @@ type ControlStatus struct {
 }
 
 // New returns an MCP server whose browser tools all pass g, for every
-// session. It holds every tool of CONTRACT.md; each returns structured
+// session. It holds every tool of docs/reference.md; each returns structured
 // content with an output schema, and a denial is a normal result, not an
 // error. Control changes reach clients through [NotifyControl].
 func New(g *gate.Gate, opts *Options) *mcp.Server {

@@ -37,7 +37,7 @@ func connect(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 }
 
 // TestServerTools lists every tool with its schemas (golden) and checks
-// that the names are exactly CONTRACT.md's.
+// that the names are exactly docs/reference.md's.
 func TestServerTools(t *testing.T) {
 	f := gatetest.New()
 	cs := connect(t, New(f.Gate, nil))
@@ -183,7 +183,7 @@ func TestServerHandOver(t *testing.T) {
 	}
 }
 
-// TestFailedIsError: a failed outcome sets isError (CONTRACT.md, as
+// TestFailedIsError: a failed outcome sets isError (docs/reference.md, as
 // Playwright MCP does) and keeps its structured content; a denial does not.
 func TestFailedIsError(t *testing.T) {
 	f := gatetest.New()

@@ -18,12 +18,12 @@ import (
 
 // Output schemas are kept small and shared: a client compiles each one,
 // and tools/list carries every one of them. They name the fields a client
-// branches on; the rest is described in CONTRACT.md.
+// branches on; the rest is described in docs/reference.md.
 var (
 	obj = &jsonschema.Schema{Type: "object"}
 	// resultSchema is the shape of every action tool's result: the field a
 	// client branches on (message, reason, page and the rest are in
-	// CONTRACT.md and the tool descriptions).
+	// docs/reference.md and the tool descriptions).
 	resultSchema = &jsonschema.Schema{Type: "object", Required: []string{"outcome"},
 		Properties: map[string]*jsonschema.Schema{"outcome": outcome}}
 	// offerSchema is browser_request_user_control's.

@@ -203,3 +203,18 @@ func lastLine(errOut *tail.Buffer, stdout string) string {
 
 // redactedWord replaces a secret in a quoted stderr line.
 const redactedWord = "[redacted]"
+
+// RequestFromEnv is the request a credential command was run for, read
+// from the environment the runtime gave it (POPPY_ENDPOINT,
+// POPPY_RETURN_TO, POPPY_DOMAIN; see [CommandSource]), where endpoint and
+// returnTo, when set, take precedence.
+func RequestFromEnv(endpoint, returnTo string, getenv func(string) string) CredentialRequest {
+	req := CredentialRequest{Endpoint: endpoint, ReturnTo: returnTo, Domain: getenv("POPPY_DOMAIN")}
+	if req.Endpoint == "" {
+		req.Endpoint = getenv("POPPY_ENDPOINT")
+	}
+	if req.ReturnTo == "" {
+		req.ReturnTo = getenv("POPPY_RETURN_TO")
+	}
+	return req
+}

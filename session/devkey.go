@@ -144,3 +144,33 @@ func ParsePublicKey(b []byte) (ed25519.PublicKey, error) {
 	}
 	return pub, nil
 }
+
+// TrustedKeys reads the agent keys in files (PEM public keys), for a
+// Company that accepts their credentials; with no files it makes or reads
+// the development key and returns its path too, so that a caller can name
+// it to dev-credential.
+func TrustedKeys(files []string) (keys []ed25519.PublicKey, devKey string, err error) {
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, "", fmt.Errorf("--trust-key: %w", err)
+		}
+		pub, err := ParsePublicKey(b)
+		if err != nil {
+			return nil, "", fmt.Errorf("--trust-key %s: %w", f, err)
+		}
+		keys = append(keys, pub)
+	}
+	if len(keys) > 0 {
+		return keys, "", nil
+	}
+	devKey, err = DefaultDevKeyPath()
+	if err != nil {
+		return nil, "", err
+	}
+	key, err := LoadOrCreateDevKey(devKey)
+	if err != nil {
+		return nil, "", err
+	}
+	return []ed25519.PublicKey{key.Public().(ed25519.PublicKey)}, devKey, nil
+}

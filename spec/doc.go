@@ -12,7 +12,7 @@
 //     development host of [NormalizeDevelopmentHost], for --no-join: that
 //     IPv4 address only);
 //   - mark values to kinds ([KindOf]);
-//   - the names of the external contract (CONTRACT.md): tools, outcomes,
+//   - the names of the external contract (docs/reference.md): tools, outcomes,
 //     reasons, controllers;
 //   - the requirement catalogue ([Requirements]) that tests and the checker cite.
 //

@@ -47,7 +47,7 @@ const (
 	ControllerUser  Controller = "user"
 )
 
-// Outcome is the outcome of an action tool (CONTRACT.md).
+// Outcome is the outcome of an action tool (docs/reference.md).
 type Outcome string
 
 // Outcomes.
@@ -58,7 +58,7 @@ const (
 )
 
 // Reason is why an action tool was denied, or the code of its failure
-// (CONTRACT.md). The constants below are every reason a result carries;
+// (docs/reference.md). The constants below are every reason a result carries;
 // none is spelled anywhere else.
 type Reason string
 
@@ -109,7 +109,7 @@ const (
 	ReasonNoAnswer       Reason = "no_answer"       // the User did not answer ask_user
 )
 
-// MCP tool names (CONTRACT.md).
+// MCP tool names (docs/reference.md).
 const (
 	ToolNavigate           = "browser_navigate"
 	ToolBack               = "browser_back"
@@ -130,7 +130,7 @@ const (
 	ToolHover              = "browser_hover"
 )
 
-// Tools returns the names of every MCP tool in CONTRACT.md order.
+// Tools returns the names of every MCP tool (docs/reference.md).
 func Tools() []string {
 	return []string{
 		ToolNavigate, ToolBack, ToolForward, ToolSnapshot, ToolClick, ToolType, ToolSelect,

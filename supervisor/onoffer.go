@@ -35,7 +35,7 @@ type OfferNotice struct {
 
 // offerLinks keeps the one link minted for each offer, so every channel
 // that reaches the User (--on-offer, the terminal UI) gives the same
-// single-use link. No MCP message carries it (DESIGN.md's third
+// single-use link. No MCP message carries it (docs/architecture.md's third
 // invariant).
 type offerLinks struct {
 	mu    sync.Mutex

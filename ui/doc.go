@@ -22,7 +22,7 @@
 // browser, the agent's offer of control with the Company's name, and what
 // happened last (handed back, cancelled, declined, the agent finished with
 // its words: [Live.Finish]); and its websocket (/live/ws?token=T), the User
-// channel of CONTRACT.md. Through it the User takes control, hands it back
+// channel of docs/reference.md. Through it the User takes control, hands it back
 // or cancels, and, while they hold control, drives the page with taps,
 // mouse, keys and text, goes back, forward, reloads, types an address and
 // switches or closes tabs. It works on a phone: while a phone or tablet
@@ -41,41 +41,12 @@
 //
 // # Protocol
 //
-// User to runtime (JSON text messages): {"type":"take"}, {"type":"hand_back"},
-// {"type":"cancel"}, {"type":"viewer","width","height","scale","mobile",
-// "touch"} (the viewer's screen, on connect and on every resize),
-// {"type":"mouse","event":"down"|"up"|"move"|"wheel","x","y","button"?,
-// "clickCount"?,"deltaX"?,"deltaY"?} in viewport CSS pixels,
-// {"type":"touch","event":"start"|"move"|"end"|"cancel","points"?:[{"x","y",
-// "id"}]}, {"type":"key","event":"down"|"up","key"} with Playwright key
-// names, {"type":"text","text"} (inserted as typed text into the focused
-// element), {"type":"nav","action":"back"|"forward"|"reload"|"go","url"?},
-// {"type":"tab","action":"select"|"close","index"}, and
-// {"type":"locate","selector"} answered by {"type":"locate","selector",
-// "x","y","width","height"}. Locate scrolls the element into view, so, like
-// input, it needs the User to hold control; otherwise it is answered with an
-// error. {"type":"dialog","accept":true|false,"text"?} answers the
-// JavaScript dialog open in the shown tab (text for a prompt), during the
-// User's turn only. Input, nav, tab, dialog and hand back count only from
-// the viewer in control (the one that took it; a viewer becomes it only by
-// its own take, never by input); a take from another viewer while the User
-// holds control moves control there.
-//
-// Runtime to User: {"type":"state","controller","viewer"?,"offer"?,"url"?,
-// "dialog"?,"tabs"?,"company"?,"story"?} on connect, on every control event,
-// and when the shown tab (the active one), its address, the tabs or its
-// dialog ({"type","message"}, the website's text) change; viewer is "you"
-// or "another" while the User holds control through a viewer; story is
-// {"kind":"handed_back"|"cancelled"|"declined"|"finished","message"?};
-// {"type":"frame","data","width","height"} (base64 JPEG; width and
-// height are the viewport in CSS pixels; a client that connects gets the
-// latest one at once); {"type":"focus","field"?:{"x","y","width","height",
-// "kind"}} after a tap (the text field that has the focus, if any); and
-// {"type":"error","message"} when a request fails; {"type":"ended",
-// "message"} when the viewer's login ended (then the connection closes).
-// Dropped input is not
-// answered. The page sends printable characters as "text" and other keys as
-// "key" events (see live/input.js).
+// The websocket's JSON messages, both ways, are listed in
+// docs/reference.md ("The User channel"). Input, nav, tab, dialog and
+// hand back count only from the viewer in control (a viewer becomes it
+// only by its own take, never by input); dropped input is not answered.
+// The page sends printable characters as "text" and other keys as "key"
+// events (see live/input.js).
 //
 // # Security
 //

@@ -50,7 +50,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	if len(urls) == 0 {
 		return cli.UsageErrorf("check: give at least one URL (see poppy-browser check --help)")
 	}
-	if err := needDisplay("check", bf.Headful, bf.CDPURL); err != nil {
+	if err := cli.NeedDisplay("check", bf.Headful, bf.CDPURL); err != nil {
 		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: err.Error()}
 	}
 	opts := &check.Options{

@@ -2,19 +2,15 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"syscall"
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
-	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
-	"github.com/poppy-browser/poppy-browser/testsite"
+	"github.com/poppy-browser/poppy-browser/ui"
 )
 
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -41,7 +37,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if cfg.Company == "" {
 		return cli.UsageErrorf("mcp: --company is required")
 	}
-	if err := needDisplay("mcp", cfg.Headful, cfg.CDPURL); err != nil {
+	if err := cli.NeedDisplay("mcp", cfg.Headful, cfg.CDPURL); err != nil {
 		return err
 	}
 	cfg.UserMessages = notices
@@ -53,11 +49,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	// Listen before the browser starts: a busy --http address is the
 	// cause to report, not the browser start it would cancel.
-	httpListener, err := listenFlag("mcp", "--http", *httpAddr)
+	httpListener, err := cli.Listen("mcp", "--http", *httpAddr)
 	if err != nil {
 		return err
 	}
-	defer closeListener(httpListener)
+	defer cli.CloseListener(httpListener)
 	rt := supervisor.NewServer(&opts)
 	defer rt.Close()
 	// Chromium starts beside the MCP handshake: initialize answers at once
@@ -73,7 +69,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return nil, err
 		}
 		if *tui && *httpAddr == "" {
-			go showTUI(ctx, ss.RunTUI, ss.LiveURL(), notices)
+			go ui.ShowTUI(ctx, ss.RunTUI, ss.LiveURL(), notices)
 		}
 		return ss, nil
 	}, &mo)
@@ -81,28 +77,6 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return serveHTTP(ctx, srv, httpListener, notices, &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()})
 	}
 	return srv.ServeStdio(ctx, stdin, stdout)
-}
-
-// listenFlag listens on addr, the value of flag (nil when it is empty); a
-// busy address names the flag to change.
-func listenFlag(cmd, flag, addr string) (net.Listener, error) {
-	if addr == "" {
-		return nil, nil
-	}
-	l, err := net.Listen("tcp", addr)
-	if errors.Is(err, syscall.EADDRINUSE) {
-		return nil, fmt.Errorf("%s: %s %s: the address is in use; choose another with %s", cmd, flag, addr, flag)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
-	}
-	return l, nil
-}
-
-func closeListener(l net.Listener) {
-	if l != nil {
-		l.Close()
-	}
 }
 
 // serveHTTP serves srv over Streamable HTTP on l, with the token from
@@ -117,21 +91,4 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, l net.Listener, stder
 		o.TokenFromEnv = "$POPPY_MCP_TOKEN"
 	}
 	return srv.ServeHTTP(ctx, l, o)
-}
-
-// startDemoSite serves the demo airline on loopback, trusting a fresh demo
-// signing key, and returns the Personal Agent's signer for it.
-func startDemoSite() (*testsite.Site, *session.KeySigner, error) {
-	signer, pub, err := session.NewDemoSigner()
-	if err != nil {
-		return nil, nil, err
-	}
-	site, err := testsite.New(&testsite.Options{TrustedKeys: []ed25519.PublicKey{pub}})
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := site.Start("127.0.0.1:0"); err != nil {
-		return nil, nil, err
-	}
-	return site, signer, nil
 }

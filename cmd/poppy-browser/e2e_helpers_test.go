@@ -21,7 +21,13 @@ import (
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
+	"github.com/poppy-browser/poppy-browser/testsite/demoscript"
 )
+
+// demoTask is the demo's task; startDemoSite serves the demo airline.
+const demoTask = demoscript.Task
+
+func startDemoSite() (*testsite.Site, *session.KeySigner, error) { return demoscript.StartSite() }
 
 func TestMain(m *testing.M) {
 	flag.Parse()

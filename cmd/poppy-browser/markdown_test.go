@@ -1,6 +1,8 @@
 package main
 
 import (
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,27 +15,40 @@ var (
 	// mdLink is the target of an inline Markdown link or image.
 	mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	// mdFileName is a Markdown file named in the text, as a link or not
-	// (`CONTRACT.md`, ../shared/DESIGN.md).
+	// (`README.md`, docs/architecture.md, or a path that climbs with ../).
 	mdFileName = regexp.MustCompile(`(?:\.\./|[\w-]+/)*[\w-]+\.md\b`)
 )
 
 // TestMarkdownLinksStayInside: every Markdown file of the repository links
-// and names only files in the repository, so a fresh clone has no dead
-// ends: a relative link resolves to a file or directory inside it, and a
-// Markdown file named in the text exists (beside the document or from the
-// root).
+// and names only files in the repository, and so does every comment of its
+// Go files, so a fresh clone has no dead ends: a relative link resolves to
+// a file or directory inside it, and a Markdown file named in the text
+// exists (beside the document or from the root). The project's reference
+// is docs/reference.md, not a document outside the repository.
 func TestMarkdownLinksStayInside(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := 0
+	docs, sources := 0, 0
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata") {
 			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+			sources++
+			rel, _ := filepath.Rel(root, path)
+			text, err := goComments(path)
+			if err != nil {
+				return err
+			}
+			for _, problem := range outsideReferences(root, path, text) {
+				t.Errorf("%s (a comment): %s", rel, problem)
+			}
+			return nil
 		}
 		if d.IsDir() || !strings.HasSuffix(path, ".md") {
 			return nil
@@ -52,9 +67,23 @@ func TestMarkdownLinksStayInside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if docs < 5 {
-		t.Fatalf("found %d Markdown files under %s: the walk missed the repository", docs, root)
+	if docs < 5 || sources < 100 {
+		t.Fatalf("found %d Markdown files and %d Go files under %s: the walk missed the repository", docs, sources, root)
 	}
+}
+
+// goComments returns the text of every comment of the Go file at path.
+func goComments(path string) (string, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, g := range f.Comments {
+		b.WriteString(g.Text())
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
 }
 
 // outsideReferences lists the links and Markdown file names in doc (the

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
@@ -60,16 +57,6 @@ func (c *config) registerCompany(fs *flag.FlagSet) {
 	fs.StringVar(&c.ReturnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
 }
 
-// start starts the runtime the flags describe.
-func (c *config) start(ctx context.Context) (*supervisor.Supervisor, error) {
-	opts := c.options()
-	sv := supervisor.New(&opts)
-	if err := sv.Start(ctx); err != nil {
-		return nil, err
-	}
-	return sv, nil
-}
-
 // options are the runtime's options the flags describe.
 func (c *config) options() supervisor.Options {
 	opts := c.Options
@@ -83,24 +70,4 @@ func (c *config) options() supervisor.Options {
 		_ = os.MkdirAll(filepath.Dir(opts.LiveURLFile), 0o700)
 	}
 	return opts
-}
-
-// needDisplay says so at once when --headful would launch a window with no
-// display to show it on: Chromium itself fails later with a D-Bus error
-// that hides the cause.
-func needDisplay(cmd string, headful bool, cdpURL string) error {
-	if !headful || cdpURL != "" || runtime.GOOS != "linux" {
-		return nil
-	}
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		return fmt.Errorf("%s: --headful needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set: leave out --headful, or run under xvfb-run", cmd)
-	}
-	return nil
-}
-
-// flagSet reports whether the command line set the flag name.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }

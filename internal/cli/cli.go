@@ -1,7 +1,9 @@
 // Package cli holds what every poppy-browser subcommand shares on its
 // command line: flag sets whose --help prints the usage and whose bad flag
 // is a one-line usage error (exit status 2), errors that carry their exit
-// status, and repeatable flags. The README promises that a usage error is
+// status, repeatable flags, and the small facts of a command line: a
+// listener named by its flag, a display for --headful, how a shell quotes
+// an argument and reaches this program. The README promises that a usage error is
 // one line on stderr, prefixed with the command, and exit status 2.
 //
 // It owns no subcommand and must not import other packages of the module.
@@ -12,6 +14,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"syscall"
 )
 
 // ExitError ends the program with Code, printing Msg when it is not empty.
@@ -68,3 +76,72 @@ type StringList []string
 
 func (s *StringList) String() string     { return fmt.Sprint(*s) }
 func (s *StringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// ShellQuote quotes s for sh when it holds anything but safe characters.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Self is how a shell reaches this program: "poppy-browser" when that is
+// what PATH finds, otherwise its absolute path, quoted.
+func Self() string {
+	self, err := os.Executable()
+	if err != nil {
+		return "poppy-browser"
+	}
+	if onPath, err := exec.LookPath("poppy-browser"); err == nil {
+		a, errA := os.Stat(onPath)
+		b, errB := os.Stat(self)
+		if errA == nil && errB == nil && os.SameFile(a, b) {
+			return "poppy-browser"
+		}
+	}
+	return ShellQuote(self)
+}
+
+// Listen listens on addr, the value of flag of the subcommand cmd (nil
+// when it is empty); a busy address names the flag to change.
+func Listen(cmd, flag, addr string) (net.Listener, error) {
+	if addr == "" {
+		return nil, nil
+	}
+	l, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%s: %s %s: the address is in use; choose another with %s", cmd, flag, addr, flag)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
+	}
+	return l, nil
+}
+
+// NeedDisplay says so at once when --headful would launch a window with no
+// display to show it on: Chromium itself fails later with a D-Bus error
+// that hides the cause.
+func NeedDisplay(cmd string, headful bool, cdpURL string) error {
+	if !headful || cdpURL != "" || runtime.GOOS != "linux" {
+		return nil
+	}
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return fmt.Errorf("%s: --headful needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set: leave out --headful, or run under xvfb-run", cmd)
+	}
+	return nil
+}
+
+// IsSet reports whether the command line set the flag name.
+func IsSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// CloseListener closes l, a listener from [Listen] (nil when its flag was
+// empty).
+func CloseListener(l net.Listener) {
+	if l != nil {
+		l.Close()
+	}
+}

@@ -8,5 +8,7 @@
 // may carry a secret without being one, [RedactURL] keeps a URL's scheme,
 // host and path words and drops the rest (a pool's token in the query or
 // the path, user info), and [RedactText] does so for every URL and bearer
-// credential in a line of text (what a JSON log line may quote).
+// credential in a line of text (what a JSON log line may quote);
+// [RedactingHandler] applies it to every record of a log, and
+// [LineRecords] makes lines for a person into such records.
 package secret
