@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"browser/internal/cdp":      {"internal/queue", "internal/secret", "github.com/chromedp/chromedp", "github.com/chromedp/cdproto"},
 	"browser/internal/chromium": {"internal/childenv", "internal/tail", "github.com/chromedp/chromedp"},
 	"browser/internal/seam":     {},
-	"browser/browsertest":       {"browser", "browser/internal/chromium", "browser/internal/seam", "internal/tail"},
+	"browser/browsertest":       {"browser", "browser/internal/chromium", "browser/internal/seam", "internal/childenv", "internal/tail"},
 
 	// What the gate stands on.
 	"marks":           {"browser", "spec", "github.com/go-json-experiment/json"},
