@@ -24,16 +24,7 @@ var announced = regexp.MustCompile(`at (http://\S+) with the header: Authorizati
 func startHTTPRuntime(t *testing.T, ctx context.Context, args []string) *httpRuntime {
 	t.Helper()
 	rt := &httpRuntime{}
-	sctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- run(sctx, args, strings.NewReader(""), &bytes.Buffer{}, &rt.stderr) }()
-	var once sync.Once
-	var err error
-	rt.stop = func() error {
-		once.Do(func() { cancel(); err = <-done })
-		return err
-	}
-	t.Cleanup(func() { _ = rt.stop() })
+	rt.stop = runInTest(t, ctx, args, &rt.stderr)
 	waitUntil(t, ctx, "the endpoint is announced", func() bool {
 		m := announced.FindStringSubmatch(rt.stderr.String())
 		if m != nil {
@@ -42,4 +33,22 @@ func startHTTPRuntime(t *testing.T, ctx context.Context, args []string) *httpRun
 		return m != nil
 	})
 	return rt
+}
+
+// runInTest runs poppy-browser with args in the test's process, its
+// stderr into stderr; stop ends it, waits, and returns what run returned
+// (the test's cleanup stops it if the test has not).
+func runInTest(t *testing.T, ctx context.Context, args []string, stderr *syncBuffer) (stop func() error) {
+	t.Helper()
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- run(sctx, args, strings.NewReader(""), &bytes.Buffer{}, stderr) }()
+	var once sync.Once
+	var err error
+	stop = func() error {
+		once.Do(func() { cancel(); err = <-done })
+		return err
+	}
+	t.Cleanup(func() { _ = stop() })
+	return stop
 }

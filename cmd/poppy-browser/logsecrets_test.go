@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,16 +31,7 @@ var endpointInText = regexp.MustCompile(`at (http://\S+/) with the header`)
 func startJSONRuntime(t *testing.T, ctx context.Context, args []string) *jsonRuntime {
 	t.Helper()
 	rt := &jsonRuntime{}
-	sctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- run(sctx, args, strings.NewReader(""), &bytes.Buffer{}, &rt.stderr) }()
-	var once sync.Once
-	var err error
-	rt.stop = func() error {
-		once.Do(func() { cancel(); err = <-done })
-		return err
-	}
-	t.Cleanup(func() { _ = rt.stop() })
+	rt.stop = runInTest(t, ctx, args, &rt.stderr)
 	waitUntil(t, ctx, "the endpoint is in the JSON log", func() bool {
 		for _, rec := range jsonRecords(t, rt.stderr.String()) {
 			if m := endpointInText.FindStringSubmatch(fmt.Sprint(rec["text"])); m != nil {
