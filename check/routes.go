@@ -36,34 +36,38 @@ func (r *pageRun) formRoutes(ctx context.Context, frames []frameData) {
 			}
 			var marked []string
 			for _, id := range esc.Marked {
-				marked = append(marked, "the marked "+fd.describe(id))
+				marked = append(marked, fd.describe(id))
 			}
-			what := fmt.Sprintf("the form %s submits", strings.Join(marked, " and "))
+			verb := "submits"
+			if len(marked) > 1 {
+				verb = "submit"
+			}
+			what := fmt.Sprintf("the form that the marked %s %s", strings.Join(marked, " and "), verb)
 			for _, rt := range esc.Routes {
 				el := fd.describe(rt.ID)
 				var msg, route string
 				switch {
 				case rt.Enter && rt.Via != 0:
 					via := fd.describe(rt.Via)
-					msg = fmt.Sprintf("Pressing Enter in %s, which no mark covers, submits %s through its default button %s (HTML implicit submission), %s: an agent following the extension may take that step this way. Mark the form submission, or mark %s.",
-						noun(el), form, via, what, via)
+					msg = fmt.Sprintf("Pressing Enter in %s, which no mark covers, submits %s, %s, through %s, its default button (HTML implicit submission): an agent following the extension may take that step this way. Mark the form submission, or mark %s.",
+						noun(el), form, what, via, via)
 					route = "Enter"
 				case rt.Enter:
-					msg = fmt.Sprintf("Pressing Enter in %s, which no mark covers, submits %s (HTML implicit submission), %s: an agent following the extension may take that step this way. Mark the form submission, or mark the field.",
+					msg = fmt.Sprintf("Pressing Enter in %s, which no mark covers, submits %s, %s (HTML implicit submission): an agent following the extension may take that step this way. Mark the form submission, or mark the field.",
 						noun(el), form, what)
 					route = "Enter"
 				default:
 					why := ""
 					switch {
 					case rt.IsDefault && rt.Outside:
-						why = " (outside it, with form=, and its default button)"
+						why = " (it is the form's default button, outside the form with form=)"
 					case rt.IsDefault:
-						why = " (its default button)"
+						why = " (it is the form's default button)"
 					case rt.Outside:
-						why = " (outside it, with form=)"
+						why = " (it is outside the form, with form=)"
 					}
-					msg = fmt.Sprintf("Clicking %s%s, which no mark covers, submits %s, %s: an agent following the extension may take that step this way. Mark the form submission, or mark %s.",
-						noun(el), why, form, what, el)
+					msg = fmt.Sprintf("Clicking %s, which no mark covers, submits %s, %s%s: an agent following the extension may take that step this way. Mark the form submission, or mark %s.",
+						noun(el), form, what, why, el)
 					route = "click"
 				}
 				f := finding(Error, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, rt.ID)
