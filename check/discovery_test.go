@@ -140,15 +140,15 @@ func TestIPPageSkipsDiscovery(t *testing.T) {
 			routes = append(routes, string(f.Severity)+" "+f.Route+" "+f.Element+" at "+f.Selector)
 		}
 	}
-	if len(disc) != 1 || !strings.HasPrefix(disc[0], "info 127.0.0.1 is an IP address") || !strings.Contains(disc[0], "no warning") {
+	if len(disc) != 1 || !strings.HasPrefix(disc[0], "info 127.0.0.1 is an IP address") || !strings.Contains(disc[0], "not a warning") {
 		t.Errorf("discovery findings %q, want one info saying 127.0.0.1 skips discovery and why it is no warning", disc)
 	}
 	if p.Discovery != nil || !strings.Contains(strings.Join(p.Skipped, " "), "BC-3-poppy-json") {
 		t.Errorf("discovery %+v, skipped %q: want none, BC-3-poppy-json skipped", p.Discovery, p.Skipped)
 	}
 	want := []string{
-		`error click button "Apply" at html > body > form > button`,
-		`error Enter textbox "Email" at html > body > form > label > input`,
+		`error click button "Apply" at html > body > form > button:nth-of-type(1)`,
+		`error Enter textbox "Email" at html > body > form > label:nth-of-type(1) > input`,
 		`error Enter textbox "Discount code" at html > body > form > label:nth-of-type(2) > input`,
 	}
 	if diff := cmp.Diff(want, routes); diff != "" {
