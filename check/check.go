@@ -245,7 +245,7 @@ func (c *Checker) company(ctx context.Context, raw string) (*session.Company, *D
 		return nil, nil, fmt.Errorf("not an http or https url: %q", raw)
 	}
 	host := u.Hostname()
-	if c.opts.NoDiscovery {
+	if c.opts.NoDiscovery || devHost(host) || net.ParseIP(host) != nil {
 		co, err := session.NoJoin(host)
 		return co, nil, err
 	}
@@ -282,6 +282,19 @@ const (
 	hintResolve     = " (a staging server not in DNS: use --resolve HOST=ADDR)"
 	hintUnreachable = " (it could not be reached: this machine has no network or no DNS answers)"
 )
+
+// skipsDiscovery says why a page's host skips discovery by itself: a
+// development name or an IP address has no poppy.json to discover
+// (discovery needs a registrable domain); "" for any other host.
+func skipsDiscovery(host string) string {
+	switch {
+	case devHost(host):
+		return fmt.Sprintf("%s is a development host", host)
+	case net.ParseIP(host) != nil:
+		return fmt.Sprintf("%s is an IP address", host)
+	}
+	return ""
+}
 
 // devHost reports whether host is a development name (localhost or under
 // it), which has no discovery.

@@ -144,6 +144,18 @@ func TestFixtures(t *testing.T) {
 	t.Run("json", func(t *testing.T) { validateJSON(t, rep) })
 	t.Run("junit", func(t *testing.T) { validateJUnit(t, rep) })
 	t.Run("html", func(t *testing.T) { validateHTML(t, rep) })
+	t.Run("exit codes", func(t *testing.T) {
+		// A page whose marked submitter's form can be submitted another way
+		// fails the default --fail-on; the page with every way out marked
+		// passes it.
+		for name, want := range map[string]int{"apply-before-pay": check.ExitFindings, "marked-not-default": check.ExitFindings,
+			"two-marked": check.ExitFindings, "form-attr": check.ExitFindings, "all-marked": 0} {
+			one := &check.Report{Pages: []check.PageReport{byURL[fixtures[name]]}}
+			if got := one.ExitCode(check.Error); got != want {
+				t.Errorf("%s: exit code %d under --fail-on error, want %d", name, got, want)
+			}
+		}
+	})
 	if got := rep.ExitCode(check.Error); got != check.ExitFindings {
 		t.Errorf("exit code with --fail-on error: %d, want 1", got)
 	}

@@ -2,10 +2,13 @@ package check_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/poppy-browser/poppy-browser/check"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
@@ -99,5 +102,59 @@ func TestExitCode(t *testing.T) {
 				t.Errorf("ExitCode(%s) = %d, want %d", tc.failOn, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestIPPageSkipsDiscovery checks the page of issue 33 served at an IP
+// address, as a developer runs it: discovery is skipped by itself with one
+// info saying so (no --no-discovery), and the unmarked Apply, the form's
+// default button, is reported with Enter in each field, so the page fails
+// the default --fail-on.
+func TestIPPageSkipsDiscovery(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.Method == http.MethodPost {
+			t.Errorf("the checker submitted the form: %s %s", r.Method, r.URL)
+		}
+		w.Write([]byte(`<!doctype html><title>Checkout</title>
+<form action="/pay" method="post">
+  <label>Email <input type="email" name="email"></label>
+  <label>Discount code <input name="code"></label> <button>Apply</button>
+  <button type="submit" data-poppy-user-step="interaction">Pay</button>
+</form>`))
+	}))
+	defer srv.Close()
+	c := newChecker(t, check.Options{})
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	p := c.CheckPage(ctx, srv.URL+"/")
+	if p.Status != check.StatusChecked {
+		t.Fatalf("status %s: %s", p.Status, p.Error)
+	}
+	var disc, routes []string
+	for _, f := range p.Findings {
+		switch f.Check {
+		case check.CheckDiscovery:
+			disc = append(disc, string(f.Severity)+" "+f.Message)
+		case check.CheckSubmitPaths:
+			routes = append(routes, string(f.Severity)+" "+f.Route+" "+f.Element+" at "+f.Selector)
+		}
+	}
+	if len(disc) != 1 || !strings.HasPrefix(disc[0], "info 127.0.0.1 is an IP address") || !strings.Contains(disc[0], "not a warning") {
+		t.Errorf("discovery findings %q, want one info saying 127.0.0.1 skips discovery and why it is no warning", disc)
+	}
+	if p.Discovery != nil || !strings.Contains(strings.Join(p.Skipped, " "), "BC-3-poppy-json") {
+		t.Errorf("discovery %+v, skipped %q: want none, BC-3-poppy-json skipped", p.Discovery, p.Skipped)
+	}
+	want := []string{
+		`error click button "Apply" at html > body > form > button:nth-of-type(1)`,
+		`error Enter textbox "Email" at html > body > form > label:nth-of-type(1) > input`,
+		`error Enter textbox "Discount code" at html > body > form > label:nth-of-type(2) > input`,
+	}
+	if diff := cmp.Diff(want, routes); diff != "" {
+		t.Errorf("escape routes (-want +got):\n%s", diff)
+	}
+	if got := (&check.Report{Pages: []check.PageReport{p}}).ExitCode(check.Error); got != check.ExitFindings {
+		t.Errorf("exit code %d under --fail-on error, want %d", got, check.ExitFindings)
 	}
 }

@@ -42,3 +42,20 @@ func TestFlagHint(t *testing.T) {
 		})
 	}
 }
+
+// A development host or an IP address skips discovery by itself, and says
+// why; any other host is discovered.
+func TestSkipsDiscovery(t *testing.T) {
+	for host, want := range map[string]string{
+		"localhost":      "localhost is a development host",
+		"app.localhost":  "app.localhost is a development host",
+		"127.0.0.1":      "127.0.0.1 is an IP address",
+		"::1":            "::1 is an IP address",
+		"airline.test":   "",
+		"localhost.shop": "",
+	} {
+		if got := skipsDiscovery(host); got != want {
+			t.Errorf("skipsDiscovery(%q) = %q, want %q", host, got, want)
+		}
+	}
+}

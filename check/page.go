@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -67,6 +68,14 @@ func (c *Checker) checkPage(ctx context.Context, raw string) PageReport {
 	}
 	rep.Discovery = d
 	rep.Findings = append(rep.Findings, discoveryFindings(d)...)
+	if u, err := url.Parse(raw); err == nil && !c.opts.NoDiscovery {
+		if why := skipsDiscovery(u.Hostname()); why != "" {
+			// Not a warning: a page in development has no poppy.json to
+			// check; its deployed domain has.
+			rep.Findings = append(rep.Findings, finding(Info, CheckDiscovery, "BC-3-poppy-json", why+
+				", which has no poppy.json to discover, so discovery was skipped and the page's host taken as the Company's website (as with --no-discovery). This is not a warning because a page in development has nothing to discover: check the deployed page for discovery."))
+		}
+	}
 	rt, err := c.use(ctx, co, raw)
 	if err != nil {
 		return fail(err)
@@ -159,6 +168,7 @@ func (r *pageRun) run(ctx context.Context) error {
 		r.marksTable(ctx, frames)
 		r.lateMarks(ctx, frames)
 		r.suggestMarks(frames)
+		r.formRoutes(ctx, frames)
 		reads = r.controllerReads(ctx, frames)
 		r.rep.Snapshot = r.snapshot(ctx)
 		r.locateFirst(ctx, frames)
@@ -305,7 +315,7 @@ func (r *pageRun) marksTable(ctx context.Context, frames []frameData) {
 					"%s has the unknown value %q, which counts as interaction; use interaction or submission.", sentence(row.Element), m.Value))
 			}
 			if len(m.Controls) == 0 {
-				add(Info, "BC-4-attribute", fmt.Sprintf("%s is marked but covers no control, so the mark leaves nothing to the User.", sentence(row.Element)))
+				add(Warning, "BC-4-attribute", noControl(ctx, fd, m.ID, row.Element))
 			}
 		}
 	}
@@ -436,4 +446,18 @@ func visibleText(frames []frameData) []string {
 		}
 	}
 	return out
+}
+
+// noControl is the message of a mark that covers no control: it leaves
+// nothing to the User, and the control it was likely meant for (the one
+// its label or aria-labelledby names) is the agent's.
+func noControl(ctx context.Context, fd frameData, id int, el string) string {
+	msg := fmt.Sprintf("%s is marked but covers no control, so the mark leaves nothing to the User.", sentence(el))
+	if c, err := marks.Labelled(ctx, fd.f, id); err == nil && c != 0 {
+		ctl := fd.describe(c)
+		msg += fmt.Sprintf(" It labels %s, which it does not cover, so the agent may still change it: mark %s itself, or an element around it.", ctl, ctl)
+	} else {
+		msg += " Mark the control, or an element around it, instead."
+	}
+	return msg
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-const notAGuarantee = "The value is not signed and anything in the page can change it: it is not a guarantee that the User took the step, so check the action's conditions on the server."
+const notAGuarantee = "Reading it is allowed, so this is no warning; but the value is not signed and anything in the page can change it: it is not a guarantee that the User took the step, so check the action's conditions on the server."
 
 // controllerChecks reports a page that reads navigator.poppy.controller
 // while it loads: the reminder of section 8.2, and whether the page shows
@@ -37,7 +37,7 @@ func (r *pageRun) controllerChecks(ctx context.Context, reads []string, agentVie
 			use.ChangesView = true
 			r.rep.Views = append(r.rep.Views, userView)
 			r.rep.Findings = append(r.rep.Findings, finding(Info, CheckController, "BC-6-not-relied-on",
-				"The page shows the agent something other than the User (both views are in the report). A page may do this, but must not rely on \"user\" as a guarantee that the User took the step."))
+				"The page shows the agent something other than the User (both views are in the report). A page may do this, so this is no warning, but it must not rely on \"user\" as a guarantee that the User took the step."))
 		}
 		return nil
 	})
@@ -183,9 +183,9 @@ func (r *pageRun) reportSubmission(fd frameData, m marks.Marking, asUser, asAgen
 		f.Frame = fd.f.URL
 		r.rep.Findings = append(r.rep.Findings, f)
 	}
-	msg := fmt.Sprintf("When the User submits %s, the request does not carry the controller. The page MAY send it (form.elements.controller.value = navigator.poppy?.controller), to record who was in control.", noun(formName))
+	msg := fmt.Sprintf("When the User submits %s, the request does not carry the controller. The page MAY send it (form.elements.controller.value = navigator.poppy?.controller), to record who was in control; sending it is optional, so this is no warning.", noun(formName))
 	if sub.Field != "" {
-		msg = fmt.Sprintf("When %s is submitted, the request carries the controller in the field %q: %s as the User, %s as the agent. Record it if useful, but do not rely on it: it is not a guarantee.",
+		msg = fmt.Sprintf("When %s is submitted, the request carries the controller in the field %q: %s as the User, %s as the agent. Record it if useful, but do not rely on it: it is not a guarantee. Sending it is allowed, so this is no warning.",
 			noun(formName), sub.Field, quoted(sub.AsUser), quoted(sub.AsAgent))
 	}
 	f := finding(Info, CheckController, "BC-6-not-relied-on", msg).on(fd.idx, m.ID)

@@ -32,6 +32,7 @@ var scannerParts = []string{
 	"layout.js",  // Layout: an entry's slots in the wire form (written from wirelayout.go)
 	"wire.js",    // Wire: the scan as it crosses to Go (wire.go reads it)
 	"helpers.js", // Helpers: focus, select, scroll; reads for tests and reports
+	"routes.js",  // Routes: reads for check: a form's other ways out, a wrapper's control
 	"exports.js", // globalThis.poppyMarks, from the namespaces' exports
 }
 

@@ -19,6 +19,12 @@ func checkFixtures() []checkFixture {
 		{"late-2s", "check-late-2s", "Marked two seconds late"},
 		{"submit-reads", "check-submit-reads", "The controller on submit"},
 		{"enter-escape", "check-enter-escape", "Enter outside the mark"},
+		{"apply-before-pay", "check-apply-before-pay", "Apply before the marked Pay"},
+		{"marked-not-default", "check-marked-not-default", "The marked submitter is not the default"},
+		{"two-marked", "check-two-marked", "Two marked submitters and one unmarked"},
+		{"form-attr", "check-form-attr", "Controls outside the form with form="},
+		{"all-marked", "check-all-marked", "Every way out marked"},
+		{"label-mark", "check-label-mark", "Marks on labels"},
 	}
 }
 

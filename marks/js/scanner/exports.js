@@ -26,6 +26,7 @@
     scan: Text.scan, scanWire: Wire.scanWire, check: Guard.check, disarm: Guard.disarm,
     focus: Helpers.focus, selectKeys: Helpers.selectKeys, selectedValues: Helpers.selectedValues,
     scrollBy: Helpers.scrollBy, ref: Helpers.ref, marks: Helpers.marksNow, pendingHosts, adopt,
+    escapes: Routes.escapes, labelled: Routes.labelled,
     implicitRule: Rules.implicitRule, idOf: Dom.idFor, elementOf: Dom.lookup, shadowRootOf: Tree.rootOf,
   });
 })();

@@ -142,14 +142,20 @@
       return listed.concat(images).sort((a, b) => a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
     }
     const blocksImplicit = (el) => el instanceof HTMLInputElement && BLOCKING.test(el.type);
-    // implicitSubmission: what Enter in field el submits (implicitRule).
-    function implicitSubmission(el, c) {
+    // implicitTarget: what Enter in field el activates (implicitRule): the
+    // button, the form itself, or null.
+    function implicitTarget(el) {
       const f = formOf(el);
-      if (!f) return;
+      if (!f) return null;
       const list = submitOrder(f);
       const i = implicitRule(list.map((e) => ({ submit: isSubmit(e), disabled: isSubmit(e) && e.matches(":disabled"), blocks: blocksImplicit(e) })), blocksImplicit(el));
-      if (i >= 0) activate(list[i], c);
-      else if (i === FORM) submissionOf(f, c, f);
+      return i >= 0 ? list[i] : i === FORM ? f : null;
+    }
+    // implicitSubmission: what Enter in field el submits.
+    function implicitSubmission(el, c) {
+      const t = implicitTarget(el);
+      if (t instanceof HTMLFormElement) submissionOf(t, c, t);
+      else if (t) activate(t, c);
     }
     // ENTER: every spelling of Enter a client may send (marks.Key in Go).
     const ENTER = new Set(["Enter", "\r", "\n", "Return", "NumpadEnter"]);
@@ -172,5 +178,6 @@
       interactionOf(el, c);
       for (const o of el.querySelectorAll("[" + ATTR + "]")) c.add(kindOf(o), o, el); // marked options it may (de)select
     }
-    return { kindOf, isControl, formOf, isSubmit, ROLES, INTERACTIVE, CONTENT, FIELD_ROLES, collector, interactionOf, submissionOf, clickMarks, keyMarks, selectMarks, isTextField, implicitRule };
+    return { kindOf, isControl, formOf, isSubmit, ROLES, INTERACTIVE, CONTENT, FIELD_ROLES, collector, interactionOf, submissionOf, clickMarks, keyMarks, selectMarks, isTextField, implicitRule,
+      submitOrder, blocksImplicit, implicitTarget };
   })();

@@ -173,5 +173,5 @@
       const part = sizedPart(el);
       return part && part[1];
     }
-    return { textOf, entry, NO_BOX, boxIfShown, markWalk };
+    return { textOf, entry, NO_BOX, boxIfShown, markWalk, nameOf };
   })();

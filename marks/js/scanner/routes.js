@@ -1,0 +1,85 @@
+// routes.js: reads for check's BC-4-mark-all, changing nothing: the other
+// ways to submit a form that one of its submitters' interaction mark is
+// meant to leave to the User, and the control a marked wrapper names.
+// A fragment of the marks scanner (see prelude.js): one namespace, its
+// imports the const lines at its top, its exports the object it returns.
+
+  const Routes = (() => {
+    const { attr, rootQuery, rootByID, idFor, lookup } = Dom;
+    const { rootOf } = Tree;
+    const { kindOf, isSubmit, collector, clickMarks, keyMarks, submitOrder, blocksImplicit, implicitTarget } = Rules;
+    const { nameOf } = Scan;
+
+    const shown = (el) => el.getClientRects().length > 0;
+    // marksOf: the marks that fn (one of the gate's rules) finds.
+    function marksOf(fn) {
+      const c = collector();
+      fn(c);
+      return c.list;
+    }
+    // forms: every form of the document and of the shadow roots the
+    // scanner sees (open ones and adopted closed ones).
+    function forms() {
+      const out = [];
+      const walk = (root) => {
+        for (const el of rootQuery(root, "*")) {
+          if (el instanceof HTMLFormElement) out.push(el);
+          const r = rootOf(el);
+          if (r) walk(r);
+        }
+      };
+      walk(document);
+      return out;
+    }
+    // escapes lists, for each form no submission mark is on and one of
+    // whose submitters an interaction mark covers (the gate refuses a click
+    // on it), the ways an agent may still submit that form, by the same
+    // rules the gate judges input by (HTML 4.10.21.2 implicit submission,
+    // 4.10.18.3 form owners): a click on each other submitter no mark
+    // covers, in tree order (the form's default button first, those outside
+    // it with form= too), and Enter in each text field whose Enter no mark
+    // covers and that submits the form (through its default button).
+    // Hidden and disabled controls are left out: an agent cannot use them.
+    function escapes() {
+      const out = [];
+      for (const f of forms()) {
+        if (kindOf(f) === "submission") continue;
+        const order = submitOrder(f);
+        const def = order.find(isSubmit) || null; // the default button
+        const submitters = order.filter((el) => isSubmit(el) && !el.matches(":disabled"));
+        const marked = submitters.filter((el) => marksOf((c) => clickMarks(el, c)).some((m) => m.kind === "interaction"));
+        if (!marked.length) continue;
+        const routes = [];
+        for (const el of submitters) {
+          if (marked.includes(el) || !shown(el) || marksOf((c) => clickMarks(el, c)).length) continue;
+          routes.push({ id: idFor(el), enter: false, via: 0, isDefault: el === def, outside: !f.contains(el) });
+        }
+        for (const el of order) {
+          if (!blocksImplicit(el) || el.matches(":disabled") || !shown(el)) continue;
+          const t = implicitTarget(el);
+          if (!t || marksOf((c) => keyMarks(el, "Enter", c)).length) continue;
+          routes.push({ id: idFor(el), enter: true, via: t === f ? 0 : idFor(t), isDefault: false, outside: !f.contains(el) });
+        }
+        if (routes.length) out.push({ form: idFor(f), name: nameOf(f), marked: marked.map(idFor), routes });
+      }
+      return out;
+    }
+    // labelled: the control a marked element that covers none names: the
+    // control of the label it is or is in, or the control whose
+    // aria-labelledby lists its id; 0 when there is none.
+    function labelled(id) {
+      const el = lookup(id);
+      if (!el) return 0;
+      for (let n = el; n instanceof Element; n = n.parentElement) {
+        if (n instanceof HTMLLabelElement && n.control) return idFor(n.control);
+      }
+      const own = attr(el, "id");
+      if (!own) return 0;
+      const root = el.getRootNode();
+      for (const c of rootQuery(root, "[aria-labelledby]")) {
+        if (attr(c, "aria-labelledby").split(/\s+/).includes(own) && rootByID(root, own) === el) return idFor(c);
+      }
+      return 0;
+    }
+    return { escapes, labelled };
+  })();

@@ -1,0 +1,57 @@
+package marks
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+)
+
+// Calls into the scanner's reads for check; every value is an argument.
+const (
+	callEscapes  = `function() { return globalThis.poppyMarks.escapes(); }`
+	callLabelled = `function(id) { return globalThis.poppyMarks.labelled(id); }`
+)
+
+// Escape is a form no submission mark is on, one of whose submitters an
+// interaction mark covers, and the other ways an agent may submit it
+// that no mark covers, as the gate's own rules judge them.
+type Escape struct {
+	Form   int     `json:"form"`   // local id of the form
+	Name   string  `json:"name"`   // the form's name, as a scan gives it
+	Marked []int   `json:"marked"` // local ids of its submitters a mark covers
+	Routes []Route `json:"routes"`
+}
+
+// Route is one way out of an [Escape]: a click on a submitter, or Enter in
+// a text field (HTML implicit submission).
+type Route struct {
+	ID    int  `json:"id"`    // local id of the submitter or the field
+	Enter bool `json:"enter"` // Enter in the field ID, not a click on it
+	// Via is the submitter Enter activates (the form's default button); 0
+	// for a click, or when Enter submits the form with no button.
+	Via       int  `json:"via"`
+	IsDefault bool `json:"isDefault"` // the submitter is the form's default button
+	Outside   bool `json:"outside"`   // the control is outside the form, owned with form=
+}
+
+// Escapes reads, changing nothing, every [Escape] of the frame's
+// document, in tree order of the forms. Every id it returns is a local id.
+func Escapes(ctx context.Context, f browser.Frame) ([]Escape, error) {
+	var out []Escape
+	if err := f.Call(ctx, World, callEscapes, &out); err != nil {
+		return nil, fmt.Errorf("reading escape routes: %w", err)
+	}
+	return out, nil
+}
+
+// Labelled returns the local id of the control that the element id, which
+// covers none, names: the control of the label it is or is in, or a
+// control whose aria-labelledby lists its id; 0 when there is none.
+func Labelled(ctx context.Context, f browser.Frame, id int) (int, error) {
+	var out int
+	if err := f.Call(ctx, World, callLabelled, &out, id); err != nil {
+		return 0, fmt.Errorf("reading the labelled control: %w", err)
+	}
+	return out, nil
+}
