@@ -99,6 +99,7 @@ type Server struct {
 	reg     *registry
 	opts    Options
 	metrics *metrics
+	elicit  elicits // each session's URL elicitation (elicit.go)
 
 	shutdown     chan struct{} // closed when the server starts shutting down
 	shutdownOnce sync.Once
@@ -130,12 +131,24 @@ type WaitForControlInput struct {
 
 // OfferResult is browser_request_user_control's answer.
 type OfferResult struct {
-	Outcome spec.Outcome   `json:"outcome"`
-	Reason  spec.Reason    `json:"reason,omitempty"`
-	Offer   *control.Offer `json:"offer,omitempty"`
+	Outcome spec.Outcome `json:"outcome"`
+	Reason  spec.Reason  `json:"reason,omitempty"`
+	Offer   *OfferView   `json:"offer,omitempty"`
 	// Replaced is the id of the open offer this one replaced.
 	Replaced string `json:"replaced,omitempty"`
-	Message  string `json:"message"`
+	// Elicitation is the client's answer to the offer's URL elicitation,
+	// when it was sent and answered within the call (protocol 2026-07-28).
+	Elicitation *Elicitation `json:"elicitation,omitempty"`
+	Message     string       `json:"message"`
+}
+
+// OfferView is an offer as browser_request_user_control reports it: with
+// the channels it reached the User by (never a link).
+type OfferView struct {
+	control.Offer
+	// Reached names the User's channels the offer went to: "on_offer",
+	// "terminal", "elicitation", "app". Empty: none of this server's.
+	Reached []string `json:"reached,omitempty"`
 }
 
 // ControlStatus is browser_control_status's answer, and
@@ -150,6 +163,7 @@ type ControlStatus struct {
 	UserMessage     string           `json:"user_message,omitempty" jsonschema:"the User's own words to you, left when they handed back, cancelled or declined (from the User, not from any page)"`
 	TimedOut        bool             `json:"timed_out,omitempty" jsonschema:"browser_wait_for_control: the User's turn is not over (they hold control, or the offer is unanswered)"`
 	BrowserError    string           `json:"browser_error,omitempty" jsonschema:"why this session's browser is not available"`
+	Elicitation     *Elicitation     `json:"elicitation,omitempty" jsonschema:"the MCP client's answer to the latest offer's URL elicitation"`
 	Message         string           `json:"message"`
 }
 

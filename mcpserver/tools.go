@@ -196,6 +196,9 @@ func (s *Server) addControlTools() {
 			} else {
 				v, isErr = h(ctx, req, req.Params.Arguments)
 			}
+			if r, ok := v.(*mcp.CallToolResult); ok {
+				return r, nil // an input-required result (elicit.go)
+			}
 			b, err := json.Marshal(v)
 			if err != nil {
 				return nil, err
@@ -211,9 +214,16 @@ func (s *Server) addControlTools() {
 			if err != nil {
 				return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: unavailable(err)}, true
 			}
+			if req.Params.RequestState != "" || req.Params.InputResponses != nil {
+				return s.offerRetry(ctx, req)
+			}
 			var in gate.RequestInput
 			_ = json.Unmarshal(raw, &in) // validated
-			return requestUser(g, in)
+			res, isErr := requestUser(g, in)
+			if res.Outcome != spec.OutcomeDone {
+				return res, isErr
+			}
+			return s.reachUser(req, res), false
 		})
 	add(spec.ToolControlStatus, "Control status", true, gate.SchemaFor[gate.NoInput](nil), statusSchema,
 		func(ctx context.Context, req *mcp.CallToolRequest, _ json.RawMessage) (any, bool) {
@@ -223,6 +233,7 @@ func (s *Server) addControlTools() {
 				return browserDown(err), false
 			}
 			st := statusOf(g.Control().Status(), false)
+			st.Elicitation = s.elicitState(req.Session)
 			if g.BrowserGone() {
 				// Control state is kept; the browser is not there to act in.
 				st.BrowserError = "the browser is gone (it closed or crashed)"
@@ -243,7 +254,9 @@ func (s *Server) addControlTools() {
 			}
 			var in WaitForControlInput
 			_ = json.Unmarshal(raw, &in)
-			return waitForControl(ctx, g.Control(), in.TimeoutSeconds, s.progress(req)), false
+			st := waitForControl(ctx, g.Control(), in.TimeoutSeconds, s.progress(req))
+			st.Elicitation = s.elicitState(req.Session)
+			return st, false
 		})
 }
 
@@ -268,11 +281,15 @@ func requestUser(g *gate.Gate, in gate.RequestInput) (OfferResult, bool) {
 	}
 	st := ctl.Status()
 	if st.Controller == spec.ControllerUser {
-		return OfferResult{Outcome: spec.OutcomeDenied, Reason: spec.ReasonUserHasControl, Offer: st.Offer,
+		var open *OfferView
+		if st.Offer != nil {
+			open = &OfferView{Offer: *st.Offer}
+		}
+		return OfferResult{Outcome: spec.OutcomeDenied, Reason: spec.ReasonUserHasControl, Offer: open,
 			Message: "The User already holds control; no new offer was made. Wait with browser_wait_for_control or continue other work."}, false
 	}
 	offer := ctl.RequestUser(strings.TrimSpace(in.Reason), g.StepFor(in.Ref))
-	res := OfferResult{Outcome: spec.OutcomeDone, Offer: &offer,
+	res := OfferResult{Outcome: spec.OutcomeDone, Offer: &OfferView{Offer: offer},
 		Message: "The User has been offered control. Tell them which step is theirs; continue other work or call browser_wait_for_control."}
 	if st.Offer != nil {
 		res.Replaced = st.Offer.ID
