@@ -84,6 +84,7 @@ type sessionElicit struct {
 	// result is the offer's result, for the retry that answers its
 	// input-required result (protocol 2026-07-28).
 	result OfferResult
+	meta   mcp.Meta // the app's login for that result, if any
 }
 
 // clientWantsURL reports whether the client of req declared URL-mode
@@ -325,14 +326,25 @@ func (s *Server) reachUser(req *mcp.CallToolRequest, res OfferResult) any {
 	if sent {
 		reached = append(reached, ReachedElicitation)
 	}
+	meta := s.appMeta(req, res.Offer.ID)
+	if meta != nil {
+		reached = append(reached, ReachedApp)
+	}
 	res.Offer.Reached = reached
 	res.Message += reachedMessage(reached)
 	if input == nil {
-		return res
+		if meta == nil {
+			return res
+		}
+		r, err := resultWithMeta(res, meta)
+		if err != nil {
+			return res
+		}
+		return r
 	}
 	s.elicit.mu.Lock()
 	if se := s.elicit.by[req.Session]; se != nil && se.id == input.ElicitationID {
-		se.result = res
+		se.result, se.meta = res, meta
 	}
 	s.elicit.mu.Unlock()
 	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{elicitInputKey: input}, RequestState: input.ElicitationID}
@@ -348,7 +360,11 @@ func (s *Server) offerRetry(ctx context.Context, req *mcp.CallToolRequest) (any,
 	}
 	s.elicit.mu.Lock()
 	se := s.elicit.by[req.Session]
-	res := se.result
+	if se == nil { // the session ended meanwhile
+		s.elicit.mu.Unlock()
+		return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: "This MCP session has ended."}, true
+	}
+	res, meta := se.result, se.meta
 	state := &Elicitation{Offer: se.offer, Action: se.action}
 	s.elicit.mu.Unlock()
 	res.Elicitation = state
@@ -357,6 +373,11 @@ func (s *Server) offerRetry(ctx context.Context, req *mcp.CallToolRequest) (any,
 		res.Message = "The User declined the offer of control in their MCP client; you hold control and the step stays undone. Do not do it for them."
 	case ElicitCancel:
 		res.Message += " The User dismissed the link in their MCP client; the offer stays open on their other channels."
+	}
+	if meta != nil && state.Action != ElicitDecline {
+		if r, err := resultWithMeta(res, meta); err == nil {
+			return r, false
+		}
 	}
 	return res, false
 }

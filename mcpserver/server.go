@@ -204,6 +204,7 @@ func newServer(open OpenFunc, notify bool, opts *Options) *Server {
 		s.addAction(e)
 	}
 	s.addControlTools()
+	s.addApp()
 	return s
 }
 

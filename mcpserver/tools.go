@@ -184,7 +184,7 @@ var controlTools = map[string]string{
 func (s *Server) addControlTools() {
 	add := func(name, title string, readOnly bool, in *jsonschema.Schema, out *jsonschema.Schema,
 		h func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (any, bool)) {
-		tool := &mcp.Tool{Name: name, Title: title, Description: controlTools[name], InputSchema: in, OutputSchema: out,
+		tool := &mcp.Tool{Meta: appToolMeta(), Name: name, Title: title, Description: controlTools[name], InputSchema: in, OutputSchema: out,
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly,
 				DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}}
 		s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -2,6 +2,8 @@ package supervisor
 
 import (
 	"context"
+	"errors"
+	"net/url"
 	"time"
 )
 
@@ -38,4 +40,31 @@ func (ss *Session) OfferChannels() []string {
 		return []string{"on_offer"}
 	}
 	return nil
+}
+
+// AppLogin is a login of the live view for an MCP client's MCP App,
+// for the open offer id (ui.Live.MintAppLogin): secret is for the User's
+// app alone; ws is the websocket's URL and origin the live view's, for
+// the app's CSP.
+func (ss *Session) AppLogin(id string) (secret, ws, origin string, expires time.Time, err error) {
+	if ss.live == nil {
+		return "", "", "", time.Time{}, errors.New("no live view")
+	}
+	l, err := ss.live.MintAppLogin(id)
+	if err != nil {
+		return "", "", "", time.Time{}, err
+	}
+	return l.Secret, l.WS, l.Origin, l.Expires, nil
+}
+
+// LiveOrigin is the live view's origin (no token), "" without one.
+func (ss *Session) LiveOrigin() string {
+	if ss.live == nil {
+		return ""
+	}
+	u, err := url.Parse(ss.LiveURL())
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
