@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"embed"
-	"io/fs"
 	"encoding/json"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
