@@ -13,15 +13,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The MCP App of the User's turn (io.modelcontextprotocol/ui): the control
-// tools declare it (_meta.ui.resourceUri), a host that renders MCP Apps
+// The MCP App of the User's turn (io.modelcontextprotocol/ui): the offer's
+// tool declares it (_meta.ui.resourceUri), a host that renders MCP Apps
 // shows it in the conversation, and it shows the live view there: the
 // offer with Take control and Decline, the page (full screen while the
 // User holds control), and the hand back with the User's message, sent
 // into the conversation (ui/message).
 const (
 	// AppURI is the app's resource.
-	AppURI = "ui://poppy-browser/live-view.html"
+	AppURI = "ui://poppy-browser/live"
 	// AppMIMEType is an MCP App's HTML.
 	AppMIMEType = "text/html;profile=mcp-app"
 	// AppExtension is the extension a client declares to get the app's

@@ -51,7 +51,7 @@ func (appRuntime) AppLogin(id string) (string, string, string, time.Time, error)
 }
 func (appRuntime) LiveOrigin() string { return "http://127.0.0.1:4567" }
 
-// TestAppDeclaredAndLoginOnlyInMeta: the control tools declare the app;
+// TestAppDeclaredAndLoginOnlyInMeta: the offer's tool declares the app;
 // resources/read serves it as an MCP App with a CSP naming the live
 // view and no secret; a client that declared the MCP Apps extension gets
 // the app's login in the offer result's _meta only (not in content or
@@ -92,9 +92,8 @@ func TestAppDeclaredAndLoginOnlyInMeta(t *testing.T) {
 	}
 	for _, tool := range tools.Tools {
 		ui, _ := tool.Meta["ui"].(map[string]any)
-		control := slices.Contains([]string{spec.ToolRequestUserControl, spec.ToolControlStatus, spec.ToolWaitForControl}, tool.Name)
-		if got := ui["resourceUri"] == AppURI; got != control {
-			t.Errorf("%s: _meta %v, want the app declared only by the control tools", tool.Name, tool.Meta)
+		if got := ui["resourceUri"] == AppURI; got != (tool.Name == spec.ToolRequestUserControl) {
+			t.Errorf("%s: _meta %v, want the app declared by browser_request_user_control alone", tool.Name, tool.Meta)
 		}
 	}
 	// The app's runtime opens with the session; the offer first.
@@ -138,5 +137,22 @@ func TestAppDeclaredAndLoginOnlyInMeta(t *testing.T) {
 	all, _ := json.Marshal(res)
 	if res.Meta[AppMetaKey] != nil || strings.Contains(string(all), appSecret) || strings.Contains(string(all), `"app"`) {
 		t.Errorf("a client without the MCP Apps extension got the app's login: %s", all)
+	}
+}
+
+// TestToolsListSizeWithApp: with the MCP App declared (a server of
+// per-session runtimes), tools/list still stays within 10 KB.
+func TestToolsListSizeWithApp(t *testing.T) {
+	rts := newFakeRuntimes()
+	srv := NewServer(func(ctx context.Context, id string) (Runtime, error) { return rts.open(ctx, id) }, nil)
+	t.Cleanup(func() { _ = srv.Close(context.Background()) })
+	cs := connect(t, srv.MCP())
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	if len(b) > 10<<10 || !strings.Contains(string(b), AppURI) {
+		t.Errorf("tools/list with the app is %d bytes (want at most 10 KB, with %s)", len(b), AppURI)
 	}
 }

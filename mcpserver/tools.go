@@ -172,11 +172,11 @@ func capText(text string) string {
 
 // controlTools describes the control tools, for the model.
 var controlTools = map[string]string{
-	spec.ToolRequestUserControl: "Offer control to the User for a step the Company leaves to them (user_step). " +
+	spec.ToolRequestUserControl: "Offer the User control for a step that is theirs (user_step). " +
 		"Answers at once; tell the User, then wait or do other work.",
-	spec.ToolControlStatus: "Who controls the browser, the open offer, how control last came back, and must_reobserve.",
-	spec.ToolWaitForControl: "Wait up to timeout_seconds (at most 60) until the User's turn is over. " +
-		"If timed_out, call again later; once control is back, take a snapshot.",
+	spec.ToolControlStatus: "Who holds the browser, the open offer, the last return of control, must_reobserve.",
+	spec.ToolWaitForControl: "Wait (at most 60 s) until the User's turn is over; " +
+		"if timed_out, call again; once control is back, take a snapshot.",
 }
 
 // addControlTools adds the tools that offer control to the User and
@@ -184,7 +184,15 @@ var controlTools = map[string]string{
 func (s *Server) addControlTools() {
 	add := func(name, title string, readOnly bool, in *jsonschema.Schema, out *jsonschema.Schema,
 		h func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (any, bool)) {
-		tool := &mcp.Tool{Meta: appToolMeta(), Name: name, Title: title, Description: controlTools[name], InputSchema: in, OutputSchema: out,
+		var meta mcp.Meta
+		if s.withApp && name == spec.ToolRequestUserControl {
+			// Only the offer renders the app: its instance follows the
+			// whole turn over the live view; a status or wait (called
+			// again and again) must not add one to the conversation each
+			// time.
+			meta = appToolMeta()
+		}
+		tool := &mcp.Tool{Meta: meta, Name: name, Title: title, Description: controlTools[name], InputSchema: in, OutputSchema: out,
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly,
 				DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}}
 		s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
