@@ -99,14 +99,11 @@ func (b *Browser) forgetContextDevice(id cdp.BrowserContextID) {
 // (the agent after a hand back, the User's picture) must see the new
 // layout.
 func (p *Page) emulate(ctx context.Context, d *Device) error {
-	p.screen.Lock()
-	defer p.screen.Unlock()
 	if d == nil {
 		if err := p.showOwnScreen(ctx); err != nil {
 			return err
 		}
 		p.mu.Lock()
-		p.shownScale = 0
 		own := p.ownScreen
 		p.mu.Unlock()
 		if own != nil {
@@ -132,9 +129,6 @@ func (p *Page) emulate(ctx context.Context, d *Device) error {
 	if err := p.showOn(ctx, d); err != nil {
 		return err
 	}
-	p.mu.Lock()
-	p.shownScale = d.Scale
-	p.mu.Unlock()
 	p.awaitScreen(ctx, screenSize{Width: float64(d.Width), Height: float64(d.Height)})
 	return nil
 }

@@ -41,14 +41,7 @@ type Page struct {
 
 	in inputBlock // whether the page ignores window input, see windowinput.go
 
-	ownScreen  *screenSize // the screen before the first device emulation, see emulation.go
-	shownScale float64     // the emulated device's pixel ratio, 0 on the page's own screen (emulation.go)
-
-	// screen serialises a change of device (emulate) with a sharp picture
-	// (viewportPicture): Chromium takes a clipped screenshot under device
-	// metrics of its own and then puts back the ones it saw, which would
-	// undo a change made meanwhile.
-	screen sync.Mutex
+	ownScreen *screenSize // the screen before the first device emulation, see emulation.go
 }
 
 func newPage(b *Browser, t *tgt, info *target.Info) *Page {

@@ -126,11 +126,23 @@ func TestPhoneTurn(t *testing.T) {
 	}
 
 	// Tap the field on the picture: the agent's page focuses it, the live
-	// view focuses its own editable element (the phone's keyboard opens).
+	// view focuses its own editable element (the phone's keyboard opens),
+	// and it does so inside the tap's touchend, the user gesture iOS
+	// needs to open its keyboard (not later, when the runtime answers).
+	evalString(ctx, t, live, `function(){
+		globalThis.order = []; let inTouch = false;
+		addEventListener("touchend", () => { inTouch = true; order.push("touchend"); }, true);
+		addEventListener("touchend", () => { inTouch = false; order.push("touchend done"); });
+		document.getElementById("keys").addEventListener("focus", () => order.push(inTouch ? "focus in touchend" : "focus later"));
+		return "" }`)
 	browsertest.TapThrough(ctx, t, live, "#frame", agentPage, "#name")
 	poll(ctx, t, "an editable element focused in the live view", func() bool {
 		return evalString(ctx, t, live, "function(){ const e = document.activeElement; return e ? e.id + ':' + (e.tagName === 'TEXTAREA') : '' }") == "keys:true"
 	})
+	if got := evalString(ctx, t, live, `function(){ return order.join(", ") }`); got != "touchend, focus in touchend, touchend done" {
+		t.Errorf("events of the tap on the field: %s, want the keyboard element focused inside the touchend", got)
+	}
+	keysOnField(ctx, t, live)
 	screenshot(ctx, t, live, "phone-user-typing")
 
 	if err := live.InsertText(ctx, "hello"); err != nil {

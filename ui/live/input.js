@@ -40,7 +40,7 @@ function mouse(ev, kind) {
   if (kind === "wheel") { msg.deltaX = ev.deltaX; msg.deltaY = ev.deltaY; }
   if (kind === "move") {
     // At most one move per animation frame.
-    if (!pendingMove) requestAnimationFrame(() => { send(pendingMove); pendingMove = null; });
+    if (!pendingMove) requestAnimationFrame(() => { if (pendingMove) send(pendingMove); pendingMove = null; });
     pendingMove = msg;
     return;
   }
@@ -81,7 +81,7 @@ screen.addEventListener("touchmove", (ev) => {
   const pts = touches(ev);
   if (!pts) return;
   if (tapStart && Math.hypot(pts[0].x - tapStart.x, pts[0].y - tapStart.y) * scale > 10) tapMoved = true;
-  if (!pendingTouch) requestAnimationFrame(() => { send(pendingTouch); pendingTouch = null; });
+  if (!pendingTouch) requestAnimationFrame(() => { if (pendingTouch) send(pendingTouch); pendingTouch = null; });
   pendingTouch = { type: "touch", event: "move", points: pts };
 }, { passive: true });
 screen.addEventListener("touchend", (ev) => {

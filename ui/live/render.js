@@ -17,9 +17,8 @@ function showState(msg) {
   // During this viewer's turn the chrome is one slim bar; "More" opens
   // the rest (the message, the agent's request, the address).
   const turn = user && mine();
-  if (!turn) setMore(false);
+  if (turn !== document.body.classList.contains("turn")) setMore(false);
   document.body.classList.toggle("turn", turn);
-  $("more").hidden = !turn;
   if (!user) liveStep = null;
 
   $("offer").hidden = !offer;
@@ -58,7 +57,6 @@ function showState(msg) {
 function setMore(open) {
   document.body.classList.toggle("open", open);
   $("more").setAttribute("aria-expanded", String(open));
-  $("more").textContent = open ? "Less" : "More";
 }
 
 function showStory(msg, agent) {
