@@ -24,6 +24,7 @@ type liveLook struct {
 	StepOutline                              float64
 	StepBackground                           string
 	Banner                                   string
+	AddressFits                              bool // the address field shows the whole address
 }
 
 const lookJS = `function() {
@@ -36,7 +37,8 @@ const lookJS = `function() {
 		Frame: r("frame"), Screen: r("screen"), Bar: r("bar"), Take: r("take"), HandBack: r("hand_back"), Step: r("step-box"),
 		NaturalW: img.naturalWidth, NaturalH: img.naturalHeight,
 		StepOutline: parseFloat(cs.outlineWidth) || 0, StepBackground: cs.backgroundColor,
-		Banner: document.getElementById("banner").textContent};
+		Banner: document.getElementById("banner").textContent,
+		AddressFits: (a => shown(a) && a.value.length > 0 && a.scrollWidth <= a.clientWidth)(document.getElementById("address"))};
 }`
 
 func look(ctx context.Context, t *testing.T, p *browser.Page) liveLook {
@@ -181,6 +183,9 @@ func screensAt(t *testing.T, name string, dev browser.Device) {
 		if lk.Take == nil || lk.Take.Y < lk.Inner/2 || lk.Take.bottom() > lk.Inner {
 			t.Errorf("offer: Take control at %+v in a window %v high, want it in the lower half (the thumb's reach)", lk.Take, lk.Inner)
 		}
+	}
+	if !touch && !lk.AddressFits {
+		t.Errorf("offer: the address field does not show the whole %d-character address at %dx%d", len(url), dev.Width, dev.Height)
 	}
 	shot(live, "1-offer")
 
