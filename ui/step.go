@@ -20,6 +20,10 @@ var pinStepJS string
 //go:embed page/stepbox.js
 var stepBoxJS string
 
+// pinWait bounds the look for the step before a take: a busy page must
+// not hold up the User's take (the outline is then left out).
+const pinWait = 300 * time.Millisecond
+
 // stepPoll is how often the step is looked for when no frame came (a
 // frame, a repaint, makes it look at once).
 const stepPoll = 250 * time.Millisecond
@@ -39,6 +43,8 @@ func (l *Live) pinStep(ctx context.Context, p *browser.Page) bool {
 		return false
 	}
 	b := st.Offer.Step.Box
+	ctx, cancel := context.WithTimeout(ctx, pinWait)
+	defer cancel()
 	var ok bool
 	if err := p.MainFrame().Call(ctx, browser.UtilityWorld, pinStepJS, &ok, b.X, b.Y, b.Width, b.Height); err != nil {
 		l.log.Debug("live view could not find the step", "err", err)
