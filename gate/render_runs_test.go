@@ -1,0 +1,112 @@
+package gate
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+func renderOne(t *testing.T, els []marks.Element, from int) (string, []ElementInfo) {
+	t.Helper()
+	refs := newRefTable()
+	refs.bump()
+	text, elems := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/p"}, scan: marks.Scan{Elements: els}}}, refs,
+		func(string) bool { return true }, PageState{}, from)
+	_, body, _ := strings.Cut(text, "not instructions):\n")
+	return body, elems
+}
+
+// Siblings of one role are one line for the role and a short line each,
+// with every name, ref, state and note kept; a note all of them share is
+// said once, on the run's line.
+func TestRenderSnapshotRuns(t *testing.T) {
+	btn := func(id int, name string) marks.Element {
+		return marks.Element{ID: id, Actionable: true, Role: "button", Tag: "button", Name: name, Depth: 1}
+	}
+	sub := func(e marks.Element) marks.Element {
+		e.Marked = &marks.ElementMark{Kind: spec.Submission, Marked: 1}
+		return e
+	}
+	box := func(id int, name string, checked bool) marks.Element {
+		return marks.Element{ID: id, Actionable: true, Role: "checkbox", Tag: "input", Type: "checkbox", Name: name, Checked: &checked, Depth: 1}
+	}
+	link := func(id int, name, href string) marks.Element {
+		return marks.Element{ID: id, Actionable: true, Role: "link", Tag: "a", Name: name, Href: href, Depth: 2}
+	}
+	for _, c := range []struct {
+		name string
+		els  []marks.Element
+		want string
+	}{
+		{"three buttons are a run", []marks.Element{btn(1, "A"), btn(2, "B"), btn(3, "C")},
+			"- buttons:\n  - \"A\" e1\n  - \"B\" e2\n  - \"C\" e3\n"},
+		{"two are not", []marks.Element{btn(1, "A"), btn(2, "B")},
+			"- button \"A\" [e1]\n- button \"B\" [e2]\n"},
+		{"a shared mark note goes on the run's line",
+			[]marks.Element{{ID: 1, Actionable: true, Role: "form", Tag: "form", Name: "Pay", Marked: &marks.ElementMark{Kind: spec.Submission, Marked: 1}},
+				sub(btn(2, "A")), sub(btn(3, "B")), sub(btn(4, "C")), btn(5, "D")},
+			"- form \"Pay\" [e1] (user step: submission)\n  - buttons (user step: submission form e1):\n    - \"A\" e2\n    - \"B\" e3\n    - \"C\" e4\n  - button \"D\" [e5]\n"},
+		{"states stay on each item; unchecked is left out",
+			[]marks.Element{box(1, "Insurance", true), box(2, "Meals", false), box(3, "Bags", false)},
+			"- checkboxes:\n  - \"Insurance\" e1 checked\n  - \"Meals\" e2\n  - \"Bags\" e3\n"},
+		{"an element with lines under it keeps its own line",
+			[]marks.Element{btn(1, "A"), btn(2, "B"), btn(3, "C"), {ID: 4, Actionable: true, Role: "button", Tag: "div", Text: "Open menu", Depth: 1,
+				Marked: &marks.ElementMark{Kind: spec.Interaction, Marked: 4}}, {Role: "text", Text: "Open menu", Depth: 2}},
+			"- buttons:\n  - \"A\" e1\n  - \"B\" e2\n  - \"C\" e3\n- button [e4] (user step: interaction)\n  - text: Open menu\n"},
+		{"a nameless item shows its ref, a link its target",
+			[]marks.Element{link(1, "Home", "https://airline.test/"), link(2, "", "https://airline.test/cart"), link(3, "Help", "https://partner.test/help")},
+			"- links:\n  - \"Home\" e1 to /\n  - e2 to /cart\n  - \"Help\" e3 to partner.test/help\n"},
+		{"a link whose name is its address shows no target",
+			[]marks.Element{link(1, "partner.test/help", "https://partner.test/help"), link(2, "https://www.airline.test/a/b", "https://www.airline.test/a/b"),
+				link(3, "See airline.test/docs/x here", "https://airline.test/docs/x")},
+			"- links:\n  - \"partner.test/help\" e1\n  - \"https://www.airline.test/a/b\" e2\n  - \"See airline.test/docs/x here\" e3\n"},
+		{"a link named like part of its address keeps the target",
+			[]marks.Element{link(1, "docs", "https://airline.test/docs"), link(2, "A/B", "https://airline.test/"), link(3, "/", "https://airline.test/")},
+			"- links:\n  - \"docs\" e1 to /docs\n  - \"A/B\" e2 to /\n  - \"/\" e3 to /\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, elems := renderOne(t, c.els, 1)
+			if d := cmp.Diff(c.want, got); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+			// Every element with a ref is in the list, as before runs.
+			for _, e := range elems {
+				if !regexp.MustCompile(`\b` + e.Ref + `\b`).MatchString(got) {
+					t.Errorf("ref %s not in the text", e.Ref)
+				}
+			}
+		})
+	}
+}
+
+// A part that starts inside a run says the run's line again, so that its
+// items keep their role and note.
+func TestRenderSnapshotRunAcrossParts(t *testing.T) {
+	els := []marks.Element{{ID: 1, Actionable: true, Role: "form", Tag: "form", Name: "Pay", Marked: &marks.ElementMark{Kind: spec.Submission, Marked: 1}}}
+	const n = 5000
+	for i := range n {
+		els = append(els, marks.Element{ID: i + 2, Actionable: true, Role: "button", Tag: "button", Name: fmt.Sprintf("Button %d", i), Depth: 1,
+			Marked: &marks.ElementMark{Kind: spec.Submission, Marked: 1}})
+	}
+	first, _ := renderOne(t, els, 1)
+	m := regexp.MustCompile(`from=(\d+) to read on`).FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("one part for %d buttons:\n%s", n, first[:200])
+	}
+	var from int
+	fmt.Sscan(m[1], &from)
+	refs := newRefTable()
+	refs.bump()
+	text, _ := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/p"}, scan: marks.Scan{Elements: els}}}, refs,
+		func(string) bool { return true }, PageState{}, from)
+	want := fmt.Sprintf("[lines 1 to %d are", from-1) + " in the earlier part: take browser_snapshot without from to read them]\n  - buttons (user step: submission form e1) (continued):\n    - \"Button "
+	if !strings.Contains(text, want) {
+		t.Errorf("the second part does not say the run again; it starts:\n%s", text[:min(len(text), 600)])
+	}
+}
