@@ -27,6 +27,8 @@ func TestParsePageRuns(t *testing.T) {
   - switches (continued):
     - "Dark" e14
 - link "Help" [e15] to /help
+- list of links:
+  - "Home" e16 to /
 `
 	got := ParsePage(text).Elements
 	want := []SeenElement{
@@ -46,6 +48,8 @@ func TestParsePageRuns(t *testing.T) {
 		{Role: "switches"},
 		{Role: "switch", Name: "Dark", Ref: "e14"},
 		{Role: "link", Name: "Help", Ref: "e15"},
+		{Role: "list"},
+		{Role: "link", Name: "Home", Ref: "e16"},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)

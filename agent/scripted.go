@@ -229,9 +229,9 @@ var (
 	inlineRE = regexp.MustCompile(`\[([a-z]+) ("(?:[^"\\]|\\.)*") (e\d+)([^\]]*)\]`)
 	valueRE  = regexp.MustCompile(`^ value=("(?:[^"\\]|\\.)*")`)
 	// runRE is the line of a run of elements of one role ("- buttons:",
-	// "- checkboxes (user step: ...):"); itemRE an item under it ("-
+	// "- list of links:", "- checkboxes (user step: ...):"); itemRE an item under it ("-
 	// "Button 12" e20", "- e21 disabled"), of the run's role.
-	runRE  = regexp.MustCompile(`^(\s*)- ([a-z]+)(?: \(.*\))?(?: \(continued\))?:$`)
+	runRE  = regexp.MustCompile(`^(\s*)- (?:list of )?([a-z]+)(?: \(.*\))?(?: \(continued\))?:$`)
 	itemRE = regexp.MustCompile(`^(\s*)- (?:("(?:[^"\\]|\\.)*") )?(e\d+)(.*)$`)
 )
 

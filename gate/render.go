@@ -216,6 +216,10 @@ func (r *renderer) frame(fs frameScan) {
 		}
 		indent := strings.Repeat("  ", rows[k].level)
 		if e.ID == 0 && e.Group {
+			if n := r.listRun(els, rows, k, indent); n > 0 {
+				k += n
+				continue
+			}
 			fmt.Fprintf(r.b, "%s- %s", indent, pagetext.Role(e.Role))
 			if e.Name != "" {
 				r.b.WriteString(" " + quote(e.Name))
@@ -286,20 +290,25 @@ func runnable(e marks.Element) bool {
 func (r *renderer) run(els []marks.Element, rows []row, indent string) bool {
 	ps := make([]elementPieces, 0, len(rows))
 	for _, w := range rows {
-		p, ok := r.pieces(els[w.i])
-		if !ok {
-			p = elementPieces{} // never: runnable entries are actionable
-		}
+		p, _ := r.pieces(els[w.i]) // runnable entries are actionable: always ok
 		ps = append(ps, p)
 	}
+	if r.b.Len() > maxRenderedText {
+		r.cut = len(els) - rows[0].i
+		return false
+	}
+	r.write(ps, indent)
+	return true
+}
+
+// write writes elements of one role: the stretches of at least minRun
+// with the same note as a run (its line and the items), the rest one
+// line each.
+func (r *renderer) write(ps []elementPieces, indent string) {
 	for a := 0; a < len(ps); {
 		b := a + 1
 		for b < len(ps) && ps[b].note == ps[a].note {
 			b++
-		}
-		if r.b.Len() > maxRenderedText {
-			r.cut = len(els) - rows[a].i
-			return false
 		}
 		if b-a < minRun {
 			for _, p := range ps[a:b] {
@@ -315,16 +324,57 @@ func (r *renderer) run(els []marks.Element, rows []row, indent string) bool {
 			r.b.WriteString(" " + ps[a].note)
 		}
 		r.b.WriteString(":\n")
-		for _, p := range ps[a:b] {
-			r.b.WriteString(indent + "  - ")
-			if p.name != "" {
-				r.b.WriteString(p.name + " ")
-			}
-			r.b.WriteString(p.ref + p.states + "\n")
-		}
+		r.items(ps[a:b], indent)
 		a = b
 	}
-	return true
+}
+
+// listRun writes a list without a name whose items are all one run
+// with one note (a menu of links) as the run's line ("- list of links:")
+// and the items under it, and returns the number of items; 0 when the
+// list is not such a list (nothing is written).
+func (r *renderer) listRun(els []marks.Element, rows []row, k int, indent string) int {
+	g := els[rows[k].i]
+	if pagetext.Role(g.Role) != "list" || g.Name != "" || k+1 >= len(rows) || rows[k+1].level != rows[k].level+1 {
+		return 0
+	}
+	n := runOf(els, rows, k+1)
+	if n < minRun || k+1+n < len(rows) && rows[k+1+n].level > rows[k].level {
+		return 0
+	}
+	// The notes are known once refs are given: give them (in the order a
+	// plain rendering would) and fall back to it when they differ.
+	ps := make([]elementPieces, 0, n)
+	for _, w := range rows[k+1 : k+1+n] {
+		p, _ := r.pieces(els[w.i])
+		ps = append(ps, p)
+	}
+	for _, p := range ps {
+		if p.note != ps[0].note {
+			fmt.Fprintf(r.b, "%s- list:\n", indent)
+			r.write(ps, indent+"  ")
+			return n
+		}
+	}
+	r.b.WriteString(indent + "- list of " + plural(ps[0].role))
+	if ps[0].note != "" {
+		r.b.WriteString(" " + ps[0].note)
+	}
+	r.b.WriteString(":\n")
+	r.items(ps, indent)
+	return n
+}
+
+// items writes the short lines of a run's items, under a run's line
+// indented by indent.
+func (r *renderer) items(ps []elementPieces, indent string) {
+	for _, p := range ps {
+		r.b.WriteString(indent + "  - ")
+		if p.name != "" {
+			r.b.WriteString(p.name + " ")
+		}
+		r.b.WriteString(p.ref + p.states + "\n")
+	}
 }
 
 // line is the element's own line, without its indentation.

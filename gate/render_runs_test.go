@@ -69,6 +69,22 @@ func TestRenderSnapshotRuns(t *testing.T) {
 		{"a link named like part of its address keeps the target",
 			[]marks.Element{link(1, "docs", "https://airline.test/docs"), link(2, "A/B", "https://airline.test/"), link(3, "/", "https://airline.test/")},
 			"- links:\n  - \"docs\" e1 to /docs\n  - \"A/B\" e2 to /\n  - \"/\" e3 to /\n"},
+		{"a list of one run is the run's line",
+			[]marks.Element{{Role: "list", Group: true}, link(1, "News", "https://airline.test/news"), link(2, "Sport", "https://airline.test/sport"), link(3, "Help", "https://airline.test/help"),
+				{Role: "text", Text: "After"}},
+			"- list of links:\n  - \"News\" e1 to /news\n  - \"Sport\" e2 to /sport\n  - \"Help\" e3 to /help\n- text: After\n"},
+		{"a list with more than the run keeps its line",
+			[]marks.Element{{Role: "list", Group: true}, link(1, "News", "https://airline.test/news"), link(2, "Sport", "https://airline.test/sport"), link(3, "Help", "https://airline.test/help"),
+				{Role: "listitem", Text: "More", Depth: 2}},
+			"- list:\n  - links:\n    - \"News\" e1 to /news\n    - \"Sport\" e2 to /sport\n    - \"Help\" e3 to /help\n  - listitem: More\n"},
+		{"a list whose items differ in their notes keeps its line",
+			[]marks.Element{{Role: "list", Group: true}, link(1, "News", "https://airline.test/news"), link(2, "Sport", "https://airline.test/sport"),
+				func() marks.Element {
+					l := link(3, "Pay", "https://airline.test/pay")
+					l.Marked = &marks.ElementMark{Kind: spec.Interaction, Marked: 3}
+					return l
+				}()},
+			"- list:\n  - link \"News\" [e1] to /news\n  - link \"Sport\" [e2] to /sport\n  - link \"Pay\" [e3] to /pay (user step: interaction)\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, elems := renderOne(t, c.els, 1)
