@@ -212,6 +212,9 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName, pagesDir 
 			if prs[i].err == nil {
 				r := readOn(ctx, sessions[i], servers[i], p)
 				prs[i].allBytes, prs[i].err = r.bytes, r.err
+				if dir := os.Getenv("SIDEBYSIDE_DUMP"); dir != "" {
+					os.WriteFile(filepath.Join(dir, servers[i].name+" - "+strings.ReplaceAll(p.name, "/", "_")+" (every part).txt"), []byte(r.text), 0o644)
+				}
 			}
 		}
 		times := make([][]time.Duration, len(servers))

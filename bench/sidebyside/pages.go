@@ -168,7 +168,8 @@ func measureRealPages(ctx context.Context, ps []page, servers []server, sessions
 // readOnResult is a snapshot read to its end, part after part.
 type readOnResult struct {
 	parts    int
-	bytes    int // of every part's text
+	bytes    int    // of every part's text
+	text     string // every part's text
 	coverage float64
 	err      error
 }
@@ -202,8 +203,9 @@ func readOn(ctx context.Context, cs *mcp.ClientSession, s server, p page) readOn
 		from, _ := strconv.Atoi(m[1])
 		args = map[string]any{"from": from}
 	}
+	r.text = all.String()
 	if p.source != nil {
-		r.coverage = coverage(p.source, p.name, all.String())
+		r.coverage = coverage(p.source, p.name, r.text)
 	}
 	return r
 }
