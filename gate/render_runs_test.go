@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
@@ -125,4 +126,145 @@ func TestRenderSnapshotRunAcrossParts(t *testing.T) {
 	if !strings.Contains(text, want) {
 		t.Errorf("the second part does not say the run again; it starts:\n%s", text[:min(len(text), 600)])
 	}
+}
+
+// Runs lose nothing: on random pages of controls of a few roles, with
+// marks, states, links and nesting, every element with a ref has exactly
+// one line of its own, which holds its name and its states, and its role
+// and its note are on that line or on the run's line above it.
+func TestRenderSnapshotRunsKeepEverything(t *testing.T) {
+	roles := []string{"button", "link", "checkbox", "textbox"}
+	items := 0 // elements shown as items of a run
+	for seed := range 300 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 37))
+		els := []marks.Element{{ID: 1, Actionable: true, Role: "form", Tag: "form", Name: "F", Marked: &marks.ElementMark{Kind: spec.Submission, Marked: 1}}}
+		role, note := roles[0], 0
+		for id := 2; id < 2+rng.IntN(40); id++ {
+			// Runs come from repeats: mostly the role and note before.
+			if rng.IntN(10) < 3 {
+				role = roles[rng.IntN(len(roles))]
+			}
+			if rng.IntN(10) < 3 {
+				note = rng.IntN(3)
+			}
+			depth := 1
+			if rng.IntN(8) == 0 {
+				depth = 2
+			}
+			e := marks.Element{ID: id, Actionable: true, Role: role, Tag: "x", Depth: depth}
+			if rng.IntN(5) > 0 {
+				e.Name = fmt.Sprintf("N%d \"q\"", id)
+			}
+			switch e.Role {
+			case "link":
+				e.Href = fmt.Sprintf("https://airline.test/p%d", rng.IntN(3))
+			case "checkbox":
+				e.Checked = boolp(rng.IntN(2) == 0)
+			case "textbox":
+				e.Value = fmt.Sprintf("v%d", id)
+			}
+			e.Disabled = rng.IntN(6) == 0
+			switch note {
+			case 0:
+				e.Marked = &marks.ElementMark{Kind: spec.Submission, Marked: 1}
+			case 1:
+				e.Form = 1
+			}
+			if rng.IntN(8) == 0 {
+				els = append(els, e, marks.Element{Role: "text", Text: "under", Depth: e.Depth + 1})
+				continue
+			}
+			els = append(els, e)
+		}
+		body, elems := renderOne(t, els, 1)
+		lines := strings.Split(body, "\n")
+		byRef := map[string]marks.Element{}
+		for _, e := range els {
+			if e.ID != 0 {
+				byRef[fmt.Sprintf("e%d", e.ID)] = e
+			}
+		}
+		for _, info := range elems {
+			e := byRef[info.Ref]
+			own := regexp.MustCompile(`\[` + info.Ref + `\]|^\s*- (?:"(?:[^"\\]|\\.)*" )?` + info.Ref + `\b`)
+			at := -1
+			for i, l := range lines {
+				if own.MatchString(l) {
+					if at >= 0 {
+						t.Fatalf("seed %d: %s has two lines:\n%s", seed, info.Ref, body)
+					}
+					at = i
+				}
+			}
+			if at < 0 {
+				t.Fatalf("seed %d: %s has no line:\n%s", seed, info.Ref, body)
+			}
+			l := lines[at]
+			head := "" // the run's line, if the element is an item
+			if !strings.Contains(l, "["+info.Ref+"]") {
+				depth := len(l) - len(strings.TrimLeft(l, " "))
+				for i := at - 1; i >= 0; i-- {
+					if d := len(lines[i]) - len(strings.TrimLeft(lines[i], " ")); d < depth {
+						head = lines[i]
+						break
+					}
+				}
+				if !strings.HasSuffix(head, ":") {
+					t.Fatalf("seed %d: item %s under no run line:\n%s", seed, info.Ref, body)
+				}
+				items++
+			}
+			for _, want := range []string{quoteIf(e.Name), stateIf(e.Disabled, " disabled"), stateIf(e.Checked != nil && *e.Checked, " checked"), quoteValue(e.Value)} {
+				if !strings.Contains(l, want) {
+					t.Errorf("seed %d: line of %s lacks %q: %q", seed, info.Ref, want, l)
+				}
+			}
+			if e.Href != "" && !strings.Contains(l, " to /p") {
+				t.Errorf("seed %d: link %s lacks its target: %q", seed, info.Ref, l)
+			}
+			wantRole, wantNote := "- "+e.Role+" ", ""
+			if head != "" {
+				wantRole = "- " + plural(e.Role)
+			}
+			switch {
+			case e.Marked != nil && e.ID != 1:
+				wantNote = "(user step: submission form e1)"
+			case e.Form != 0:
+				wantNote = "(in form e1, which the User submits: you may fill this in)"
+			}
+			if !strings.Contains(l+"\n"+head, wantRole) {
+				t.Errorf("seed %d: %s shows no role %q: %q under %q", seed, info.Ref, wantRole, l, head)
+			}
+			if wantNote != "" && !strings.Contains(l+"\n"+head, wantNote) {
+				t.Errorf("seed %d: %s shows no note %q: %q under %q", seed, info.Ref, wantNote, l, head)
+			}
+			if wantNote == "" && e.ID != 1 && strings.Contains(l+"\n"+head, "(") {
+				t.Errorf("seed %d: %s shows a note it has not: %q under %q", seed, info.Ref, l, head)
+			}
+		}
+	}
+	if items < 500 {
+		t.Errorf("only %d elements were items of runs: the pages do not test runs", items)
+	}
+}
+
+func quoteIf(s string) string {
+	if s == "" {
+		return ""
+	}
+	return quote(s)
+}
+
+func stateIf(b bool, s string) string {
+	if b {
+		return s
+	}
+	return ""
+}
+
+func quoteValue(v string) string {
+	if v == "" {
+		return ""
+	}
+	return " value=" + quote(v)
 }
