@@ -228,12 +228,44 @@ var (
 	textRE   = regexp.MustCompile(`^\s*- ([a-z0-9]+): (.*)$`)
 	inlineRE = regexp.MustCompile(`\[([a-z]+) ("(?:[^"\\]|\\.)*") (e\d+)([^\]]*)\]`)
 	valueRE  = regexp.MustCompile(`^ value=("(?:[^"\\]|\\.)*")`)
+	// runRE is the line of a run of elements of one role ("- buttons:",
+	// "- list of links:", "- checkboxes (user step: ...):"); itemRE an item under it ("-
+	// "Button 12" e20", "- e21 disabled"), of the run's role.
+	runRE  = regexp.MustCompile(`^(\s*)- (?:list of )?([a-z]+)(?: \(.*\))?(?: \(continued\))?:$`)
+	itemRE = regexp.MustCompile(`^(\s*)- (?:("(?:[^"\\]|\\.)*") )?(e\d+)(.*)$`)
 )
+
+// singular is the role of the items of a run from its line's plural
+// ("buttons", "checkboxes"; gate's plural).
+func singular(s string) string {
+	for _, end := range []string{"ses", "xes", "ches", "shes"} {
+		if strings.HasSuffix(s, end) {
+			return strings.TrimSuffix(s, "es")
+		}
+	}
+	return strings.TrimSuffix(s, "s")
+}
 
 // ParsePage reads the page text of a prompt (the snapshot's lines).
 func ParsePage(text string) *SeenPage {
 	p := &SeenPage{}
+	runRole, runIndent := "", -1 // the run whose items may follow
 	for _, line := range strings.Split(text, "\n") {
+		if it := itemRE.FindStringSubmatch(line); it != nil && runIndent >= 0 && len(it[1]) == runIndent+2 {
+			e := SeenElement{Role: runRole, Ref: it[3]}
+			if it[2] != "" {
+				e.Name, _ = strconv.Unquote(it[2])
+			}
+			if v := valueRE.FindStringSubmatch(it[4]); v != nil {
+				e.Value, _ = strconv.Unquote(v[1])
+			}
+			p.Elements = append(p.Elements, e)
+			continue
+		}
+		runIndent = -1
+		if h := runRE.FindStringSubmatch(line); h != nil && strings.HasSuffix(h[2], "s") {
+			runRole, runIndent = singular(h[2]), len(h[1]) // and read as any other line
+		}
 		if t := textRE.FindStringSubmatch(line); t != nil {
 			// A line of text: its plain words, then the elements in it.
 			plain := inlineRE.ReplaceAllStringFunc(t[2], func(s string) string {

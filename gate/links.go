@@ -153,3 +153,25 @@ func queryKeys(raw string) string {
 	}
 	return b.String()
 }
+
+// saysTarget reports whether a link's name already says where it leads,
+// so that " to ..." would add nothing: the name is the target as shown
+// (to) or the whole address, give or take the scheme, "www." and a
+// final slash, or it holds the whole address ("Read example.com/a/b").
+func saysTarget(name, to, href string) bool {
+	n := bareURL(name)
+	if n == "" {
+		return false
+	}
+	t, h := bareURL(to), bareURL(href)
+	return n == t || n == h || (len(h) > 0 && strings.Contains(n, h) && strings.Contains(h, "/"))
+}
+
+// bareURL is s lower-cased, trimmed, without "http://", "https://",
+// "www." and a final "/".
+func bareURL(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "https://"), "http://")
+	s = strings.TrimPrefix(s, "www.")
+	return strings.TrimSuffix(s, "/")
+}

@@ -103,6 +103,9 @@ func part(body string, from int) string {
 	var b strings.Builder
 	if from > 1 {
 		fmt.Fprintf(&b, "[lines 1 to %d are in the earlier part: take browser_snapshot without from to read them]\n", from-1)
+		if h := runHead(lines, from-1); h != "" {
+			b.WriteString(h)
+		}
 	}
 	end := from - 1
 	for size := 0; end < n && (end == from-1 || size+len(lines[end]) <= MaxSnapshotText); end++ {
@@ -118,6 +121,28 @@ func part(body string, from int) string {
 			end+1, n, (left+1023)>>10, MaxSnapshotText>>10, end+1)
 	}
 	return b.String()
+}
+
+// runHead is, for a part that starts inside a run (an item line such as
+// `    - "Button 12" e20`), the run's line again, marked "(continued)", so
+// that its items keep their role; "" otherwise.
+func runHead(lines []string, at int) string {
+	item := strings.TrimLeft(lines[at], " ")
+	if !strings.HasPrefix(item, `- "`) && !(strings.HasPrefix(item, "- e") && len(item) > 3 && item[3] >= '1' && item[3] <= '9') {
+		return ""
+	}
+	depth := len(lines[at]) - len(item)
+	for i := at - 1; i >= 0; i-- {
+		l := strings.TrimLeft(lines[i], " ")
+		if len(lines[i])-len(l) >= depth {
+			continue
+		}
+		if head, ok := strings.CutSuffix(lines[i], ":\n"); ok {
+			return head + " (continued):\n"
+		}
+		return ""
+	}
+	return ""
 }
 
 // maxPartLine is the longest line a part shows whole: a longer one (a page
@@ -167,23 +192,34 @@ type renderer struct {
 
 func (r *renderer) frame(fs frameScan) {
 	r.f = fs.frame
-	r.byID = make(map[int]marks.Element, len(fs.scan.Elements))
-	for _, e := range fs.scan.Elements {
+	els := fs.scan.Elements
+	r.byID = make(map[int]marks.Element, len(els))
+	for _, e := range els {
 		if e.ID != 0 {
 			r.byID[e.ID] = e
 		}
 	}
+	// The entries with a line of their own, and their indentation.
 	var nest nesting
-	for i, e := range fs.scan.Elements {
-		if e.Inline {
-			continue
+	rows := make([]row, 0, len(els))
+	for i, e := range els {
+		if !e.Inline {
+			rows = append(rows, row{i: i, level: nest.depth(e.Depth)})
 		}
+	}
+	for k := 0; k < len(rows); k++ {
+		i := rows[k].i
+		e := els[i]
 		if r.b.Len() > maxRenderedText {
-			r.cut = len(fs.scan.Elements) - i
+			r.cut = len(els) - i
 			return
 		}
-		indent := strings.Repeat("  ", nest.depth(e.Depth))
+		indent := strings.Repeat("  ", rows[k].level)
 		if e.ID == 0 && e.Group {
+			if n := r.listRun(els, rows, k, indent); n > 0 {
+				k += n
+				continue
+			}
 			fmt.Fprintf(r.b, "%s- %s", indent, pagetext.Role(e.Role))
 			if e.Name != "" {
 				r.b.WriteString(" " + quote(e.Name))
@@ -195,12 +231,177 @@ func (r *renderer) frame(fs frameScan) {
 			r.line(e, indent)
 			continue
 		}
+		if n := runOf(els, rows, k); n >= minRun {
+			if !r.run(els, rows[k:k+n], indent) {
+				return
+			}
+			k += n - 1
+			continue
+		}
 		if line, ok := r.element(e, false); ok {
 			r.b.WriteString(indent)
 			r.b.WriteString(line)
 			r.b.WriteByte('\n')
 		}
 	}
+}
+
+// row is an entry of a scan with a line of its own: its index in the
+// scan and its indentation.
+type row struct{ i, level int }
+
+// minRun is the fewest siblings of one role shown as a run: one line for
+// the role ("- buttons:") and a short line for each ("- "Pay" e3").
+const minRun = 3
+
+// runOf is the number of rows from rows[k] that may be shown as one run:
+// elements with a ref, of one role, at one indentation, each without
+// lines of its own hanging from it.
+func runOf(els []marks.Element, rows []row, k int) int {
+	first := els[rows[k].i]
+	if !runnable(first) {
+		return 0
+	}
+	n := 0
+	for j := k; j < len(rows); j++ {
+		e := els[rows[j].i]
+		if rows[j].level != rows[k].level || !runnable(e) || e.Role != first.Role {
+			break
+		}
+		if j+1 < len(rows) && rows[j+1].level > rows[j].level {
+			break // lines hang from it: it keeps its own line
+		}
+		n++
+	}
+	return n
+}
+
+// runnable says an entry may be an item of a run: an element with a ref
+// and a role of its own, whose line is the whole of it.
+func runnable(e marks.Element) bool {
+	return e.ID != 0 && e.Actionable && !e.Group && e.Role != "" && e.Text == ""
+}
+
+// run writes rows of elements of one role: the stretches of at least
+// minRun with the same note as one line for the role, with the note,
+// and a short line for each item ("- "Button 12" e20 disabled"), the
+// rest one line each. It returns false when the text passed
+// maxRenderedText (r.cut is then set).
+func (r *renderer) run(els []marks.Element, rows []row, indent string) bool {
+	ps := make([]elementPieces, 0, len(rows))
+	for _, w := range rows {
+		p, _ := r.pieces(els[w.i]) // runnable entries are actionable: always ok
+		ps = append(ps, p)
+	}
+	if r.b.Len() > maxRenderedText {
+		r.cut = len(els) - rows[0].i
+		return false
+	}
+	r.write(ps, indent)
+	return true
+}
+
+// write writes elements of one role: the stretches of at least minRun
+// with the same note as a run (its line and the items), the rest one
+// line each.
+func (r *renderer) write(ps []elementPieces, indent string) {
+	for a := 0; a < len(ps); {
+		b := a + 1
+		for b < len(ps) && ps[b].note == ps[a].note {
+			b++
+		}
+		if b-a < minRun {
+			for _, p := range ps[a:b] {
+				r.b.WriteString(indent)
+				r.b.WriteString(p.line())
+				r.b.WriteByte('\n')
+			}
+			a = b
+			continue
+		}
+		r.b.WriteString(indent + "- " + plural(ps[a].role))
+		if ps[a].note != "" {
+			r.b.WriteString(" " + ps[a].note)
+		}
+		r.b.WriteString(":\n")
+		r.items(ps[a:b], indent)
+		a = b
+	}
+}
+
+// listRun writes a list without a name whose items are all one run
+// with one note (a menu of links) as the run's line ("- list of links:")
+// and the items under it, and returns the number of items; 0 when the
+// list is not such a list (nothing is written).
+func (r *renderer) listRun(els []marks.Element, rows []row, k int, indent string) int {
+	g := els[rows[k].i]
+	if pagetext.Role(g.Role) != "list" || g.Name != "" || k+1 >= len(rows) || rows[k+1].level != rows[k].level+1 {
+		return 0
+	}
+	n := runOf(els, rows, k+1)
+	if n < minRun || k+1+n < len(rows) && rows[k+1+n].level > rows[k].level {
+		return 0
+	}
+	// The notes are known once refs are given: give them (in the order a
+	// plain rendering would) and fall back to it when they differ.
+	ps := make([]elementPieces, 0, n)
+	for _, w := range rows[k+1 : k+1+n] {
+		p, _ := r.pieces(els[w.i])
+		ps = append(ps, p)
+	}
+	for _, p := range ps {
+		if p.note != ps[0].note {
+			fmt.Fprintf(r.b, "%s- list:\n", indent)
+			r.write(ps, indent+"  ")
+			return n
+		}
+	}
+	r.b.WriteString(indent + "- list of " + plural(ps[0].role))
+	if ps[0].note != "" {
+		r.b.WriteString(" " + ps[0].note)
+	}
+	r.b.WriteString(":\n")
+	r.items(ps, indent)
+	return n
+}
+
+// items writes the short lines of a run's items, under a run's line
+// indented by indent.
+func (r *renderer) items(ps []elementPieces, indent string) {
+	for _, p := range ps {
+		r.b.WriteString(indent + "  - ")
+		if p.name != "" {
+			r.b.WriteString(p.name + " ")
+		}
+		r.b.WriteString(p.ref + p.states + "\n")
+	}
+}
+
+// line is the element's own line, without its indentation.
+func (p elementPieces) line() string {
+	if p.text != "" {
+		return p.text
+	}
+	s := "- " + p.role
+	if p.name != "" {
+		s += " " + p.name
+	}
+	s += " [" + p.ref + "]" + p.states
+	if p.note != "" {
+		s += " " + p.note
+	}
+	return s
+}
+
+// plural is the line of a run of elements of a role: "buttons",
+// "checkboxes", "switches" (agent.ParsePage reads it back).
+func plural(role string) string {
+	for _, end := range []string{"s", "x", "ch", "sh"} {
+		if strings.HasSuffix(role, end) {
+			return role + "es"
+		}
+	}
+	return role + "s"
 }
 
 // line writes a line of text: "- text: ... the [link "Authority" e12]
@@ -284,6 +485,37 @@ func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\
 // "Pay" [e3] ...") or, inline in a line of text, the same without the
 // dash and with the ref unbracketed ("link "Authority" e12").
 func (r *renderer) element(e marks.Element, inline bool) (string, bool) {
+	p, ok := r.pieces(e)
+	if !ok {
+		return "", false
+	}
+	if !inline || p.text != "" {
+		return p.line(), true
+	}
+	s := p.role
+	if p.name != "" {
+		s += " " + p.name
+	}
+	s += " " + p.ref + p.states
+	if p.note != "" {
+		s += " " + p.note
+	}
+	return s, true
+}
+
+// elementPieces are the parts of an element's line: its role, its name
+// quoted ("" when it shows none), its ref, its states (" value=..."
+// " checked", " to /path"; each with its leading space) and its note
+// ("(user step: ...)", "(in form ...)"; "" for none). text is the whole
+// line of an element the agent cannot act on (an older scanner's).
+type elementPieces struct {
+	role, name, ref, states, note string
+	text                          string
+}
+
+// pieces assigns the element its ref, records it in the element list and
+// returns the parts of its line.
+func (r *renderer) pieces(e marks.Element) (elementPieces, bool) {
 	name := e.Name
 	if !e.Actionable { // a line of text from an older scanner: one per element
 		text := e.Text
@@ -291,9 +523,9 @@ func (r *renderer) element(e marks.Element, inline bool) (string, bool) {
 			text = name
 		}
 		if text == "" || e.UserField {
-			return "", false
+			return elementPieces{}, false
 		}
-		return fmt.Sprintf("- %s: %s", lineRole(e.Role), clip(text)), true
+		return elementPieces{text: fmt.Sprintf("- %s: %s", lineRole(e.Role), clip(text))}, true
 	}
 	t := r.refs.assign(r.f.ID, e.ID, r.f.URL)
 	info := &ElementInfo{Ref: t.ref, Role: pagetext.Role(e.Role), Name: clip(name), Tag: clip(strings.ToLower(e.Tag)), Type: clip(e.Type)}
@@ -301,26 +533,18 @@ func (r *renderer) element(e marks.Element, inline bool) (string, bool) {
 		info.Value = clip(e.Value)
 		info.Checked = e.Checked
 	}
-	var line strings.Builder
-	role := info.Role
+	p := elementPieces{role: info.Role, ref: t.ref}
 	if e.Role == "" {
-		role = info.Tag
+		p.role = info.Tag
 	}
-	if !inline {
-		line.WriteString("- ")
-	}
-	line.WriteString(role)
 	// A marked element that is not a control shows its text in the lines
 	// that follow: its name would repeat them.
 	if name != "" && e.Text == "" {
-		line.WriteString(" " + quote(name))
+		p.name = quote(name)
 	}
-	if inline {
-		line.WriteString(" " + t.ref)
-	} else {
-		line.WriteString(" [" + t.ref + "]")
-	}
-	r.states(&line, e, info)
+	var states strings.Builder
+	r.states(&states, e, info)
+	p.states = states.String()
 	t.kind, t.name, t.box = "", info.Name, nil
 	if r.f.ParentID == "" && e.Box.Width > 0 {
 		b := e.Box
@@ -331,13 +555,13 @@ func (r *renderer) element(e marks.Element, inline bool) (string, bool) {
 		t.kind = m.Kind
 		marked := r.refs.assign(r.f.ID, m.Marked, r.f.URL).ref
 		info.Marked = &ElementMark{Kind: m.Kind, Marked: marked}
-		line.WriteString(" " + markNote(e, m, marked, r.byID))
+		p.note = markNote(e, m, marked, r.byID)
 	case e.Form != 0:
 		// A field of a marked form that the agent may fill in.
-		fmt.Fprintf(&line, " (in form %s, which the User submits: you may fill this in)", r.refs.assign(r.f.ID, e.Form, r.f.URL).ref)
+		p.note = fmt.Sprintf("(in form %s, which the User submits: you may fill this in)", r.refs.assign(r.f.ID, e.Form, r.f.URL).ref)
 	}
 	*r.elems = append(*r.elems, *info)
-	return line.String(), true
+	return p, true
 }
 
 // states writes an element's value, options and states after its ref.
@@ -348,12 +572,8 @@ func (r *renderer) states(line *strings.Builder, e marks.Element, info *ElementI
 		if info.Value != "" {
 			fmt.Fprintf(line, " value=%s", quote(info.Value))
 		}
-		if e.Checked != nil {
-			if *e.Checked {
-				line.WriteString(" checked")
-			} else {
-				line.WriteString(" unchecked")
-			}
+		if e.Checked != nil && *e.Checked {
+			line.WriteString(" checked") // unchecked is the default: left out
 		}
 	}
 	if e.Expanded != nil {
@@ -385,7 +605,7 @@ func (r *renderer) states(line *strings.Builder, e marks.Element, info *ElementI
 			fmt.Fprintf(line, " and %d more", e.MoreOptions)
 		}
 	}
-	if to := linkTarget(e.Href, r.f.URL); e.Href != "" && to != "" {
+	if to := linkTarget(e.Href, r.f.URL); e.Href != "" && to != "" && !saysTarget(e.Name, to, e.Href) {
 		line.WriteString(" to " + to)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -95,7 +96,6 @@ func TestSnapshotContainers(t *testing.T) {
 		"A brass desk lamp",
 		`options: "Window", "Aisle" (selected)`,
 		"] checked",
-		"] unchecked",
 		"collapsed",
 		`"Pay later" [`,
 		"disabled",
@@ -105,6 +105,11 @@ func TestSnapshotContainers(t *testing.T) {
 		if !strings.Contains(snap.Text, want) {
 			t.Errorf("snapshot lacks %q:\n%s", want, snap.Text)
 		}
+	}
+	// An unchecked radio shows no state (unchecked is the default, left
+	// out), and says so by not saying checked.
+	if !regexp.MustCompile(`(?m)^- radio "Radio off" \[e\d+\]$`).MatchString(snap.Text) {
+		t.Errorf("the unchecked radio is not a line without a state:\n%s", snap.Text)
 	}
 	for _, hidden := range []string{"Secret hidden text", "Also hidden"} {
 		if strings.Contains(snap.Text, hidden) {

@@ -125,6 +125,7 @@ type pageResult struct {
 	snapshot         time.Duration
 	open             time.Duration // navigate, and snapshot unless navigate shows the page
 	textBytes, wire  int
+	allBytes         int // the text of every part of the snapshot (read on with from)
 	click            time.Duration
 	coverage         float64
 	coverageMeasured bool
@@ -208,6 +209,13 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName, pagesDir 
 		}
 		for i := range servers {
 			measureSnapshot(ctx, sessions[i], servers[i], &prs[i], 1) // warm up, and find the ref to click
+			if prs[i].err == nil {
+				r := readOn(ctx, sessions[i], servers[i], p)
+				prs[i].allBytes, prs[i].err = r.bytes, r.err
+				if dir := os.Getenv("SIDEBYSIDE_DUMP"); dir != "" {
+					os.WriteFile(filepath.Join(dir, servers[i].name+" - "+strings.ReplaceAll(p.name, "/", "_")+" (every part).txt"), []byte(r.text), 0o644)
+				}
+			}
 		}
 		times := make([][]time.Duration, len(servers))
 		for range runs {

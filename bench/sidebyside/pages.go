@@ -168,6 +168,8 @@ func measureRealPages(ctx context.Context, ps []page, servers []server, sessions
 // readOnResult is a snapshot read to its end, part after part.
 type readOnResult struct {
 	parts    int
+	bytes    int    // of every part's text
+	text     string // every part's text
 	coverage float64
 	err      error
 }
@@ -193,6 +195,7 @@ func readOn(ctx context.Context, cs *mcp.ClientSession, s server, p page) readOn
 		r.parts++
 		text := s.snapshotText(res)
 		all.WriteString(text)
+		r.bytes += len(text)
 		m := readOnFrom.FindStringSubmatch(text)
 		if m == nil {
 			break
@@ -200,7 +203,10 @@ func readOn(ctx context.Context, cs *mcp.ClientSession, s server, p page) readOn
 		from, _ := strconv.Atoi(m[1])
 		args = map[string]any{"from": from}
 	}
-	r.coverage = coverage(p.source, p.name, all.String())
+	r.text = all.String()
+	if p.source != nil {
+		r.coverage = coverage(p.source, p.name, r.text)
+	}
 	return r
 }
 

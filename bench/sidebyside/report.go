@@ -32,6 +32,9 @@ func report(out io.Writer, servers []server, rs []result) {
 		row(p.name+": snapshot text bytes", func(r result) string {
 			return cell(r.pages[i], func(pr pageResult) string { return fmt.Sprint(pr.textBytes) })
 		})
+		row(p.name+": snapshot text bytes, every part (read on with from)", func(r result) string {
+			return cell(r.pages[i], func(pr pageResult) string { return fmt.Sprint(pr.allBytes) })
+		})
 		row(p.name+": snapshot result bytes on the wire", func(r result) string {
 			return cell(r.pages[i], func(pr pageResult) string { return fmt.Sprint(pr.wire) })
 		})
