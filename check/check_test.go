@@ -144,6 +144,7 @@ func TestFixtures(t *testing.T) {
 	t.Run("json", func(t *testing.T) { validateJSON(t, rep) })
 	t.Run("junit", func(t *testing.T) { validateJUnit(t, rep) })
 	t.Run("html", func(t *testing.T) { validateHTML(t, rep) })
+	t.Run("sarif", func(t *testing.T) { validateSARIF(t, rep) })
 	t.Run("exit codes", func(t *testing.T) {
 		// A page whose marked submitter's form can be submitted another way
 		// fails the default --fail-on; the page with every way out marked
