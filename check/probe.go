@@ -99,7 +99,7 @@ func (e effect) boundNote() string {
 	if !e.bounded {
 		return ""
 	}
-	return fmt.Sprintf(" (The checker stopped waiting after %s, the page not yet settled: the action may have caused more.)", probeBound)
+	return fmt.Sprintf(" (The checker stopped waiting after %g s, the page not yet settled: the action may have caused more.)", probeBound.Seconds())
 }
 
 // submitted reports whether form of the frame was submitted (or its data
@@ -392,6 +392,6 @@ func (r *pageRun) unsettledFinding() {
 		shown, more = shown[:5], fmt.Sprintf(" and %d more", len(r.unsettled)-5)
 	}
 	r.rep.Findings = append(r.rep.Findings, finding(Info, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
-		"The page had not settled %s after %s%s (the DOM or its requests kept changing), so the checker stopped waiting: nothing they caused was seen, but what they caused later is not ruled out. Info, not a warning: no way out was found; run check again on a quieter machine, or make the page settle.",
-		probeBound, strings.Join(shown, ", "), more)))
+		"The page had not settled %g s after %s%s (the DOM or its requests kept changing), so the checker stopped waiting: nothing they caused was seen, but what they caused later is not ruled out. Info, not a warning: no way out was found; run check again on a quieter machine, or make the page settle.",
+		probeBound.Seconds(), strings.Join(shown, ", "), more)))
 }
