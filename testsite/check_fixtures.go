@@ -28,6 +28,7 @@ func checkFixtures() []checkFixture {
 		{"slow-escape", "check-slow-escape", "A way out after a second of progress"},
 		{"restless", "check-restless", "A page that never settles"},
 		{"same-name", "check-same-name", "A marked field shares its name"},
+		{"script-pay", "check-script-pay", "A script submits from a plain button"},
 	}
 }
 
