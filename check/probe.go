@@ -27,7 +27,7 @@ import (
 // says so. A probe's fresh load waits until the page shows the marks of
 // the first load and is quiet (see pageRun.watch).
 const (
-	probeQuiet = 300 * time.Millisecond // settled: this long without a signal
+	probeQuiet = 500 * time.Millisecond // settled: this long without a signal
 	probeBound = 4 * time.Second        // the longest wait for one action's effect
 	probePoll  = 40 * time.Millisecond  // how often the page's watcher is read
 )
