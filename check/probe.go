@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"net/url"
 	"slices"
@@ -30,7 +31,37 @@ const (
 	probeQuiet = 500 * time.Millisecond // settled: this long without a signal
 	probeBound = 4 * time.Second        // the longest wait for one action's effect
 	probePoll  = 40 * time.Millisecond  // how often the page's watcher is read
+	probeGap   = 200 * time.Millisecond // a page timer later than this: its loop was starved
 )
+
+// settleJS waits in a frame's event loop until its document has settled
+// (see settle.js); its arguments are probeQuiet, the longest wait and
+// probeGap, in milliseconds.
+//
+//go:embed settle.js
+var settleJS string
+
+// settled reports whether every frame's document settled (settle.js),
+// frame after frame, within what is left of probeBound after start.
+func settled(ctx context.Context, frames []frameData, start time.Time) bool {
+	for _, fd := range frames {
+		left := probeBound - time.Since(start)
+		if left < probeQuiet {
+			return false
+		}
+		var res struct {
+			Settled bool `json:"settled"`
+			Changed bool `json:"changed"`
+		}
+		if err := fd.f.Call(ctx, marks.World, settleJS, &res, probeQuiet.Milliseconds(), min(left, 2*probeQuiet).Milliseconds(), probeGap.Milliseconds()); err != nil {
+			continue // gone or replaced: nothing more to see there
+		}
+		if !res.Settled {
+			return false
+		}
+	}
+	return true
+}
 
 // recorder keeps the navigations and non-GET requests of the page's frames
 // while a probe runs, and blocks them: nothing reaches the server. It
@@ -88,10 +119,8 @@ type effect struct {
 	events map[string][]marks.FormEvent // by frame id: submit and formdata events after the action
 	reqs   []browser.Request
 	dirty  bool // the DOM changed, a form event fired or a request was made
-	// bounded: the wait ended at probeBound, the page not settled; waited
-	// is how long it was.
+	// bounded: the wait ended at probeBound, the page not settled.
 	bounded bool
-	waited  time.Duration
 }
 
 // boundNote is what a finding adds when its probe's wait hit the bound.
@@ -158,11 +187,11 @@ func (r *pageRun) watchEffect(ctx context.Context, frames []frameData, since clo
 		events          int
 	}
 	last := map[string]mark{} // each frame's signals at the previous read
-	lastSignal, seen := start, rec.sent()
+	seen := rec.sent()
 	var e effect
 	for {
 		e.events, e.dirty = map[string][]marks.FormEvent{}, false
-		submit := false
+		submit, signal := false, false
 		for _, fd := range frames {
 			id := string(fd.f.ID)
 			w, err := marks.WatchReport(ctx, fd.f)
@@ -181,25 +210,35 @@ func (r *pageRun) watchEffect(ctx context.Context, frames []frameData, since clo
 			m := mark{w.LastChange, w.LastNetwork, len(w.Events)}
 			prev, ok := last[id]
 			if (ok && m != prev) || (!ok && (w.LastChange > t || w.LastNetwork > t || len(e.events[id]) > 0)) {
-				lastSignal = time.Now()
+				signal = true
 			}
 			last[id] = m
 		}
 		if n := rec.sent(); n != seen {
-			seen, lastSignal = n, time.Now()
+			seen, signal = n, true
 		}
 		e.reqs = rec.requests()[before:]
 		e.dirty = e.dirty || len(e.reqs) > 0 || len(e.events) > 0
 		owed := submit && len(e.reqs) == 0 // a submit event whose request has not come
-		e.waited = time.Since(start)
-		if time.Since(lastSignal) >= probeQuiet && !owed {
-			return e
+		// Quiet on this side (no request, no change between two reads) is
+		// confirmed in the page's own event loop, which a starved renderer
+		// cannot fake.
+		if !signal && !owed && settled(ctx, frames, start) && rec.sent() == seen && len(rec.requests()[before:]) == len(e.reqs) {
+			still := true // and nothing changed between the read above and the page's wait
+			for _, fd := range frames {
+				if w, err := marks.WatchReport(ctx, fd.f); err == nil && last[string(fd.f.ID)] != (mark{w.LastChange, w.LastNetwork, len(w.Events)}) {
+					still = false
+				}
+			}
+			if still {
+				return e
+			}
 		}
 		select {
 		case <-ctx.Done():
 			return e
 		case <-bound.C:
-			e.bounded, e.waited = true, time.Since(start)
+			e.bounded = true
 			if reqs := rec.requests()[before:]; len(reqs) > len(e.reqs) {
 				e.reqs, e.dirty = reqs, true
 			}
