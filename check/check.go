@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -376,6 +377,16 @@ func discoveryFindings(d *Discovery) []Finding {
 	return out
 }
 
+// foreground are the Chromium flags that run every tab of the checker's
+// browser as a tab in front: pages checked at once share one browser, and
+// a tab behind another would have its timers slowed to once a second,
+// which would stretch what a probe waits for past its bound.
+var foreground = []string{
+	"--disable-background-timer-throttling",
+	"--disable-renderer-backgrounding",
+	"--disable-backgrounding-occluded-windows",
+}
+
 // use returns the runtime of co, starting it for the Company's first page:
 // the header goes to co's requests and navigator.poppy to its pages.
 // With CAFile, the host (and port) of the Company's first page is verified
@@ -405,7 +416,7 @@ func (c *Checker) use(ctx context.Context, co *session.Company, page string) (*r
 			Chromium:    c.opts.Chromium,
 			CDPURL:      c.opts.CDPURL,
 			Headful:     c.opts.Headful,
-			BrowserArgs: c.opts.BrowserArgs,
+			BrowserArgs: append(slices.Clone(foreground), c.opts.BrowserArgs...),
 			CAFile:      c.opts.CAFile,
 			Resolve:     c.opts.Resolve,
 			Logger:      c.log,

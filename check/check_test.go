@@ -115,7 +115,8 @@ func TestFixtures(t *testing.T) {
 		}
 	})
 	t.Run("routes", func(t *testing.T) {
-		for name, want := range map[string]string{"enter-escape": "Enter", "escape-submit": "click", "shadow-marks": "click", "closed-shadow": "click", "frame-marks": "click"} {
+		for name, want := range map[string]string{"enter-escape": "Enter", "escape-submit": "click", "shadow-marks": "click", "closed-shadow": "click", "frame-marks": "click",
+			"slow-escape": "click", "script-pay": "click"} {
 			var got []string
 			for _, f := range byURL[fixtures[name]].Findings {
 				if f.Check == check.CheckSubmitPaths {
@@ -144,12 +145,14 @@ func TestFixtures(t *testing.T) {
 	t.Run("json", func(t *testing.T) { validateJSON(t, rep) })
 	t.Run("junit", func(t *testing.T) { validateJUnit(t, rep) })
 	t.Run("html", func(t *testing.T) { validateHTML(t, rep) })
+	t.Run("sarif", func(t *testing.T) { validateSARIF(t, rep) })
 	t.Run("exit codes", func(t *testing.T) {
 		// A page whose marked submitter's form can be submitted another way
 		// fails the default --fail-on; the page with every way out marked
 		// passes it.
 		for name, want := range map[string]int{"apply-before-pay": check.ExitFindings, "marked-not-default": check.ExitFindings,
-			"two-marked": check.ExitFindings, "form-attr": check.ExitFindings, "all-marked": 0} {
+			"two-marked": check.ExitFindings, "form-attr": check.ExitFindings, "all-marked": 0,
+			"slow-escape": check.ExitFindings, "script-pay": check.ExitFindings, "same-name": 0, "restless": 0} {
 			one := &check.Report{Pages: []check.PageReport{byURL[fixtures[name]]}}
 			if got := one.ExitCode(check.Error); got != want {
 				t.Errorf("%s: exit code %d under --fail-on error, want %d", name, got, want)

@@ -19,8 +19,9 @@
 // The checks (discovery, marks, late marks, fill, escape routes,
 // controller), where a finding points ([Finding.Where]), the probes'
 // timings, the severities and exit codes ([Report.ExitCode]) and the
-// formats of the JSON ([SchemaJSON]), JUnit and HTML reports are in
-// docs/reference.md, section "Check report". Each finding cites a
+// formats of the JSON ([SchemaJSON]), JUnit, HTML and SARIF
+// ([Report.WriteSARIF]) reports are in docs/reference.md, section "Check
+// report". Each finding cites a
 // requirement of [spec.Requirements] by ID.
 //
 // # Probes

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/marks"
@@ -156,6 +157,12 @@ func (r *pageRun) tryRoute(ctx context.Context, frames []frameData, want frameDa
 		return true, nil
 	}
 	e := r.watchEffect(ctx, frames, since, rec, 0)
+	n := len(r.rep.Findings)
+	defer func() {
+		if len(r.rep.Findings) == n {
+			r.unsettledAfter(e, strings.ToLower(pr.route.label[:1])+pr.route.label[1:]+" "+noun(fd.describe(target.ID)))
+		}
+	}()
 	for _, other := range frames {
 		for _, m := range other.inv {
 			if !m.Form || !e.submitted(other.f, m.ID) {
@@ -205,8 +212,8 @@ func (r *pageRun) escapeFinding(fd frameData, target marks.Element, pr probe, fo
 		fix = "Mark the field, or keep its key handler from submitting the marked form."
 	}
 	f := finding(Error, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
-		"%s %s, which no mark covers, submits the %s %s%s: an agent following the extension may take the step. %s",
-		rt.label, noun(el), spec.KindOf(m.Value, true), formFrame.describe(m.ID), what, fix)).on(pr.frame, pr.el.ID)
+		"%s %s, which no mark covers, submits the %s %s%s: an agent following the extension may take the step. %s%s",
+		rt.label, noun(el), spec.KindOf(m.Value, true), formFrame.describe(m.ID), what, fix, e.boundNote())).on(pr.frame, pr.el.ID)
 	f.Frame, f.Element = fd.f.URL, el
 	f.Route = routeName(rt)
 	r.rep.Findings = append(r.rep.Findings, f)

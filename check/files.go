@@ -11,6 +11,7 @@ type Files struct {
 	JSON  string // the JSON report (schema poppy-browser/check-report/v1)
 	JUnit string // JUnit XML, one test case per page and requirement
 	HTML  string // a self-contained HTML report with screenshots
+	SARIF string // SARIF 2.1.0, one result per finding
 }
 
 // WriteFiles writes the report files files names. failOn is the severity
@@ -23,6 +24,7 @@ func (r *Report) WriteFiles(files Files, failOn Severity) error {
 		{files.JSON, r.WriteJSON},
 		{files.JUnit, func(w io.Writer) error { return r.WriteJUnit(w, failOn) }},
 		{files.HTML, r.WriteHTML},
+		{files.SARIF, r.WriteSARIF},
 	}
 	for _, o := range outputs {
 		if o.path == "" {

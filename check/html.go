@@ -92,6 +92,15 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			return fmt.Sprintf("%.3f%%", v/total*100)
 		},
 		"first": func(i int) bool { return i == 0 },
+		"inc":   func(i int) int { return i + 1 },
+		// count is a count's badge class: its severity's colour, or a
+		// neutral one for zero, so that only what was found stands out.
+		"count": func(sev string, n int) string {
+			if n == 0 {
+				return "zero"
+			}
+			return "sev-" + sev
+		},
 	}).Parse(reportHTML)
 	if err != nil {
 		return err

@@ -39,6 +39,11 @@ func (r *pageRun) locateFirst(ctx context.Context, frames []frameData) {
 	for _, pr := range escapeProbes(frames) {
 		add(pr.frame, pr.el.ID)
 	}
+	for _, me := range r.escapes { // buttons confirmRoutes may report
+		for _, id := range me.esc.Scripted {
+			add(me.frame, id)
+		}
+	}
 	for _, f := range r.rep.Findings {
 		if f.at != nil {
 			add(f.at.frame, f.at.id)

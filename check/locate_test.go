@@ -262,6 +262,18 @@ func renderReport(t *testing.T, ctx context.Context, rep *check.Report) {
 					W float64 `json:"w"`
 					H float64 `json:"h"`
 				} `json:"img"`
+				// Overlaps are the labels (outline tags) that cover a
+				// screenshot or another label's outline; Tags counts them.
+				Overlaps []string `json:"overlaps"`
+				Tags     int      `json:"tags"`
+				// Heads are the marks tables' header cells that do not show
+				// above their column; HeadCount counts the header cells.
+				Heads     []string `json:"heads"`
+				HeadCount int      `json:"headCount"`
+				// Zero and NonZero are the background colours of count
+				// badges reading 0 and reading more.
+				Zero    []string `json:"zero"`
+				NonZero []string `json:"nonZero"`
 			}
 			err := p.MainFrame().Call(ctx, "", `function() {
   const wide = [];
@@ -274,16 +286,73 @@ func renderReport(t *testing.T, ctx context.Context, rep *check.Report) {
   const img = fig.querySelector("img").getBoundingClientRect();
   const outlines = Array.from(fig.querySelector(".shot").querySelectorAll(".k-finding"), (b) => {
     const r = b.getBoundingClientRect();
-    return {label: b.firstElementChild.title, x: r.x, y: r.y, w: r.width, h: r.height};
+    return {label: b.title, x: r.x, y: r.y, w: r.width, h: r.height};
   });
+  const hit = (a, b) => a.width > 0 && a.height > 0 && b.width > 0 && b.height > 0 &&
+    a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const overlaps = [];
+  let tags = 0;
+  for (const frame of document.querySelectorAll(".frame")) {
+    const shot = frame.querySelector("img").getBoundingClientRect();
+    const boxes = Array.from(frame.querySelectorAll(".box"), (b) => [b.title, b.getBoundingClientRect()]);
+    for (const tag of frame.querySelectorAll(".tag")) {
+      tags++;
+      const r = tag.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) overlaps.push(tag.textContent + " is not shown");
+      if (hit(r, shot)) overlaps.push(tag.textContent + " covers the screenshot");
+      for (const [title, b] of boxes) if (hit(r, b)) overlaps.push(tag.textContent + " covers " + title);
+    }
+  }
+  const heads = [];
+  let headCount = 0;
+  for (const table of document.querySelectorAll("table.marks")) {
+    const ths = table.querySelectorAll("tr.head th");
+    const first = table.querySelector("tr:not(.head)");
+    ths.forEach((th, i) => {
+      headCount++;
+      const h = th.getBoundingClientRect(), td = first.children[i].getBoundingClientRect();
+      if (getComputedStyle(th).display === "none" || h.width < 20 || h.height === 0 || th.scrollWidth > th.clientWidth + 1 ||
+          h.bottom > td.top + 1 || Math.abs(h.left - td.left) > 1 || Math.abs(h.width - td.width) > 1)
+        heads.push(th.textContent);
+    });
+  }
+  const zero = [], nonZero = [];
+  for (const b of document.querySelectorAll(".badge")) {
+    const m = b.textContent.match(/^(\d+) (error|warning|info)/);
+    if (m) (m[1] === "0" ? zero : nonZero).push(m[2] + " " + getComputedStyle(b).backgroundColor);
+  }
   return {scroll: document.documentElement.scrollWidth, inner: innerWidth, wide: wide.slice(0, 5), outlines,
-    img: {x: img.x, y: img.y, w: img.width, h: img.height}};
+    img: {x: img.x, y: img.y, w: img.width, h: img.height}, overlaps, tags, heads, headCount, zero, nonZero};
 }`, &layout)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if layout.Scroll > layout.Inner || len(layout.Wide) > 0 {
 				t.Errorf("the report scrolls sideways at %d px: scroll width %.0f; wider than the viewport: %q", size.width, layout.Scroll, layout.Wide)
+			}
+			// No label covers a screenshot, so none covers a field on it.
+			if len(layout.Overlaps) > 0 || layout.Tags == 0 {
+				t.Errorf("at %d px, of %d outline labels: %q", size.width, layout.Tags, layout.Overlaps)
+			}
+			// The marks tables keep their headers, each above its column.
+			if len(layout.Heads) > 0 || layout.HeadCount == 0 {
+				t.Errorf("at %d px, of %d marks table headers these do not head their column: %q", size.width, layout.HeadCount, layout.Heads)
+			}
+			// A count of zero is grey; a count of findings has its colour.
+			grey := regexp.MustCompile(`^\w+ rgb\((\d+), (\d+), (\d+)\)$`)
+			for _, z := range layout.Zero {
+				m := grey.FindStringSubmatch(z)
+				if m == nil || m[1] != m[2] || m[2] != m[3] {
+					t.Errorf("a zero count's badge is coloured: %s", z)
+				}
+			}
+			for _, z := range layout.NonZero {
+				if m := grey.FindStringSubmatch(z); m == nil || (m[1] == m[2] && m[2] == m[3]) {
+					t.Errorf("a count of findings is not coloured: %s", z)
+				}
+			}
+			if len(layout.Zero) == 0 || len(layout.NonZero) == 0 {
+				t.Errorf("count badges: %d zero, %d not zero; want both", len(layout.Zero), len(layout.NonZero))
 			}
 			// The escape-submit page's first finding is the Quick check-in
 			// button: its outline sits on the screenshot where the button is.

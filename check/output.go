@@ -142,7 +142,15 @@ func (r *Report) WriteJUnit(w io.Writer, failOn Severity) error {
 			s.Cases = append(s.Cases, junitCase{Name: "page", Classname: p.URL, Error: &junitMessage{Message: p.Error}})
 			s.Errors++
 		}
-		for _, id := range p.Checked {
+		// A requirement a finding cites is a case even when no check lists
+		// it: no finding is left out of the file.
+		cases := slices.Clone(p.Checked)
+		for _, f := range p.Findings {
+			if !slices.Contains(cases, f.Requirement) {
+				cases = append(cases, f.Requirement)
+			}
+		}
+		for _, id := range cases {
 			c := junitCase{Name: id, Classname: p.URL}
 			var fails, notes []string
 			for _, f := range p.Findings {

@@ -30,6 +30,13 @@ type pageRun struct {
 
 	first []frameData // the frames of the first load
 	loc   *located    // where the first load's elements are
+	// unsettled are the probes whose wait hit probeBound and saw nothing,
+	// as a message names them.
+	unsettled []string
+	// escapes and routes are what formRoutes read from the HTML form
+	// model, for the probes that confirm them (confirmRoutes).
+	escapes []modelEscape
+	routes  []modelRoute
 }
 
 // frameData is one frame of the loaded document as the checker read it.
@@ -169,6 +176,7 @@ func (r *pageRun) run(ctx context.Context) error {
 		r.lateMarks(ctx, frames)
 		r.suggestMarks(frames)
 		r.formRoutes(ctx, frames)
+		r.fieldRoutes(ctx, frames)
 		reads = r.controllerReads(ctx, frames)
 		r.rep.Snapshot = r.snapshot(ctx)
 		r.locateFirst(ctx, frames)
@@ -195,10 +203,17 @@ func (r *pageRun) run(ctx context.Context) error {
 		if err := r.escapeRoutes(ctx, frames); err != nil {
 			return err
 		}
+		if err := r.confirmRoutes(ctx); err != nil {
+			return err
+		}
 		if err := r.submissions(ctx, frames, reads); err != nil {
 			return err
 		}
 	}
+	if r.c.opts.NoProbe {
+		r.untriedScripts()
+	}
+	r.unsettledFinding()
 	return nil
 }
 

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"net/url"
 	"slices"
@@ -15,22 +16,70 @@ import (
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-// Probe timing: how long the checker watches for what an action caused.
-// A submission starts within a task or two of the input, so 700 ms is
-// plenty; a submit handler that fetches first gets the grace period for
-// its request. A probe's fresh load waits until the page shows the marks
-// of the first load and is quiet (see pageRun.watch).
+// Probe waits. What an action caused is waited for on the page's own
+// signals, not for a fixed time: a navigation or request it sent (the
+// browser's request interception tells at once), a submit or formdata
+// event, a change of the DOM or a resource finished (the watcher of
+// package marks, read in the page's own event loop, so an input's tasks
+// have run before a report that follows them). The wait ends when the
+// page has settled: probeQuiet with none of these since the last, and no
+// submit event still owing its request. A page that never settles (an
+// animation, a ticking clock) ends the wait at probeBound, and the finding
+// says so. A probe's fresh load waits until the page shows the marks of
+// the first load and is quiet (see pageRun.watch).
 const (
-	probeWindow = 700 * time.Millisecond // after each action
-	probeGrace  = 3 * time.Second        // after a submit event, for its request
+	probeQuiet = 500 * time.Millisecond // settled: this long without a signal
+	probeBound = 4 * time.Second        // the longest wait for one action's effect
+	probePoll  = 40 * time.Millisecond  // how often the page's watcher is read
+	probeGap   = 200 * time.Millisecond // a page timer later than this: its loop was starved
 )
 
+// settleJS waits in a frame's event loop until its document has settled
+// (see settle.js); its arguments are probeQuiet, the longest wait and
+// probeGap, in milliseconds.
+//
+//go:embed settle.js
+var settleJS string
+
+// settled reports whether every frame's document settled (settle.js),
+// frame after frame, within what is left of probeBound after start.
+func settled(ctx context.Context, frames []frameData, start time.Time) bool {
+	for _, fd := range frames {
+		left := probeBound - time.Since(start)
+		if left < probeQuiet {
+			return false
+		}
+		var res struct {
+			Settled bool `json:"settled"`
+			Changed bool `json:"changed"`
+		}
+		if err := fd.f.Call(ctx, marks.World, settleJS, &res, probeQuiet.Milliseconds(), min(left, 2*probeQuiet).Milliseconds(), probeGap.Milliseconds()); err != nil {
+			continue // gone or replaced: nothing more to see there
+		}
+		if !res.Settled {
+			return false
+		}
+	}
+	return true
+}
+
 // recorder keeps the navigations and non-GET requests of the page's frames
-// while a probe runs, and blocks them: nothing reaches the server.
+// while a probe runs, and blocks them: nothing reaches the server. It
+// counts every request of the frames (GETs too) and kicks the waiting
+// probe on each.
 type recorder struct {
 	mu     sync.Mutex
 	frames map[string]bool
 	reqs   []browser.Request
+	seen   int
+	kick   chan struct{}
+}
+
+// sent is how many requests of the page's frames the recorder has seen.
+func (rec *recorder) sent() int {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.seen
 }
 
 func (rec *recorder) requests() []browser.Request {
@@ -41,18 +90,26 @@ func (rec *recorder) requests() []browser.Request {
 
 // record starts a recorder over the page's current frames.
 func (r *pageRun) record(ctx context.Context) (*recorder, func(), error) {
-	rec := &recorder{frames: map[string]bool{}}
+	rec := &recorder{frames: map[string]bool{}, kick: make(chan struct{}, 1)}
 	for _, f := range r.p.Frames() {
 		rec.frames[string(f.ID)] = true
 	}
 	stop, err := r.sv.ObserveRequests(ctx, func(req browser.Request) bool {
-		if !rec.frames[string(req.FrameID)] || (req.Method == "GET" && req.ResourceType != "Document") {
+		if !rec.frames[string(req.FrameID)] {
 			return false
 		}
+		block := req.Method != "GET" || req.ResourceType == "Document"
 		rec.mu.Lock()
-		rec.reqs = append(rec.reqs, req)
+		rec.seen++
+		if block {
+			rec.reqs = append(rec.reqs, req)
+		}
 		rec.mu.Unlock()
-		return true
+		select {
+		case rec.kick <- struct{}{}:
+		default:
+		}
+		return block
 	})
 	return rec, stop, err
 }
@@ -62,6 +119,16 @@ type effect struct {
 	events map[string][]marks.FormEvent // by frame id: submit and formdata events after the action
 	reqs   []browser.Request
 	dirty  bool // the DOM changed, a form event fired or a request was made
+	// bounded: the wait ended at probeBound, the page not settled.
+	bounded bool
+}
+
+// boundNote is what a finding adds when its probe's wait hit the bound.
+func (e effect) boundNote() string {
+	if !e.bounded {
+		return ""
+	}
+	return fmt.Sprintf(" (The checker stopped waiting after %g s, the page not yet settled: the action may have caused more.)", probeBound.Seconds())
 }
 
 // submitted reports whether form of the frame was submitted (or its data
@@ -108,41 +175,76 @@ func describeRequests(reqs []browser.Request) string {
 
 // watchEffect waits for what the action just taken caused: events of the
 // frames' documents after their clocks, and recorded requests after before.
+// It ends once the page has settled (see probeQuiet), or at probeBound.
 func (r *pageRun) watchEffect(ctx context.Context, frames []frameData, since clocks, rec *recorder, before int) effect {
-	deadline := time.Now().Add(probeWindow)
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
+	start := time.Now()
+	bound := time.NewTimer(probeBound)
+	defer bound.Stop()
+	poll := time.NewTicker(probePoll)
+	defer poll.Stop()
+	type mark struct {
+		change, network float64
+		events          int
+	}
+	last := map[string]mark{} // each frame's signals at the previous read
+	seen := rec.sent()
 	var e effect
 	for {
 		e.events, e.dirty = map[string][]marks.FormEvent{}, false
-		submit := false
+		submit, signal := false, false
 		for _, fd := range frames {
+			id := string(fd.f.ID)
 			w, err := marks.WatchReport(ctx, fd.f)
 			if err != nil {
 				e.dirty = true // gone or replaced: reload before the next probe
 				continue
 			}
-			t := since[string(fd.f.ID)]
+			t := since[id]
 			e.dirty = e.dirty || w.LastChange > t
 			for _, ev := range w.Events {
 				if ev.At > t {
-					e.events[string(fd.f.ID)] = append(e.events[string(fd.f.ID)], ev)
+					e.events[id] = append(e.events[id], ev)
 					submit = submit || ev.Type == "submit"
 				}
 			}
+			m := mark{w.LastChange, w.LastNetwork, len(w.Events)}
+			prev, ok := last[id]
+			if (ok && m != prev) || (!ok && (w.LastChange > t || w.LastNetwork > t || len(e.events[id]) > 0)) {
+				signal = true
+			}
+			last[id] = m
+		}
+		if n := rec.sent(); n != seen {
+			seen, signal = n, true
 		}
 		e.reqs = rec.requests()[before:]
 		e.dirty = e.dirty || len(e.reqs) > 0 || len(e.events) > 0
-		if len(e.reqs) > 0 && time.Now().After(deadline.Add(-probeWindow/2)) {
-			return e
-		}
-		if time.Now().After(deadline) && !(submit && len(e.reqs) == 0 && time.Now().Before(deadline.Add(probeGrace))) {
-			return e
+		owed := submit && len(e.reqs) == 0 // a submit event whose request has not come
+		// Quiet on this side (no request, no change between two reads) is
+		// confirmed in the page's own event loop, which a starved renderer
+		// cannot fake.
+		if !signal && !owed && settled(ctx, frames, start) && rec.sent() == seen && len(rec.requests()[before:]) == len(e.reqs) {
+			still := true // and nothing changed between the read above and the page's wait
+			for _, fd := range frames {
+				if w, err := marks.WatchReport(ctx, fd.f); err == nil && last[string(fd.f.ID)] != (mark{w.LastChange, w.LastNetwork, len(w.Events)}) {
+					still = false
+				}
+			}
+			if still {
+				return e
+			}
 		}
 		select {
 		case <-ctx.Done():
 			return e
-		case <-tick.C:
+		case <-bound.C:
+			e.bounded = true
+			if reqs := rec.requests()[before:]; len(reqs) > len(e.reqs) {
+				e.reqs, e.dirty = reqs, true
+			}
+			return e
+		case <-rec.kick:
+		case <-poll.C:
 		}
 	}
 }
@@ -222,6 +324,7 @@ func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, f
 		}
 		e := r.watchEffect(ctx, all, since, rec, before)
 		if !e.submitted(fd.f, form.ID) && len(e.reqs) == 0 {
+			r.unsettledAfter(e, "filling in "+noun(fd.describe(o.ID)))
 			continue
 		}
 		what := "caused " + describeRequests(e.reqs)
@@ -233,7 +336,7 @@ func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, f
 		}
 		el := fd.describe(o.ID)
 		f := finding(Error, CheckFill, "BC-4-fill-not-perform", fmt.Sprintf(
-			"Filling in %s in the submission %s, as an agent may, %s: filling the form performs the step the mark leaves to the User.", noun(el), formName, what))
+			"Filling in %s in the submission %s, as an agent may, %s: filling the form performs the step the mark leaves to the User.%s", noun(el), formName, what, e.boundNote()))
 		f.Frame, f.Element = fd.f.URL, el
 		if k < len(origForm.Controls) {
 			f = f.on(orig.idx, origForm.Controls[k].ID)
@@ -306,4 +409,28 @@ func plausible(o marks.Owned) string {
 		v = v[:o.MaxLength]
 	}
 	return v
+}
+
+// unsettledAfter notes a probe whose wait hit its bound and saw nothing.
+func (r *pageRun) unsettledAfter(e effect, what string) {
+	if e.bounded && !slices.Contains(r.unsettled, what) {
+		r.unsettled = append(r.unsettled, what)
+	}
+}
+
+// unsettledFinding reports the probes that stopped waiting at their bound
+// having seen nothing: nothing they caused was seen, but what they would
+// have caused later is not ruled out.
+func (r *pageRun) unsettledFinding() {
+	if len(r.unsettled) == 0 {
+		return
+	}
+	shown := r.unsettled
+	more := ""
+	if len(shown) > 5 {
+		shown, more = shown[:5], fmt.Sprintf(" and %d more", len(r.unsettled)-5)
+	}
+	r.rep.Findings = append(r.rep.Findings, finding(Info, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
+		"The page had not settled %g s after %s%s (the DOM or its requests kept changing), so the checker stopped waiting: nothing they caused was seen, but what they caused later is not ruled out. Info, not a warning: no way out was found; run check again on a quieter machine, or make the page settle.",
+		probeBound.Seconds(), strings.Join(shown, ", "), more)))
 }

@@ -138,6 +138,8 @@ func (r *pageRun) submitForm(ctx context.Context, orig frameData, mi int) (sent,
 	var out sent
 	if len(e.reqs) > 0 {
 		out.req = &e.reqs[0]
+	} else {
+		r.unsettledAfter(e, "submitting "+fd.describe(m.ID))
 	}
 	if n, err := r.sv.ControllerReads(ctx, fd.f); err == nil && before >= 0 && n > before {
 		out.readOnSubmit = true

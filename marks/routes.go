@@ -11,6 +11,7 @@ import (
 const (
 	callEscapes  = `function() { return globalThis.poppyMarks.escapes(); }`
 	callLabelled = `function(id) { return globalThis.poppyMarks.labelled(id); }`
+	callSameName = `function() { return globalThis.poppyMarks.sameName(); }`
 )
 
 // Escape is a form no submission mark is on, one of whose submitters an
@@ -20,7 +21,11 @@ type Escape struct {
 	Form   int     `json:"form"`   // local id of the form
 	Name   string  `json:"name"`   // the form's name, as a scan gives it
 	Marked []int   `json:"marked"` // local ids of its submitters a mark covers
-	Routes []Route `json:"routes"`
+	Routes []Route `json:"routes"` // empty when the model finds none
+	// Scripted are the form's buttons (owned by it or inside it) with no
+	// default action, shown and enabled, that no mark covers: a script
+	// could submit the form from them, which only a probe can tell.
+	Scripted []int `json:"scripted"`
 }
 
 // Route is one way out of an [Escape]: a click on a submitter, or Enter in
@@ -52,6 +57,29 @@ func Labelled(ctx context.Context, f browser.Frame, id int) (int, error) {
 	var out int
 	if err := f.Call(ctx, World, callLabelled, &out, id); err != nil {
 		return 0, fmt.Errorf("reading the labelled control: %w", err)
+	}
+	return out, nil
+}
+
+// Shared is a field an interaction mark covers, in a form, and the other
+// fields of that form with the same name that no mark covers and an agent
+// can reach: the form's data carries both values under Name. Radios of
+// one group are not listed (the gate judges a click on one by every radio
+// it unchecks).
+type Shared struct {
+	Field    int    `json:"field"`    // local id of the marked field
+	Form     int    `json:"form"`     // local id of its form owner
+	FormName string `json:"formName"` // the form's name, as a scan gives it
+	Name     string `json:"name"`     // the name the fields share
+	Others   []int  `json:"others"`   // local ids of the unmarked fields
+}
+
+// SameName reads, changing nothing, every [Shared] of the frame's
+// document, in tree order of the forms and fields.
+func SameName(ctx context.Context, f browser.Frame) ([]Shared, error) {
+	var out []Shared
+	if err := f.Call(ctx, World, callSameName, &out); err != nil {
+		return nil, fmt.Errorf("reading fields that share a name: %w", err)
 	}
 	return out, nil
 }

@@ -25,6 +25,10 @@ func checkFixtures() []checkFixture {
 		{"form-attr", "check-form-attr", "Controls outside the form with form="},
 		{"all-marked", "check-all-marked", "Every way out marked"},
 		{"label-mark", "check-label-mark", "Marks on labels"},
+		{"slow-escape", "check-slow-escape", "A way out after a second of progress"},
+		{"restless", "check-restless", "A page that never settles"},
+		{"same-name", "check-same-name", "A marked field shares its name"},
+		{"script-pay", "check-script-pay", "A script submits from a plain button"},
 	}
 }
 

@@ -30,6 +30,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	jsonOut := fs.String("json", "", "write the JSON report (schema poppy-browser/check-report/v1) to this file")
 	junitOut := fs.String("junit", "", "write a JUnit XML report (one test case per page and requirement) to this file")
 	htmlOut := fs.String("html", "", "write a self-contained HTML report with screenshots to this file")
+	sarifOut := fs.String("sarif", "", "write a SARIF 2.1.0 log (one result per finding, for code scanning) to this file")
 	settle := fs.Duration("settle", 5*time.Second, "longest wait for a page to become quiet after it loads")
 	// Misuse exits 2 (a usage error is also "could not check"): 1 means
 	// findings, and a CI job must not read a typo as a failing page.
@@ -80,7 +81,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	if err := rep.WriteText(stdout, sev); err != nil {
 		return err
 	}
-	if err := rep.WriteFiles(check.Files{JSON: *jsonOut, JUnit: *junitOut, HTML: *htmlOut}, sev); err != nil {
+	if err := rep.WriteFiles(check.Files{JSON: *jsonOut, JUnit: *junitOut, HTML: *htmlOut, SARIF: *sarifOut}, sev); err != nil {
 		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
 	}
 	if runErr != nil {

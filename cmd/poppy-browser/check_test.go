@@ -34,7 +34,7 @@ func TestCheckCommand(t *testing.T) {
 		{"clean", []string{testsite.CheckInURL()}, 0, []string{"0 error(s), 0 warning(s)"}},
 		{"warning under --fail-on error", []string{fx["unknown-value"]}, 0, []string{"1 warning(s)"}},
 		{"warning at --fail-on warning", []string{"--fail-on", "warning", fx["unknown-value"]}, 1, []string{`has the unknown value "confirm"`}},
-		{"error", []string{"--json", filepath.Join(dir, "r.json"), "--junit", filepath.Join(dir, "r.xml"), "--html", filepath.Join(dir, "r.html"), fx["escape-submit"]}, 1,
+		{"error", []string{"--json", filepath.Join(dir, "r.json"), "--junit", filepath.Join(dir, "r.xml"), "--html", filepath.Join(dir, "r.html"), "--sarif", filepath.Join(dir, "r.sarif"), fx["escape-submit"]}, 1,
 			[]string{`Clicking button "Quick check-in"`, "at #quick\n", `<button type="button" id="quick">`, "1 error(s)"}},
 		{"could not check", []string{"--no-discovery", "https://" + testsite.CompanyDomain + "/no-such-page"}, 2,
 			[]string{"could not check: loading the page: HTTP 404", "1 page(s), 1 could not be checked: 1 error(s)"}},
@@ -89,6 +89,45 @@ func TestCheckCommand(t *testing.T) {
 			if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 				t.Errorf("%s not written: %v", f, err)
 			}
+		}
+		// The SARIF log has the escape route as an error at its page and
+		// selector, under the rule of its requirement.
+		raw, err = os.ReadFile(filepath.Join(dir, "r.sarif"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sarif struct {
+			Version string `json:"version"`
+			Runs    []struct {
+				Results []struct {
+					RuleID    string `json:"ruleId"`
+					Level     string `json:"level"`
+					Locations []struct {
+						Physical struct {
+							Artifact struct {
+								URI string `json:"uri"`
+							} `json:"artifactLocation"`
+						} `json:"physicalLocation"`
+						Logical []struct {
+							Name string `json:"name"`
+						} `json:"logicalLocations"`
+					} `json:"locations"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(raw, &sarif); err != nil || sarif.Version != "2.1.0" || len(sarif.Runs) != 1 {
+			t.Fatalf("sarif log: %v, version %q", err, sarif.Version)
+		}
+		found := false
+		for _, r := range sarif.Runs[0].Results {
+			if r.RuleID == "BC-4-mark-all" && r.Level == "error" && len(r.Locations) == 1 &&
+				r.Locations[0].Physical.Artifact.URI == fx["escape-submit"] &&
+				len(r.Locations[0].Logical) == 1 && r.Locations[0].Logical[0].Name == "#quick" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("sarif log lacks the escape route at %s #quick:\n%s", fx["escape-submit"], raw)
 		}
 	})
 	t.Run("usage", func(t *testing.T) {

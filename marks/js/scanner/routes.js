@@ -5,9 +5,9 @@
 // imports the const lines at its top, its exports the object it returns.
 
   const Routes = (() => {
-    const { attr, rootQuery, rootByID, idFor, lookup } = Dom;
+    const { attr, rootQuery, rootByID, idFor, lookup, formElements } = Dom;
     const { rootOf } = Tree;
-    const { kindOf, isSubmit, collector, clickMarks, keyMarks, submitOrder, blocksImplicit, implicitTarget } = Rules;
+    const { kindOf, isSubmit, collector, clickMarks, keyMarks, submitOrder, blocksImplicit, implicitTarget, interactionOf, formOf } = Rules;
     const { nameOf } = Scan;
 
     const shown = (el) => el.getClientRects().length > 0;
@@ -40,6 +40,9 @@
     // it with form= too), and Enter in each text field whose Enter no mark
     // covers and that submits the form (through its default button).
     // Hidden and disabled controls are left out: an agent cannot use them.
+    // A form with a marked submitter and no such route is listed too, with
+    // its scripted buttons (see below) and no routes.
+    const SCRIPTED = "button,input[type=button],[role~=button]";
     function escapes() {
       const out = [];
       for (const f of forms()) {
@@ -60,7 +63,17 @@
           if (!t || marksOf((c) => keyMarks(el, "Enter", c)).length) continue;
           routes.push({ id: idFor(el), enter: true, via: t === f ? 0 : idFor(t), isDefault: false, outside: !f.contains(el) });
         }
-        if (routes.length) out.push({ form: idFor(f), name: nameOf(f), marked: marked.map(idFor), routes });
+        // scripted: buttons of the form (owned by it, or inside it) with
+        // no default action of their own that no mark covers: only a
+        // script could submit the form from them, which a probe can try.
+        const scripted = [];
+        for (const el of rootQuery(f.getRootNode(), SCRIPTED)) {
+          if (isSubmit(el) || el.matches(":disabled") || !shown(el) || marked.includes(el)) continue;
+          if (formOf(el) !== f && !f.contains(el)) continue;
+          if (marksOf((c) => clickMarks(el, c)).length) continue;
+          scripted.push(idFor(el));
+        }
+        out.push({ form: idFor(f), name: nameOf(f), marked: marked.map(idFor), routes, scripted });
       }
       return out;
     }
@@ -81,5 +94,31 @@
       }
       return 0;
     }
-    return { escapes, labelled };
+    // FIELD: the listed controls whose value goes into the form's data
+    // under their name (buttons only as the submitter, so not here).
+    const FIELD = (el) => (el instanceof HTMLInputElement && !/^(submit|image|reset|button|hidden)$/.test(el.type)) ||
+      el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
+    // sameName lists, for each field an interaction mark covers (the agent
+    // may not change it) that belongs to a form, the other fields of the
+    // same form with the same name that no mark covers and an agent can
+    // reach (shown, enabled): the form's data carries both values under
+    // that name, so a server that reads the other takes from a control the
+    // agent may change a value the mark leaves to the User. Radios of one
+    // group are left out (the gate judges a click on one radio by every
+    // radio it unchecks), and so is a label outside the mark (a click on
+    // it activates its control, which the gate judges as the control).
+    function sameName() {
+      const out = [];
+      for (const f of forms()) {
+        const fields = Array.from(formElements.call(f)).filter((el) => FIELD(el) && el.name);
+        for (const el of fields) {
+          if (!marksOf((c) => interactionOf(el, c)).length) continue;
+          const others = fields.filter((o) => o !== el && o.name === el.name && !o.matches(":disabled") && shown(o) &&
+            !(o.type === "radio" && el.type === "radio") && !marksOf((c) => interactionOf(o, c)).length);
+          if (others.length) out.push({ field: idFor(el), form: idFor(f), formName: nameOf(f), name: el.name, others: others.map(idFor) });
+        }
+      }
+      return out;
+    }
+    return { escapes, labelled, sameName };
   })();
