@@ -100,6 +100,10 @@ type Options struct {
 	// LiveLinkTTL is how long the User's single-use link to the live view
 	// works (one per offer). Zero means ui.DefaultLinkTTL (ten minutes).
 	LiveLinkTTL time.Duration
+	// LiveRouter, when set, serves every Session's live view on its
+	// listener under a path naming the Session (ui.Router), instead of a
+	// listener per live view. LiveAddr is then unused.
+	LiveRouter *ui.Router
 	// LiveUserHeader, "NAME=VALUE", makes every live view request need
 	// that header value (ui.LiveOptions.UserHeader). Empty means none.
 	LiveUserHeader string
@@ -148,7 +152,11 @@ func (o *Options) logger() *slog.Logger {
 // so such a mistake is one error at once rather than a failed tool later.
 func (o *Options) Check() error {
 	if !o.NoLiveView {
-		if err := ui.CheckServing(o.LiveAddr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
+		addr := o.LiveAddr
+		if o.LiveRouter != nil && o.LiveRouter.Addr() != nil {
+			addr = o.LiveRouter.Addr().String() // the listener every live view is on
+		}
+		if err := ui.CheckServing(addr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
 			EmbedOrigins: o.LiveEmbedOrigins, UserHeader: o.LiveUserHeader}); err != nil {
 			return fmt.Errorf("starting runtime: %w", err)
 		}
