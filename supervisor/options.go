@@ -52,6 +52,11 @@ type Options struct {
 	// CDPURL attaches to a running browser's DevTools URL instead of
 	// launching one. Empty means launch.
 	CDPURL string
+	// AttachTimeout bounds one attempt to attach to CDPURL: the
+	// connection, a wait in a pool's queue (all its browsers busy), and
+	// the first commands. Zero means 10 s; the command line's default is
+	// DefaultAttachTimeout.
+	AttachTimeout time.Duration
 	// Headful shows the browser window; it also guards the window's own
 	// input (see GuardWindow). False means headless.
 	Headful bool
@@ -176,3 +181,8 @@ func (o *Options) Check() error {
 	}
 	return nil
 }
+
+// DefaultAttachTimeout is --attach-timeout's default: long enough to wait
+// for a busy pool's queue, well inside a tool call's wait for its
+// session's browser.
+const DefaultAttachTimeout = 30 * time.Second

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
@@ -71,6 +72,9 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := opts.Check(); err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
+	// A tool call waits for its session's browser as long as an attach
+	// may wait in the pool's queue, and a little more.
+	mo.StartTimeout = max(mcpserver.DefaultStartTimeout, opts.AttachTimeout+20*time.Second)
 	rt := supervisor.NewServer(&opts)
 	defer rt.Close()
 	// Chromium starts beside the MCP handshake: initialize answers at once
