@@ -349,4 +349,3 @@ func fleetOfferLink(t *testing.T, dir, id string) string {
 	}
 	return ""
 }
-
