@@ -129,7 +129,7 @@ func TestFleet(t *testing.T) {
 	}
 	handle {
 		reverse_proxy %s %s {
-			lb_policy round_robin
+			lb_policy least_conn
 			lb_try_duration 5s
 			health_uri /readyz
 			health_interval 1s
