@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -236,9 +237,15 @@ func TestFleet(t *testing.T) {
 		if r.Offer == nil {
 			t.Fatalf("session %d offers no control: %+v", i, r)
 		}
+		// Offer ids count per session: the link is the one under this
+		// session's live view path.
+		m := regexp.MustCompile(`live view for the User of MCP session ` + regexp.QuoteMeta(s.cs.ID()) + `: (https://[^?\s]+)`).FindStringSubmatch(s.rt.stderr.String())
+		if m == nil {
+			t.Fatalf("session %d's live view is not on %s's stderr", i, s.rt.name)
+		}
 		var link string
 		waitUntil(t, ctx, fmt.Sprintf("session %d's link from --on-offer", i), func() bool {
-			link = fleetOfferLink(t, s.rt.offers, r.Offer.ID)
+			link = fleetOfferLink(t, s.rt.offers, m[1]+"/link/", r.Offer.ID)
 			return link != ""
 		})
 		if !strings.HasPrefix(link, public+"/live/"+s.rt.name+"/") {
@@ -257,6 +264,9 @@ func TestFleet(t *testing.T) {
 		}
 		if _, err := p.Navigate(ctx, link); err != nil {
 			t.Fatal(err)
+		}
+		if got := read(p, `function(){ return document.getElementById("go") ? "ok" : document.title + ": " + document.body.innerText }`); got != "ok" {
+			t.Fatalf("session %d's link page through the proxy has no button; it shows %q", i, got)
 		}
 		read(p, `function(){ document.getElementById("go").click(); return "" }`)
 		waitUntil(t, ctx, fmt.Sprintf("session %d's User holds control", i), func() bool {
@@ -329,8 +339,9 @@ func TestFleet(t *testing.T) {
 	}
 }
 
-// fleetOfferLink is the link --on-offer wrote for offer id into dir, or "".
-func fleetOfferLink(t *testing.T, dir, id string) string {
+// fleetOfferLink is the link under prefix that --on-offer wrote for offer
+// id into dir, or "".
+func fleetOfferLink(t *testing.T, dir, prefix, id string) string {
 	files, _ := filepath.Glob(filepath.Join(dir, "offer-*.json"))
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
@@ -343,7 +354,7 @@ func fleetOfferLink(t *testing.T, dir, id string) string {
 				ID string `json:"id"`
 			} `json:"offer"`
 		}
-		if json.Unmarshal(raw, &o) == nil && o.Offer.ID == id {
+		if json.Unmarshal(raw, &o) == nil && o.Offer.ID == id && strings.HasPrefix(o.Link, prefix) {
 			return o.Link
 		}
 	}
