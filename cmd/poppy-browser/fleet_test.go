@@ -326,11 +326,20 @@ func TestFleet(t *testing.T) {
 	back := time.Now()
 	waitUntil(t, ctx, "rt0's /readyz passes with the pool back", func() bool { return readyz(rts[0]) == http.StatusOK })
 	t.Logf("rt0's /readyz passed %v after the pool was back", time.Since(back).Round(time.Millisecond))
-	cs, err := connect()
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The proxy sends new sessions to rt0 again after its own next health
+	// check (every second) has seen /readyz pass.
+	passed := time.Now()
+	var cs *mcp.ClientSession
+	waitUntil(t, ctx, "a new session through the proxy once rt0 is ready", func() bool {
+		c, err := connect()
+		if err != nil {
+			return false
+		}
+		cs = c
+		return true
+	})
 	defer cs.Close()
+	t.Logf("a new session through the proxy %v after rt0's /readyz passed", time.Since(passed).Round(time.Millisecond))
 	if r := (&demo{t: t, mcp: cs}).call(ctx, "browser_navigate", map[string]any{"url": testsite.BookingURL()}); r.Outcome != "done" {
 		t.Errorf("a new session once /readyz passed: %+v", r)
 	}
