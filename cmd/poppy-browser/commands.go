@@ -91,6 +91,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		if *tui && *httpAddr == "" {
 			go ui.ShowTUI(ctx, ss.RunTUI, ss.LiveURL(), notices)
+			return withTerminal{ss}, nil
 		}
 		return ss, nil
 	}, &mo)
@@ -166,4 +167,12 @@ func defaultInstance() string {
 		return "poppy"
 	}
 	return h
+}
+
+// withTerminal is a Session whose offers also reach the User's terminal
+// UI (--tui): offer.reached names "terminal".
+type withTerminal struct{ *supervisor.Session }
+
+func (w withTerminal) OfferChannels() []string {
+	return append(w.Session.OfferChannels(), mcpserver.ReachedTerminal)
 }
