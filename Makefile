@@ -2,7 +2,7 @@
 GO ?= go
 CHROMIUM_CANDIDATES := chromium chromium-browser google-chrome google-chrome-stable
 
-.PHONY: demo test chromium build bench fuzz pool-test pool-bench
+.PHONY: demo test chromium build bench fuzz pool-test pool-bench fleet-test
 
 # chromium installs Debian's Chromium when no browser is found: with apt-get
 # when we are root, otherwise it prints the exact command to run.
@@ -39,6 +39,13 @@ test: chromium
 # hundred MB; not part of make test): deploy/browserless/README.md.
 pool-test: chromium
 	./deploy/browserless/pool-test.sh
+
+# fleet-test runs two runtimes on that pool behind Caddy (Debian's, with
+# TLS from its internal CA; installed when missing): 8 sessions through the
+# proxy, a runtime killed, the pool restarted (not part of make test):
+# docs/fleet.md.
+fleet-test: chromium
+	./deploy/browserless/pool-test.sh fleet
 
 # pool-bench measures memory per session through the same pool (BENCH_N,
 # default 1,4,8,16; both modes): BENCHMARKS.md, docs/SCALING.md.

@@ -116,6 +116,12 @@ func launch(ctx context.Context, opts *Options) (*Browser, error) {
 		if err != nil {
 			b.cancel()
 			if cctx.Err() != nil && ctx.Err() == nil {
+				if cdpconn.Accepts(ctx, opts.CDPURL) {
+					// It takes connections but answered none in time: a pool
+					// whose browsers are all busy holds the newcomer in its
+					// queue.
+					return nil, fmt.Errorf("attaching to %s: the pool queued the connection (its browsers are all busy) and did not answer in %s", opts.CDPURL, timeout)
+				}
 				return nil, fmt.Errorf("attaching to %s: no answer in %s", opts.CDPURL, timeout)
 			}
 			return nil, err

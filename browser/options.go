@@ -32,8 +32,8 @@ type Options struct {
 	// LoadTimeout bounds a navigation (see Page.Navigate) and Page.Settle.
 	// 0 means 20 s.
 	LoadTimeout time.Duration
-	// ConnectTimeout bounds attaching to CDPURL (the connection and the
-	// first commands). 0 means 10 s.
+	// ConnectTimeout bounds attaching to CDPURL (the connection, a wait in
+	// a pool's queue, and the first commands). 0 means 10 s.
 	ConnectTimeout time.Duration
 
 	// Policies are the caller's (package supervisor's), not the browser's.

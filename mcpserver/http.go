@@ -40,7 +40,15 @@ type HTTPOptions struct {
 	// IdleTimeout closes a keep-alive connection idle this long between
 	// requests. Zero means DefaultIdleTimeout.
 	IdleTimeout time.Duration
+	// Live, when set, serves every request whose path starts with /live/
+	// (the live views of the sessions, ui.Router), ahead of MCP's Origin
+	// and token checks: it applies the live view's own.
+	Live http.Handler
 }
+
+// InstanceHeader is the response header naming the runtime instance
+// (Options.Instance); the live view sets the same.
+const InstanceHeader = "Poppy-Instance"
 
 // DefaultReadHeaderTimeout bounds reading a request's headers, from the
 // connection's start: a connection that sends nothing is closed after it.
@@ -105,14 +113,14 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 		}
 	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
-	h := s.recoverHTTP(requireBearer(token, s.door(sdk)))
+	h := s.recoverHTTP(requireBearer(token, s.door(s.opts.Instance, sdk)))
 	idle := o.IdleTimeout
 	if idle <= 0 {
 		idle = DefaultIdleTimeout
 	}
 	// No ReadTimeout or WriteTimeout: a GET's event stream and a long
 	// tool call (browser_wait_for_control) outlive any such bound.
-	hs := &http.Server{Handler: refuseForeignOrigin(s.probes(token, o.Ready, h)),
+	hs := &http.Server{Handler: instanceRoutes(s.opts.Instance, o.Live, refuseForeignOrigin(s.probes(token, o.Ready, h))),
 		ReadHeaderTimeout: DefaultReadHeaderTimeout, IdleTimeout: idle}
 	fmt.Fprintf(msgs, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), shown)
 	owned.Go(func() {
@@ -134,12 +142,16 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 // door is what the server checks before the go-sdk sees a request: the
 // a call before initialize, activity, a DELETE's calls, and the responses
 // of cancelled calls (dropped).
-func (s *Server) door(next http.Handler) http.Handler {
+func (s *Server) door(instance string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(sessionHeader)
 		if id != "" {
 			e := s.reg.lookupID(id)
 			if e == nil {
+				if instance != "" && !strings.HasPrefix(id, instance+".") {
+					misdirected(w, instance)
+					return
+				}
 				next.ServeHTTP(w, r)
 				return
 			}
@@ -174,6 +186,33 @@ func (s *Server) door(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// instanceRoutes names the instance on every response and sends the live
+// views' paths to live, the rest to next.
+func instanceRoutes(instance string, live, next http.Handler) http.Handler {
+	if instance == "" && live == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if instance != "" {
+			w.Header().Set(InstanceHeader, instance)
+		}
+		if live != nil && strings.HasPrefix(r.URL.Path, "/live/") {
+			live.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// misdirected answers a request for a session another runtime instance
+// holds (its id names that instance): 421, so the proxy in front can be
+// fixed; never a session of ours in its stead.
+func misdirected(w http.ResponseWriter, instance string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, "misdirected request: this MCP session is not held by runtime instance "+instance+
+		"; the reverse proxy must send a session's requests to the instance its Mcp-Session-Id names (before the dot)", http.StatusMisdirectedRequest)
 }
 
 // readBody reads a POST body (as bounded as the go-sdk does) and puts it

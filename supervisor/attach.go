@@ -101,7 +101,7 @@ func (s *Server) liveBrowser(ctx context.Context) (*browser.Browser, error) {
 // s.mu is held.
 func (s *Server) adopt(b *browser.Browser) {
 	again := s.stats.Attaches > 0 || s.failures > 0
-	s.browser, s.attachErr, s.failures = b, nil, 0
+	s.browser, s.attachErr, s.failures, s.unanswered = b, nil, 0, false
 	s.nextAttach = time.Time{}
 	s.stats.Attaches++
 	if again {
@@ -130,4 +130,73 @@ func attachBackoff(n int) time.Duration {
 	}
 	jitter := 0.8 + 0.4*rand.Float64()
 	return time.Duration(float64(d) * jitter)
+}
+
+// How often keepAttached asks the attached browser whether it answers,
+// and how long it waits for the answer.
+const (
+	heartbeatEvery   = 2 * time.Second
+	heartbeatTimeout = 5 * time.Second
+)
+
+// keepAttached keeps a browser attached from Start to Close, for a Server
+// of many Sessions: when the browser goes away (or never came) it attaches
+// again at once, then with the backoff, without waiting for a new Session
+// to ask; while one is attached it asks it every heartbeatEvery whether it
+// answers. So [Server.Serving] fails within seconds of losing the pool and
+// holds again once a connection succeeds, and a load balancer that reads
+// /readyz sends Users only to a runtime that can open their browser.
+func (s *Server) keepAttached() {
+	ctx := s.life
+	for ctx.Err() == nil {
+		s.mu.Lock()
+		b, next := s.browser, s.nextAttach
+		s.mu.Unlock()
+		if b != nil && b.Gone() == nil {
+			s.heartbeat(ctx, b)
+			continue
+		}
+		if wait := time.Until(next); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return
+			}
+		}
+		_, _ = s.liveBrowser(ctx) // a failure is counted, logged and spaced there
+	}
+}
+
+// heartbeat asks b whether it answers every heartbeatEvery until it is
+// gone or ctx ends, and records in s.unanswered whether it did.
+func (s *Server) heartbeat(ctx context.Context, b *browser.Browser) {
+	tick := time.NewTicker(heartbeatEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-b.Crashed():
+			return
+		case <-tick.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, heartbeatTimeout)
+		err := b.Ping(pctx)
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		s.mu.Lock()
+		if s.browser == b {
+			if err != nil && !s.unanswered {
+				s.log.Warn("browser does not answer", "err", err)
+			} else if err == nil && s.unanswered {
+				s.log.Info("browser answers again")
+			}
+			s.unanswered = err != nil && b.Gone() == nil
+		}
+		s.mu.Unlock()
+	}
 }

@@ -2,10 +2,12 @@ package supervisor
 
 import "github.com/prometheus/client_golang/prometheus"
 
-// Serving reports whether the Server can take a new Session: Start has
-// ended without an error of its own (discovery, the audit log), Close has
-// not begun, and a browser is attached or the next Session attaches one
-// (a browser that went away, or a pool that refused, is tried again).
+// Serving reports whether the Server can take a new Session now: Start
+// has ended without an error of its own (discovery, the audit log), Close
+// has not begun, and a browser is attached and answered its last
+// heartbeat. It turns false within seconds of losing the browser (a pool
+// that went away, or stopped answering) and true again once the Server,
+// which attaches again by itself, has one.
 func (s *Server) Serving() bool {
 	select {
 	case <-s.ready:
@@ -14,7 +16,7 @@ func (s *Server) Serving() bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.startErr == nil && !s.closed
+	return s.startErr == nil && !s.closed && s.browser != nil && s.browser.Gone() == nil && !s.unanswered
 }
 
 // Collectors are the browser's Prometheus metrics, read from

@@ -52,6 +52,11 @@ type Options struct {
 	// CDPURL attaches to a running browser's DevTools URL instead of
 	// launching one. Empty means launch.
 	CDPURL string
+	// AttachTimeout bounds one attempt to attach to CDPURL: the
+	// connection, a wait in a pool's queue (all its browsers busy), and
+	// the first commands. Zero means 10 s; the command line's default is
+	// DefaultAttachTimeout.
+	AttachTimeout time.Duration
 	// Headful shows the browser window; it also guards the window's own
 	// input (see GuardWindow). False means headless.
 	Headful bool
@@ -100,6 +105,10 @@ type Options struct {
 	// LiveLinkTTL is how long the User's single-use link to the live view
 	// works (one per offer). Zero means ui.DefaultLinkTTL (ten minutes).
 	LiveLinkTTL time.Duration
+	// LiveRouter, when set, serves every Session's live view on its
+	// listener under a path naming the Session (ui.Router), instead of a
+	// listener per live view. LiveAddr is then unused.
+	LiveRouter *ui.Router
 	// LiveUserHeader, "NAME=VALUE", makes every live view request need
 	// that header value (ui.LiveOptions.UserHeader). Empty means none.
 	LiveUserHeader string
@@ -148,7 +157,11 @@ func (o *Options) logger() *slog.Logger {
 // so such a mistake is one error at once rather than a failed tool later.
 func (o *Options) Check() error {
 	if !o.NoLiveView {
-		if err := ui.CheckServing(o.LiveAddr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
+		addr := o.LiveAddr
+		if o.LiveRouter != nil && o.LiveRouter.Addr() != nil {
+			addr = o.LiveRouter.Addr().String() // the listener every live view is on
+		}
+		if err := ui.CheckServing(addr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
 			EmbedOrigins: o.LiveEmbedOrigins, UserHeader: o.LiveUserHeader}); err != nil {
 			return fmt.Errorf("starting runtime: %w", err)
 		}
@@ -168,3 +181,8 @@ func (o *Options) Check() error {
 	}
 	return nil
 }
+
+// DefaultAttachTimeout is --attach-timeout's default: long enough to wait
+// for a busy pool's queue, well inside a tool call's wait for its
+// session's browser.
+const DefaultAttachTimeout = 30 * time.Second

@@ -34,7 +34,8 @@ type Server struct {
 	ready    chan struct{} // closed when Start has ended
 	startErr error         // why Start failed (not the browser); read after ready
 
-	attachMu sync.Mutex // one attach at a time, see liveBrowser
+	attachMu sync.Mutex     // one attach at a time, see liveBrowser
+	keeper   sync.WaitGroup // keepAttached, from Start to Close
 	life     context.Context
 	endLife  context.CancelFunc // in Close: an attach in progress stops
 
@@ -48,6 +49,9 @@ type Server struct {
 	failures    int       // attaches failed in a row
 	nextAttach  time.Time // no attempt before
 	stats       BrowserStats
+	// unanswered says the attached browser did not answer its last
+	// heartbeat (keepAttached): Serving is false until it does.
+	unanswered bool
 
 	stopAuditWatch func() // ends the audit log's health report on stderr
 }
@@ -93,8 +97,12 @@ func (s *Server) Start(ctx context.Context) (err error) {
 		return err
 	}
 	// A browser that could not be had now is tried again for the next
-	// Session (liveBrowser), so the Server stays up without one.
+	// Session (liveBrowser), so the Server stays up without one; a Server
+	// of many Sessions keeps one attached in the background (keepAttached).
 	_, err = s.liveBrowser(ctx)
+	if s.ownContexts() {
+		s.keeper.Go(s.keepAttached)
+	}
 	return err
 }
 
@@ -192,6 +200,7 @@ func (s *Server) launchBrowser(ctx context.Context) (*browser.Browser, error) {
 	b, err := browser.Launch(ctx, &browser.Options{
 		ExecPath:       s.opts.Chromium,
 		CDPURL:         s.opts.CDPURL,
+		ConnectTimeout: s.opts.AttachTimeout,
 		Headful:        s.opts.Headful,
 		Args:           append(slices.Clone(s.opts.BrowserArgs), netArgs...),
 		CompanyHost:    s.company.IsCompanyHost,
@@ -238,6 +247,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	<-s.ready
+	s.keeper.Wait()   // it ends with s.life
 	s.attachMu.Lock() // an attach in progress ends (its ctx) before we close
 	s.mu.Lock()
 	b := s.browser

@@ -183,10 +183,10 @@ func (ss *Session) join(ctx context.Context) error {
 func (ss *Session) startLive() (err error) {
 	s := ss.srv
 	addr := s.opts.LiveAddr
-	if s.opts.ContextPerSession {
+	if s.opts.ContextPerSession && s.opts.LiveRouter == nil {
 		addr = freePortOf(addr) // each Session its own live view and token
 	}
-	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Control: ss.control, Page: ss.Page, Logger: ss.log,
+	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Router: s.opts.LiveRouter, Control: ss.control, Page: ss.Page, Logger: ss.log,
 		Company: s.companyName(), LinkTTL: s.opts.LiveLinkTTL, Audit: ss.audit,
 		TLSCert: s.opts.LiveTLSCert, TLSKey: s.opts.LiveTLSKey, PublicURL: s.opts.LiveBehindProxy,
 		EmbedOrigins: s.opts.LiveEmbedOrigins, UserHeader: s.opts.LiveUserHeader})

@@ -35,7 +35,7 @@ func DialAutoUser(ctx context.Context, liveURL string, site *Site, say func(form
 	if err != nil {
 		return nil, fmt.Errorf("auto-user: %w", err)
 	}
-	ws := "ws://" + u.Host + "/live/ws?" + u.RawQuery
+	ws := "ws://" + u.Host + u.Path + "/ws?" + u.RawQuery // the websocket is below the page
 	conn, _, err := websocket.DefaultDialer.DialContext(ctx, ws, http.Header{"Origin": {"http://" + u.Host}})
 	if err != nil {
 		return nil, errors.New("auto-user: cannot connect to the live view")

@@ -52,6 +52,6 @@ func (l *Live) MintAppLogin(offer string) (AppLogin, error) {
 	l.viewers[tokenHash(secret)] = &viewerSession{offer: offer, expires: exp, app: true}
 	l.mu.Unlock()
 	l.audit(audit.Entry{Event: audit.EventLink, How: audit.LinkMinted, Offer: offer, Reason: "mcp_app"})
-	ws := "ws" + strings.TrimPrefix(base, "http") + "/live/ws"
+	ws := "ws" + strings.TrimPrefix(base, "http") + l.base + "/ws" // below the page, wherever it is served
 	return AppLogin{Secret: secret, WS: ws, Origin: base, Expires: exp, Offer: offer}, nil
 }

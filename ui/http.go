@@ -73,11 +73,12 @@ func cspHash(s string) string {
 
 func (l *Live) handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /live", l.servePage)
-	mux.HandleFunc("GET /live/ws", l.serveWS)
-	mux.HandleFunc("GET /live/link/{token}", l.serveLink)
-	mux.HandleFunc("POST /live/link/{token}", l.serveLinkTake)
-	mux.HandleFunc("POST /live/links", l.serveMint)
+	b := l.base
+	mux.HandleFunc("GET "+b, l.servePage)
+	mux.HandleFunc("GET "+b+"/ws", l.serveWS)
+	mux.HandleFunc("GET "+b+"/link/{token}", l.serveLink)
+	mux.HandleFunc("POST "+b+"/link/{token}", l.serveLinkTake)
+	mux.HandleFunc("POST "+b+"/links", l.serveMint)
 	return l.guard(mux)
 }
 
@@ -125,7 +126,7 @@ func (l *Live) refuse(r *http.Request) string {
 	token, hasToken := r.URL.Query()["token"]
 	tokenOK := hasToken && len(token) == 1 && l.tokenOK(token[0])
 	switch path := r.URL.Path; {
-	case path == "/live/ws":
+	case path == l.base+"/ws":
 		// Browsers always send Origin on a websocket handshake; a scripted
 		// client must send it too.
 		_, login, ok := l.loginOf(r)
@@ -136,7 +137,7 @@ func (l *Live) refuse(r *http.Request) string {
 			return "token"
 		}
 		return ""
-	case strings.HasPrefix(path, "/live/link/"):
+	case strings.HasPrefix(path, l.base+"/link/"):
 		if r.Method == http.MethodPost {
 			// Spending a link: only its own page's script (CSRF). A form
 			// or fetch from another origin sends that origin (or "null").
@@ -148,7 +149,7 @@ func (l *Live) refuse(r *http.Request) string {
 			}
 			return ""
 		}
-	case path == "/live":
+	case path == l.base:
 		if hasToken && !tokenOK {
 			return "token"
 		}
@@ -225,9 +226,9 @@ func (l *Live) hostOK(host string) bool {
 		}
 	}
 	l.mu.Lock()
-	ln := l.ln
+	addr := l.listenAddrLocked()
 	l.mu.Unlock()
-	ta, ok := ln.Addr().(*net.TCPAddr)
+	ta, ok := addr.(*net.TCPAddr)
 	if !ok {
 		return false
 	}

@@ -79,7 +79,7 @@ func (l *Live) MintLink(offer string, readOnly bool) (Link, error) {
 	l.links[tokenHash(tok)] = &linkEntry{offer: offer, expires: exp, readOnly: readOnly}
 	l.mu.Unlock()
 	l.audit(audit.Entry{Event: audit.EventLink, How: audit.LinkMinted, Offer: offer, Reason: readOnlyWord(readOnly)})
-	return Link{URL: base + "/live/link/" + tok, Expires: exp, Offer: offer, ReadOnly: readOnly}, nil
+	return Link{URL: base + l.base + "/link/" + tok, Expires: exp, Offer: offer, ReadOnly: readOnly}, nil
 }
 
 func readOnlyWord(readOnly bool) string {

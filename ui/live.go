@@ -64,6 +64,12 @@ type LiveOptions struct {
 	// the Personal Agent service's own authenticating proxy in front sets
 	// it for the User; any other request gets 403. Empty means none.
 	UserHeader string
+	// Router, when set, serves this live view on the Router's listener
+	// (the MCP listener over --http, or one live view listener for every
+	// Session) under a path of its own, /live/INSTANCE/KEY, instead of a
+	// listener of its own: Addr is then unused. The same Host, Origin,
+	// token and link rules apply there.
+	Router *Router
 }
 
 // How long the live view waits for a request's header, and keeps an idle
@@ -101,8 +107,17 @@ type Live struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // client handlers and screencasts
 
+	// base is the path the live view's page is served at; its websocket,
+	// links and minting are below it: "/live" on its own listener,
+	// /live/INSTANCE/KEY on a Router's.
+	base   string
+	router *Router // set when served on a Router (LiveOptions.Router)
+	key    string  // the path segment naming it on the Router
+
 	mu        sync.Mutex
 	ln        net.Listener
+	mounted   bool         // registered with the Router (Start)
+	h         http.Handler // handler(), for the Router
 	srv       *http.Server
 	clients   map[*client]struct{}
 	cast      *cast           // the running screencast, nil when none
@@ -188,7 +203,20 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 	if l.addr == "" {
 		l.addr = "127.0.0.1:0"
 	}
+	l.base = "/live"
+	if opts.Router != nil {
+		key, err := randomToken()
+		if err != nil {
+			return nil, fmt.Errorf("creating live view: making its path: %w", err)
+		}
+		// The key names the live view's path, not a credential: the token,
+		// a link or a login is still needed, and it is a fresh random value
+		// unrelated to them.
+		l.router, l.key = opts.Router, key[:32]
+		l.base = opts.Router.prefix() + l.key
+	}
 	l.ctx, l.cancel = context.WithCancel(context.Background())
+	l.h = l.handler()
 	return l, nil
 }
 
@@ -199,8 +227,15 @@ func (l *Live) Start() error {
 	if l.closed {
 		return errors.New("starting live view: shut down")
 	}
-	if l.ln != nil {
+	if l.ln != nil || l.mounted {
 		return errors.New("starting live view: already started")
+	}
+	if l.router != nil {
+		l.router.add(l.key, l)
+		l.mounted = true
+		l.startLocked()
+		l.log.Info("live view served", "on", l.router.Addr().String(), "instance", l.router.instance)
+		return nil
 	}
 	ln, err := net.Listen("tcp", l.addr)
 	if err != nil {
@@ -211,7 +246,7 @@ func (l *Live) Start() error {
 	}
 	l.ln = ln
 	l.srv = &http.Server{
-		Handler:           l.handler(),
+		Handler:           l.h,
 		ReadHeaderTimeout: l.headerTimeout,
 		IdleTimeout:       l.idleTimeout,
 		ErrorLog:          slog.NewLogLogger(l.log.Handler(), slog.LevelDebug),
@@ -219,8 +254,7 @@ func (l *Live) Start() error {
 	}
 	l.srv.RegisterOnShutdown(l.closeClients)
 	srv := l.srv
-	l.unwatch = control.Watch(l.ctx, l.ctl, l.revokeOn)
-	l.wg.Go(func() { l.sweepLoginsEvery(l.ctx) })
+	l.startLocked()
 	l.wg.Go(func() { // Shutdown waits for it
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			l.log.Error("live view stopped serving", "err", err)
@@ -230,15 +264,34 @@ func (l *Live) Start() error {
 	return nil
 }
 
+// startLocked starts what runs beside the requests: the watch of
+// control's events and the sweep of logins. l.mu is held.
+func (l *Live) startLocked() {
+	l.unwatch = control.Watch(l.ctx, l.ctl, l.revokeOn)
+	l.wg.Go(func() { l.sweepLoginsEvery(l.ctx) })
+}
+
+// listenAddr is the address the live view is reached on (its own
+// listener's, or its Router's), nil before Start. l.mu is held.
+func (l *Live) listenAddrLocked() net.Addr {
+	if l.mounted {
+		return l.router.Addr()
+	}
+	if l.ln == nil {
+		return nil
+	}
+	return l.ln.Addr()
+}
+
 // URL is the live view's address with its token. Show it only to the User.
 // It is "" before Start.
 func (l *Live) URL() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.ln == nil {
+	if l.listenAddrLocked() == nil {
 		return ""
 	}
-	return l.originLocked() + "/live?token=" + l.token.Reveal()
+	return l.originLocked() + l.base + "?token=" + l.token.Reveal()
 }
 
 // originLocked is the live view's origin as the User reaches it. l.mu
@@ -247,7 +300,7 @@ func (l *Live) originLocked() string {
 	if p := l.remote.public; p != nil {
 		return p.String()
 	}
-	return l.remote.scheme() + "://" + urlHost(l.ln.Addr())
+	return l.remote.scheme() + "://" + urlHost(l.listenAddrLocked())
 }
 
 // baseURL is the live view's origin as the User reaches it, "" before
@@ -255,7 +308,7 @@ func (l *Live) originLocked() string {
 func (l *Live) baseURL() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.ln == nil {
+	if l.listenAddrLocked() == nil {
 		return ""
 	}
 	return l.originLocked()
@@ -304,11 +357,15 @@ func (l *Live) WriteURLFile(path string) error {
 func (l *Live) Shutdown(ctx context.Context) error {
 	l.mu.Lock()
 	l.closed = true
-	srv := l.srv
+	srv, mounted := l.srv, l.mounted
 	l.mu.Unlock()
 	var err error
 	if srv != nil {
 		err = srv.Shutdown(ctx)
+	}
+	if mounted {
+		// No new request reaches it; those in flight end with l.ctx.
+		l.router.remove(l.key, l)
 	}
 	l.cancel()
 	l.mu.Lock()

@@ -41,6 +41,9 @@ func TestCommandErrorMessages(t *testing.T) {
 		{[]string{"mcp", "--company", "airline.test", "--no-join", "--headful"}, 1, "mcp: --headful needs a display"},
 		{[]string{"check", "--headful", "https://airline.test/"}, 2, "check: --headful needs a display"},
 		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", taken}, 1, "mcp: --http " + taken + ": the address is in use; choose another with --http"},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", "127.0.0.1:0", "--instance", "rt.0"}, 2, `mcp: --instance "rt.0": want 1 to 63 letters, digits, '-' or '_'`},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", "127.0.0.1:0", "--live-tls-cert", "c.pem", "--live-tls-key", "k.pem"}, 2, "mcp: --live-tls-cert over --http needs --live ADDR"},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", "0.0.0.0:0"}, 2, "mcp: the live views are on the --http listener"},
 		{[]string{"testsite", "--addr", taken}, 1, "testsite: " + taken + " is in use: choose another with --addr"},
 		{[]string{"dev-credential", "extra"}, 2, `dev-credential: unexpected argument "extra"`},
 	}

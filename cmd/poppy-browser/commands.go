@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
@@ -23,6 +26,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var mo mcpserver.Options
 	fs.IntVar(&mo.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over --http: at most this many MCP sessions at once; a new one beyond is refused")
 	fs.DurationVar(&mo.SessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "over --http: end a session (and its browser context) after this long without a request")
+	fs.StringVar(&mo.Instance, "instance", defaultInstance(), "over --http: this runtime process's name among several behind one reverse proxy (default the host name): in the Poppy-Instance header of every response, at the start of every MCP session id (NAME.) and in every live view path (/live/NAME/...), for the proxy to route on; a request for another instance's session gets 421")
 	logFormat := fs.String("log-format", "text", "log lines on stderr (browser attached, lost, reattached) as text or json; with json every line on stderr is a JSON record and none carries a secret: the live view's address is shown without its token (the User's links go by --on-offer, the TUI or --live-url-file), and --http needs POPPY_MCP_TOKEN")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
@@ -43,10 +47,6 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	cfg.UserMessages = notices
 	cfg.Logger = logger
 	cfg.ContextPerSession = *httpAddr != ""
-	opts := cfg.options()
-	if err := opts.Check(); err != nil {
-		return fmt.Errorf("mcp: %w", err)
-	}
 	// Listen before the browser starts: a busy --http address is the
 	// cause to report, not the browser start it would cancel.
 	httpListener, err := cli.Listen("mcp", "--http", *httpAddr)
@@ -54,6 +54,27 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return err
 	}
 	defer cli.CloseListener(httpListener)
+	var liveOnHTTP *ui.Router
+	if httpListener != nil {
+		router, onHTTP, err := liveRouter(fs, &cfg, mo.Instance, httpListener)
+		if err != nil {
+			return err
+		}
+		defer router.Shutdown(context.WithoutCancel(ctx))
+		cfg.LiveRouter = router
+		if onHTTP {
+			liveOnHTTP = router
+		}
+	} else {
+		mo.Instance = "" // names a process among several over --http only
+	}
+	opts := cfg.options()
+	if err := opts.Check(); err != nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	// A tool call waits for its session's browser as long as an attach
+	// may wait in the pool's queue, and a little more.
+	mo.StartTimeout = max(mcpserver.DefaultStartTimeout, opts.AttachTimeout+20*time.Second)
 	rt := supervisor.NewServer(&opts)
 	defer rt.Close()
 	// Chromium starts beside the MCP handshake: initialize answers at once
@@ -75,7 +96,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return ss, nil
 	}, &mo)
 	if httpListener != nil {
-		return serveHTTP(ctx, srv, httpListener, notices, &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()})
+		ho := &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()}
+		if liveOnHTTP != nil {
+			ho.Live = liveOnHTTP
+		}
+		return serveHTTP(ctx, srv, httpListener, notices, ho)
 	}
 	return srv.ServeStdio(ctx, stdin, stdout)
 }
@@ -92,6 +117,56 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, l net.Listener, stder
 		o.TokenFromEnv = "$POPPY_MCP_TOKEN"
 	}
 	return srv.ServeHTTP(ctx, l, o)
+}
+
+// liveRouter is where, over --http, every session's live view is served:
+// on the MCP listener l itself (onHTTP), or, when --live names an address,
+// on one listener of its own there for every session.
+func liveRouter(fs *flag.FlagSet, cfg *config, instance string, l net.Listener) (r *ui.Router, onHTTP bool, err error) {
+	if err := ui.CheckInstance(instance); err != nil {
+		return nil, false, cli.UsageErrorf("mcp: %v", err)
+	}
+	ownListener := false
+	fs.Visit(func(f *flag.Flag) { ownListener = ownListener || f.Name == "live" })
+	if !ownListener {
+		if cfg.LiveTLSCert != "" {
+			return nil, false, cli.UsageErrorf("mcp: --live-tls-cert over --http needs --live ADDR: the live views are on the MCP listener, which is plain HTTP (or give --live-behind-proxy)")
+		}
+		if cfg.LiveBehindProxy == "" && !mcpserver.IsLoopback(l.Addr().String()) {
+			return nil, false, cli.UsageErrorf("mcp: the live views are on the --http listener %s, which other machines reach over plain HTTP: add --live-behind-proxy https://YOUR-PUBLIC-ORIGIN (the proxy in front serves TLS), or --live 127.0.0.1:0 to keep them on a loopback listener of their own", l.Addr())
+		}
+		r, err := ui.NewRouter(instance, l.Addr())
+		return r, true, err
+	}
+	if r, err = ui.NewRouter(instance, nil); err != nil {
+		return nil, false, err
+	}
+	if err := r.Listen(cfg.LiveAddr, &ui.LiveOptions{TLSCert: cfg.LiveTLSCert, TLSKey: cfg.LiveTLSKey,
+		PublicURL: cfg.LiveBehindProxy, UserHeader: cfg.LiveUserHeader}, cfg.Logger); err != nil {
+		return nil, false, fmt.Errorf("mcp: %w", err)
+	}
+	return r, false, nil
+}
+
+// defaultInstance is --instance's default: the host name's first label,
+// as a runtime instance may be named ("poppy" when there is none).
+func defaultInstance() string {
+	h, _ := os.Hostname()
+	h, _, _ = strings.Cut(h, ".")
+	b := []byte(h)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '-'
+		}
+	}
+	h = strings.TrimLeft(string(b), "-_")
+	if len(h) > 63 {
+		h = h[:63]
+	}
+	if ui.CheckInstance(h) != nil {
+		return "poppy"
+	}
+	return h
 }
 
 // withTerminal is a Session whose offers also reach the User's terminal

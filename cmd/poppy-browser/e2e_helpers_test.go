@@ -231,7 +231,7 @@ func connectUser(t *testing.T, ctx context.Context, liveURL string) *user {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := "ws://" + u.Host + "/live/ws?" + u.RawQuery
+	ws := "ws://" + u.Host + u.Path + "/ws?" + u.RawQuery // the websocket is below the page
 	h := http.Header{"Origin": {"http://" + u.Host}}
 	conn, _, err := websocket.DefaultDialer.DialContext(ctx, ws, h)
 	if err != nil {

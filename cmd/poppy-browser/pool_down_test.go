@@ -21,7 +21,7 @@ import (
 // TestPoolDownKeepsItsToken: `mcp --http --cdp-url` at a pool that is
 // down, its URL carrying a distinctive token (and user info): every
 // session's tool calls fail with browser_unavailable, each new session
-// tries again (counted in /metrics), /healthz and /readyz still answer,
+// tries again (counted in /metrics), /healthz answers 200 and /readyz 503,
 // the attempt is one JSON line on stderr (every line there is one), and
 // the token is in no tool result, no line on stderr and no line of the
 // audit log.
@@ -82,8 +82,8 @@ func TestPoolDownKeepsItsToken(t *testing.T) {
 	if code, _ := get("/healthz", false); code != http.StatusOK {
 		t.Errorf("/healthz with the pool down: %d, want 200 (the process serves)", code)
 	}
-	if code, body := get("/readyz", false); code != http.StatusOK {
-		t.Errorf("/readyz with the pool down: %d %q, want 200 (the next session attaches again)", code, body)
+	if code, body := get("/readyz", false); code != http.StatusServiceUnavailable {
+		t.Errorf("/readyz with the pool down: %d %q, want 503 (no browser can be opened; the runtime keeps trying)", code, body)
 	}
 	_, metrics := get("/metrics", true)
 	if m := regexp.MustCompile(`(?m)^poppy_browser_attach_failures_total (\d+)$`).FindStringSubmatch(metrics); m == nil || len(m[1]) == 1 && m[1] < "2" {

@@ -25,6 +25,7 @@ type config struct {
 func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
 	fs.StringVar(&c.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
+	fs.DurationVar(&c.AttachTimeout, "attach-timeout", supervisor.DefaultAttachTimeout, "how long one attach to --cdp-url may take, a wait in the pool's queue (all its browsers busy) included; past it the attach fails saying the pool queued it and did not answer in time")
 	fs.BoolVar(&c.Headful, "headful", false, "show the browser window")
 	fs.Var(&c.browserArgs, "browser-arg", "extra Chromium flag (repeatable), e.g. --host-resolver-rules=...")
 	fs.StringVar(&c.AuditLog, "audit-log", "", "append the audit log (JSONL) to this file")

@@ -5,6 +5,11 @@
 # started again, recovery checked; and TestBrowserlessPoolFull: a full pool's
 # 429. Not part of make test.
 #
+# make fleet-test (pool-test.sh fleet): the same pool, Caddy from Debian
+# (installed when missing), then TestFleet: two runtimes behind Caddy with
+# TLS, 8 sessions through the proxy, one runtime killed, the pool
+# restarted (docs/fleet.md).
+#
 # make pool-bench (pool-test.sh bench): the same pool, then bench/sessions
 # -browserless: memory per session at N = 1, 4, 8, 16 (BENCH_N), one
 # `mcp --http` process and one stdio process per session.
@@ -55,5 +60,17 @@ if [ "${1:-}" = bench ]; then
 		echo
 	done
 	exit 0
+fi
+if [ "${1:-}" = fleet ]; then
+	# make fleet-test: two runtimes on this pool behind Caddy (Debian's).
+	if ! command -v caddy >/dev/null 2>&1; then
+		if [ "$(id -u)" = 0 ]; then
+			echo "fleet-test: installing Caddy (apt-get install -y caddy)"
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy >/dev/null
+		else
+			echo "fleet-test: Caddy is missing; install it with: sudo apt-get install -y caddy" >&2; exit 1
+		fi
+	fi
+	exec go test -tags 'pooltest fleettest' -race -count=1 -v -run '^TestFleet$' -timeout 15m ./cmd/poppy-browser
 fi
 exec go test -tags pooltest -race -count=1 -v -run '^TestBrowserlessPool' -timeout 15m ./cmd/poppy-browser

@@ -54,8 +54,10 @@ function connect() {
     endLogin("Open the live view from the link you were given (each link works once).", "Not signed in");
     return;
   }
+  // The page is served at its base path (/live, or /live/INSTANCE/KEY on
+  // a listener shared by many live views); the websocket is below it.
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
-    "/live/ws" + (token ? "?token=" + encodeURIComponent(token) : "");
+    location.pathname.replace(/\/+$/, "") + "/ws" + (token ? "?token=" + encodeURIComponent(token) : "");
   ws = viewerSecret ? new WebSocket(url, ["poppy-live", "poppy-viewer." + viewerSecret]) : new WebSocket(url);
   ws.onopen = () => {
     connected = true;

@@ -19,7 +19,7 @@
       sessionStorage.setItem("poppy_viewer", j.viewer);
       if (j.take) sessionStorage.setItem("poppy_take", "1");
       else sessionStorage.removeItem("poppy_take");
-      location.replace("/live");
+      location.replace(location.pathname.replace(/\/link\/[^/]*$/, "")); // the live view's page
     } catch (err) {
       why.textContent = err && err.message ? err.message : "The live view did not answer: try again.";
       go.disabled = false;

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	neturl "net/url"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
@@ -180,4 +182,29 @@ func resolveWebSocketURL(ctx context.Context, base string) (string, error) {
 		ws.RawQuery = u.RawQuery
 	}
 	return ws.String(), nil
+}
+
+// Accepts reports whether the host of a DevTools URL takes a TCP
+// connection now (within a second): a pool that does, yet answered no
+// handshake in time, holds the connection in its queue.
+func Accepts(ctx context.Context, url string) bool {
+	u, err := neturl.Parse(url)
+	if err != nil || u.Hostname() == "" {
+		return false
+	}
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if u.Scheme == "wss" || u.Scheme == "https" {
+			port = "443"
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", net.JoinHostPort(u.Hostname(), port))
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
 }
