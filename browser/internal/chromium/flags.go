@@ -20,6 +20,9 @@ func flags(cfg Config, userDataDir string) []string {
 		"--disable-extensions",
 		"--disable-quic",
 		"--disable-features=Translate,MediaRouter,OptimizationHints",
+		// The WebMCP draft's document.modelContext and the CDP domain
+		// WebMCP: the Company's tools for agents (browser/webmcp.go).
+		"--enable-features=WebMCP",
 		"--site-per-process",
 		"--password-store=basic",
 		"--use-mock-keychain",
