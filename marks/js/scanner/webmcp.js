@@ -60,14 +60,14 @@
         let set = false;
         for (const el of fieldsNamed(f, key)) {
           if (el instanceof HTMLInputElement && el.type === "checkbox") {
-            el.checked = Array.isArray(v) ? v.map(String).includes(el.value) : !!v;
+            el.checked = Array.isArray(v) ? v.map((x) => "" + x).includes(el.value) : !!v;
           } else if (el instanceof HTMLInputElement && el.type === "radio") {
-            el.checked = el.value === String(v);
+            el.checked = el.value === "" + v;
           } else if (el instanceof HTMLSelectElement) {
-            const want = new Set((Array.isArray(v) ? v : [v]).map(String));
+            const want = new Set((Array.isArray(v) ? v : [v]).map((x) => "" + x));
             for (const o of el.options) o.selected = want.has(o.value);
           } else if ("value" in el && !(el instanceof HTMLButtonElement)) {
-            el.value = v === null || v === undefined ? "" : String(v);
+            el.value = v === null || v === undefined ? "" : "" + v;
           } else {
             continue;
           }
