@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +20,11 @@ import (
 // toolname>) through Chromium's CDP domain WebMCP: toolsAdded and
 // toolsRemoved keep each frame's list, a new document drops its frame's
 // list, and invokeTool runs one, answered by toolResponded.
+
+// webmcpJS reads whether the top document has the WebMCP API.
+//
+//go:embed js/webmcp.js
+var webmcpJS string
 
 // ErrWebMCPUnsupported means the browser does not run WebMCP: it was
 // started without the feature (--enable-features=WebMCP) or is too old.
@@ -121,6 +127,26 @@ func (p *Page) WebMCPTools() ([]WebMCPTool, error) {
 		return nil, t.webmcp.err
 	}
 	return append([]WebMCPTool(nil), t.webmcp.tools[t.mainID]...), nil
+}
+
+// WebMCPSupported tells a page without tools from a browser without
+// WebMCP: an attached browser may enable the CDP domain yet run without
+// the feature, and then no secure document has document.modelContext. It
+// returns [ErrWebMCPUnsupported] for such a browser, and nil when the top
+// document has the API or is not a secure context (where WebMCP never
+// runs: it has no tools).
+func (p *Page) WebMCPSupported(ctx context.Context) error {
+	var r struct {
+		API    bool `json:"api"`
+		Secure bool `json:"secure"`
+	}
+	if err := p.MainFrame().Call(ctx, UtilityWorld, webmcpJS, &r); err != nil {
+		return err
+	}
+	if r.Secure && !r.API {
+		return ErrWebMCPUnsupported
+	}
+	return nil
 }
 
 // WebMCPCall is one invocation of a page's tool, started by

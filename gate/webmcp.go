@@ -50,8 +50,12 @@ type ToolCall interface {
 
 var _ WebMCP = (*pageSurface)(nil)
 
-func (s *pageSurface) WebMCPTools(context.Context) ([]browser.WebMCPTool, error) {
-	return s.p.WebMCPTools()
+func (s *pageSurface) WebMCPTools(ctx context.Context) ([]browser.WebMCPTool, error) {
+	list, err := s.p.WebMCPTools()
+	if err == nil && len(list) == 0 {
+		err = s.p.WebMCPSupported(ctx)
+	}
+	return list, err
 }
 
 func (s *pageSurface) ToolForms(ctx context.Context, f Frame, names []string) (map[string]marks.ToolForm, error) {

@@ -257,3 +257,29 @@ func TestWebMCPImperative(t *testing.T) {
 		return strings.Contains(sv.Page().URL(), "/submitted.html?q=flights")
 	})
 }
+
+// TestWebMCPUnsupported: a browser without the WebMCP feature (as an
+// attached browser may be) answers both tools failed/unsupported, with
+// what to enable.
+func TestWebMCPUnsupported(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	site, signer := startSite(t)
+	sv := supervisor.New(&supervisor.Options{
+		Company: testsite.CompanyDomain, Credentials: signer, HTTPClient: site.Client(),
+		ReturnTo: testsite.BookingURL(), BrowserArgs: append(site.BrowserArgs(), "--disable-features=WebMCP"),
+	})
+	if err := sv.Start(ctx); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	t.Cleanup(func() { sv.Close() })
+	if r := sv.Gate().Do(ctx, gate.Navigate{URL: testsite.WebMCPFixtureURL("imperative.html")}); r.Outcome != spec.OutcomeDone {
+		t.Fatalf("navigate: %+v", r)
+	}
+	for _, a := range []gate.Action{gate.WebMCPList{}, gate.WebMCPCall{Name: "lookup_booking"}} {
+		res := sv.Gate().Do(ctx, a)
+		if res.Outcome != spec.OutcomeFailed || res.Reason != spec.ReasonUnsupported || !strings.Contains(res.Message, "--enable-features=WebMCP") {
+			t.Errorf("%s: %s %s (%s), want failed unsupported naming the flag", a.Tool(), res.Outcome, res.Reason, res.Message)
+		}
+	}
+}
