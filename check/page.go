@@ -166,6 +166,7 @@ func (r *pageRun) run(ctx context.Context) error {
 		}
 		r.first = frames
 		r.marksTable(ctx, frames)
+		r.webmcpTools(ctx, frames)
 		r.lateMarks(ctx, frames)
 		r.suggestMarks(frames)
 		r.formRoutes(ctx, frames)
