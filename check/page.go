@@ -199,6 +199,9 @@ func (r *pageRun) run(ctx context.Context) error {
 		if err := r.submissions(ctx, frames, reads); err != nil {
 			return err
 		}
+		if err := r.webmcpProbes(ctx); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -24,7 +25,8 @@ type WebMCPTool struct {
 	// (toolautosubmit).
 	Autosubmit bool `json:"autosubmit,omitempty"`
 	// Form is a declarative tool's form, as role "name"; Mark the kind of
-	// the mark covering its submission, if any.
+	// the mark covering its submission, or for an imperative tool the mark
+	// of the step its call reached (the probe), if any.
 	Form string        `json:"form,omitempty"`
 	Mark spec.MarkKind `json:"mark,omitempty"`
 }
@@ -75,6 +77,48 @@ func (r *pageRun) webmcpTools(ctx context.Context, frames []frameData) {
 	if !contains(r.rep.Checked, "BC-4-fill-not-perform") {
 		r.rep.Checked = append(r.rep.Checked, "BC-4-fill-not-perform")
 	}
+}
+
+// webmcpProbes calls each imperative tool of the page once, with no
+// arguments, on a fresh load, through the gate's probe mode: the in-page
+// guard is armed for the tool's run, so a submission, activation or change
+// of a marked step its script causes is stopped (never taken for real),
+// and every request it sends is answered by the browser (nothing reaches
+// the Company). A tool stopped that way is a finding: another agent's
+// browser would take the User's step by calling it.
+func (r *pageRun) webmcpProbes(ctx context.Context) error {
+	for i, t := range r.rep.WebMCP {
+		if t.Kind != "imperative" {
+			continue
+		}
+		var res gate.Result
+		err := r.asAgent(func() error {
+			all, err := r.reload(ctx)
+			if err != nil || len(all) == 0 {
+				return err
+			}
+			_, stop, err := r.record(ctx)
+			if err != nil {
+				return err
+			}
+			defer stop()
+			res = r.rt.probe.Do(ctx, r.p, gate.Probe{Frame: string(all[0].f.ID), Action: gate.WebMCPCall{Name: t.Name}})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if res.Reason != spec.ReasonUserStep || res.CaughtBy != gate.CaughtByGuard || res.Mark == nil {
+			continue
+		}
+		r.rep.WebMCP[i].Mark = res.Mark.Kind
+		f := finding(Warning, CheckWebMCP, "BC-4-fill-not-perform", fmt.Sprintf(
+			"Calling the WebMCP tool %q takes a step a %s mark leaves to the User (its script reached it; poppy-browser's guard stopped it, and the probe sent nothing): an agent's browser that runs the tool performs the step. Let the tool fill the form and leave the step to the User, or do not offer it to agents.",
+			t.Name, res.Mark.Kind))
+		f.Frame = r.rep.FinalURL
+		r.rep.Findings = append(r.rep.Findings, f)
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {

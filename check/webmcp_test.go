@@ -53,3 +53,41 @@ func TestWebMCPTools(t *testing.T) {
 		t.Errorf("webmcp findings (-want +got):\n%s", diff)
 	}
 }
+
+// TestWebMCPImperativeProbe: each imperative tool is called once on a
+// fresh load with the guard armed; each tool whose script reaches a
+// marked step is listed with that mark and is a finding.
+func TestWebMCPImperativeProbe(t *testing.T) {
+	c := newChecker(t, check.Options{})
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	rep, err := c.Run(ctx, []string{testsite.WebMCPFixtureURL("imperative.html")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rep.Pages[0]
+	if p.Status != check.StatusChecked {
+		t.Fatalf("status %s: %s", p.Status, p.Error)
+	}
+	got := map[string]string{}
+	for _, tl := range p.WebMCP {
+		if tl.Kind != "imperative" {
+			t.Errorf("%s is %s, want imperative", tl.Name, tl.Kind)
+		}
+		got[tl.Name] = string(tl.Mark)
+	}
+	want := map[string]string{"lookup_booking": "", "submit_marked": "submission", "submit_marked_plain": "submission",
+		"click_marked_submitter": "submission", "accept_terms": "interaction", "set_passport": "interaction", "search_plain": "", "fail": ""}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tools and the marks their calls reached (-want +got):\n%s", diff)
+	}
+	n := 0
+	for _, f := range p.Findings {
+		if f.Check == check.CheckWebMCP {
+			n++
+		}
+	}
+	if n != 5 {
+		t.Errorf("%d webmcp findings, want 5 (one per tool that reached a marked step)", n)
+	}
+}
