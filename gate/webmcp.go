@@ -391,4 +391,3 @@ func toolOutcome(res browser.WebMCPResult, output *string) error {
 	}
 	return fail(spec.ReasonPageError, msg+".")
 }
-
