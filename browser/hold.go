@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/debugger"
@@ -28,9 +29,15 @@ import (
 // its breakpoints are off (turned on then off again on each new document,
 // as a new renderer turns them on), so a page's debugger statements stop
 // nothing anywhere while a pause request still stops an endless script of
-// the Company's. A target that skips pauses can be held too: the skip is
-// lifted first, a command that runs between the renderer's tasks, so a
-// renderer busy in one long task is held only once that task ends. A
+// the Company's. Arming is a command that runs between the renderer's
+// tasks, while a pause request interrupts a running script and is dropped
+// by a renderer that still skips: so input to a page waits (bounded) until
+// its renderers have run the command that arms them (see Page.dispatch),
+// or a click right after a navigation could start a long task that no
+// Hold can stop. A target that skips pauses can be held too: the skip is
+// lifted first, and the pause is asked for again once the lift has run;
+// a renderer busy in one long task since before it was armed (a Company
+// document's own first script) is held only once that task ends. A
 // target found paused with no Hold (a pause that took effect after its
 // Hold was released) is resumed at once. One gap remains: when an armed
 // target navigates to another site, its new renderer starts armed, with
@@ -79,35 +86,88 @@ func (f Frame) Hold(ctx context.Context) (*Hold, error) {
 }
 
 // pauseLocked asks the target to pause for h; t.holdMu is held. The
-// target skips every pause but a Hold's: the skip is lifted, a command
-// that runs on the renderer's main thread, then the pause is asked for, a
-// command that interrupts a running script. A renderer busy in a long
-// task drops that pause (the skip still stands), so once the lift has
-// run, after its task, the pause is asked for again unless it was taken.
+// target skips every pause but a Hold's: the skip is lifted (armLocked),
+// a command that runs on the renderer's main thread, then the pause is
+// asked for, a command that interrupts a running script. A renderer busy
+// in a long task drops that pause while the skip still stands, so once the
+// lift has run, after its task, the pause is asked for again unless it
+// was taken.
 func (t *tgt) pauseLocked(ctx context.Context, h *targetHold) error {
-	if t.armed {
-		return t.sendAll(ctx, command{method: debugger.CommandPause})
+	if !t.armed {
+		if err := t.armLocked(ctx); err != nil {
+			return err
+		}
 	}
+	if err := t.sendAll(ctx, command{method: debugger.CommandPause}); err != nil {
+		return err
+	}
+	if arming := t.arming; arming != nil {
+		t.b.wg.Go(func() {
+			select {
+			case <-arming:
+			case <-t.b.ctx.Done():
+				return
+			}
+			t.holdMu.Lock()
+			defer t.holdMu.Unlock()
+			if t.held == h && !h.closed {
+				_ = t.sendAll(t.b.ctx, command{method: debugger.CommandPause})
+			}
+		})
+	}
+	return nil
+}
+
+// armLocked lifts the target's skip of every pause; t.holdMu is held.
+// t.arming stays open until the renderer has run the command (or the
+// target is gone).
+func (t *tgt) armLocked(ctx context.Context) error {
 	lift := skipPauses(false)
 	id, ch, err := t.s.Send(ctx, lift.method, lift.params)
 	if err != nil {
 		return gone(err)
 	}
-	if err := t.sendAll(ctx, command{method: debugger.CommandPause}); err != nil {
-		return err
-	}
+	done := make(chan struct{})
+	t.armed, t.arming = true, done
 	t.b.wg.Go(func() {
-		if err := t.s.Wait(t.b.ctx, id, ch, lift.method, nil); err != nil {
-			return
-		}
+		_ = t.s.Wait(t.b.ctx, id, ch, lift.method, nil)
+		close(done)
 		t.holdMu.Lock()
-		defer t.holdMu.Unlock()
-		if t.held == h && !h.closed {
-			_ = t.sendAll(t.b.ctx, command{method: debugger.CommandPause})
+		if t.arming == done {
+			t.arming = nil
 		}
+		t.holdMu.Unlock()
 	})
 	return nil
 }
+
+// armedForInput waits, within armBound, until the renderer has run the
+// command that arms it, when it renders a document a script's Holds names
+// (arming it now if the rearm that the document's context started has not
+// run yet). Input to the page waits for it: a pause request is dropped by
+// a renderer that still skips, so a long task the input starts before the
+// arming has run could never be held.
+func (t *tgt) armedForInput(ctx context.Context) {
+	t.holdMu.Lock()
+	if t.held == nil && !t.armed && t.holds() {
+		_ = t.rearmLocked(ctx)
+	}
+	arming := t.arming
+	t.holdMu.Unlock()
+	if arming == nil {
+		return
+	}
+	timer := time.NewTimer(armBound)
+	defer timer.Stop()
+	select {
+	case <-arming:
+	case <-timer.C: // busy in a long task: the input would wait behind it too
+	case <-ctx.Done():
+	}
+}
+
+// armBound bounds how long input waits for a renderer to be armed.
+const armBound = 2 * time.Second
 
 // Paused is closed once no script of the target runs.
 func (h *Hold) Paused() <-chan struct{} { return h.h.paused }
@@ -155,11 +215,18 @@ func (t *tgt) rearmLocked(ctx context.Context) error {
 		return nil
 	}
 	want := t.holds()
-	cmds := []command{}
-	if want != t.armed {
-		cmds = append(cmds, skipPauses(!want))
-		t.armed = want
+	switch {
+	case want && !t.armed:
+		if err := t.armLocked(ctx); err != nil {
+			return err
+		}
+	case !want && t.armed:
+		if err := t.sendAll(ctx, skipPauses(true)); err != nil {
+			return err
+		}
+		t.armed, t.arming = false, nil
 	}
+	cmds := []command{}
 	if want {
 		cmds = append(cmds,
 			command{debugger.CommandSetBreakpointsActive, debugger.SetBreakpointsActiveParams{Active: true}},

@@ -46,6 +46,7 @@ type tgt struct {
 	held       *targetHold                            // the pause its Holds share; guarded by holdMu
 	paused     bool                                   // the debugger reports it paused; guarded by holdMu
 	armed      bool                                   // the debugger takes pauses (does not skip them); guarded by holdMu
+	arming     chan struct{}                          // closed once the renderer has run the command that armed it; nil when none is pending; guarded by holdMu
 	changed    chan struct{}                          // closed and replaced on every frame or context change
 	ready      chan struct{}                          // closed once configure has run (see Browser.attached)
 	webmcp     webmcpState                            // the page's WebMCP tools (see webmcp.go)

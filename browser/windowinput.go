@@ -110,8 +110,12 @@ func (p *Page) syncIgnore(ctx context.Context) error {
 }
 
 // dispatch runs one of our own input dispatches, lifting a window-input
-// block on this page for its length (the block drops CDP input too).
+// block on this page for its length (the block drops CDP input too). It
+// first waits for the page's renderers to be armed (see Frame.Hold).
 func (p *Page) dispatch(ctx context.Context, fn func() error) error {
+	for _, t := range p.b.targetsOfPage(p) {
+		t.armedForInput(ctx)
+	}
 	p.lift(1)
 	if err := p.syncIgnore(ctx); err != nil {
 		p.lift(-1) // the page was not told anything new: nothing to undo

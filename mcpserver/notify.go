@@ -25,7 +25,11 @@ type ControlNotice struct {
 	How        string          `json:"how,omitempty"` // take, handed_back, cancelled, declined
 	Offer      *control.Offer  `json:"offer,omitempty"`
 	Epoch      uint64          `json:"epoch"`
-	Message    string          `json:"message"`
+	// ControlEpoch is Epoch under the name the audit log gives it: the
+	// count of returns of control, not the page epoch of refs
+	// (page.epoch), which a snapshot shows.
+	ControlEpoch uint64 `json:"control_epoch"`
+	Message      string `json:"message"`
 	// UserMessage is the User's own words to the agent on a hand back,
 	// cancel or decline.
 	UserMessage string `json:"user_message,omitempty"`
@@ -75,7 +79,7 @@ func forEachNotice(ctx context.Context, ctl gate.Controls, send func(ControlNoti
 // words (event "offer", "offer_declined" or "control"; how "take",
 // "handed_back", "cancelled" or "declined").
 func noticeFor(e control.Event) ControlNotice {
-	n := ControlNotice{Controller: e.To, Offer: e.Offer, Epoch: e.Epoch, UserMessage: e.UserMessage}
+	n := ControlNotice{Controller: e.To, Offer: e.Offer, Epoch: e.Epoch, ControlEpoch: e.Epoch, UserMessage: e.UserMessage}
 	switch e.Kind {
 	case control.Declined:
 		n.Event, n.How = "offer_declined", "declined"
@@ -88,10 +92,10 @@ func noticeFor(e control.Event) ControlNotice {
 		n.Message = "The User took control of the browser. Every browser action is refused with user_has_control until they hand it back; do not wait on them, continue other work or call browser_wait_for_control."
 	case control.HandedBack:
 		n.Event, n.How = "control", "handed_back"
-		n.Message = fmt.Sprintf("The User handed control back (epoch %d). Every old ref is stale: take a new snapshot before acting.", e.Epoch)
+		n.Message = fmt.Sprintf("The User handed control back (return %d of control). Every old ref is stale: take a new snapshot before acting.", e.Epoch)
 	case control.Cancelled:
 		n.Event, n.How = "control", "cancelled"
-		n.Message = fmt.Sprintf("The User cancelled and control is back with you (epoch %d). Do not retry the step for them; take a new snapshot and tell the User.", e.Epoch)
+		n.Message = fmt.Sprintf("The User cancelled and control is back with you (return %d of control). Do not retry the step for them; take a new snapshot and tell the User.", e.Epoch)
 	}
 	return n
 }

@@ -172,11 +172,11 @@ func capText(text string) string {
 
 // controlTools describes the control tools, for the model.
 var controlTools = map[string]string{
-	spec.ToolRequestUserControl: "Offer control to the User for a step the Company leaves to them (user_step). " +
+	spec.ToolRequestUserControl: "Offer the User control for a step that is theirs (user_step). " +
 		"Answers at once; tell the User, then wait or do other work.",
-	spec.ToolControlStatus: "Who controls the browser, the open offer, how control last came back, and must_reobserve.",
-	spec.ToolWaitForControl: "Wait up to timeout_seconds (at most 60) until the User's turn is over. " +
-		"If timed_out, call again later; once control is back, take a snapshot.",
+	spec.ToolControlStatus: "Who holds the browser, the open offer, the last return of control, must_reobserve.",
+	spec.ToolWaitForControl: "Wait (at most 60 s) until the User's turn is over; " +
+		"if timed_out, call again; once control is back, take a snapshot.",
 }
 
 // addControlTools adds the tools that offer control to the User and
@@ -184,7 +184,15 @@ var controlTools = map[string]string{
 func (s *Server) addControlTools() {
 	add := func(name, title string, readOnly bool, in *jsonschema.Schema, out *jsonschema.Schema,
 		h func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (any, bool)) {
-		tool := &mcp.Tool{Name: name, Title: title, Description: controlTools[name], InputSchema: in, OutputSchema: out,
+		var meta mcp.Meta
+		if s.withApp && name == spec.ToolRequestUserControl {
+			// Only the offer renders the app: its instance follows the
+			// whole turn over the live view; a status or wait (called
+			// again and again) must not add one to the conversation each
+			// time.
+			meta = appToolMeta()
+		}
+		tool := &mcp.Tool{Meta: meta, Name: name, Title: title, Description: controlTools[name], InputSchema: in, OutputSchema: out,
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly,
 				DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}}
 		s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -195,6 +203,9 @@ func (s *Server) addControlTools() {
 					Message: "The input does not fit " + name + ": " + err.Error() + "."}, true
 			} else {
 				v, isErr = h(ctx, req, req.Params.Arguments)
+			}
+			if r, ok := v.(*mcp.CallToolResult); ok {
+				return r, nil // an input-required result (elicit.go)
 			}
 			b, err := json.Marshal(v)
 			if err != nil {
@@ -211,9 +222,16 @@ func (s *Server) addControlTools() {
 			if err != nil {
 				return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: unavailable(err)}, true
 			}
+			if req.Params.RequestState != "" || req.Params.InputResponses != nil {
+				return s.offerRetry(ctx, req)
+			}
 			var in gate.RequestInput
 			_ = json.Unmarshal(raw, &in) // validated
-			return requestUser(g, in)
+			res, isErr := requestUser(g, in)
+			if res.Outcome != spec.OutcomeDone {
+				return res, isErr
+			}
+			return s.reachUser(req, res), false
 		})
 	add(spec.ToolControlStatus, "Control status", true, gate.SchemaFor[gate.NoInput](nil), statusSchema,
 		func(ctx context.Context, req *mcp.CallToolRequest, _ json.RawMessage) (any, bool) {
@@ -223,6 +241,7 @@ func (s *Server) addControlTools() {
 				return browserDown(err), false
 			}
 			st := statusOf(g.Control().Status(), false)
+			st.Elicitation = s.elicitState(req.Session)
 			if g.BrowserGone() {
 				// Control state is kept; the browser is not there to act in.
 				st.BrowserError = "the browser is gone (it closed or crashed)"
@@ -243,7 +262,9 @@ func (s *Server) addControlTools() {
 			}
 			var in WaitForControlInput
 			_ = json.Unmarshal(raw, &in)
-			return waitForControl(ctx, g.Control(), in.TimeoutSeconds, s.progress(req)), false
+			st := waitForControl(ctx, g.Control(), in.TimeoutSeconds, s.progress(req))
+			st.Elicitation = s.elicitState(req.Session)
+			return st, false
 		})
 }
 
@@ -268,11 +289,15 @@ func requestUser(g *gate.Gate, in gate.RequestInput) (OfferResult, bool) {
 	}
 	st := ctl.Status()
 	if st.Controller == spec.ControllerUser {
-		return OfferResult{Outcome: spec.OutcomeDenied, Reason: spec.ReasonUserHasControl, Offer: st.Offer,
+		var open *OfferView
+		if st.Offer != nil {
+			open = &OfferView{Offer: *st.Offer}
+		}
+		return OfferResult{Outcome: spec.OutcomeDenied, Reason: spec.ReasonUserHasControl, Offer: open,
 			Message: "The User already holds control; no new offer was made. Wait with browser_wait_for_control or continue other work."}, false
 	}
 	offer := ctl.RequestUser(strings.TrimSpace(in.Reason), g.StepFor(in.Ref))
-	res := OfferResult{Outcome: spec.OutcomeDone, Offer: &offer,
+	res := OfferResult{Outcome: spec.OutcomeDone, Offer: &OfferView{Offer: offer},
 		Message: "The User has been offered control. Tell them which step is theirs; continue other work or call browser_wait_for_control."}
 	if st.Offer != nil {
 		res.Replaced = st.Offer.ID

@@ -170,6 +170,9 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 	if l.alert != "" {
 		c.queue(errorMsg{Type: "error", Message: l.alert})
 	}
+	if l.step != nil {
+		c.queue(stepMsg{Type: "step", Box: l.step})
+	}
 	l.mu.Unlock()
 
 	ctx, cancel := context.WithCancel(l.ctx)

@@ -128,10 +128,11 @@ func (l *Live) refuse(r *http.Request) string {
 	case path == "/live/ws":
 		// Browsers always send Origin on a websocket handshake; a scripted
 		// client must send it too.
-		if !strings.EqualFold(origin, self) {
+		_, login, ok := l.loginOf(r)
+		if !strings.EqualFold(origin, self) && (!ok || !login.app) { // an MCP App's login: applogin.go
 			return "origin"
 		}
-		if _, _, ok := l.loginOf(r); !tokenOK && !ok {
+		if !tokenOK && !ok {
 			return "token"
 		}
 		return ""

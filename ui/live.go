@@ -121,6 +121,11 @@ type Live struct {
 	links   map[[32]byte]*linkEntry
 	viewers map[[32]byte]*viewerSession
 
+	// step is where the offer's step is during the User's turn (step.go),
+	// for a viewer who joins; framed wakes its follower after each frame.
+	step   *boxMsg
+	framed chan struct{}
+
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
 }
@@ -161,6 +166,7 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		now:     opts.Now,
 		links:   map[[32]byte]*linkEntry{},
 		viewers: map[[32]byte]*viewerSession{},
+		framed:  make(chan struct{}, 1),
 
 		auditLog:      opts.Audit,
 		userHeader:    uh,

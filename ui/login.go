@@ -45,6 +45,9 @@ type viewerSession struct {
 	// turn is the control epoch + 1 of the User's turn taken through it
 	// (a login without an offer); 0 while it has taken none.
 	turn uint64
+	// app: an MCP App's login (applogin.go), which may connect from
+	// another origin.
+	app bool
 }
 
 // endedMsg tells a viewer its login has ended; the connection closes.

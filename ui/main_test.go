@@ -88,6 +88,21 @@ const formPage = `<!doctype html><meta name="viewport" content="width=device-wid
 <div id="spin"></div>
 <script>document.getElementById("name").addEventListener("input", e => { document.title = "value:" + e.target.value })</script>`
 
+// checkinPage is a Company's check-in page, laid out for a desktop and a
+// phone alike, with its marked step (Check in) below some reading and
+// more page below it to scroll.
+const checkinPage = `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><title>Check in</title>
+<style>body { font: 15px/1.4 sans-serif; margin: 0; } main { max-width: 36em; margin: 0 auto; padding: 12px 16px; }
+h1 { font-size: 22px; margin: 0 0 8px; } label { display: block; margin: 10px 0; } input { font-size: 16px; width: 100%; max-width: 20em; }
+#go { font-size: 17px; padding: 10px 22px; background: #1d4ed8; color: #fff; border: 0; border-radius: 6px; }</style>
+<main><h1>Online check-in</h1>
+<p>Booking bkg_4Rt9, flight PA 1234 from Lisbon to Oslo, 12:10 UTC. Check the passenger's name, then check in: your boarding pass follows by email.</p>
+<label>Passenger name <input id="name" autocomplete="off"></label>
+<form onsubmit="event.preventDefault(); document.title = 'checked in:' + document.getElementById('name').value" data-poppy-user-step="submission">
+<button id="go">Check in</button></form>
+<div style="height: 1600px; background: linear-gradient(#fff, #dbeafe)"></div></main>
+<script>document.getElementById("name").addEventListener("input", e => { document.title = "value:" + e.target.value })</script>`
+
 const toggleP = `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><title>toggle</title>
 <body style="margin:0;height:100vh;background:#f00" onpointerdown="document.body.style.background = document.body.style.background === 'rgb(0, 0, 255)' ? '#f00' : '#00f'">`
 
@@ -134,6 +149,8 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case r.Host == "company.test" && r.URL.Path == "/form":
 		io.WriteString(w, formPage)
+	case r.Host == "company.test" && r.URL.Path == "/checkin":
+		io.WriteString(w, checkinPage)
 	case r.Host == "company.test" && r.URL.Path == "/confirm":
 		io.WriteString(w, `<!doctype html><title>confirm</title><body style="margin:0"><button style="position:fixed;left:0;top:0;width:300px;height:200px" onclick="document.title = 'answer:' + confirm('Cancel the booking?')">go</button>`)
 	case r.Host == "company.test" && r.URL.Path == "/toggle":

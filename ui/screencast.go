@@ -177,6 +177,10 @@ func (l *Live) broadcast(f browser.ScreencastFrame) {
 	}
 	hook := l.onFrame
 	l.mu.Unlock()
+	select {
+	case l.framed <- struct{}{}:
+	default:
+	}
 	if hook != nil {
 		hook()
 	}

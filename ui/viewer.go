@@ -100,6 +100,8 @@ func (l *Live) take(ctx context.Context, c *client) error {
 	// Claimed before the take is published, so every viewer's state for
 	// the take already says who holds it.
 	l.claim(c)
+	p := l.page()
+	pinned := l.pinStep(ctx, p)
 	if err := l.ctl.User().TakeOn(ctx, d); err != nil {
 		l.mu.Lock()
 		if l.controller == c {
@@ -109,6 +111,7 @@ func (l *Live) take(ctx context.Context, c *client) error {
 		return err
 	}
 	l.markTurn(c, l.ctl.Status().Epoch)
+	l.followAfterTake(p, pinned)
 	return nil
 }
 

@@ -70,6 +70,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		if *tui && *httpAddr == "" {
 			go ui.ShowTUI(ctx, ss.RunTUI, ss.LiveURL(), notices)
+			return withTerminal{ss}, nil
 		}
 		return ss, nil
 	}, &mo)
@@ -91,4 +92,12 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, l net.Listener, stder
 		o.TokenFromEnv = "$POPPY_MCP_TOKEN"
 	}
 	return srv.ServeHTTP(ctx, l, o)
+}
+
+// withTerminal is a Session whose offers also reach the User's terminal
+// UI (--tui): offer.reached names "terminal".
+type withTerminal struct{ *supervisor.Session }
+
+func (w withTerminal) OfferChannels() []string {
+	return append(w.Session.OfferChannels(), mcpserver.ReachedTerminal)
 }

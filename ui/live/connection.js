@@ -8,7 +8,7 @@
 // connection to the runtime, which reconnects by itself.
 const $ = (id) => document.getElementById(id);
 const banner = $("banner"), status = $("status"), screen = $("screen"), img = $("frame");
-const keys = $("keys"), address = $("address"), stepBox = $("step-box");
+const keys = $("keys"), address = $("address"), stepBox = $("step-box"), pic = $("pic");
 // The credential: the per-run token in the address (the terminal's URL),
 // else the viewer's secret a link's page kept in this origin's
 // sessionStorage, presented as a websocket subprotocol (never in a URL).
@@ -16,10 +16,13 @@ const token = new URLSearchParams(location.search).get("token") || "";
 const viewerSecret = token ? "" : sessionStorage.getItem("poppy_viewer") || "";
 let ws = null, connected = false, retry = 0, state = null, ended = false, refused = 0;
 let viewport = { width: 0, height: 0 }, frameSize = viewport, pendingMove = null;
+// liveStep is where the step is on the page during the User's turn (a
+// "step" message), followed as the page scrolls or changes.
+let liveStep = null;
 img.addEventListener("load", () => {
-  const first = !viewport.width;
+  const changed = viewport.width !== frameSize.width || viewport.height !== frameSize.height;
   viewport = frameSize;
-  if (first && state) showStepBox(state.controller === "user" ? null : state.step_box);
+  if (changed) layout();
 });
 
 function send(msg) {
@@ -82,6 +85,7 @@ function connect() {
         img.src = "data:image/jpeg;base64," + msg.data;
         break;
       case "focus": showKeys(msg.field || null); break;
+      case "step": liveStep = msg.box || null; showStepBox(); break;
       case "error": status.textContent = msg.message; break;
     }
   };
@@ -112,19 +116,20 @@ function connect() {
 }
 
 // sendViewer tells the runtime this screen's size: the area the picture
-// can use, its pixel ratio, and whether it is a phone or tablet. While this
-// viewer holds control on a phone, the page is laid out at this size.
-// It is sent again whenever that area changes: a rotate, or the lines
-// above the picture growing or shrinking with the story.
+// gets during the User's turn (the window below the one slim bar), its
+// pixel ratio, and whether it is a phone or tablet. While this viewer
+// holds control on a phone, the page is laid out at this size.
+// It is sent again whenever that area changes: a rotate, a resize.
 let sentViewer = "";
 function sendViewer(always) {
-  const top = screen.getBoundingClientRect().top + window.scrollY;
   const coarse = matchMedia("(pointer: coarse)").matches;
   const touch = navigator.maxTouchPoints > 0;
+  const bar = $("bar").getBoundingClientRect().height;
+  const margin = screen.offsetLeft; // the picture's side margins (none on a phone)
   const msg = {
     type: "viewer",
-    width: Math.round(screen.clientWidth),
-    height: Math.max(200, Math.round(window.innerHeight - Math.min(top, window.innerHeight / 3))),
+    width: Math.round(document.documentElement.clientWidth - 2 * margin),
+    height: Math.max(200, Math.round(window.innerHeight - bar - margin)),
     scale: window.devicePixelRatio || 1,
     mobile: coarse && touch,
     touch,
@@ -134,14 +139,11 @@ function sendViewer(always) {
   sentViewer = key;
   send(msg);
 }
-const above = new ResizeObserver(() => sendViewer(false));
-for (const el of screen.parentElement.children) {
-  if (el === screen) break;
-  if (el.tagName !== "SCRIPT") above.observe(el);
-}
+// The picture follows the area it has (bars opening and closing, a
+// rotate); the runtime hears of a new window size once it settles.
+new ResizeObserver(() => layout()).observe(screen);
 let resizeTimer = 0;
 window.addEventListener("resize", () => {
-  if (state) showStepBox(state.controller === "user" ? null : state.step_box);
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(sendViewer, 300);
 });

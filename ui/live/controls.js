@@ -1,5 +1,6 @@
 // controls.js: the buttons: take, hand back, cancel or decline (with the
-// User's message), back, forward, reload, the address, a dialog's answer.
+// User's message), more (the rest of the chrome during the User's turn),
+// back, forward, reload, the address, a dialog's answer.
 
 $("take").addEventListener("click", () => { status.textContent = ""; hideKeys(); send({ type: "take" }); });
 for (const id of ["hand_back", "cancel"]) {
@@ -10,6 +11,7 @@ for (const id of ["hand_back", "cancel"]) {
     note.value = "";
   });
 }
+$("more").addEventListener("click", () => setMore(!document.body.classList.contains("open")));
 for (const [id, action] of [["back", "back"], ["forward", "forward"], ["reload", "reload"]]) {
   $(id).addEventListener("click", () => send({ type: "nav", action }));
 }

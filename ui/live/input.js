@@ -35,12 +35,12 @@ function mouse(ev, kind) {
   if (kind === "down" || kind === "up") {
     msg.button = buttons[ev.button] || "left";
     msg.clickCount = ev.detail || 1;
-    screen.focus();
+    screen.focus({ preventScroll: true });
   }
   if (kind === "wheel") { msg.deltaX = ev.deltaX; msg.deltaY = ev.deltaY; }
   if (kind === "move") {
     // At most one move per animation frame.
-    if (!pendingMove) requestAnimationFrame(() => { send(pendingMove); pendingMove = null; });
+    if (!pendingMove) requestAnimationFrame(() => { if (pendingMove) send(pendingMove); pendingMove = null; });
     pendingMove = msg;
     return;
   }
@@ -56,7 +56,7 @@ img.addEventListener("contextmenu", (ev) => { if (mine()) ev.preventDefault(); }
 // One finger is passed on (a tap, a swipe that scrolls the page); two are
 // the User zooming the picture itself (touch-action: pinch-zoom), and
 // whatever the first finger started is cancelled.
-let finger = null, pendingTouch = null;
+let finger = null, pendingTouch = null, tapStart = null, tapMoved = false;
 function touches(ev) {
   const t = ev.changedTouches[0];
   const p = point(t);
@@ -72,13 +72,16 @@ screen.addEventListener("touchstart", (ev) => {
   const pts = touches(ev);
   if (!pts) return;
   finger = ev.changedTouches[0].identifier;
+  tapStart = pts[0];
+  tapMoved = false;
   send({ type: "touch", event: "start", points: pts });
 }, { passive: true });
 screen.addEventListener("touchmove", (ev) => {
   if (!mine() || finger === null || finger < 0) return;
   const pts = touches(ev);
   if (!pts) return;
-  if (!pendingTouch) requestAnimationFrame(() => { send(pendingTouch); pendingTouch = null; });
+  if (tapStart && Math.hypot(pts[0].x - tapStart.x, pts[0].y - tapStart.y) * scale > 10) tapMoved = true;
+  if (!pendingTouch) requestAnimationFrame(() => { if (pendingTouch) send(pendingTouch); pendingTouch = null; });
   pendingTouch = { type: "touch", event: "move", points: pts };
 }, { passive: true });
 screen.addEventListener("touchend", (ev) => {
@@ -88,8 +91,18 @@ screen.addEventListener("touchend", (ev) => {
   if (finger !== null && finger >= 0) {
     if (pendingTouch) { send(pendingTouch); pendingTouch = null; }
     send({ type: "touch", event: "end" });
+    // A tap may focus a text field: the live view's own editable element
+    // takes the focus now, inside the tap's user gesture, so a phone
+    // (iOS above all) opens its keyboard. The runtime's "focus" answer
+    // then puts it over the field, or closes it when the tap focused none.
+    if (!tapMoved && tapStart) {
+      placeKeys({ x: tapStart.x, y: tapStart.y, width: 1, height: 1 });
+      resetKeys();
+      keys.focus({ preventScroll: true });
+    }
   }
   finger = null;
+  tapStart = null;
 }, { passive: false });
 screen.addEventListener("touchcancel", () => {
   if (finger !== null && finger >= 0) send({ type: "touch", event: "cancel" });
@@ -132,20 +145,22 @@ function resetKeys() {
   keys.value = typed = SENTINEL;
   keys.setSelectionRange(1, 1);
 }
-function showKeys(field) {
-  if (!field || !mine()) { hideKeys(); return; }
-  const r = img.getBoundingClientRect(), s = screen.getBoundingClientRect();
-  const k = viewport.width ? r.width / viewport.width : 1;
+function placeKeys(field) {
+  const k = viewport.width ? pic.clientWidth / viewport.width : 1;
   Object.assign(keys.style, {
-    left: (r.left - s.left + field.x * k) + "px", top: (r.top - s.top + field.y * k) + "px",
+    left: field.x * k + "px", top: field.y * k + "px",
     width: Math.max(1, field.width * k) + "px", height: Math.max(1, field.height * k) + "px",
   });
+}
+function showKeys(field) {
+  if (!field || !mine()) { hideKeys(); return; }
+  placeKeys(field);
   const modes = { email: "email", tel: "tel", number: "decimal", url: "url", search: "search" };
   keys.setAttribute("inputmode", modes[field.kind] || "text");
   keys.setAttribute("autocapitalize", field.kind === "text" ? "sentences" : "none");
   keys.setAttribute("autocorrect", field.kind === "text" ? "on" : "off");
   resetKeys();
-  keys.focus({ preventScroll: true });
+  if (document.activeElement !== keys) keys.focus({ preventScroll: true });
 }
 function hideKeys() {
   if (document.activeElement === keys) keys.blur();

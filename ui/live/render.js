@@ -1,5 +1,6 @@
 // render.js: the story (who holds control, what was asked, what happened),
-// the step's outline on the picture, the address bar and the tabs.
+// the picture's size, the step's outline on it, the address bar and the
+// tabs.
 
 function showState(msg) {
   state = msg;
@@ -13,7 +14,12 @@ function showState(msg) {
   else text = agent + " is using the browser";
   banner.textContent = text;
   banner.className = cls;
-  screen.className = user && mine() ? "user" : "";
+  // During this viewer's turn the chrome is one slim bar; "More" opens
+  // the rest (the message, the agent's request, the address).
+  const turn = user && mine();
+  if (turn !== document.body.classList.contains("turn")) setMore(false);
+  document.body.classList.toggle("turn", turn);
+  if (!user) liveStep = null;
 
   $("offer").hidden = !offer;
   $("reason").textContent = offer ? offer.reason : "";
@@ -22,7 +28,6 @@ function showState(msg) {
   $("step-from").textContent = company + "'s page says";
   $("step").textContent = said || "";
   showStory(msg, agent);
-  showStepBox(user ? null : msg.step_box);
 
   const take = $("take");
   take.textContent = user && msg.viewer !== "you" ? "Take control here" : "Take control";
@@ -46,6 +51,12 @@ function showState(msg) {
     $("dialog-note").textContent = mine() ? "" : "Take control to answer it.";
   }
   if (!mine()) hideKeys();
+  layout();
+}
+
+function setMore(open) {
+  document.body.classList.toggle("open", open);
+  $("more").setAttribute("aria-expanded", String(open));
 }
 
 function showStory(msg, agent) {
@@ -62,10 +73,43 @@ function showStory(msg, agent) {
   $("story-text").textContent = show ? words[s.kind] + (s.kind === "finished" && s.message ? s.message : "") : "";
 }
 
-function showStepBox(box) {
+// The picture is as large as the area below the bars allows, whole.
+// During an offer, when that would make the agent's page too small to
+// read (its desktop layout on a phone), the picture is shown at a legible
+// scale instead, panned to the step: the User reads what they are asked
+// to do before they take control, and the agent's layout stays as it is.
+const LEGIBLE = 0.6;
+let scale = 1, zoomedOn = "";
+function layout() {
+  if (!viewport.width || !viewport.height) return;
+  const sw = screen.clientWidth, sh = screen.clientHeight;
+  if (!sw || !sh) return;
+  let k = Math.min(sw / viewport.width, sh / viewport.height);
+  const box = state && state.controller !== "user" && state.offer ? state.step_box : null;
+  const zoom = !!box && k < LEGIBLE;
+  if (zoom) k = Math.min(1, Math.max(k, sw / 480));
+  scale = k;
+  screen.classList.toggle("zoom", zoom);
+  pic.style.width = viewport.width * k + "px";
+  pic.style.height = viewport.height * k + "px";
+  // Pan to the step once for each step (the User may pan away after).
+  const key = zoom ? [box.x, box.y, box.width, box.height, sw, sh].join() : "";
+  if (zoom && key !== zoomedOn) {
+    screen.scrollLeft = (box.x + box.width / 2) * k - sw / 2;
+    screen.scrollTop = (box.y + box.height / 2) * k - sh / 2;
+  }
+  zoomedOn = key;
+  showStepBox();
+}
+
+// showStepBox outlines the step on the picture: where the agent last saw
+// it while the agent holds control, where it is now during the User's
+// turn (a "step" message).
+function showStepBox() {
+  const box = !state ? null : state.controller === "user" ? liveStep : state.step_box;
   stepBox.hidden = !box || !viewport.width;
   if (stepBox.hidden) return;
-  const r = img.getBoundingClientRect(), k = r.width / viewport.width;
+  const k = pic.clientWidth / viewport.width;
   Object.assign(stepBox.style, {
     left: box.x * k + "px", top: box.y * k + "px", width: box.width * k + "px", height: box.height * k + "px",
   });

@@ -1,0 +1,383 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// The channels an offer reached the User by, in offer.reached.
+const (
+	ReachedOnOffer     = "on_offer"    // the --on-offer command
+	ReachedTerminal    = "terminal"    // the User's terminal UI
+	ReachedElicitation = "elicitation" // a URL elicitation to this MCP client
+	ReachedApp         = "app"         // the MCP App in this client's conversation
+)
+
+// Elicitation answers, as browser_control_status reports them.
+const (
+	ElicitPending = "pending" // the client has not answered yet
+	ElicitAccept  = "accept"  // the User opened the link
+	ElicitDecline = "decline" // the User declined the offer (it is declined)
+	ElicitCancel  = "cancel"  // the User dismissed it; the offer stays open
+	ElicitFailed  = "failed"  // the client answered with an error
+)
+
+// elicitInputKey is the input request id of an offer's URL elicitation in
+// an input-required result (protocol 2026-07-28).
+const elicitInputKey = "poppy_offer_link"
+
+// protocolStateless is the first MCP revision without server-initiated
+// requests: the elicitation travels in an input-required result.
+const protocolStateless = "2026-07-28"
+
+// The optional parts of a [Runtime] that reach the User through the MCP
+// client (supervisor.Session has them all). Without linker no client gets
+// a URL elicitation.
+type (
+	// linker gives the User's single-use control link for the open offer
+	// id: a secret for the User alone, sent only in a URL elicitation.
+	linker interface {
+		OfferLinkURL(id string) (string, time.Time, error)
+	}
+	// decliner declines the open offer id for the User, who said no in
+	// the client.
+	decliner interface {
+		DeclineOffer(ctx context.Context, id, message string) error
+	}
+	companyNamer  interface{ CompanyName() string }
+	offerChannels interface{ OfferChannels() []string }
+)
+
+// Elicitation is the state of the URL elicitation of an offer, in
+// browser_control_status.
+type Elicitation struct {
+	Offer  string `json:"offer"`
+	Action string `json:"action" jsonschema:"pending, accept (the User opened the link), decline (the offer is declined), cancel (dismissed; the offer stays open) or failed"`
+}
+
+// elicits keeps, for each MCP session, the URL elicitation of its latest
+// offer, and sends notifications/elicitation/complete when that offer's
+// turn is over.
+type elicits struct {
+	mu sync.Mutex
+	by map[*mcp.ServerSession]*sessionElicit
+}
+
+// sessionElicit is one session's latest elicitation.
+type sessionElicit struct {
+	offer, id string // the offer and its elicitationId
+	action    string
+	declining bool // the client's decline is being applied
+	done      bool // complete sent, or not to be sent (a decline)
+	watching  bool
+	// result is the offer's result, for the retry that answers its
+	// input-required result (protocol 2026-07-28).
+	result OfferResult
+	meta   mcp.Meta // the app's login for that result, if any
+}
+
+// clientWantsURL reports whether the client of req declared URL-mode
+// elicitation.
+func clientWantsURL(req *mcp.CallToolRequest) bool {
+	caps := req.ClientCapabilities()
+	return caps != nil && caps.Elicitation != nil && caps.Elicitation.URL != nil
+}
+
+// runtimeOf is the open runtime of the calling session, or nil.
+func (s *Server) runtimeOf(ss *mcp.ServerSession) Runtime {
+	e := s.reg.lookup(ss)
+	if e == nil {
+		return nil
+	}
+	select {
+	case <-e.ready:
+		if e.err == nil {
+			return e.rt
+		}
+	default:
+	}
+	return nil
+}
+
+// offerChannelsOf names the channels rt brings each offer to the User by.
+func offerChannelsOf(rt Runtime) []string {
+	if c, ok := rt.(offerChannels); ok {
+		return c.OfferChannels()
+	}
+	return nil
+}
+
+// elicitOffer sends the URL elicitation of offer to the calling client
+// when it declared URL mode and the runtime mints the User's links. Over
+// protocol 2026-07-28 it returns the input request to put in the tool's
+// result (the client answers by retrying the call); before it, the
+// request goes out in the background and the call does not wait for it.
+func (s *Server) elicitOffer(req *mcp.CallToolRequest, offer control.Offer) (sent bool, input *mcp.ElicitParams) {
+	ss := req.Session
+	rt := s.runtimeOf(ss)
+	lk, ok := rt.(linker)
+	if !ok || ss == nil || !clientWantsURL(req) {
+		return false, nil
+	}
+	link, expires, err := lk.OfferLinkURL(offer.ID)
+	if err != nil {
+		s.opts.Logger.Warn("no control link for the URL elicitation", "offer", offer.ID, "err", err)
+		return false, nil
+	}
+	e := s.reg.lookup(ss)
+	if e == nil {
+		return false, nil
+	}
+	company := "the Company"
+	if c, ok := rt.(companyNamer); ok && c.CompanyName() != "" {
+		company = c.CompanyName()
+	}
+	eid := newElicitationID()
+	params := &mcp.ElicitParams{Mode: "url", URL: link, ElicitationID: eid,
+		Message: fmt.Sprintf("Your agent asks you to take over a step on %s's website: %s. "+
+			"The link opens the live view of the browser; it works once, until %s.",
+			company, offer.Reason, expires.UTC().Format("15:04 UTC"))}
+	s.elicit.begin(ss, offer.ID, eid)
+	s.watchElicits(e, ss, rt.Gate())
+	if req.ProtocolVersion() >= protocolStateless {
+		return true, params
+	}
+	ok = s.reg.goOwned("sending an offer's URL elicitation", func() {
+		res, err := ss.Elicit(e.ctx, params)
+		s.elicitAnswered(e.ctx, ss, rt, eid, res, err)
+	})
+	return ok, nil
+}
+
+// elicitRetry handles the retry of browser_request_user_control that
+// carries the client's answer to the input-required result (protocol
+// 2026-07-28): it records the answer and returns the offer it was for, or
+// ok false when the retry names no elicitation of this session.
+func (s *Server) elicitRetry(ctx context.Context, req *mcp.CallToolRequest) (offer string, action string, ok bool) {
+	ss := req.Session
+	eid := req.Params.RequestState
+	s.elicit.mu.Lock()
+	se := s.elicit.by[ss]
+	known := se != nil && se.id == eid && eid != ""
+	if known {
+		offer = se.offer
+	}
+	s.elicit.mu.Unlock()
+	if !known {
+		return "", "", false
+	}
+	var res *mcp.ElicitResult
+	var err error
+	if r, isElicit := req.Params.InputResponses[elicitInputKey].(*mcp.ElicitResult); isElicit && r != nil {
+		res = r
+	} else {
+		err = errors.New("no answer to the elicitation")
+	}
+	s.elicitAnswered(ctx, ss, s.runtimeOf(ss), eid, res, err)
+	return offer, s.elicitState(ss).Action, true
+}
+
+// elicitAnswered records the client's answer to elicitation eid; a
+// decline declines its offer for the User.
+func (s *Server) elicitAnswered(ctx context.Context, ss *mcp.ServerSession, rt Runtime, eid string, res *mcp.ElicitResult, err error) {
+	action := ElicitFailed
+	if err == nil && res != nil {
+		switch res.Action {
+		case ElicitAccept, ElicitDecline, ElicitCancel:
+			action = res.Action
+		}
+	}
+	s.elicit.mu.Lock()
+	se := s.elicit.by[ss]
+	if se == nil || se.id != eid {
+		s.elicit.mu.Unlock()
+		return
+	}
+	se.action = action
+	offer := se.offer
+	d, canDecline := rt.(decliner)
+	decline := action == ElicitDecline && canDecline && !se.done
+	se.declining = decline
+	s.elicit.mu.Unlock()
+	if err != nil {
+		s.opts.Logger.Info("URL elicitation for an offer failed", "offer", offer, "err", err)
+	}
+	if !decline {
+		return
+	}
+	derr := d.DeclineOffer(ctx, offer, "")
+	s.elicit.mu.Lock()
+	se.declining = false
+	if derr == nil {
+		se.done = true // the client knows: no complete to send
+	}
+	s.elicit.mu.Unlock()
+}
+
+// elicitState is the calling session's latest elicitation, or nil.
+func (s *Server) elicitState(ss *mcp.ServerSession) *Elicitation {
+	s.elicit.mu.Lock()
+	defer s.elicit.mu.Unlock()
+	se := s.elicit.by[ss]
+	if se == nil {
+		return nil
+	}
+	return &Elicitation{Offer: se.offer, Action: se.action}
+}
+
+// begin records the elicitation eid of offer as the session's latest.
+func (el *elicits) begin(ss *mcp.ServerSession, offer, eid string) {
+	el.mu.Lock()
+	defer el.mu.Unlock()
+	if el.by == nil {
+		el.by = map[*mcp.ServerSession]*sessionElicit{}
+	}
+	prev := el.by[ss]
+	el.by[ss] = &sessionElicit{offer: offer, id: eid, action: ElicitPending, watching: prev != nil && prev.watching}
+}
+
+// watchElicits starts, once per session, the watch that sends
+// notifications/elicitation/complete when an elicited offer's turn is
+// over: handed back, cancelled, declined in another channel, or replaced
+// by a newer offer. It ends with the session.
+func (s *Server) watchElicits(e *entry, ss *mcp.ServerSession, g *gate.Gate) {
+	s.elicit.mu.Lock()
+	se := s.elicit.by[ss]
+	if se == nil || se.watching {
+		s.elicit.mu.Unlock()
+		return
+	}
+	se.watching = true
+	s.elicit.mu.Unlock()
+	stop := control.Watch(e.ctx, g.Control(), func(ev control.Event) {
+		if ev.Offer == nil {
+			return
+		}
+		s.elicit.mu.Lock()
+		cur := s.elicit.by[ss]
+		over := false
+		if cur != nil && !cur.done {
+			switch ev.Kind {
+			case control.Declined:
+				over = ev.Offer.ID == cur.offer && !cur.declining
+			case control.HandedBack, control.Cancelled:
+				over = ev.Offer.ID == cur.offer
+			case control.Offered:
+				over = ev.Offer.ID != cur.offer
+			}
+		}
+		var id string
+		if over {
+			cur.done, id = true, cur.id
+		}
+		s.elicit.mu.Unlock()
+		if over {
+			// A client that has gone only misses the notice.
+			_ = ss.NotifyElicitationComplete(e.ctx, &mcp.ElicitationCompleteParams{ElicitationID: id})
+		}
+	})
+	if !s.reg.goOwned("watching an MCP session's elicitations", func() {
+		<-e.ctx.Done()
+		stop()
+		s.elicit.mu.Lock()
+		delete(s.elicit.by, ss)
+		s.elicit.mu.Unlock()
+	}) {
+		stop()
+	}
+}
+
+// newElicitationID is a fresh elicitationId.
+func newElicitationID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return "poppy-" + hex.EncodeToString(b)
+}
+
+// reachedMessage says which of the User's channels an offer reached, for
+// the model: the channels' names only, never a link.
+func reachedMessage(reached []string) string {
+	if len(reached) == 0 {
+		return " No channel of the User's was reached by this server (no URL elicitation, MCP App or --on-offer): tell the User to run poppy-browser live-link, or show them the offer yourself."
+	}
+	return fmt.Sprintf(" It reached the User by: %v.", reached)
+}
+
+// reachUser brings the offer of res to the User through this client where
+// it can (a URL elicitation) and says in the result which channels it
+// reached. Over protocol 2026-07-28 with a URL elicitation the answer is
+// an input-required result; the retry carrying the client's answer gets
+// res (offerRetry).
+func (s *Server) reachUser(req *mcp.CallToolRequest, res OfferResult) any {
+	rt := s.runtimeOf(req.Session)
+	reached := append([]string{}, offerChannelsOf(rt)...)
+	sent, input := s.elicitOffer(req, res.Offer.Offer)
+	if sent {
+		reached = append(reached, ReachedElicitation)
+	}
+	meta := s.appMeta(req, res.Offer.ID)
+	if meta != nil {
+		reached = append(reached, ReachedApp)
+	}
+	res.Offer.Reached = reached
+	res.Message += reachedMessage(reached)
+	if input == nil {
+		if meta == nil {
+			return res
+		}
+		r, err := resultWithMeta(res, meta)
+		if err != nil {
+			return res
+		}
+		return r
+	}
+	s.elicit.mu.Lock()
+	if se := s.elicit.by[req.Session]; se != nil && se.id == input.ElicitationID {
+		se.result, se.meta = res, meta
+	}
+	s.elicit.mu.Unlock()
+	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{elicitInputKey: input}, RequestState: input.ElicitationID}
+}
+
+// offerRetry answers the retry of browser_request_user_control that
+// carries the client's answer to its URL elicitation (protocol
+// 2026-07-28): the offer's result, with that answer.
+func (s *Server) offerRetry(ctx context.Context, req *mcp.CallToolRequest) (any, bool) {
+	if _, _, ok := s.elicitRetry(ctx, req); !ok {
+		return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument,
+			Message: "This retry's requestState names no elicitation of this session; call browser_request_user_control again without inputResponses."}, true
+	}
+	s.elicit.mu.Lock()
+	se := s.elicit.by[req.Session]
+	if se == nil { // the session ended meanwhile
+		s.elicit.mu.Unlock()
+		return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: "This MCP session has ended."}, true
+	}
+	res, meta := se.result, se.meta
+	state := &Elicitation{Offer: se.offer, Action: se.action}
+	s.elicit.mu.Unlock()
+	res.Elicitation = state
+	switch state.Action {
+	case ElicitDecline:
+		res.Message = "The User declined the offer of control in their MCP client; you hold control and the step stays undone. Do not do it for them."
+	case ElicitCancel:
+		res.Message += " The User dismissed the link in their MCP client; the offer stays open on their other channels."
+	}
+	if meta != nil && state.Action != ElicitDecline {
+		if r, err := resultWithMeta(res, meta); err == nil {
+			return r, false
+		}
+	}
+	return res, false
+}
