@@ -77,7 +77,7 @@ func ToolPlan(ctx context.Context, f browser.Frame, name string, args map[string
 
 // ToolFill sets the fields of form id from args, as the browser's
 // declarative tool would, firing input and change, and never submits. It
-// returns the argument names it set.
+// returns the argument names it set, in the form's tree order.
 func ToolFill(ctx context.Context, f browser.Frame, id int, args map[string]any) ([]string, error) {
 	var r helperResult
 	if args == nil {

@@ -51,31 +51,32 @@
 
     // fill sets the form's fields from args as the browser's declarative
     // tool does (text, checkbox, radio, select), firing input and change,
-    // and never submits. It returns the names it set.
+    // and never submits. It returns the names it set, in the form's tree
+    // order (args come in any order).
     function fill(id, args) {
       const f = lookup(id);
       if (!f) throw new Error("stale element");
+      args = args || {};
       const filled = [];
-      for (const [key, v] of Object.entries(args || {})) {
-        let set = false;
-        for (const el of fieldsNamed(f, key)) {
-          if (el instanceof HTMLInputElement && el.type === "checkbox") {
-            el.checked = Array.isArray(v) ? v.map((x) => "" + x).includes(el.value) : !!v;
-          } else if (el instanceof HTMLInputElement && el.type === "radio") {
-            el.checked = el.value === "" + v;
-          } else if (el instanceof HTMLSelectElement) {
-            const want = new Set((Array.isArray(v) ? v : [v]).map((x) => "" + x));
-            for (const o of el.options) o.selected = want.has(o.value);
-          } else if ("value" in el && !(el instanceof HTMLButtonElement)) {
-            el.value = v === null || v === undefined ? "" : "" + v;
-          } else {
-            continue;
-          }
-          el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-          el.dispatchEvent(new Event("change", { bubbles: true }));
-          set = true;
+      for (const el of formElements.call(f)) {
+        const key = el.name;
+        if (!key || !Object.prototype.hasOwnProperty.call(args, key)) continue;
+        const v = args[key];
+        if (el instanceof HTMLInputElement && el.type === "checkbox") {
+          el.checked = Array.isArray(v) ? v.map((x) => "" + x).includes(el.value) : !!v;
+        } else if (el instanceof HTMLInputElement && el.type === "radio") {
+          el.checked = el.value === "" + v;
+        } else if (el instanceof HTMLSelectElement) {
+          const want = new Set((Array.isArray(v) ? v : [v]).map((x) => "" + x));
+          for (const o of el.options) o.selected = want.has(o.value);
+        } else if ("value" in el && !(el instanceof HTMLButtonElement)) {
+          el.value = v === null || v === undefined ? "" : "" + v;
+        } else {
+          continue;
         }
-        if (set) filled.push(key);
+        el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+        if (!filled.includes(key)) filled.push(key);
       }
       return filled;
     }
