@@ -303,7 +303,7 @@ func TestLoopControlChangedWhileThinking(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	reg := DefaultActions()
-	want := []string{"ask_user", "back", "click", "done", "forward", "hover", "navigate", "press_key", "request_user_control", "scroll", "select", "type", "wait"}
+	want := []string{"ask_user", "back", "click", "done", "forward", "hover", "navigate", "press_key", "request_user_control", "scroll", "select", "type", "wait", "webmcp_call", "webmcp_list"}
 	if got := reg.Names(); !slices.Equal(got, want) {
 		t.Fatalf("names = %v", got)
 	}

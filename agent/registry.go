@@ -183,6 +183,8 @@ const (
 	ActWait        = "wait"
 	ActAskUser     = "ask_user"
 	ActRequestUser = "request_user_control"
+	ActWebMCPList  = "webmcp_list" // the page's WebMCP tools (gate.WebMCPList)
+	ActWebMCPCall  = "webmcp_call" // one of them (gate.WebMCPCall)
 	ActDone        = "done"
 )
 

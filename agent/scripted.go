@@ -58,9 +58,13 @@ type Intent struct {
 	Goal string // the next_goal; the model finds its own steps by it
 	Role string // role of the element to act on: link, button, combobox, ...
 	Name string // part of its accessible name, any case
-	// Action is ActClick, or ActSelect with Value.
+	// Action is ActClick, ActSelect with Value, or ActWebMCPCall with
+	// Tool and Args (the page's WebMCP tool, called once the element is
+	// on the page).
 	Action string
 	Value  string
+	Tool   string
+	Args   map[string]any
 	// Until is satisfied once the page has an element with this role and
 	// name (zero: never by the page).
 	Until Match
@@ -149,6 +153,8 @@ func (m *Scripted) decide(p *SeenPage, hist []seenStep, userSaidNo bool) agentOu
 				"text": fmt.Sprintf("I could not %s: the page has no %s named %q.", in.Goal, in.Role, in.Name)})
 		}
 		switch in.Action {
+		case ActWebMCPCall:
+			return act(in.Goal, ActWebMCPCall, map[string]any{"name": in.Tool, "arguments": in.Args})
 		case ActSelect:
 			return act(in.Goal, ActSelect, map[string]any{"ref": e.Ref, "values": []string{in.Value}})
 		default:

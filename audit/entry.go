@@ -100,6 +100,9 @@ type Entry struct {
 	// wrote for the agent, not a value typed into a page; package control
 	// caps it and removes control characters.
 	UserMessage string `json:"user_message,omitempty"`
+	// WebMCPTool names the page's WebMCP tool on a browser_webmcp_call
+	// line (the page's own name for it, cleaned like page text).
+	WebMCPTool string `json:"webmcp_tool,omitempty"`
 }
 
 // Device is the size of the User's screen: CSS pixels, device pixel ratio,
@@ -124,7 +127,7 @@ type Mark struct {
 func (e *Entry) clean() {
 	e.Event = Event(pagetext.Line(string(e.Event)))
 	for _, f := range []*string{&e.Run, &e.Session, &e.Tool, &e.Ref, &e.Reason, &e.From, &e.To,
-		&e.How, &e.By, &e.Offer, &e.Message, &e.UserMessage} {
+		&e.How, &e.By, &e.Offer, &e.Message, &e.UserMessage, &e.WebMCPTool} {
 		*f = pagetext.Line(*f)
 	}
 	if e.URL != "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/cdproto/webmcp"
 
 	cdpconn "github.com/poppy-browser/poppy-browser/browser/internal/cdp"
 )
@@ -48,6 +49,7 @@ type tgt struct {
 	arming     chan struct{}                          // closed once the renderer has run the command that armed it; nil when none is pending; guarded by holdMu
 	changed    chan struct{}                          // closed and replaced on every frame or context change
 	ready      chan struct{}                          // closed once configure has run (see Browser.attached)
+	webmcp     webmcpState                            // the page's WebMCP tools (see webmcp.go)
 }
 
 type execContext struct {
@@ -74,6 +76,7 @@ func newTgt(b *Browser, s, parent *cdpconn.Session, info *target.Info) *tgt {
 		ready:    make(chan struct{}),
 	}
 	t.watchLog()
+	t.trackWebMCP()
 	track(t, runtime.ExecutionContextCreated, t.contextCreatedLocked)
 	t.s.On(runtime.ExecutionContextCreated.Method, func(jsonv2.Value) {
 		// Not on the read loop: a send may wait for the pipe.
@@ -98,6 +101,7 @@ func newTgt(b *Browser, s, parent *cdpconn.Session, info *target.Info) *tgt {
 		}
 		t.removeChildrenLocked(ev.Frame.ID)
 		t.setFrameLocked(ev.Frame)
+		t.dropWebMCPLocked(ev.Frame.ID)
 	})
 	track(t, page.NavigatedWithinDocument, func(ev page.EventNavigatedWithinDocument) {
 		if f := t.frames[ev.FrameID]; f != nil {
@@ -253,7 +257,11 @@ func (t *tgt) configure(ctx context.Context) error {
 	if t.info.Type == "page" {
 		steps = append(steps,
 			step{method: inspector.CommandEnable},
-			step{method: page.CommandSetInterceptFileChooserDialog, params: page.SetInterceptFileChooserDialogParams{Enabled: true}})
+			step{method: page.CommandSetInterceptFileChooserDialog, params: page.SetInterceptFileChooserDialogParams{Enabled: true}},
+			// The page's WebMCP tools, before its first document runs;
+			// a browser without the domain answers with an error, kept
+			// for the WebMCP calls alone (see webmcp.go).
+			step{method: webmcp.CommandEnable})
 	}
 	for key, sc := range scripts {
 		steps = append(steps, step{method: page.CommandAddScriptToEvaluateOnNewDocument, key: key,
@@ -289,7 +297,12 @@ func (t *tgt) configure(ctx context.Context) error {
 	}
 	var errs []error
 	for i, st := range steps {
-		if err := s.Wait(ctx, all[i].id, all[i].ch, st.method, st.res); err != nil {
+		err := s.Wait(ctx, all[i].id, all[i].ch, st.method, st.res)
+		if st.method == webmcp.CommandEnable {
+			t.setWebMCP(err)
+			continue
+		}
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}

@@ -173,6 +173,7 @@ func (r *pageRun) run(ctx context.Context) error {
 		}
 		r.first = frames
 		r.marksTable(ctx, frames)
+		r.webmcpTools(ctx, frames)
 		r.lateMarks(ctx, frames)
 		r.suggestMarks(frames)
 		r.formRoutes(ctx, frames)
@@ -207,6 +208,9 @@ func (r *pageRun) run(ctx context.Context) error {
 			return err
 		}
 		if err := r.submissions(ctx, frames, reads); err != nil {
+			return err
+		}
+		if err := r.webmcpProbes(ctx); err != nil {
 			return err
 		}
 	}

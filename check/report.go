@@ -209,9 +209,11 @@ type PageReport struct {
 	Error     string     `json:"error,omitempty"`
 	Discovery *Discovery `json:"discovery,omitempty"`
 	// Seconds is how long checking the page took (BENCHMARKS.md).
-	Seconds  float64   `json:"seconds"`
-	Marks    []MarkRow `json:"marks"`
-	Findings []Finding `json:"findings"`
+	Seconds float64   `json:"seconds"`
+	Marks   []MarkRow `json:"marks"`
+	// WebMCP lists the top document's WebMCP tools (webmcp.go).
+	WebMCP   []WebMCPTool `json:"webmcp,omitempty"`
+	Findings []Finding    `json:"findings"`
 	// Checked lists the requirement IDs the checker tested on this page;
 	// Skipped those it did not (with --no-discovery, without --fill ...).
 	Checked    []string       `json:"checked"`

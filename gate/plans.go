@@ -24,6 +24,7 @@ import (
 var catalogue = []declared{
 	navigateDecl, backDecl, forwardDecl, snapshotDecl, clickDecl, hoverDecl, typeDecl,
 	selectDecl, pressKeyDecl, scrollDecl, waitDecl, tabsDecl, handleDialogDecl, screenshotDecl,
+	webmcpListDecl, webmcpCallDecl,
 }
 
 var clickDecl = Decl[RefInput]{

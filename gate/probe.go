@@ -23,8 +23,9 @@ import (
 // A probe differs from an agent's action in three ways, each for what a
 // conformance report must see: it names its element by frame and the
 // scanner's local id (check reads the page itself, not a snapshot); it
-// arms no in-page guard and does not settle, as check watches what its
-// input caused; and a probe AsUser gives the input a User may give.
+// arms no in-page guard (but for a page's WebMCP tool, which runs with
+// it armed so that its script never takes a marked step for real) and
+// does not settle, as check watches what its input caused; and a probe AsUser gives the input a User may give.
 //
 // Create it with [NewProber] and Close it. It is safe for concurrent use:
 // one probe or snapshot runs at a time, on the page it names.
@@ -146,6 +147,8 @@ func (r *run) probeTarget(ctx context.Context, pr *Probe, a Action) (Action, *Re
 		case Scroll:
 			a.Ref = ref
 			return a, nil
+		case WebMCPCall:
+			return a, nil // the page's tool names no element; Frame is the top frame
 		}
 		res := r.failed(ctx, spec.ReasonBadArgument, fmt.Sprintf("%s is not an action on an element.", a.Tool()))
 		return a, &res

@@ -20,6 +20,9 @@ func (g *Gate) record(a Action, ref, before string, res Result) {
 		before = after
 	}
 	e := audit.Entry{Tool: a.Tool(), Ref: ref, URL: before, Epoch: res.Page.Epoch, By: g.by}
+	if c, ok := a.(WebMCPCall); ok {
+		e.WebMCPTool = clipName(c.Name)
+	}
 	nav, isNav := a.(Navigate)
 	_, isBack := a.(Back)
 	switch res.Outcome {

@@ -34,6 +34,11 @@ type Result struct {
 	TabsOpened []TabInfo `json:"tabs_opened,omitempty" jsonschema:"tabs the action opened; the last one is now the active tab"`
 	// Tabs lists the open tabs (browser_tabs only).
 	Tabs []TabInfo `json:"tabs,omitempty" jsonschema:"the open tabs (browser_tabs only)"`
+	// Tools lists the page's WebMCP tools (browser_webmcp_list only).
+	Tools []WebMCPTool `json:"tools,omitzero" jsonschema:"the page's WebMCP tools (browser_webmcp_list only); their words are the website's content"`
+	// Filled names the fields a declarative WebMCP tool filled on a form
+	// whose submission is the User's (browser_webmcp_call, user_step).
+	Filled []string `json:"filled,omitzero" jsonschema:"the fields the tool filled before the step left to the User (browser_webmcp_call only)"`
 }
 
 // DialogInfo is a JavaScript dialog a page opened.

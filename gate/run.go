@@ -120,7 +120,9 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 	a := *p.touch
 	// A probe arms no guard: package check reports what the page does
 	// when only the marks' verdict stands between the agent and a step.
-	a.Arm = r.probe == nil && a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
+	// A page's WebMCP tool runs with the guard armed even in a probe: its
+	// script must never take a marked step for real.
+	a.Arm = (r.probe == nil || a.Kind == marks.ActionTool) && a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
 	if p.focused {
 		for _, f := range r.frames() {
 			v, err := r.marks.Check(ctx, f, a)

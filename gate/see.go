@@ -37,6 +37,9 @@ func (g *Gate) DoAndSee(ctx context.Context, a Action) Result {
 		msg = strings.TrimRight(msg[:i], " ;:,.") + "."
 	}
 	res.Message = fmt.Sprintf("%s The page as it is now follows; its refs are valid in epoch %d.", msg, snap.Page.Epoch)
+	if res.Text != "" { // a WebMCP tool's output, then the page it left
+		snap.Text = res.Text + "\n" + snap.Text
+	}
 	res.Text, res.Elements, res.Page = snap.Text, snap.Elements, snap.Page
 	return res
 }
@@ -48,7 +51,7 @@ func changedPage(a Action, before PageState, res Result) bool {
 		return false // a dialog holds the tab: it is to be answered first
 	}
 	switch a := a.(type) {
-	case Snapshot, Screenshot, Wait:
+	case Snapshot, Screenshot, Wait, WebMCPList:
 		return false
 	case Tabs:
 		if a.Action == TabList {

@@ -100,7 +100,7 @@ const (
 // local id. A gone target is a Verdict with Stale set, not an error.
 func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	switch a.Kind {
-	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel:
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel, ActionTool:
 	default:
 		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
 	}

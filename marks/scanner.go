@@ -33,6 +33,7 @@ var scannerParts = []string{
 	"wire.js",    // Wire: the scan as it crosses to Go (wire.go reads it)
 	"helpers.js", // Helpers: focus, select, scroll; reads for tests and reports
 	"routes.js",  // Routes: reads for check: a form's other ways out, a wrapper's control
+	"webmcp.js",  // WebMCP: declarative tools' forms, their marks, the fill a marked form allows
 	"exports.js", // globalThis.poppyMarks, from the namespaces' exports
 }
 

@@ -11,7 +11,7 @@ import (
 var scannerGlobals = strings.Fields(`Array Document DocumentFragment Element Error HTMLAnchorElement
 	HTMLButtonElement HTMLDetailsElement HTMLFormElement HTMLIFrameElement HTMLInputElement
 	HTMLLabelElement HTMLSelectElement HTMLSlotElement HTMLTextAreaElement JSON Map Math
-	MouseEvent MutationObserver Node Number Object Set ShadowRoot WeakMap WeakSet
+	Event MouseEvent MutationObserver Node Number Object Set ShadowRoot WeakMap WeakSet
 	addEventListener document getComputedStyle globalThis innerHeight innerWidth location
 	parseInt performance queueMicrotask window`)
 

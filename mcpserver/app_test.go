@@ -141,7 +141,7 @@ func TestAppDeclaredAndLoginOnlyInMeta(t *testing.T) {
 }
 
 // TestToolsListSizeWithApp: with the MCP App declared (a server of
-// per-session runtimes), tools/list still stays within 10 KB.
+// per-session runtimes), tools/list still stays within 12 KB.
 func TestToolsListSizeWithApp(t *testing.T) {
 	rts := newFakeRuntimes()
 	srv := NewServer(func(ctx context.Context, id string) (Runtime, error) { return rts.open(ctx, id) }, nil)
@@ -152,7 +152,9 @@ func TestToolsListSizeWithApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(res)
-	if len(b) > 10<<10 || !strings.Contains(string(b), AppURI) {
-		t.Errorf("tools/list with the app is %d bytes (want at most 10 KB, with %s)", len(b), AppURI)
+	// 10 KB before the two WebMCP tools (issue 32), about 600 bytes each:
+	// the same bound as TestToolsListSize.
+	if len(b) > 12<<10 || !strings.Contains(string(b), AppURI) {
+		t.Errorf("tools/list with the app is %d bytes (want at most 12 KB, with %s)", len(b), AppURI)
 	}
 }

@@ -140,8 +140,10 @@ func TestToolsListSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(res)
-	if len(b) > 10<<10 {
-		t.Errorf("tools/list is %d bytes, want at most 10 KB", len(b))
+	// 10 KB held the 17 tools before the two WebMCP tools (issue 32):
+	// about 600 bytes a tool.
+	if len(b) > 12<<10 {
+		t.Errorf("tools/list is %d bytes, want at most 12 KB", len(b))
 	}
 	for _, tool := range res.Tools {
 		if tool.Title == "" || tool.Annotations == nil || tool.Annotations.DestructiveHint == nil || tool.Annotations.OpenWorldHint == nil {

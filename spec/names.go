@@ -68,6 +68,9 @@ const (
 	ReasonUserHasControl Reason = "user_has_control"
 	ReasonStaleRef       Reason = "stale_ref"
 	ReasonNoSuchRef      Reason = "no_such_ref"
+	// ReasonNoSuchTool: browser_webmcp_call named a tool the page does not
+	// list (browser_webmcp_list).
+	ReasonNoSuchTool Reason = "no_such_tool"
 )
 
 // Failure codes (outcome "failed").
@@ -88,6 +91,7 @@ const (
 	ReasonTabClosed    Reason = "tab_closed"   // the tab closed under the action
 	ReasonNoDialog     Reason = "no_dialog"    // nothing to answer
 	ReasonNoSuchTab    Reason = "no_such_tab"  // no tab at that index
+	ReasonUnsupported  Reason = "unsupported"  // the browser lacks the feature (WebMCP)
 	ReasonShuttingDown Reason = "shutting_down"
 	// ReasonBrowserUnavailable: the session's browser could not start.
 	ReasonBrowserUnavailable Reason = "browser_unavailable"
@@ -128,6 +132,8 @@ const (
 	ToolForward            = "browser_forward"
 	ToolScreenshot         = "browser_screenshot"
 	ToolHover              = "browser_hover"
+	ToolWebMCPList         = "browser_webmcp_list"
+	ToolWebMCPCall         = "browser_webmcp_call"
 )
 
 // Tools returns the names of every MCP tool (docs/reference.md).
@@ -136,5 +142,6 @@ func Tools() []string {
 		ToolNavigate, ToolBack, ToolForward, ToolSnapshot, ToolClick, ToolType, ToolSelect,
 		ToolPressKey, ToolScroll, ToolWait, ToolRequestUserControl,
 		ToolControlStatus, ToolWaitForControl, ToolTabs, ToolHandleDialog, ToolScreenshot, ToolHover,
+		ToolWebMCPList, ToolWebMCPCall,
 	}
 }

@@ -41,13 +41,13 @@ func TestContractNames(t *testing.T) {
 		string(ControllerAgent), string(ControllerUser),
 		string(OutcomeDone), string(OutcomeDenied), string(OutcomeFailed),
 		string(ReasonUserStep), string(ReasonUserHasControl), string(ReasonStaleRef),
-		string(ReasonNoSuchRef), string(ReasonObscured),
+		string(ReasonNoSuchRef), string(ReasonObscured), string(ReasonNoSuchTool),
 		string(Interaction), string(Submission),
 		ExtensionName, ExtensionVersion, HeaderExtensions, MarkAttribute, WellKnownPath, BrowserJWTType,
 	}
 	want := []string{
 		"agent", "user", "done", "denied", "failed",
-		"user_step", "user_has_control", "stale_ref", "no_such_ref", "obscured",
+		"user_step", "user_has_control", "stale_ref", "no_such_ref", "obscured", "no_such_tool",
 		"interaction", "submission",
 		"browser-control", "1", "Poppy-Extensions", "data-poppy-user-step", "/.well-known/poppy.json", "poppy-browser+jwt",
 	}
@@ -59,6 +59,7 @@ func TestContractNames(t *testing.T) {
 		"browser_select", "browser_press_key", "browser_scroll", "browser_wait",
 		"browser_request_user_control", "browser_control_status", "browser_wait_for_control",
 		"browser_tabs", "browser_handle_dialog", "browser_screenshot", "browser_hover",
+		"browser_webmcp_list", "browser_webmcp_call",
 	}
 	if diff := cmp.Diff(wantTools, Tools()); diff != "" {
 		t.Errorf("Tools() (-want +got):\n%s", diff)

@@ -11,6 +11,28 @@ import (
 //go:embed fixtures/marks
 var markFixtureFS embed.FS
 
+//go:embed fixtures/webmcp
+var webmcpFixtureFS embed.FS
+
+// WebMCPFixtures lists the WebMCP fixture pages under /fixtures/webmcp/,
+// each citing the WebMCP draft section it follows: declarative tools
+// (<form toolname>) marked and unmarked, imperative tools whose scripts
+// reach marked steps, and frames whose tools are not the page's.
+func WebMCPFixtures() []string {
+	return []string{"declarative.html", "imperative.html"}
+}
+
+// WebMCPFixtureURL is the URL of a WebMCP fixture on the Company's host.
+func WebMCPFixtureURL(name string) string {
+	return "https://" + CompanyDomain + "/fixtures/webmcp/" + name
+}
+
+// webmcpFixtures registers /fixtures/webmcp/ on mux.
+func webmcpFixtures(mux *http.ServeMux) {
+	sub, _ := fs.Sub(webmcpFixtureFS, "fixtures/webmcp") // embedded above
+	mux.Handle("GET /fixtures/webmcp/", http.StripPrefix("/fixtures/webmcp/", http.FileServerFS(sub)))
+}
+
 // MarkFixtures lists the mark fixture pages under /fixtures/marks/, each a
 // set of cases of browser-control v1 sections 4 and 5 (mark values, form
 // owners, activation, shadow trees, frames, pages that change, how forms

@@ -113,6 +113,7 @@ func (s *Site) airlineMux() http.Handler {
 	s.serveCheckFixtures(mux)
 	mux.HandleFunc("GET /fixtures/user-turn", s.page("user-turn", "The User's turn"))
 	s.markFixtures(mux)
+	webmcpFixtures(mux)
 	mux.HandleFunc("GET /fixtures/redirect-offsite", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://"+PartnerHost+"/landing", http.StatusFound)
 	})
@@ -135,6 +136,7 @@ func (s *Site) partnerMux() http.Handler {
 	mux.HandleFunc("GET /frame", s.page("frame", "Partner offers"))
 	mux.HandleFunc("GET /landing", s.page("landing", "Partner landing"))
 	s.markFixtures(mux)
+	webmcpFixtures(mux)
 	serveCorpus(mux)
 	return mux
 }

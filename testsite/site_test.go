@@ -153,7 +153,7 @@ func TestPages(t *testing.T) {
 		}},
 		{url: "https://airline.test/bookings/bkg_nope", status: 404},
 		{url: "https://airline.test/bookings/bkg_4Rt9/check-in", status: 200, contains: []string{
-			`<form id="check-in" action="/bookings/bkg_4Rt9/check-in" method="post" data-poppy-user-step="submission">`,
+			`<form id="check-in" action="/bookings/bkg_4Rt9/check-in" method="post" data-poppy-user-step="submission" toolname="check_in" tooldescription="Check in for this booking with a seat (aisle, window or middle).">`,
 			`<select name="seat">`, `<option value="aisle">`, `<option value="window">`, `<option value="middle">`,
 			`<input name="passport_number" autocomplete="off" data-poppy-user-step="interaction">`,
 			`<input type="hidden" name="controller">`,
@@ -161,7 +161,7 @@ func TestPages(t *testing.T) {
 			`<button type="submit" form="check-in" name="upgrade" value="1">Upgrade seat</button>`,
 			`This step is for you to complete`,
 			`src="https://pay.airline.test/frame"`, `src="https://partner.test/frame"`,
-			`/static/check-in.js`, `/static/ping.js`, `/static/report.js`, `/static/site.css`, `/static/logo.svg`,
+			`/static/check-in.js`, `/static/ping.js`, `/static/report.js`, `/static/webmcp.js`, `/static/site.css`, `/static/logo.svg`,
 		}},
 		{url: "https://airline.test/fixtures/check-in-unmarked", status: 200,
 			contains: []string{`action="/bookings/bkg_4Rt9/check-in"`, `name="controller"`},

@@ -47,7 +47,8 @@ func readAuditFile(t *testing.T, path string) ([]audit.Entry, string) {
 
 // runDemoTest runs `poppy-browser demo --auto-user` with extra flags and
 // checks the story's end: one check-in, aisle, controller=user, and the
-// agent's own press of Check in refused in the audit log.
+// agent's own check-in (the airline's check_in WebMCP tool) refused in the
+// audit log.
 func runDemoTest(t *testing.T, ctx context.Context, flags ...string) (out string, site *testsite.Site, auditLog string) {
 	t.Helper()
 	auditPath := t.TempDir() + "/audit.jsonl"
@@ -70,12 +71,12 @@ func runDemoTest(t *testing.T, ctx context.Context, flags ...string) (out string
 	entries, raw := readAuditFile(t, auditPath)
 	refused := false
 	for _, e := range entries {
-		if e.Event == audit.EventDenied && e.Tool == "browser_click" && e.Reason == "user_step" {
+		if e.Event == audit.EventDenied && e.Tool == "browser_webmcp_call" && e.WebMCPTool == "check_in" && e.Reason == "user_step" {
 			refused = true
 		}
 	}
 	if !refused {
-		t.Errorf("the audit log does not show the agent's press of Check in refused:\n%s", raw)
+		t.Errorf("the audit log does not show the agent's check_in tool call refused:\n%s", raw)
 	}
 	for what, s := range map[string]string{"output": out, "audit log": raw} {
 		if strings.Contains(s, testsite.DemoPassport) {
@@ -198,7 +199,7 @@ func TestRunCommand(t *testing.T) {
 	}
 	// The scripted model may wait a step while the check-in page loads, so
 	// the story is checked for its events, not their step numbers.
-	for _, want := range []string{"step 1: open the check-in page: click", ": choose the aisle seat: select", ": check in (a step the airline leaves to the User): click", "denied (user_step)", "agent: offers the User control", "agent: the task ended after 5 steps (step_limit)"} {
+	for _, want := range []string{"step 1: open the check-in page: click", ": choose the aisle seat: select", ": check in (a step the airline leaves to the User): webmcp_call", "denied (user_step)", "agent: offers the User control", "agent: the task ended after 5 steps (step_limit)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the story lacks %q", want)
 		}

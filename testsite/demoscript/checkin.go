@@ -14,8 +14,8 @@ var (
 )
 
 // CheckIn is the demo agent's script for agent.Scripted: open
-// check-in from the booking, choose the seat the task names, leave Check in
-// to the User, and report the boarding pass once the page shows it. It
+// check-in from the booking, choose the seat the task names, call the
+// airline's check_in WebMCP tool (which leaves Check in to the User), and report the boarding pass once the page shows it. It
 // lives with the demo airline because it knows the airline's pages.
 func CheckIn(task string) agent.Script {
 	seat := strings.ToLower(seatWord.FindString(task))
@@ -38,7 +38,16 @@ func CheckIn(task string) agent.Script {
 	if seat != "" {
 		s.Intents = append(s.Intents, agent.Intent{Goal: "choose the " + seat + " seat", Role: "combobox", Name: "Seat", Action: agent.ActSelect, Value: seat})
 	}
-	s.Intents = append(s.Intents, agent.Intent{Goal: "check in (a step the airline leaves to the User)", Role: "button", Name: "Check in", Action: agent.ActClick, ForUser: true})
+	// Check in through the airline's own WebMCP tool (the check-in form,
+	// toolname="check_in"): its submission mark makes the gate fill the
+	// seat and leave the submission to the User (user_step), as a press
+	// of Check in would.
+	args := map[string]any{}
+	if seat != "" {
+		args["seat"] = seat
+	}
+	s.Intents = append(s.Intents, agent.Intent{Goal: "check in (a step the airline leaves to the User)", Role: "button", Name: "Check in",
+		Action: agent.ActWebMCPCall, Tool: "check_in", Args: args, ForUser: true})
 	return s
 }
 

@@ -3,6 +3,7 @@ package chromium
 import (
 	"fmt"
 	"os"
+	"strings"
 )
 
 // flags are our own list, not chromedp's defaults: those turn site
@@ -38,7 +39,19 @@ func flags(cfg Config, userDataDir string) []string {
 		args = append(args, "--no-sandbox")
 	}
 	args = append(args, fmt.Sprintf("--window-size=%d,%d", cfg.Width, cfg.Height))
-	args = append(args, cfg.Args...)
+	// The WebMCP draft's document.modelContext and the CDP domain WebMCP:
+	// the Company's tools for agents (browser/webmcp.go). Chromium reads
+	// the last --enable-features only, so features a caller enables join
+	// this one.
+	features := "WebMCP"
+	for _, a := range cfg.Args {
+		if v, ok := strings.CutPrefix(a, "--enable-features="); ok && v != "" {
+			features += "," + v
+			continue
+		}
+		args = append(args, a)
+	}
+	args = append(args, "--enable-features="+features)
 	return append(args, "about:blank")
 }
 

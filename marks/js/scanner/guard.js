@@ -25,9 +25,15 @@
     // cancelled; the submission stops when the form is not connected after it
     // (step 9), so the guard takes a covered form out of its tree for that
     // moment and puts it back in a microtask, before the page's script runs on.
-    const GUARD_MS = 5000;
-    const GUARDED = ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit", "formdata"];
-    let guard = null; // {until, caught}
+    //
+    // A page's WebMCP tool (check with kind "tool") arms it for the tool's
+    // whole run (at most TOOL_MS): its script may click, submit or set a
+    // value and fire input or change itself, so those events are stopped
+    // too when they reach a covered control, and the value it set on one is
+    // put back (saved at arming).
+    const GUARD_MS = 5000, TOOL_MS = 120000;
+    const GUARDED = ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit", "formdata", "input", "change"];
+    let guard = null; // {until, caught, tool, saved}
     function guardEvent(ev) {
       if (!guard) return;
       if (performance.now() > guard.until) { guard = null; return; }
@@ -38,6 +44,11 @@
       }
       const c = collector();
       switch (ev.type) {
+        case "input": case "change":
+          if (!guard.tool) return; // the agent's own input was checked before it
+          interactionOf(t, c);
+          if (c.list.length) restore(t);
+          break;
         case "keydown": keyMarks(t, ev.key, c); break;
         case "beforeinput": interactionOf(t, c); break;
         case "submit": case "formdata":
@@ -51,6 +62,24 @@
       ev.stopImmediatePropagation();
       c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
       guard.caught ??= { event: ev.type, marks: c.list };
+    }
+    // saveCovered remembers the value of every control an interaction mark
+    // covers, and restore puts one back: a tool's script that set it is
+    // stopped at its input or change event, after the value changed.
+    function saveCovered() {
+      const saved = new Map();
+      for (const el of rootQuery(document, "input,select,textarea")) {
+        const c = collector();
+        interactionOf(el, c);
+        if (c.list.length) saved.set(el, { value: el.value, checked: el.checked });
+      }
+      return saved;
+    }
+    function restore(el) {
+      const v = guard.saved && guard.saved.get(el);
+      if (!v) return;
+      if (el.value !== v.value) el.value = v.value;
+      if ("checked" in el && el.checked !== v.checked) el.checked = v.checked;
     }
     // holdOut takes form out of its tree until the current script ends, so
     // that the submission whose entry list is being built stops.
@@ -105,8 +134,18 @@
       return { caught: caught || null, title: docTitle.call(document) };
     }
 
+    // peek is what the guard has stopped so far, without disarming it.
+    function peek() {
+      return guard && guard.caught || null;
+    }
+
     function check(a) {
       guard = null;
+      if (a.kind === "tool") { // a page's WebMCP tool runs: nothing is touched yet
+        listenRoots();
+        guard = { until: performance.now() + TOOL_MS, caught: null, tool: true, saved: saveCovered() };
+        return { stale: false, marks: [], obscured: false, point: null, focused: false };
+      }
       const out = checkNow(a);
       if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) {
         listenRoots();
@@ -154,5 +193,5 @@
       c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
       return out;
     }
-    return { check, disarm, rootsChanged };
+    return { check, disarm, peek, rootsChanged };
   })();

@@ -1,0 +1,93 @@
+package marks
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+)
+
+// ActionTool is a page's WebMCP tool run by the agent: it touches nothing
+// named, and the check arms the frame's guard for the tool's whole run
+// (until [Disarm]). A script of the tool that clicks, submits, or sets a
+// covered control's value and fires its input or change event is stopped
+// there, and the value put back.
+const ActionTool ActionKind = "tool"
+
+// ToolForm is the form of a declarative WebMCP tool (<form toolname>) in
+// the frame's document.
+type ToolForm struct {
+	ID int `json:"id"` // the form's local id
+	// Marks cover the form's submission (its own mark, interaction marks
+	// on it or around it).
+	Marks []Mark `json:"marks"`
+	// Refused, from [ToolPlan] only: the interaction marks covering the
+	// fields a call's arguments would set.
+	Refused []Mark `json:"refused"`
+}
+
+// Calls into the scanner for WebMCP; every value is an argument.
+const (
+	callPeek      = `function() { return globalThis.poppyMarks.peek(); }`
+	callToolForms = `function(names) { return globalThis.poppyMarks.toolForms(names); }`
+	callToolPlan  = `function(name, args) { return globalThis.poppyMarks.toolPlan(name, args); }`
+	callToolFill  = `function(id, args) { try { return {values: globalThis.poppyMarks.toolFill(id, args)}; } catch (e) { return {error: String(e.message)}; } }`
+)
+
+// Peek returns what the frame's armed guard has stopped so far, or nil,
+// leaving it armed.
+func Peek(ctx context.Context, f browser.Frame) (*Caught, error) {
+	var c *Caught
+	if err := f.Call(ctx, World, callPeek, &c); err != nil {
+		return nil, fmt.Errorf("reading the guard: %w", err)
+	}
+	return c, nil
+}
+
+// ToolForms finds the forms of the declarative tools names in the frame's
+// document, by their toolname, with the marks covering each one's
+// submission. A name without a form is left out.
+func ToolForms(ctx context.Context, f browser.Frame, names []string) (map[string]ToolForm, error) {
+	out := map[string]ToolForm{}
+	if len(names) == 0 {
+		return out, nil
+	}
+	if err := f.Call(ctx, World, callToolForms, &out, names); err != nil {
+		return nil, fmt.Errorf("reading the tools' forms: %w", err)
+	}
+	return out, nil
+}
+
+// ToolPlan reads what a call of the declarative tool name with args would
+// do to its form: the marks covering its submission and those covering the
+// fields args set. ok is false when the document has no such form.
+func ToolPlan(ctx context.Context, f browser.Frame, name string, args map[string]any) (ToolForm, bool, error) {
+	var out *ToolForm
+	if args == nil {
+		args = map[string]any{}
+	}
+	if err := f.Call(ctx, World, callToolPlan, &out, name, args); err != nil {
+		return ToolForm{}, false, fmt.Errorf("reading the tool's form: %w", err)
+	}
+	if out == nil {
+		return ToolForm{}, false, nil
+	}
+	return *out, true, nil
+}
+
+// ToolFill sets the fields of form id from args, as the browser's
+// declarative tool would, firing input and change, and never submits. It
+// returns the argument names it set, in the form's tree order.
+func ToolFill(ctx context.Context, f browser.Frame, id int, args map[string]any) ([]string, error) {
+	var r helperResult
+	if args == nil {
+		args = map[string]any{}
+	}
+	if err := f.Call(ctx, World, callToolFill, &r, id, args); err != nil {
+		return nil, fmt.Errorf("filling the tool's form: %w", err)
+	}
+	if err := r.err("filling the tool's form"); err != nil {
+		return nil, err
+	}
+	return r.Values, nil
+}
