@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -52,31 +52,31 @@ func TestMCPAppCarriesTheTurn(t *testing.T) {
 
 	hostSrv := httptest.NewServer(http.FileServerFS(mustSub(t, appHost, "testdata/apphost")))
 	t.Cleanup(hostSrv.Close)
-	path, err := browser.FindChromium()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The sandboxed frame stays in the page's process, so the test can
-	// reach into it (a real host puts it on an origin of its own).
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-features", "IsolateSandboxedIframes"))
-	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
-	u, cancelB := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelB(); cancelA() })
+	// The User's Chromium, with site isolation as the runtime's: the
+	// sandboxed frame runs in a process of its own, as in a real host,
+	// and the test reaches into it through package browser.
+	u := userChromium(t)
 
 	for _, size := range []struct {
-		name   string
-		w, h   int64
+		name string
+		w, h int
+		// mobile is a phone: the host's viewport meta applies, the
+		// screen is a touch screen and the User taps.
 		mobile bool
 	}{{"desktop", 1280, 800, false}, {"phone", 390, 844, true}} {
 		t.Run(size.name, func(t *testing.T) {
-			var vp []chromedp.EmulateViewportOption
+			p := u.NewPage(t)
 			if size.mobile {
-				vp = append(vp, chromedp.EmulateMobile)
-			}
-			if err := chromedp.Do(u, chromedp.EmulateViewport(size.w, size.h, vp...), chromedp.Navigate(hostSrv.URL+"/host.html")); err != nil {
+				if err := p.Context().EmulateDevice(ctx, &browser.Device{Width: size.w, Height: size.h, Scale: 1, Mobile: true, Touch: true}); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := browsertest.SetViewport(ctx, p, size.w, size.h); err != nil {
 				t.Fatal(err)
 			}
+			if _, err := p.Navigate(ctx, hostSrv.URL+"/host.html"); err != nil {
+				t.Fatal(err)
+			}
+			host := p.MainFrame()
 			// The host reads the resource and renders it with its CSP.
 			rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpserver.AppURI})
 			if err != nil || len(rr.Contents) != 1 || rr.Contents[0].MIMEType != mcpserver.AppMIMEType {
@@ -95,7 +95,7 @@ func TestMCPAppCarriesTheTurn(t *testing.T) {
 			}
 			csp := "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src " +
 				strings.Join(meta.UI.CSP.ConnectDomains, " ")
-			if _, err := chromedp.Run(u, chromedp.Evaluate[any]("render("+jsString(rr.Contents[0].Text)+", "+jsString(csp)+")")); err != nil {
+			if err := host.Call(ctx, "", `function(html, csp) { render(html, csp) }`, nil, rr.Contents[0].Text, csp); err != nil {
 				t.Fatal(err)
 			}
 
@@ -105,51 +105,96 @@ func TestMCPAppCarriesTheTurn(t *testing.T) {
 				t.Fatalf("offer: %v %+v", err, res)
 			}
 			raw, _ := json.Marshal(res)
-			if _, err := chromedp.Run(u, chromedp.Evaluate[any]("deliver("+string(raw)+")")); err != nil {
+			var result any // the tool result as the host got it over the wire
+			if err := json.Unmarshal(raw, &result); err != nil {
 				t.Fatal(err)
 			}
-			frames, err := chromedp.Run(u, chromedp.Nodes(chromedp.CSS("iframe")))
-			if err != nil || len(frames) != 1 {
-				t.Fatalf("the app's iframe: %v", err)
+			if err := host.Call(ctx, "", `function(result) { deliver(result) }`, nil, result); err != nil {
+				t.Fatal(err)
 			}
-			in := chromedp.FromNode(frames[0])
+			// The app is the host page's one frame, its srcdoc document.
+			app := func() (browser.Frame, bool) {
+				var found []browser.Frame
+				for _, f := range p.Frames() {
+					if f.ParentID != "" {
+						found = append(found, f)
+					}
+				}
+				if len(found) != 1 || found[0].URL != "about:srcdoc" {
+					return browser.Frame{}, false
+				}
+				return found[0], true
+			}
 			appText := func(id string) string {
 				t.Helper()
-				v, err := chromedp.Run(u, chromedp.Text(chromedp.CSS("#"+id), in))
+				f, ok := app()
+				if !ok {
+					t.Fatalf("reading #%s: the app's frame is gone", id)
+				}
+				v, err := frameText(ctx, f, "#"+id)
 				if err != nil {
 					t.Fatalf("reading #%s in the app: %v", id, err)
 				}
 				return v
 			}
-			if err := chromedp.Do(u, chromedp.WaitVisible(chromedp.CSS("#take"), in)); err != nil {
-				t.Fatal(err)
+			press := func(sel string) {
+				t.Helper()
+				f, ok := app()
+				if !ok {
+					t.Fatalf("pressing %s: the app's frame is gone", sel)
+				}
+				pressIn(ctx, t, p, f, sel, size.mobile)
 			}
+			waitShown(t, ctx, p, app, "#take")
 			if got := appText("reason"); !strings.Contains(got, size.name) {
 				t.Errorf("the app shows the reason %q", got)
 			}
 			if h := d.sv.Control().Holder(); h != spec.ControllerAgent {
 				t.Fatalf("showing the app took control: %s", h)
 			}
-			if err := chromedp.Do(u, chromedp.Click(chromedp.CSS("#take"), in)); err != nil {
-				t.Fatal(err)
+			// The User presses Take control, and presses again while it is
+			// still there and nothing happened (a press before the app's
+			// live view connection opened is lost, as for a person).
+			holds := func() bool { return d.sv.Control().Holder() == spec.ControllerUser }
+			for !holds() {
+				f, ok := app()
+				var shown bool
+				if ok && f.Call(ctx, browser.UtilityWorld, `function() {
+					const el = document.querySelector("#take");
+					return !!el && el.getClientRects().length > 0;
+				}`, &shown) == nil && shown {
+					press("#take")
+				}
+				wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+				for !holds() && wctx.Err() == nil {
+					select {
+					case <-wctx.Done():
+					case <-time.After(25 * time.Millisecond):
+					}
+				}
+				cancel()
+				if ctx.Err() != nil {
+					t.Fatal("timed out waiting until the User holds control")
+				}
 			}
-			waitUntil(t, ctx, "the User holds control", func() bool { return d.sv.Control().Holder() == spec.ControllerUser })
-			if err := chromedp.Do(u, chromedp.WaitVisible(chromedp.CSS("#hand_back"), in)); err != nil {
-				t.Fatal(err)
-			}
+			waitShown(t, ctx, p, app, "#hand_back")
 			// The page shows while the User holds control, full screen.
 			waitUntil(t, ctx, "the app shows the page", func() bool {
-				v, err := chromedp.Run(u, chromedp.AttributeValue(chromedp.CSS("#frame"), "src", in))
-				return err == nil && strings.HasPrefix(v.Value, "data:image/jpeg;base64,")
+				f, ok := app()
+				var src string
+				return ok && f.Call(ctx, browser.UtilityWorld, `function() { return document.querySelector("#frame").getAttribute("src") || "" }`, &src) == nil &&
+					strings.HasPrefix(src, "data:image/jpeg;base64,")
 			})
-			mode, err := chromedp.Run(u, chromedp.Evaluate[string]("document.body.dataset.mode || ''"))
-			if err != nil || mode != "fullscreen" {
+			var mode string
+			if err := host.Call(ctx, "", `function() { return document.body.dataset.mode || "" }`, &mode); err != nil || mode != "fullscreen" {
 				t.Errorf("display mode %q while the User holds control (%v)", mode, err)
 			}
 			note := "Checked in on the " + size.name
-			if err := chromedp.Do(u, chromedp.SetValue(chromedp.CSS("#note"), note, in), chromedp.Click(chromedp.CSS("#hand_back"), in)); err != nil {
+			press("#note")
+			if err := p.InsertText(ctx, note); err != nil {
 				t.Fatal(err)
 			}
+			press("#hand_back")
 			var back mcpserver.ControlStatus
 			r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: spec.ToolWaitForControl, Arguments: map[string]any{"timeout_seconds": 30}})
 			if err != nil {
@@ -161,21 +206,20 @@ func TestMCPAppCarriesTheTurn(t *testing.T) {
 				t.Fatalf("after the hand back in the app: %s", sb)
 			}
 			waitUntil(t, ctx, "the hand back's message in the conversation", func() bool {
-				got, err := chromedp.Run(u, chromedp.Evaluate[string]("JSON.stringify(host.messages)"))
+				var got string
+				err := host.Call(ctx, "", `function() { return JSON.stringify(host.messages) }`, &got)
 				return err == nil && strings.Contains(got, note) && strings.Contains(got, `"role":"user"`)
 			})
 			waitUntil(t, ctx, "the app shows the end of the turn", func() bool {
-				v, err := chromedp.Run(u, chromedp.Text(chromedp.CSS("#banner"), in))
+				f, ok := app()
+				if !ok {
+					return false
+				}
+				v, err := frameText(ctx, f, "#banner")
 				return err == nil && strings.Contains(v, "turn is over")
 			})
 		})
 	}
-}
-
-// jsString is s as a JavaScript string literal.
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 func mustSub(t *testing.T, fsys fs.FS, dir string) fs.FS {

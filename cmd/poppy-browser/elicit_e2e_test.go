@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/poppy-browser/poppy-browser/browser"
+	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/supervisor"
@@ -102,22 +102,82 @@ func (c *elicitClient) callJSON(t *testing.T, ctx context.Context, tool string, 
 }
 
 // userChromium is the User's own browser (another Chromium than the
-// agent's), where the MCP client opens the elicitation's URL.
-func userChromium(t *testing.T, ctx context.Context) context.Context {
+// agent's, with args added to its flags), launched when the test opens
+// its first page and closed at t's cleanup, its temporary profile
+// checked gone. Its pages fail the test on an uncaught exception.
+func userChromium(t *testing.T, args ...string) *browsertest.Browser {
 	t.Helper()
-	path, err := browser.FindChromium()
+	u := browsertest.New(&browsertest.Options{Args: args})
+	t.Cleanup(func() {
+		if err := u.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return u
+}
+
+// frameText is the text the User reads in the element sel of frame f
+// (its innerText).
+func frameText(ctx context.Context, f browser.Frame, sel string) (string, error) {
+	var s string
+	err := f.Call(ctx, browser.UtilityWorld, `function(sel) {
+		const el = document.querySelector(sel);
+		if (!el) throw new Error("no " + sel);
+		return el.innerText;
+	}`, &s, sel)
+	return s, err
+}
+
+// waitShown waits (failing t when ctx ends) until the element sel is shown
+// in the frame find returns: in the document, laid out and not hidden.
+func waitShown(t *testing.T, ctx context.Context, p *browser.Page, find func() (browser.Frame, bool), sel string) {
+	t.Helper()
+	waitUntil(t, ctx, sel+" shown on "+p.URL(), func() bool {
+		f, ok := find()
+		var shown bool
+		return ok && f.Call(ctx, browser.UtilityWorld, `function(sel) {
+			const el = document.querySelector(sel);
+			return !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+		}`, &shown, sel) == nil && shown
+	})
+}
+
+// pressIn clicks the centre of the element sel of p's frame f with real
+// input, as the User does, or taps it on a touch screen. The element is
+// scrolled into view first, and read once the frame has drawn it; the
+// point must hit the element (nothing covers it).
+func pressIn(ctx context.Context, t *testing.T, p *browser.Page, f browser.Frame, sel string, touch bool) {
+	t.Helper()
+	var at struct {
+		X, Y float64
+		Hit  bool
+	}
+	if err := f.Call(ctx, browser.UtilityWorld, `function(sel) {
+		const el = document.querySelector(sel);
+		if (!el) throw new Error("no " + sel);
+		el.scrollIntoView({block: "nearest", inline: "nearest"});
+		return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => {
+			const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+			const top = document.elementFromPoint(x, y);
+			done({X: x, Y: y, Hit: !!top && (top === el || el.contains(top))});
+		})));
+	}`, &at, sel); err != nil {
+		t.Fatalf("locating %s: %v", sel, err)
+	}
+	if !at.Hit {
+		t.Fatalf("%s is covered at its centre (%v,%v): the User could not press it", sel, at.X, at.Y)
+	}
+	ox, oy, err := f.Offset(ctx, p)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("locating the frame of %s: %v", sel, err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 800))
-	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelB(); cancelA() })
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("starting the User's Chromium: %v", err)
+	if touch {
+		browsertest.Tap(ctx, t, p, ox+at.X, oy+at.Y)
+		return
 	}
-	return bctx
+	if err := p.Click(ctx, ox+at.X, oy+at.Y); err != nil {
+		t.Fatalf("clicking %s: %v", sel, err)
+	}
 }
 
 // TestURLElicitationHandsOverTheTurn: an MCP client that declared URL
@@ -172,28 +232,38 @@ func TestURLElicitationHandsOverTheTurn(t *testing.T) {
 
 			// The client opens the URL in the User's browser; a GET spends
 			// nothing, the User's click takes the turn.
-			u := userChromium(t, ctx)
-			if err := chromedp.Do(u, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.ID("go"))); err != nil {
+			u := userChromium(t).NewPage(t)
+			if err := browsertest.SetViewport(ctx, u, 1280, 800); err != nil {
 				t.Fatal(err)
 			}
+			if _, err := u.Navigate(ctx, link); err != nil {
+				t.Fatal(err)
+			}
+			top := func() (browser.Frame, bool) { return u.MainFrame(), true }
+			waitShown(t, ctx, u, top, "#go")
 			if h := d.sv.Control().Holder(); h != spec.ControllerAgent {
 				t.Fatalf("opening the link took control: %s", h)
 			}
-			if err := chromedp.Do(u, chromedp.Click(chromedp.ID("go"))); err != nil {
-				t.Fatal(err)
-			}
+			pressIn(ctx, t, u, u.MainFrame(), "#go", false)
 			waitUntil(t, ctx, "the User holds control", func() bool { return d.sv.Control().Holder() == spec.ControllerUser })
 			if got := c.completed(); len(got) != 0 {
 				t.Errorf("complete sent while the User holds control: %v", got)
 			}
-			if err := chromedp.Do(u, chromedp.WaitVisible(chromedp.ID("hand_back")),
-				chromedp.SetValue(chromedp.ID("note"), "Checked in, seat 14C"),
-				chromedp.Click(chromedp.ID("hand_back"))); err != nil {
+			// During their turn the live view is one bar: the User opens
+			// More to write the agent a message, then hands back.
+			waitShown(t, ctx, u, top, "#hand_back")
+			waitShown(t, ctx, u, top, "#more")
+			pressIn(ctx, t, u, u.MainFrame(), "#more", false)
+			waitShown(t, ctx, u, top, "#note")
+			pressIn(ctx, t, u, u.MainFrame(), "#note", false)
+			const note = "Checked in, seat 14C"
+			if err := u.InsertText(ctx, note); err != nil {
 				t.Fatal(err)
 			}
+			pressIn(ctx, t, u, u.MainFrame(), "#hand_back", false)
 			var back mcpserver.ControlStatus
 			c.callJSON(t, ctx, spec.ToolWaitForControl, map[string]any{"timeout_seconds": 30}, &back)
-			if back.Controller != spec.ControllerAgent || back.TimedOut || back.LastReturn == nil {
+			if back.Controller != spec.ControllerAgent || back.TimedOut || back.LastReturn == nil || back.UserMessage != note {
 				t.Fatalf("wait_for_control after the hand back: %+v", back)
 			}
 			waitUntil(t, ctx, "notifications/elicitation/complete", func() bool { return len(c.completed()) > 0 })
