@@ -63,7 +63,13 @@ func Serve(ctx context.Context, o *ServeOptions) error {
 		return err
 	}
 	defer site.Close()
-	site.printReady(o.Ready, caFile, o.Credential, o.Self)
+	shownCA := cli.ShellQuote(caFile)
+	if o.CAFile == "" {
+		// The default place, named the way README's client entries name
+		// it, so the line works as pasted on any OS.
+		shownCA = `"$(` + cli.ShellQuote(o.Self) + ` config-path --file testsite-ca.pem)"`
+	}
+	site.printReady(o.Ready, shownCA, o.Credential, o.Self)
 	<-ctx.Done()
 	return nil
 }
@@ -117,9 +123,10 @@ func writeCA(path string, pemBytes []byte) error {
 // starts with its role and a colon ("mcp: ", "check: "), so a script can
 // take it with one grep. credential is empty when the site trusts only the
 // keys it was given: the mcp line then needs the agent's own command.
+// caFile is as the shell should read it (quoted).
 func (s *Site) printReady(w io.Writer, caFile, credential, self string) {
 	_, port, _ := net.SplitHostPort(s.Addr())
-	reach := []string{"--ca-file", cli.ShellQuote(caFile)}
+	reach := []string{"--ca-file", caFile}
 	for _, h := range Hosts() {
 		reach = append(reach, "--resolve", h+"=127.0.0.1:"+port)
 	}

@@ -74,7 +74,9 @@ func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	o.TrustedKeys = keys
 	if devKey != "" {
-		o.Credential = o.Self + " dev-credential --key " + cli.ShellQuote(devKey)
+		// The development key sits where dev-credential looks by default,
+		// so the line reads as README's client entry does.
+		o.Credential = o.Self + " dev-credential"
 	}
 	if err := testsite.Serve(ctx, &o); err != nil {
 		return fmt.Errorf("testsite: %w", err)
