@@ -11,7 +11,14 @@ const app = new ExtApps.App({ name: "poppy-browser live view", version: "1" }, {
 let ws = null, login = null, controller = "agent", mine = false, turnTaken = false, frameSize = null, ended = false;
 
 function banner(text) { $("banner").textContent = text; }
-function send(msg) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); }
+// A click before the websocket has opened (the buttons show at once) is
+// sent when it opens, not lost.
+let pending = [];
+function send(msg) {
+  if (!ws) return;
+  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  else if (ws.readyState === WebSocket.CONNECTING) pending.push(msg);
+}
 function say(text) {
   // The User's own words, into the conversation: the agent reads them as
   // the User's message.
@@ -37,7 +44,9 @@ function render() {
 function connect(l) {
   if (ws) ws.close();
   login = l; ended = false; turnTaken = false;
+  pending = [];
   ws = new WebSocket(l.ws, ["poppy-live", "poppy-viewer." + l.viewer]);
+  ws.onopen = (ev) => { for (const msg of pending.splice(0)) ev.target.send(JSON.stringify(msg)); };
   ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
