@@ -142,7 +142,7 @@ func TestCDPURLThatNeverAnswers(t *testing.T) {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"mcp", "--company", "airline.test", "--no-join", "--cdp-url", "http://" + addr}, inR, outW, io.Discard)
+		done <- run(ctx, []string{"mcp", "--company", "airline.test", "--no-join", "--cdp-url", "http://" + addr, "--attach-timeout", "5s"}, inR, outW, io.Discard)
 		outW.Close()
 	}()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "model", Version: "1"}, nil).
@@ -156,10 +156,10 @@ func TestCDPURLThatNeverAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ := json.Marshal(res.StructuredContent)
-	if !res.IsError || !strings.Contains(string(raw), "no answer") {
+	if !res.IsError || !strings.Contains(string(raw), "did not answer in 5s") {
 		t.Errorf("snapshot with a silent --cdp-url: %s (isError %v), want a failure that says the browser did not answer", raw, res.IsError)
 	}
-	// The start's attach (bounded at 10 s) failed; the call tries once
+	// The start's attach (bounded by --attach-timeout, 5 s here) failed; the call tries once
 	// more after the first backoff (0.5 s, ±20 %), bounded the same: the
 	// call must answer within those, not wait for ever.
 	if d := time.Since(start); d > 25*time.Second {
