@@ -228,6 +228,9 @@ func (r *run) source() string {
 // tool's call once it reached a step left to the User.
 const toolPoll = 100 * time.Millisecond
 
+// cancelWait bounds the cancel of a tool's call.
+const cancelWait = 2 * time.Second
+
 // notSubmittedWait bounds the wait for a declarative tool without
 // toolautosubmit: the browser fills its form and leaves the call open
 // until someone submits it.
@@ -307,12 +310,16 @@ func (a WebMCPCall) plan() plan {
 						if c, err := w.Peek(ctx, f); err == nil && c != nil {
 							// The guard stopped the tool at a step left to
 							// the User: its call ends here (the dispatch's
-							// disarm reports the mark).
-							return call.Cancel(context.WithoutCancel(ctx))
+							// disarm reports the mark). A browser that
+							// does not answer the cancel must not hold
+							// the call: a bound, as for ctx's end below.
+							cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelWait)
+							defer cancel()
+							return call.Cancel(cctx)
 						}
 					}
 				case <-ctx.Done():
-					cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+					cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelWait)
 					_ = call.Cancel(cctx)
 					cancel()
 					return ctx.Err()
