@@ -142,3 +142,22 @@ func TestCheckInstance(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveOnARouterNotListening: a live view cannot start on a Router that
+// has no listener yet; it says so instead of failing the process.
+func TestLiveOnARouterNotListening(t *testing.T) {
+	r, err := NewRouter("rt-a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(&LiveOptions{Router: r, Control: control.New(nil), Page: func() *browser.Page { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Start(); err == nil {
+		t.Error("a live view started on a Router that serves nowhere")
+	}
+	if l.URL() != "" || r.Len() != 0 {
+		t.Errorf("after the failed start: URL %q, Router holds %d", l.URL(), r.Len())
+	}
+}
