@@ -242,6 +242,11 @@ func (a WebMCPCall) plan() plan {
 		denied *Result // a refusal found in dispatch (a declarative tool on a marked form)
 		open   bool    // a declarative tool filled its form, which waits for a submission
 		tool   browser.WebMCPTool
+		// stopped is what the guard of stoppedIn caught while the tool ran
+		// (its call was cancelled then): the refusal, even when the disarm
+		// after the dispatch reads nothing.
+		stopped   *marks.Caught
+		stoppedIn Frame
 	)
 	return plan{
 		// Every frame's guard is armed for the tool's whole run: its script
@@ -307,7 +312,8 @@ func (a WebMCPCall) plan() plan {
 					return nil
 				case <-tick.C:
 					for _, f := range r.armed {
-						if c, err := w.Peek(ctx, f); err == nil && c != nil {
+						if c, err := w.Peek(ctx, f); err == nil && c != nil && len(c.Marks) > 0 {
+							stopped, stoppedIn = c, f
 							// The guard stopped the tool at a step left to
 							// the User: its call ends here (the dispatch's
 							// disarm reports the mark). A browser that
@@ -330,6 +336,9 @@ func (a WebMCPCall) plan() plan {
 		done: func(ctx context.Context, st *step) Result {
 			if denied != nil {
 				return *denied
+			}
+			if stopped != nil {
+				return st.r.caughtByGuard(ctx, stoppedIn, stopped)
 			}
 			name := quoteArg(a.Name)
 			switch {

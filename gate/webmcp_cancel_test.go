@@ -71,3 +71,34 @@ func TestWebMCPCallStoppedByTheGuardEndsWithoutAnAnswerToItsCancel(t *testing.T)
 		t.Fatal("browser_webmcp_call did not return: it waits without bound for the cancel of the page's tool call")
 	}
 }
+
+// lostCatchPage is a page whose tool reaches a marked step (its guard
+// reports the catch while the tool runs) but whose disarm, after the
+// call was cancelled, reads nothing (the frame was busy, or replaced).
+type lostCatchPage struct{ stuckToolPage }
+
+func (lostCatchPage) Disarm(context.Context, gate.Frame) (marks.Disarmed, error) {
+	return marks.Disarmed{}, nil
+}
+func (lostCatchPage) InvokeTool(context.Context, string, map[string]any) (gate.ToolCall, error) {
+	return cancelledCall{}, nil
+}
+
+// cancelledCall never answers, and its cancel is answered at once.
+type cancelledCall struct{ stuckCall }
+
+func (cancelledCall) Cancel(context.Context) error { return nil }
+
+// TestWebMCPCallStoppedByTheGuardIsNeverDone: a page's tool that the
+// guard stopped at a step left to the User is refused (user_step, the
+// mark named) even when the disarm after it reads nothing: the agent is
+// never told the tool ran.
+func TestWebMCPCallStoppedByTheGuardIsNeverDone(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	g := gate.New(&gate.Options{Control: control.New(nil), Surface: func() gate.Surface { return lostCatchPage{} }})
+	r := g.Do(ctx, gate.WebMCPCall{Name: "check_in"})
+	if r.Outcome != spec.OutcomeDenied || r.Reason != spec.ReasonUserStep || r.Mark == nil {
+		t.Fatalf("got %s/%s (%s), mark %v: want denied/user_step with the mark", r.Outcome, r.Reason, r.Message, r.Mark)
+	}
+}
