@@ -244,13 +244,20 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	}
 	caught, frame := r.disarm(ctx)
 	if caught != nil && len(caught.Marks) > 0 {
-		m := r.markRefs(frame, caught.Marks[0])
-		res := r.denied(ctx, spec.ReasonUserStep, fmt.Sprintf("The in-page guard stopped this action's %s before the page saw it, because it reached a step the Company leaves to the User (%s mark on %s); the page changed under the action. %s",
-			caught.Event, m.Kind, m.Marked, userStepAdvice(m)))
-		res.Mark, res.CaughtBy = m, CaughtByGuard
+		res := r.caughtByGuard(ctx, frame, caught)
 		return &res
 	}
 	return r.outcome(ctx, err)
+}
+
+// caughtByGuard is the refusal of an action whose input the in-page guard
+// of frame stopped (caught has a mark).
+func (r *run) caughtByGuard(ctx context.Context, frame Frame, caught *marks.Caught) Result {
+	m := r.markRefs(frame, caught.Marks[0])
+	res := r.denied(ctx, spec.ReasonUserStep, fmt.Sprintf("The in-page guard stopped this action's %s before the page saw it, because it reached a step the Company leaves to the User (%s mark on %s); the page changed under the action. %s",
+		caught.Event, m.Kind, m.Marked, userStepAdvice(m)))
+	res.Mark, res.CaughtBy = m, CaughtByGuard
+	return res
 }
 
 // errUserHasControl is what a dispatch returns when the User's turn

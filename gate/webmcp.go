@@ -228,6 +228,9 @@ func (r *run) source() string {
 // tool's call once it reached a step left to the User.
 const toolPoll = 100 * time.Millisecond
 
+// cancelWait bounds the cancel of a tool's call.
+const cancelWait = 2 * time.Second
+
 // notSubmittedWait bounds the wait for a declarative tool without
 // toolautosubmit: the browser fills its form and leaves the call open
 // until someone submits it.
@@ -239,6 +242,11 @@ func (a WebMCPCall) plan() plan {
 		denied *Result // a refusal found in dispatch (a declarative tool on a marked form)
 		open   bool    // a declarative tool filled its form, which waits for a submission
 		tool   browser.WebMCPTool
+		// stopped is what the guard of stoppedIn caught while the tool ran
+		// (its call was cancelled then): the refusal, even when the disarm
+		// after the dispatch reads nothing.
+		stopped   *marks.Caught
+		stoppedIn Frame
 	)
 	return plan{
 		// Every frame's guard is armed for the tool's whole run: its script
@@ -304,15 +312,20 @@ func (a WebMCPCall) plan() plan {
 					return nil
 				case <-tick.C:
 					for _, f := range r.armed {
-						if c, err := w.Peek(ctx, f); err == nil && c != nil {
+						if c, err := w.Peek(ctx, f); err == nil && c != nil && len(c.Marks) > 0 {
+							stopped, stoppedIn = c, f
 							// The guard stopped the tool at a step left to
 							// the User: its call ends here (the dispatch's
-							// disarm reports the mark).
-							return call.Cancel(context.WithoutCancel(ctx))
+							// disarm reports the mark). A browser that
+							// does not answer the cancel must not hold
+							// the call: a bound, as for ctx's end below.
+							cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelWait)
+							defer cancel()
+							return call.Cancel(cctx)
 						}
 					}
 				case <-ctx.Done():
-					cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+					cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelWait)
 					_ = call.Cancel(cctx)
 					cancel()
 					return ctx.Err()
@@ -323,6 +336,9 @@ func (a WebMCPCall) plan() plan {
 		done: func(ctx context.Context, st *step) Result {
 			if denied != nil {
 				return *denied
+			}
+			if stopped != nil {
+				return st.r.caughtByGuard(ctx, stoppedIn, stopped)
 			}
 			name := quoteArg(a.Name)
 			switch {

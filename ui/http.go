@@ -94,7 +94,7 @@ func (l *Live) guard(next http.Handler) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Content-Type-Options", "nosniff")
 		if !l.userHeader.ok(r) {
-			l.log.Debug("live view request refused", "path", r.URL.Path, "reason", "user-header")
+			l.log.Debug("live view request refused", "path", l.logPath(r.URL.Path), "reason", "user-header")
 			h.Set("Connection", "close")
 			h.Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusForbidden)
@@ -102,13 +102,23 @@ func (l *Live) guard(next http.Handler) http.Handler {
 			return
 		}
 		if why := l.refuse(r); why != "" {
-			l.log.Debug("live view request refused", "path", r.URL.Path, "reason", why)
+			l.log.Debug("live view request refused", "path", l.logPath(r.URL.Path), "reason", why)
 			h.Set("Connection", "close")
 			w.WriteHeader(http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// logPath is path as a log line may hold it: a link's path is its
+// secret, so what follows /link/ is left out (wherever it is: an
+// uncleaned path may still name a link).
+func (l *Live) logPath(path string) string {
+	if before, tok, ok := strings.Cut(path, "/link/"); ok && tok != "" {
+		return before + "/link/[redacted]"
+	}
+	return path
 }
 
 // refuse says why r must be refused, or "" to serve it. Credentials: the

@@ -231,10 +231,14 @@ func (l *Live) Start() error {
 		return errors.New("starting live view: already started")
 	}
 	if l.router != nil {
+		on := l.router.Addr()
+		if on == nil {
+			return errors.New("starting live view: its Router is not served on a listener (give NewRouter its address, or call Listen first)")
+		}
 		l.router.add(l.key, l)
 		l.mounted = true
 		l.startLocked()
-		l.log.Info("live view served", "on", l.router.Addr().String(), "instance", l.router.instance)
+		l.log.Info("live view served", "on", on.String(), "instance", l.router.instance)
 		return nil
 	}
 	ln, err := net.Listen("tcp", l.addr)

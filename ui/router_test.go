@@ -142,3 +142,87 @@ func TestCheckInstance(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveOnARouterNotListening: a live view cannot start on a Router that
+// has no listener yet; it says so instead of failing the process.
+func TestLiveOnARouterNotListening(t *testing.T) {
+	r, err := NewRouter("rt-a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(&LiveOptions{Router: r, Control: control.New(nil), Page: func() *browser.Page { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Start(); err == nil {
+		t.Error("a live view started on a Router that serves nowhere")
+	}
+	if l.URL() != "" || r.Len() != 0 {
+		t.Errorf("after the failed start: URL %q, Router holds %d", l.URL(), r.Len())
+	}
+}
+
+// TestRouterKeepsHostAndOriginRules: on a Router's listener a live view
+// refuses, with its own token, a request under another Host (DNS
+// rebinding), a websocket from another origin and a fetch from another
+// site, as on a listener of its own.
+func TestRouterKeepsHostAndOriginRules(t *testing.T) {
+	r, err := NewRouter("rt-a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Listen("127.0.0.1:0", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Shutdown(context.Background()) })
+	l, err := NewLive(&LiveOptions{Router: r, Control: control.New(nil), Page: func() *browser.Page { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Shutdown(context.Background()) })
+	u, _ := url.Parse(l.URL())
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	get := func(host string, h http.Header) int {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		req.Header = h
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := get("", http.Header{}); got != http.StatusOK {
+		t.Fatalf("the page with its token: %d", got)
+	}
+	if got := get("rebound.example:"+u.Port(), http.Header{}); got != http.StatusForbidden {
+		t.Errorf("the page under another Host: %d, want 403", got)
+	}
+	if got := get("", http.Header{"Sec-Fetch-Site": {"cross-site"}, "Sec-Fetch-Mode": {"cors"}, "Sec-Fetch-Dest": {"empty"}}); got != http.StatusForbidden {
+		t.Errorf("a fetch of the page from another site: %d, want 403", got)
+	}
+	wsURL := "ws://" + u.Host + u.Path + "/ws?" + u.RawQuery
+	for name, h := range map[string]http.Header{
+		"another origin": {"Origin": {"https://evil.example"}},
+		// A rebound name: the attacker's page and Host are its own.
+		"another Host": {"Host": {"rebound.example:" + u.Port()}, "Origin": {"http://rebound.example:" + u.Port()}},
+	} {
+		c, resp, err := websocket.DefaultDialer.DialContext(ctx, wsURL, h)
+		if err == nil {
+			c.Close()
+			t.Errorf("websocket from %s: connected", name)
+			continue
+		}
+		if resp == nil || resp.StatusCode != http.StatusForbidden {
+			t.Errorf("websocket from %s: %v (%v), want 403", name, err, resp)
+		}
+	}
+}
