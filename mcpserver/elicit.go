@@ -81,6 +81,10 @@ type sessionElicit struct {
 	declining bool // the client's decline is being applied
 	done      bool // complete sent, or not to be sent (a decline)
 	watching  bool
+	// stop ends the elicitation/create request still waiting for the
+	// client's answer: once the offer's turn is over, or a newer offer
+	// replaces it, nobody waits for that answer any more.
+	stop context.CancelFunc
 	// result is the offer's result, for the retry that answers its
 	// input-required result (protocol 2026-07-28).
 	result OfferResult
@@ -154,7 +158,15 @@ func (s *Server) elicitOffer(req *mcp.CallToolRequest, offer control.Offer) (sen
 		return true, params
 	}
 	ok = s.reg.goOwned("sending an offer's URL elicitation", func() {
-		res, err := ss.Elicit(e.ctx, params)
+		ctx, stop := context.WithCancel(e.ctx)
+		defer stop()
+		if !s.elicit.waiting(ss, eid, stop) {
+			return
+		}
+		res, err := ss.Elicit(ctx, params)
+		if ctx.Err() != nil && e.ctx.Err() == nil {
+			return // the turn is over or replaced: its answer no longer matters
+		}
 		s.elicitAnswered(e.ctx, ss, rt, eid, res, err)
 	})
 	return ok, nil
@@ -244,7 +256,25 @@ func (el *elicits) begin(ss *mcp.ServerSession, offer, eid string) {
 		el.by = map[*mcp.ServerSession]*sessionElicit{}
 	}
 	prev := el.by[ss]
+	if prev != nil && prev.stop != nil {
+		prev.stop()
+	}
 	el.by[ss] = &sessionElicit{offer: offer, id: eid, action: ElicitPending, watching: prev != nil && prev.watching}
+}
+
+// waiting records stop as the way to end the request of elicitation eid;
+// it reports false (and stops it) when eid is no longer the session's
+// current and open one.
+func (el *elicits) waiting(ss *mcp.ServerSession, eid string, stop context.CancelFunc) bool {
+	el.mu.Lock()
+	defer el.mu.Unlock()
+	se := el.by[ss]
+	if se == nil || se.id != eid || se.done {
+		stop()
+		return false
+	}
+	se.stop = stop
+	return true
 }
 
 // watchElicits starts, once per session, the watch that sends
@@ -280,6 +310,9 @@ func (s *Server) watchElicits(e *entry, ss *mcp.ServerSession, g *gate.Gate) {
 		var id string
 		if over {
 			cur.done, id = true, cur.id
+			if cur.stop != nil {
+				cur.stop()
+			}
 		}
 		s.elicit.mu.Unlock()
 		if over {

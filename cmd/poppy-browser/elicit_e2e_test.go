@@ -332,3 +332,73 @@ func TestURLElicitationDeclined(t *testing.T) {
 		}
 	})
 }
+
+// TestURLElicitationUnansweredEndsWithTheOffer: a client that never
+// answers an offer's URL elicitation does not hold the server's request
+// for ever: when a newer offer replaces the first, the first request is
+// cancelled (its handler's context ends), and the newer one stays open.
+func TestURLElicitationUnansweredEndsWithTheOffer(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel() // before the sessions' cleanups: a handler still waiting returns
+	d := startDemo(t, ctx)
+	srv := mcpserver.NewServer(func(context.Context, string) (mcpserver.Runtime, error) {
+		return sessionRuntime{d.sv.Session()}, nil
+	}, nil)
+	t.Cleanup(func() { _ = srv.Close(context.Background()) })
+	type asked struct {
+		id    string
+		ended <-chan struct{}
+	}
+	asks := make(chan asked, 4)
+	client := mcp.NewClient(&mcp.Implementation{Name: "silent-user", Version: "v0"}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+		ElicitationHandler: func(hctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asks <- asked{req.Params.ElicitationID, hctx.Done()}
+			select { // the User never answers
+			case <-hctx.Done():
+				return nil, hctx.Err()
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		},
+	})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	offer := func() asked {
+		t.Helper()
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: spec.ToolRequestUserControl, Arguments: map[string]any{"reason": "check in yourself"}}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case a := <-asks:
+			return a
+		case <-ctx.Done():
+			t.Fatal("no elicitation reached the client")
+		}
+		return asked{}
+	}
+	first := offer()
+	second := offer()
+	if first.id == second.id {
+		t.Fatalf("the second offer reused elicitation %s", first.id)
+	}
+	select {
+	case <-first.ended:
+	case <-ctx.Done():
+		t.Fatal("the replaced offer's elicitation request was never cancelled")
+	}
+	select {
+	case <-second.ended:
+		t.Fatal("the open offer's elicitation request was cancelled")
+	default:
+	}
+}
