@@ -236,6 +236,9 @@ func TestFleet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer viewers.Close()
+	if err := viewers.SetScript(ctx, "fleet-locate", browser.Script{Source: fleetSocketJS}); err != nil {
+		t.Fatal(err)
+	}
 	read := func(p *browser.Page, fn string) string {
 		t.Helper()
 		var s string
@@ -437,10 +440,32 @@ func fleetOfferLink(t *testing.T, dir, prefix, id string) string {
 	return ""
 }
 
+// fleetSocketJS runs in the viewers' pages before their own scripts: it
+// keeps the live view's websocket, the size of its last picture and the
+// runtime's answers to locate, for fleetLocate (the live view's scripts
+// keep theirs in a closure).
+const fleetSocketJS = `(() => {
+	const WS = window.WebSocket;
+	globalThis.fleet = { socket: null, frame: null, answers: [] };
+	function Recorded(...args) {
+		const s = new WS(...args);
+		fleet.socket = s;
+		s.addEventListener("message", (ev) => {
+			let m; try { m = JSON.parse(ev.data); } catch { return; }
+			if (m.type === "frame") fleet.frame = { width: m.width, height: m.height };
+			else if (m.type === "locate" || m.type === "error") fleet.answers.push(m);
+		});
+		return s;
+	}
+	Recorded.prototype = WS.prototype;
+	Object.assign(Recorded, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+	window.WebSocket = Recorded;
+})();`
+
 // fleetLocate is where the live view page p shows the element selector
 // finds on the session's page: the centre of its box, in p's CSS pixels,
 // once two answers agree (the page may still lay out after a take). It asks
-// the runtime over p's own websocket, as the live view does.
+// the runtime over p's own websocket, as a live view's locate does.
 func fleetLocate(t *testing.T, ctx context.Context, p *browser.Page, selector string) (x, y float64) {
 	t.Helper()
 	call := func(fn string, args ...any) string {
@@ -451,27 +476,18 @@ func fleetLocate(t *testing.T, ctx context.Context, p *browser.Page, selector st
 		}
 		return s
 	}
-	call(`function(){
-		if (!globalThis.fleetAnswers) {
-			globalThis.fleetAnswers = [];
-			ws.addEventListener("message", (ev) => {
-				let m; try { m = JSON.parse(ev.data); } catch { return; }
-				if (m.type === "locate" || m.type === "error") fleetAnswers.push(m);
-			});
-		}
-		return "" }`)
 	last := ""
 	for {
-		call(`function(sel){ fleetAnswers.length = 0; send({type: "locate", selector: sel}); return "" }`, selector)
+		call(`function(sel){ fleet.answers.length = 0; fleet.socket.send(JSON.stringify({type: "locate", selector: sel})); return "" }`, selector)
 		var got string
 		waitUntil(t, ctx, "the live view's answer to locate "+selector, func() bool {
 			got = call(`function(){
-				const m = fleetAnswers[0];
+				const m = fleet.answers[0];
 				if (!m) return "";
-				if (m.type !== "locate" || !viewport.width) return "none";
-				const r = img.getBoundingClientRect();
-				return JSON.stringify({x: r.left + (m.x + m.width / 2) * r.width / viewport.width,
-					y: r.top + (m.y + m.height / 2) * r.height / viewport.height});
+				if (m.type !== "locate" || !fleet.frame) return "none";
+				const r = document.getElementById("frame").getBoundingClientRect();
+				return JSON.stringify({x: r.left + (m.x + m.width / 2) * r.width / fleet.frame.width,
+					y: r.top + (m.y + m.height / 2) * r.height / fleet.frame.height});
 			}`)
 			return got != ""
 		})
