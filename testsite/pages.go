@@ -113,6 +113,7 @@ func (s *Site) airlineMux() http.Handler {
 	s.serveCheckFixtures(mux)
 	mux.HandleFunc("GET /fixtures/user-turn", s.page("user-turn", "The User's turn"))
 	mux.HandleFunc("GET /fixtures/cookie", serveCookieFixture)
+	mux.HandleFunc("GET "+ClockFixturePath, serveClockFixture)
 	s.markFixtures(mux)
 	webmcpFixtures(mux)
 	mux.HandleFunc("GET /fixtures/redirect-offsite", func(w http.ResponseWriter, r *http.Request) {
@@ -228,4 +229,16 @@ func serveCookieFixture(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	fmt.Fprintf(w, "<!doctype html><title>Cookie</title><h1>Cookie</h1><p id=\"cookie\">%s</p>\n", template.HTMLEscapeString(shown))
+}
+
+// ClockFixturePath is a page whose clock changes its text 10 times a
+// second: a screencast of it sends frames all the time (bench/sessions
+// -viewers -page ticking).
+const ClockFixturePath = "/fixtures/clock"
+
+func serveClockFixture(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprint(w, `<!doctype html><title>Clock</title><h1>Clock</h1><p id="clock" style="font-size:48px">0</p>
+<script src="/static/clock.js"></script>
+`)
 }
