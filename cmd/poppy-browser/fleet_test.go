@@ -40,8 +40,10 @@ type fleetRuntime struct {
 // TLS from its internal CA, and everything below through the proxy only:
 // 8 MCP sessions spread over both runtimes, each offering the User
 // control; the User's link, opened in a real browser at phone size through
-// the proxy, takes control of that session only and hands back; rt1 is
-// killed: its sessions fail, rt0's carry on, a new session lands on rt0;
+// the proxy, takes control of that session only, types into its page (the
+// text lands in that session's page only) and hands back; a cookie set in
+// one session's browser and a tab it opens are seen by that session only;
+// rt1 is killed: its sessions fail, rt0's carry on, a new session lands on rt0;
 // the pool is restarted: rt0's /readyz fails, then passes, and a new
 // session works.
 func TestFleet(t *testing.T) {
