@@ -2,7 +2,7 @@
 GO ?= go
 CHROMIUM_CANDIDATES := chromium chromium-browser google-chrome google-chrome-stable
 
-.PHONY: demo test chromium build bench fuzz pool-test pool-bench fleet-test
+.PHONY: demo test chromium build bench fuzz pool-test pool-bench fleet-test capacity-bench
 
 # chromium installs Debian's Chromium when no browser is found: with apt-get
 # when we are root, otherwise it prints the exact command to run.
@@ -46,6 +46,11 @@ pool-test: chromium
 # docs/fleet.md.
 fleet-test: chromium
 	./deploy/browserless/pool-test.sh fleet
+
+# capacity-bench measures sessions of one runtime on that pool with a live
+# view viewer each: CPU and memory (BENCH_N, default 4,8,16): docs/SCALING.md.
+capacity-bench: chromium
+	./deploy/browserless/pool-test.sh viewers
 
 # pool-bench measures memory per session through the same pool (BENCH_N,
 # default 1,4,8,16; both modes): BENCHMARKS.md, docs/SCALING.md.

@@ -112,6 +112,8 @@ func (s *Site) airlineMux() http.Handler {
 	mux.HandleFunc("GET /fixtures/poppy-tamper", s.page("tamper", "Tamper"))
 	s.serveCheckFixtures(mux)
 	mux.HandleFunc("GET /fixtures/user-turn", s.page("user-turn", "The User's turn"))
+	mux.HandleFunc("GET /fixtures/cookie", serveCookieFixture)
+	mux.HandleFunc("GET "+ClockFixturePath, serveClockFixture)
 	s.markFixtures(mux)
 	webmcpFixtures(mux)
 	mux.HandleFunc("GET /fixtures/redirect-offsite", func(w http.ResponseWriter, r *http.Request) {
@@ -200,4 +202,43 @@ func (s *Site) serveReport(w http.ResponseWriter, r *http.Request) {
 	}
 	s.rec.addReport(f)
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// CookieFixturePath is a page that shows the fixture cookie the browser
+// sent (CookieFixtureName), and sets it first to the value of its set
+// query parameter when there is one: a test of cookie isolation between
+// browser contexts.
+const (
+	CookieFixturePath = "/fixtures/cookie"
+	CookieFixtureName = "fixture_cookie"
+)
+
+func serveCookieFixture(w http.ResponseWriter, r *http.Request) {
+	shown := "no " + CookieFixtureName
+	if c, err := r.Cookie(CookieFixtureName); err == nil {
+		shown = CookieFixtureName + ": " + c.Value
+	}
+	if v := r.URL.Query().Get("set"); v != "" {
+		c := &http.Cookie{Name: CookieFixtureName, Value: v, Path: "/", Secure: true, HttpOnly: true, SameSite: http.SameSiteLaxMode}
+		if err := c.Valid(); err != nil {
+			http.Error(w, "bad cookie value", http.StatusBadRequest)
+			return
+		}
+		http.SetCookie(w, c)
+		shown = "set " + CookieFixtureName
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprintf(w, "<!doctype html><title>Cookie</title><h1>Cookie</h1><p id=\"cookie\">%s</p>\n", template.HTMLEscapeString(shown))
+}
+
+// ClockFixturePath is a page whose clock changes its text 10 times a
+// second: a screencast of it sends frames all the time (bench/sessions
+// -viewers -page ticking).
+const ClockFixturePath = "/fixtures/clock"
+
+func serveClockFixture(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprint(w, `<!doctype html><title>Clock</title><h1>Clock</h1><p id="clock" style="font-size:48px">0</p>
+<script src="/static/clock.js"></script>
+`)
 }

@@ -45,6 +45,7 @@ func connect(ctx context.Context, poppy, cdpURL string, n int, idle func(addr, t
 	token := hex.EncodeToString(b)
 	cmd := exec.Command(poppy, append(base, "--http", addr, "--max-sessions", fmt.Sprint(n+1))...)
 	cmd.Env = append(os.Environ(), "POPPY_MCP_TOKEN="+token)
+	cmd.Stderr = &runtimeLog
 	if err := cmd.Start(); err != nil {
 		return nil, nil, err
 	}

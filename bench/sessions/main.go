@@ -46,6 +46,9 @@ func main() {
 	rounds := flag.Int("rounds", 10, "rounds of tool calls per session (navigate, snapshot, click, back, snapshot)")
 	flag.StringVar(&mode, "mode", "http", "http: N MCP sessions of one process; processes: N processes of one session")
 	pool := flag.Bool("browserless", false, "attach through a Browserless pool that POOL_START starts (deploy/browserless/pool-test.sh bench) and measure memory only")
+	flag.BoolVar(&viewers, "viewers", false, "with -browserless -mode http: one live view viewer per session; CPU and memory over -window without, then with viewers")
+	flag.DurationVar(&window, "window", 20*time.Second, "with -viewers: how long CPU is measured over")
+	flag.StringVar(&page, "page", "static", "with -viewers: the page every session shows (static: the check-in page; ticking: a clock changing 10 times a second)")
 	flag.Parse()
 	if *poppy == "" {
 		fmt.Fprintln(os.Stderr, "sessions: give -poppy BIN")
@@ -73,7 +76,11 @@ func run(poppy, ns string, rounds int, pool bool) error {
 	measure := measure
 	if pool {
 		measure = measurePool
-		fmt.Println(poolHeader)
+		if viewers {
+			fmt.Println(viewersHeader)
+		} else {
+			fmt.Println(poolHeader)
+		}
 	} else {
 		fmt.Println("| sessions | Chromium PSS (idle) | Chromium per session | poppy-browser PSS | tool | calls | p50 | p95 | max |")
 		fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")

@@ -80,6 +80,12 @@ func measurePool(poppy string, site *testsite.Site, n, rounds int) error {
 	if err := checkOpen(ctx, sessions); err != nil {
 		return err
 	}
+	if viewers {
+		if mode != "http" {
+			return errors.New("-viewers needs -mode http")
+		}
+		return measureViewers(ctx, sessions, procs[0].Process.Pid, chromiumPids, poolPids)
+	}
 	chromium := settled("the browsers", chromiumPids)
 	poolMem := memOf(poolPids())
 	var poppyMem mem

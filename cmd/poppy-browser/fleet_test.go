@@ -40,8 +40,10 @@ type fleetRuntime struct {
 // TLS from its internal CA, and everything below through the proxy only:
 // 8 MCP sessions spread over both runtimes, each offering the User
 // control; the User's link, opened in a real browser at phone size through
-// the proxy, takes control of that session only and hands back; rt1 is
-// killed: its sessions fail, rt0's carry on, a new session lands on rt0;
+// the proxy, takes control of that session only, types into its page (the
+// text lands in that session's page only) and hands back; a cookie set in
+// one session's browser and a tab it opens are seen by that session only;
+// rt1 is killed: its sessions fail, rt0's carry on, a new session lands on rt0;
 // the pool is restarted: rt0's /readyz fails, then passes, and a new
 // session works.
 func TestFleet(t *testing.T) {
@@ -216,14 +218,29 @@ func TestFleet(t *testing.T) {
 		t.Fatalf("the proxy put every session on one runtime: %v", byRuntime)
 	}
 
+	// Every session's page is the check-in form whose passport field the
+	// agent's snapshot shows (no marks): what each User types is seen.
+	checkIn := "https://" + testsite.CompanyDomain + "/fixtures/check-in-unmarked"
+	for i, s := range sessions {
+		if r := s.d.call(ctx, "browser_navigate", map[string]any{"url": checkIn}); r.Outcome != "done" {
+			t.Fatalf("session %d (%s) opens the check-in form: %+v", i, s.rt.name, r)
+		}
+	}
+	typed := func(i int) string { return fmt.Sprintf("fleet%dpass", i) }
+
 	// Each session offers its User control; the User opens the link at
-	// phone size through the proxy, takes control (of that session only)
-	// and hands back.
+	// phone size through the proxy, takes control (of that session only),
+	// types a passport number into the page on the picture (a click on the
+	// field, then keys) and hands back: the text is in that session's page
+	// and in no other.
 	viewers, err := browser.Launch(ctx, &browser.Options{Args: []string{"--ignore-certificate-errors"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer viewers.Close()
+	if err := viewers.SetScript(ctx, "fleet-locate", browser.Script{Source: fleetSocketJS}); err != nil {
+		t.Fatal(err)
+	}
 	read := func(p *browser.Page, fn string) string {
 		t.Helper()
 		var s string
@@ -280,11 +297,66 @@ func TestFleet(t *testing.T) {
 		waitUntil(t, ctx, fmt.Sprintf("session %d's viewer offers the hand back", i), func() bool {
 			return read(p, `function(){ return String(document.getElementById("hand_back").hidden) }`) == "false"
 		})
+		x, y := fleetLocate(t, ctx, p, `input[name="passport_number"]`)
+		if err := p.Click(ctx, x, y); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range typed(i) {
+			if err := p.Press(ctx, string(k)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		read(p, `function(){ document.getElementById("hand_back").click(); return "" }`)
 		waitUntil(t, ctx, fmt.Sprintf("session %d back with its agent", i), func() bool {
 			return s.d.call(ctx, "browser_control_status", nil).Controller == "agent"
 		})
 		_ = bc.Close(ctx)
+		waitUntil(t, ctx, fmt.Sprintf("session %d's page shows what its User typed", i), func() bool {
+			return strings.Contains(s.d.call(ctx, "browser_snapshot", nil).Text, typed(i))
+		})
+		for j, o := range sessions {
+			if j != i && strings.Contains(o.d.call(ctx, "browser_snapshot", nil).Text, typed(i)) {
+				t.Errorf("session %d's page shows what session %d's User typed", j, i)
+			}
+		}
+	}
+
+	// Cookies: each session's browser gets a cookie of its own value from
+	// the airline; each session's page then sees its own, never another's.
+	cookiePage := "https://" + testsite.CompanyDomain + testsite.CookieFixturePath
+	for i, s := range sessions {
+		if r := s.d.call(ctx, "browser_navigate", map[string]any{"url": cookiePage + fmt.Sprintf("?set=fleet-%d", i)}); r.Outcome != "done" {
+			t.Fatalf("session %d sets its cookie: %+v", i, r)
+		}
+	}
+	for i, s := range sessions {
+		if r := s.d.call(ctx, "browser_navigate", map[string]any{"url": cookiePage}); r.Outcome != "done" {
+			t.Fatalf("session %d reads its cookie: %+v", i, r)
+		}
+		snap := s.d.call(ctx, "browser_snapshot", nil).Text
+		if want := fmt.Sprintf("%s: fleet-%d", testsite.CookieFixtureName, i); !strings.Contains(snap, want) {
+			t.Errorf("session %d's page does not show its own cookie %q:\n%s", i, want, snap)
+		}
+	}
+	// Tabs: each session opens a tab of its own; every session lists its
+	// first tab and its own new one, never another session's.
+	for i, s := range sessions {
+		if r := s.d.call(ctx, "browser_tabs", map[string]any{"action": "new", "url": cookiePage + fmt.Sprintf("?tab=%d", i)}); r.Outcome != "done" {
+			t.Fatalf("session %d opens a tab: %+v", i, r)
+		}
+	}
+	for i, s := range sessions {
+		tabs := fleetTabs(t, ctx, s.cs)
+		var urls []string
+		for _, tab := range tabs {
+			urls = append(urls, tab.URL)
+		}
+		if len(tabs) != 2 || !strings.HasSuffix(tabs[1].URL, fmt.Sprintf("?tab=%d", i)) {
+			t.Errorf("session %d's tabs: %v, want its check-in page and its own new tab", i, urls)
+		}
+		if r := s.d.call(ctx, "browser_tabs", map[string]any{"action": "close", "index": 1}); r.Outcome != "done" {
+			t.Errorf("session %d closes its tab: %+v", i, r)
+		}
 	}
 
 	// rt1 dies.
@@ -368,4 +440,95 @@ func fleetOfferLink(t *testing.T, dir, prefix, id string) string {
 		}
 	}
 	return ""
+}
+
+// fleetSocketJS runs in the viewers' pages before their own scripts: it
+// keeps the live view's websocket, the size of its last picture and the
+// runtime's answers to locate, for fleetLocate (the live view's scripts
+// keep theirs in a closure).
+const fleetSocketJS = `(() => {
+	const WS = window.WebSocket;
+	globalThis.fleet = { socket: null, frame: null, answers: [] };
+	function Recorded(...args) {
+		const s = new WS(...args);
+		fleet.socket = s;
+		s.addEventListener("message", (ev) => {
+			let m; try { m = JSON.parse(ev.data); } catch { return; }
+			if (m.type === "frame") fleet.frame = { width: m.width, height: m.height };
+			else if (m.type === "locate" || m.type === "error") fleet.answers.push(m);
+		});
+		return s;
+	}
+	Recorded.prototype = WS.prototype;
+	Object.assign(Recorded, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+	window.WebSocket = Recorded;
+})();`
+
+// fleetLocate is where the live view page p shows the element selector
+// finds on the session's page: the centre of its box, in p's CSS pixels,
+// once two answers agree (the page may still lay out after a take). It asks
+// the runtime over p's own websocket, as a live view's locate does.
+func fleetLocate(t *testing.T, ctx context.Context, p *browser.Page, selector string) (x, y float64) {
+	t.Helper()
+	call := func(fn string, args ...any) string {
+		t.Helper()
+		var s string
+		if err := p.MainFrame().Call(ctx, "", fn, &s, args...); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	last := ""
+	for {
+		call(`function(sel){ fleet.answers.length = 0; fleet.socket.send(JSON.stringify({type: "locate", selector: sel})); return "" }`, selector)
+		var got string
+		waitUntil(t, ctx, "the live view's answer to locate "+selector, func() bool {
+			got = call(`function(){
+				const m = fleet.answers[0];
+				if (!m) return "";
+				if (m.type !== "locate" || !fleet.frame) return "none";
+				const r = document.getElementById("frame").getBoundingClientRect();
+				return JSON.stringify({x: r.left + (m.x + m.width / 2) * r.width / fleet.frame.width,
+					y: r.top + (m.y + m.height / 2) * r.height / fleet.frame.height});
+			}`)
+			return got != ""
+		})
+		if got != "none" && got == last {
+			var pt struct{ X, Y float64 }
+			if err := json.Unmarshal([]byte(got), &pt); err != nil {
+				t.Fatal(err)
+			}
+			return pt.X, pt.Y
+		}
+		last = got
+		select {
+		case <-ctx.Done():
+			t.Fatalf("locating %s on the live view: %v", selector, ctx.Err())
+		case <-time.After(150 * time.Millisecond):
+		}
+	}
+}
+
+type fleetTab struct {
+	URL string `json:"url"`
+}
+
+// fleetTabs lists cs's tabs (browser_tabs list).
+func fleetTabs(t *testing.T, ctx context.Context, cs *mcp.ClientSession) []fleetTab {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_tabs", Arguments: map[string]any{"action": "list"}})
+	if err != nil || res.IsError {
+		t.Fatalf("browser_tabs list: %v %v", err, res)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Tabs []fleetTab `json:"tabs"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Tabs
 }

@@ -13,6 +13,11 @@
 # make pool-bench (pool-test.sh bench): the same pool, then bench/sessions
 # -browserless: memory per session at N = 1, 4, 8, 16 (BENCH_N), one
 # `mcp --http` process and one stdio process per session.
+#
+# make capacity-bench (pool-test.sh viewers): the same pool, then
+# bench/sessions -viewers: N sessions of one `mcp --http` process, each
+# with one viewer on its live view; CPU and memory without and with them
+# (docs/SCALING.md, "Capacity").
 set -eu
 cd "$(dirname "$0")/../.."
 VERSION=${BROWSERLESS_VERSION:-2.42.0}
@@ -57,6 +62,18 @@ if [ "${1:-}" = bench ]; then
 	go build -o "$BIN" ./cmd/poppy-browser
 	for mode in http processes; do
 		go run ./bench/sessions -browserless -poppy "$BIN" -mode "$mode" -n "${BENCH_N:-1,4,8,16}" -rounds "${BENCH_ROUNDS:-2}"
+		echo
+	done
+	exit 0
+fi
+if [ "${1:-}" = viewers ]; then
+	# make capacity-bench: one viewer per session on its live view, CPU and
+	# memory without and with them, on a still page and on a ticking one.
+	BIN=$(pwd)/.pool/poppy-browser
+	go build -o "$BIN" ./cmd/poppy-browser
+	for page in ${BENCH_PAGES:-static ticking}; do
+		go run ./bench/sessions -browserless -poppy "$BIN" -mode http -viewers -page "$page" \
+			-n "${BENCH_N:-4,8,16}" -rounds "${BENCH_ROUNDS:-1}" -window "${BENCH_WINDOW:-20s}"
 		echo
 	done
 	exit 0

@@ -87,7 +87,7 @@ var allowed = map[string][]string{
 	"internal/archtest": {},
 
 	// Measuring and deploying: programs and examples beside the runtime.
-	"bench/sessions":     {"browser", "internal/poolproc", "testsite", "github.com/modelcontextprotocol/go-sdk"},
+	"bench/sessions":     {"browser", "internal/poolproc", "testsite", "github.com/modelcontextprotocol/go-sdk", "github.com/gorilla/websocket"},
 	"bench/sidebyside":   {"agent", "gate", "spec", "testsite", "github.com/modelcontextprotocol/go-sdk", "golang.org/x/net"},
 	"deploy/browserless": {},
 }
