@@ -31,11 +31,11 @@ type Server struct {
 	company *session.Company
 	audit   *audit.Log
 
-	ready    chan struct{} // closed when Start has ended
+	ready chan struct{} // closed when Start has ended
 	// pending is why discovery is being tried again (a
 	// *CompanyUnreachableError), nil otherwise; under mu.
-	pending error
-	startErr error         // why Start failed (not the browser); read after ready
+	pending  error
+	startErr error // why Start failed (not the browser); read after ready
 
 	attachMu sync.Mutex     // one attach at a time, see liveBrowser
 	keeper   sync.WaitGroup // keepAttached, from Start to Close
