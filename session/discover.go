@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -104,8 +106,11 @@ func fetchDocument(ctx context.Context, client *http.Client, u string) ([]byte, 
 	resp, err := c.Do(req)
 	if err != nil {
 		err = fetchFailure(u, err)
+		// A refused redirect or certificate does not pass by waiting.
 		var re *redirectError
-		if errors.As(err, &re) || ctx.Err() != nil {
+		var ce *tls.CertificateVerificationError
+		var he x509.HostnameError
+		if errors.As(err, &re) || errors.As(err, &ce) || errors.As(err, &he) || ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, unreachable{err}
@@ -152,7 +157,8 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 
 // ErrUnreachable is in the chain of a [Discover] error whose cause may
 // pass: the Company's site did not answer (no connection, a timeout) or
-// answered that it is down (HTTP 408, 429, 500, 502, 503, 504). Trying
+// answered that it is down (HTTP 408, 429, 500, 502, 503, 504); not a
+// certificate the client refuses nor a refused redirect. Trying
 // again later may succeed; any other discovery error stays until the
 // Company changes its site.
 var ErrUnreachable = errors.New("the Company's site did not answer")
