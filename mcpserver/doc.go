@@ -23,7 +23,9 @@
 // at the session's first tool call, and a session with no tool call within
 // Options.FirstCallWithin ends. A tool call waits for its session's runtime
 // (at most Options.StartTimeout) and, if it could not start, fails with
-// spec.ReasonBrowserUnavailable. A session beyond Options.MaxSessions is
+// spec.ReasonBrowserUnavailable (or the reason its error carries, see
+// [ReasonOf]); while Options.Pending reports an error the call answers at
+// once with it instead of waiting. A session beyond Options.MaxSessions is
 // refused at its initialize (CodeTooManySessions); over HTTP a session with
 // no request for Options.SessionIdle ends, its runtime closed with reason
 // "idle" (EndIdle) before the MCP session itself.

@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,6 +43,12 @@ type Options struct {
 	// StartTimeout bounds how long a tool call waits for its session's
 	// browser to start. Zero means DefaultStartTimeout.
 	StartTimeout time.Duration
+	// Pending, when set, says why sessions' runtimes are still waiting for
+	// something outside them (a Company whose site does not answer yet):
+	// a tool call whose runtime is opening answers at once with its error
+	// instead of waiting, failed with the error's reason (see
+	// [ReasonOf]). Nil or a nil error: the call waits.
+	Pending func() error
 	// ProgressEvery is how often browser_wait_for_control sends a progress
 	// notification when the call carries a progress token. Zero means
 	// DefaultProgressEvery.
@@ -199,6 +207,7 @@ func NewServer(open OpenFunc, opts *Options) *Server {
 func newServer(open OpenFunc, notify bool, opts *Options) *Server {
 	o := opts.withDefaults()
 	reg := newRegistry(open, notify, o.MaxSessions, o.StartTimeout, o.Logger)
+	reg.pending = o.Pending
 	// Only per-session runtimes (NewServer) have the live view logins the
 	// MCP App needs; a fixed gate's server (New) declares no app.
 	s := &Server{reg: reg, opts: o, shutdown: make(chan struct{}), withApp: notify}
@@ -228,7 +237,23 @@ func newServer(open OpenFunc, notify bool, opts *Options) *Server {
 
 // unavailable is the message of a call whose session has no browser.
 func unavailable(err error) string {
+	if ReasonOf(err) != spec.ReasonBrowserUnavailable {
+		msg := err.Error()
+		return strings.ToUpper(msg[:1]) + msg[1:] + "."
+	}
 	return "The browser is not available: " + err.Error() + "."
+}
+
+// ReasonOf is the failure code of tool calls whose session's runtime did
+// not open with err: the reason of the first error in its chain with a
+// method Reason() spec.Reason (as supervisor.CompanyUnreachableError),
+// else spec.ReasonBrowserUnavailable.
+func ReasonOf(err error) spec.Reason {
+	var r interface{ Reason() spec.Reason }
+	if errors.As(err, &r) {
+		return r.Reason()
+	}
+	return spec.ReasonBrowserUnavailable
 }
 
 // browserDown is the control status of a session whose browser could not

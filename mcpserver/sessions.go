@@ -44,6 +44,7 @@ type registry struct {
 	open         OpenFunc
 	notify       bool // each runtime's control changes go to its session
 	startTimeout time.Duration
+	pending      func() error // see Options.Pending
 	log          *slog.Logger
 
 	max     int // sessions open at once; 0 or less: no bound
@@ -418,18 +419,41 @@ func (r *registry) runtime(ctx context.Context, req *mcp.CallToolRequest) (g *ga
 	stop = func() { unhook(); cancel() }
 	wait := time.NewTimer(r.startTimeout)
 	defer wait.Stop()
-	select {
-	case <-e.ready:
-	case <-callCtx.Done():
-		return nil, callCtx, stop, fmt.Errorf("waiting for the browser: %w", callCtx.Err())
-	case <-wait.C:
-		return nil, callCtx, stop, fmt.Errorf("the browser did not start within %s", r.startTimeout)
+	var poll <-chan time.Time // while the runtime opens: is it waiting on something outside?
+	if r.pending != nil {
+		t := time.NewTicker(pendingPoll)
+		defer t.Stop()
+		poll = t.C
+	}
+	for opened := false; !opened; {
+		if r.pending != nil {
+			select {
+			case <-e.ready:
+			default:
+				if err := r.pending(); err != nil {
+					return nil, callCtx, stop, err
+				}
+			}
+		}
+		select {
+		case <-e.ready:
+			opened = true
+		case <-poll:
+		case <-callCtx.Done():
+			return nil, callCtx, stop, fmt.Errorf("waiting for the browser: %w", callCtx.Err())
+		case <-wait.C:
+			return nil, callCtx, stop, fmt.Errorf("the browser did not start within %s", r.startTimeout)
+		}
 	}
 	if e.err != nil {
 		return nil, callCtx, stop, e.err
 	}
 	return e.rt.Gate(), callCtx, stop, nil
 }
+
+// pendingPoll is how often a tool call waiting for its runtime asks
+// Options.Pending.
+const pendingPoll = 50 * time.Millisecond
 
 // Fixed returns an OpenFunc whose every session drives g, which is already
 // running (one User's runtime shared by their clients, as the demo's);

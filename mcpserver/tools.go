@@ -62,7 +62,7 @@ func (s *Server) addAction(e gate.Entry) {
 		g, ctx, stop, err := s.reg.runtime(ctx, req)
 		defer stop()
 		if err != nil {
-			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: unavailable(err)}, false), nil
+			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: ReasonOf(err), Message: unavailable(err)}, false), nil
 		}
 		// An action that changes the page answers with the new page
 		// (gate.DoAndSee): the model reads it without a second call.
@@ -220,7 +220,7 @@ func (s *Server) addControlTools() {
 			g, _, stop, err := s.reg.runtime(ctx, req)
 			defer stop()
 			if err != nil {
-				return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: unavailable(err)}, true
+				return OfferResult{Outcome: spec.OutcomeFailed, Reason: ReasonOf(err), Message: unavailable(err)}, true
 			}
 			if req.Params.RequestState != "" || req.Params.InputResponses != nil {
 				return s.offerRetry(ctx, req)

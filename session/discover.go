@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -103,11 +105,25 @@ func fetchDocument(ctx context.Context, client *http.Client, u string) ([]byte, 
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.Do(req)
 	if err != nil {
-		return nil, fetchFailure(u, err)
+		err = fetchFailure(u, err)
+		// A refused redirect or certificate does not pass by waiting.
+		var re *redirectError
+		var ce *tls.CertificateVerificationError
+		var he x509.HostnameError
+		if errors.As(err, &re) || errors.As(err, &ce) || errors.As(err, &he) || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, unreachable{err}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: HTTP %d", resp.Request.URL.Redacted(), resp.StatusCode)
+		err := fmt.Errorf("GET %s: HTTP %d", resp.Request.URL.Redacted(), resp.StatusCode)
+		switch resp.StatusCode {
+		case http.StatusRequestTimeout, http.StatusTooManyRequests, http.StatusBadGateway,
+			http.StatusServiceUnavailable, http.StatusGatewayTimeout, http.StatusInternalServerError:
+			return nil, unreachable{err}
+		}
+		return nil, err
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxDocumentSize+1))
 	if err != nil {
@@ -138,6 +154,22 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	}
 	return nil
 }
+
+// ErrUnreachable is in the chain of a [Discover] error whose cause may
+// pass: the Company's site did not answer (no connection, a timeout) or
+// answered that it is down (HTTP 408, 429, 500, 502, 503, 504); not a
+// certificate the client refuses nor a refused redirect. Trying
+// again later may succeed; any other discovery error stays until the
+// Company changes its site.
+var ErrUnreachable = errors.New("the Company's site did not answer")
+
+// unreachable is a discovery error that matches ErrUnreachable and reads
+// as its cause.
+type unreachable struct{ err error }
+
+func (u unreachable) Error() string        { return u.err.Error() }
+func (u unreachable) Unwrap() error        { return u.err }
+func (u unreachable) Is(target error) bool { return target == ErrUnreachable }
 
 // fetchFailure turns a client error into one line without net/http's
 // repetition of the method and URL around a refused redirect.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -274,5 +275,61 @@ func TestCompanyHosts(t *testing.T) {
 		if _, err := NoJoin(bad); err == nil {
 			t.Errorf("NoJoin(%q) succeeded, want an error", bad)
 		}
+	}
+}
+
+// TestDiscoverErrUnreachable: only a site that does not answer, or answers
+// that it is down, is ErrUnreachable (worth trying again); an answer that
+// stays wrong is not.
+func TestDiscoverErrUnreachable(t *testing.T) {
+	status := func(code int) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(code) })
+	}
+	refused := func() *http.Client {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().String()
+		l.Close()
+		return &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, addr)
+		}}}
+	}
+	untrusted := func() *http.Client {
+		srv := httptest.NewUnstartedServer(http.NotFoundHandler())
+		srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+		srv.StartTLS()
+		t.Cleanup(srv.Close)
+		return &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, srv.Listener.Addr().String())
+		}}}
+	}
+	for _, c := range []struct {
+		name   string
+		client *http.Client
+		want   bool
+	}{
+		{"connection refused", refused(), true},
+		{"503", redirectServer(t, status(http.StatusServiceUnavailable)), true},
+		{"502", redirectServer(t, status(http.StatusBadGateway)), true},
+		{"429", redirectServer(t, status(http.StatusTooManyRequests)), true},
+		{"404", redirectServer(t, status(http.StatusNotFound)), false},
+		{"403", redirectServer(t, status(http.StatusForbidden)), false},
+		{"not JSON", redirectServer(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "<html>") })), false},
+		{"untrusted certificate", untrusted(), false},
+		{"redirect off HTTPS", redirectServer(t, http.RedirectHandler("http://example.com/", http.StatusFound)), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := Discover(testContext(t), c.client, "example.com")
+			if err == nil {
+				t.Fatal("Discover succeeded")
+			}
+			if got := errors.Is(err, ErrUnreachable); got != c.want {
+				t.Errorf("errors.Is(%v, ErrUnreachable) = %v, want %v", err, got, c.want)
+			}
+		})
 	}
 }

@@ -95,6 +95,10 @@ const (
 	ReasonShuttingDown Reason = "shutting_down"
 	// ReasonBrowserUnavailable: the session's browser could not start.
 	ReasonBrowserUnavailable Reason = "browser_unavailable"
+	// ReasonCompanyUnreachable: the Company's site did not answer when the
+	// runtime started; it is tried again for a while, and the Session joins
+	// once the Company answers.
+	ReasonCompanyUnreachable Reason = "company_unreachable"
 	// ReasonInternal: the runtime failed on this call (a bug, logged with
 	// its stack); the session goes on.
 	ReasonInternal Reason = "internal"

@@ -32,6 +32,11 @@ type Options struct {
 	// HTTPClient fetches poppy.json. Nil means [Options.Client]: a client
 	// with a 20 s timeout that honours CAFile and Resolve.
 	HTTPClient *http.Client
+	// RetryCompanyFor keeps discovering the Company for this long while
+	// its site does not answer (session.ErrUnreachable), from 0.5 s apart
+	// doubling to 10 s: Sessions wait for it, and [Server.CompanyPending]
+	// says why meanwhile. 0 fails at the first such error.
+	RetryCompanyFor time.Duration
 
 	// CAFile is a PEM file of CA certificates trusted besides the system's
 	// for the Company's HTTPS, in discovery, the join and the browser

@@ -31,8 +31,11 @@ type Server struct {
 	company *session.Company
 	audit   *audit.Log
 
-	ready    chan struct{} // closed when Start has ended
-	startErr error         // why Start failed (not the browser); read after ready
+	ready chan struct{} // closed when Start has ended
+	// pending is why discovery is being tried again (a
+	// *CompanyUnreachableError), nil otherwise; under mu.
+	pending  error
+	startErr error // why Start failed (not the browser); read after ready
 
 	attachMu sync.Mutex     // one attach at a time, see liveBrowser
 	keeper   sync.WaitGroup // keepAttached, from Start to Close
@@ -130,7 +133,7 @@ func (s *Server) findCompany(ctx context.Context) (*session.Company, error) {
 			return nil, err
 		}
 	}
-	co, warnings, err := session.Discover(ctx, client, s.opts.Company)
+	co, warnings, err := s.discover(ctx, client)
 	if err != nil {
 		return nil, err
 	}

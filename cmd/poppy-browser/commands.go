@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -75,12 +76,23 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// A tool call waits for its session's browser as long as an attach
 	// may wait in the pool's queue, and a little more.
 	mo.StartTimeout = max(mcpserver.DefaultStartTimeout, opts.AttachTimeout+20*time.Second)
+	// A Company whose site is down when the runtime starts (a laptop
+	// waking, a staging server restarting) is discovered again for a
+	// while; tool calls meanwhile fail with company_unreachable.
+	opts.RetryCompanyFor = companyRetry
 	rt := supervisor.NewServer(&opts)
 	defer rt.Close()
+	mo.Pending = rt.CompanyPending
 	// Chromium starts beside the MCP handshake: initialize answers at once
 	// and the first browser tool waits for the start.
 	go func() {
-		if err := rt.Start(ctx); err != nil && ctx.Err() == nil {
+		err := rt.Start(ctx)
+		var ue *supervisor.CompanyUnreachableError
+		switch {
+		case err == nil || ctx.Err() != nil:
+		case errors.As(err, &ue):
+			fmt.Fprintf(notices, "poppy-browser: %v\n", err)
+		default:
 			fmt.Fprintf(notices, "poppy-browser: the browser did not start (a new session tries again): %v\n", err)
 		}
 	}()
@@ -104,6 +116,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	return srv.ServeStdio(ctx, stdin, stdout)
 }
+
+// companyRetry is how long `mcp` keeps discovering a Company whose site
+// does not answer (supervisor.Options.RetryCompanyFor); a variable for the
+// tests.
+var companyRetry = 2 * time.Minute
 
 // serveHTTP serves srv over Streamable HTTP on l, with the token from
 // POPPY_MCP_TOKEN (never printed) or a random one shown on stderr; o (nil
