@@ -284,7 +284,7 @@ func (c *Control) release(ctx context.Context, how Kind, message string) error {
 	}
 	defer c.unlock()
 	if c.Holder() == spec.ControllerAgent {
-		if how == Cancelled && c.declineOffer(message) {
+		if how == Cancelled && c.declineOfferID("", message) {
 			return nil
 		}
 		return fmt.Errorf("%s: %w", op, ErrNotHeld)
@@ -318,27 +318,6 @@ func (c *Control) release(ctx context.Context, how Kind, message string) error {
 		return fmt.Errorf("%s: %w", op, returnErr)
 	}
 	return nil
-}
-
-// declineOffer clears an open offer while the agent holds control and
-// reports whether there was one.
-func (c *Control) declineOffer(message string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.st.Offer == nil {
-		return false
-	}
-	now := c.nowLocked()
-	offer := c.st.Offer
-	c.st.Offer = nil
-	c.st.Declined = &Decline{Offer: offer.ID, At: now}
-	c.st.UserMessage = message
-	c.publishLocked(Event{
-		Time: now, Kind: Declined, From: c.st.Controller, To: c.st.Controller,
-		Offer: offer, Epoch: c.st.Epoch, UserMessage: message,
-	})
-	c.logger.Info("offer declined", "offer", offer.ID)
-	return true
 }
 
 func (c *Control) lock(ctx context.Context) error {

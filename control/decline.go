@@ -35,12 +35,13 @@ func (u *User) DeclineOffer(ctx context.Context, id, message string) error {
 	return nil
 }
 
-// declineOfferID is declineOffer for the open offer id only, checked
-// under the same lock that clears it.
+// declineOfferID clears the open offer id (any open offer when id is
+// empty) while the agent holds control, checked under the same lock that
+// clears it, and reports whether there was one.
 func (c *Control) declineOfferID(id, message string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.st.Offer == nil || c.st.Offer.ID != id {
+	if c.st.Offer == nil || id != "" && c.st.Offer.ID != id {
 		return false
 	}
 	now := c.nowLocked()
