@@ -52,7 +52,10 @@ type client struct {
 	// login ended.
 	login    [32]byte
 	hasLogin bool
-	ending   atomic.Bool
+	// sendMu orders queue against queueLast, so nothing lands after the
+	// last message.
+	sendMu sync.Mutex
+	ending atomic.Bool
 }
 
 func (c *client) close() {
@@ -63,7 +66,29 @@ func (c *client) close() {
 }
 
 // queue sends a message; a client too slow to take its messages is closed.
+// Nothing is sent after a client is told its login ended (queueLast).
 func (c *client) queue(v any) {
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	if c.ending.Load() {
+		return
+	}
+	c.enqueue(v)
+}
+
+// queueLast sends v as the client's last message: everything queued
+// before it is still written, nothing after it (frames included).
+func (c *client) queueLast(v any) bool {
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	if !c.ending.CompareAndSwap(false, true) {
+		return false
+	}
+	c.enqueue(v)
+	return true
+}
+
+func (c *client) enqueue(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return
@@ -103,6 +128,9 @@ func (c *client) writeLoop() {
 			return
 		case b = <-c.send:
 		case b = <-c.frame:
+			if c.ending.Load() {
+				continue // its last message is queued: no picture after it
+			}
 		case ch := <-c.flushed:
 			c.writeQueued()
 			close(ch)

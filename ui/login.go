@@ -158,10 +158,9 @@ func (l *Live) sweepLogins() {
 
 // endLogin tells c its login ended and closes it once that is written.
 func (l *Live) endLogin(c *client) {
-	if !c.ending.CompareAndSwap(false, true) {
+	if !c.queueLast(endedMsg{Type: "ended", Message: endedWords}) {
 		return
 	}
-	c.queue(endedMsg{Type: "ended", Message: endedWords})
 	l.wg.Go(func() {
 		select {
 		case <-c.flush():

@@ -375,3 +375,64 @@ func TestViewerControlsOnlyByTake(t *testing.T) {
 		return st.Device != nil && st.Device.Width == 390
 	})
 }
+
+// TestEndedIsTheLastWord: a viewer told its login ended hears nothing
+// after it, though the page keeps painting and control keeps changing
+// while its connection closes (a state or picture after "ended" would
+// show a view that is over as live).
+func TestEndedIsTheLastWord(t *testing.T) {
+	ctx := testContext(t)
+	ctl := control.New(nil)
+	clock := &testClock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	l, _ := startLive(t, ctl, newPage(ctx, t, "http://company.test/form"), withLinkAudit(&logBuffer{}, clock))
+	for round := range 20 {
+		link, err := l.MintLink("", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		status, login, _ := takeLink(ctx, t, nil, link.URL)
+		if status != http.StatusOK {
+			t.Fatalf("spending a live link = %d", status)
+		}
+		conn, r, err := dialLogin(ctx, l, nil, login)
+		if err != nil {
+			t.Fatalf("a live login refused: %v (%v)", err, r)
+		}
+		next(ctx, t, conn, false)
+		var c *client
+		l.mu.Lock()
+		for k := range l.clients {
+			if k.hasLogin && !k.ending.Load() {
+				c = k
+			}
+		}
+		l.mu.Unlock()
+		stop := make(chan struct{})
+		go func() { // the page and control, carrying on
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				c.queue(l.stateFor(c))
+				c.pushFrame([]byte(`{"type":"frame"}`))
+			}
+		}()
+		l.endLogin(c)
+		var last string
+		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		for {
+			var m message
+			if err := conn.ReadJSON(&m); err != nil {
+				break
+			}
+			last = m.Type
+		}
+		close(stop)
+		conn.Close()
+		if last != "ended" {
+			t.Fatalf("round %d: the last message before the close was %q, want ended", round, last)
+		}
+	}
+}
