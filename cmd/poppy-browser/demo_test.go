@@ -180,18 +180,10 @@ func TestDemoOpenAIModel(t *testing.T) {
 func TestRunCommand(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	site, _, err := startDemoSite()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
-	args := []string{"run", "--company", testsite.CompanyDomain, "--no-join", "--start", testsite.BookingURL(),
-		"--task", demoTask, "--max-steps", "5", "--audit-log", t.TempDir() + "/audit.jsonl"}
-	for _, a := range site.BrowserArgs() {
-		args = append(args, "--browser-arg", a)
-	}
+	site, args := onDemoSite(t, "run", "--company", testsite.CompanyDomain, "--no-join", "--start", testsite.BookingURL(),
+		"--task", demoTask, "--max-steps", "5", "--audit-log", t.TempDir()+"/audit.jsonl")
 	var stdout, stderr syncBuffer
-	err = run(ctx, args, strings.NewReader(""), &stdout, &stderr)
+	err := run(ctx, args, strings.NewReader(""), &stdout, &stderr)
 	out := stdout.String()
 	t.Logf("run output:\n%s\n%s", out, stderr.String())
 	if err == nil || !strings.Contains(err.Error(), "without success (step_limit)") {

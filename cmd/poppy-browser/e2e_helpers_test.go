@@ -313,3 +313,18 @@ func waitUntil(t *testing.T, ctx context.Context, what string, cond func() bool)
 
 var _ = exec.Command
 var _ session.Secret
+
+// onDemoSite starts the demo site for t (closed when t ends) and returns
+// it with args followed by the browser flags that send its hosts to it.
+func onDemoSite(t *testing.T, args ...string) (*testsite.Site, []string) {
+	t.Helper()
+	site, _, err := startDemoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { site.Close() })
+	for _, a := range site.BrowserArgs() {
+		args = append(args, "--browser-arg", a)
+	}
+	return site, args
+}

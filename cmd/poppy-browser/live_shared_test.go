@@ -25,16 +25,8 @@ import (
 func TestLiveViewsOnTheMCPListener(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	site, _, err := startDemoSite()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
-	args := []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
-		"--instance", "rt-a", "--live-url-file", ""}
-	for _, a := range site.BrowserArgs() {
-		args = append(args, "--browser-arg", a)
-	}
+	_, args := onDemoSite(t, "mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
+		"--instance", "rt-a", "--live-url-file", "")
 	rt := startHTTPRuntime(t, ctx, args)
 	defer func() {
 		if err := rt.stop(); err != nil {

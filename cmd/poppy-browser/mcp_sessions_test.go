@@ -39,17 +39,9 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestMCPHTTPSessions(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	site, _, err := startDemoSite()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
-	args := []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
-		"--audit-log", auditPath, "--max-sessions", "2", "--session-idle", "3s"}
-	for _, a := range site.BrowserArgs() {
-		args = append(args, "--browser-arg", a)
-	}
+	_, args := onDemoSite(t, "mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
+		"--audit-log", auditPath, "--max-sessions", "2", "--session-idle", "3s")
 	rt := startHTTPRuntime(t, ctx, args)
 	defer func() {
 		if err := rt.stop(); err != nil {

@@ -23,17 +23,9 @@ import (
 func TestRunReachesTheUser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	site, _, err := startDemoSite()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
 	auditPath := t.TempDir() + "/audit.jsonl"
-	args := []string{"run", "--company", testsite.CompanyDomain, "--no-join", "--start", testsite.BookingURL(),
-		"--task", demoTask, "--audit-log", auditPath}
-	for _, a := range site.BrowserArgs() {
-		args = append(args, "--browser-arg", a)
-	}
+	site, args := onDemoSite(t, "run", "--company", testsite.CompanyDomain, "--no-join", "--start", testsite.BookingURL(),
+		"--task", demoTask, "--audit-log", auditPath)
 	var stdout, stderr syncBuffer
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, args, strings.NewReader(""), &stdout, &stderr) }()
