@@ -202,7 +202,10 @@ func (b *Browser) Close() error {
 	b.closing.Store(true)
 	b.closeOnce.Do(func() {
 		var errs []error
-		if b.proc != nil && b.conn.Err() == nil {
+		// A profile of the caller's own is closed gracefully, so Chromium
+		// writes it out; a temporary one is removed anyway, and a kill
+		// ends the browser at once (a signal must not wait on a busy one).
+		if b.proc != nil && b.proc.ProfileDir() == "" && b.conn.Err() == nil {
 			ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
 			_ = b.conn.Root().Call(ctx, "Browser.close", nil, nil)
 			cancel()
