@@ -137,9 +137,13 @@ type Live struct {
 	viewers map[[32]byte]*viewerSession
 
 	// step is where the offer's step is during the User's turn (step.go),
-	// for a viewer who joins; framed wakes its follower after each frame.
-	step   *boxMsg
-	framed chan struct{}
+	// for a viewer who joins; framed wakes its follower after each frame;
+	// stepGen names the latest follower, the only one that may set step;
+	// stepEvery, when set (tests), is used for stepPoll.
+	step      *boxMsg
+	stepGen   uint64
+	stepEvery time.Duration
+	framed    chan struct{}
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()

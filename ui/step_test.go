@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -16,12 +17,13 @@ import (
 // step's outline is shown on the second take and stays while the User
 // holds control (the first turn's follower, ending late, must not clear
 // the second turn's outline). The page is still (no frames), so a follower
-// looks again only every stepPoll.
+// looks again only every stepEvery: a second here, so that the second take
+// surely comes before the first turn's follower sees its turn ended.
 func TestStepOutlineOnATakeRightAfterAHandBack(t *testing.T) {
 	ctx := testContext(t)
 	ctl := control.New(nil)
 	page := newPage(ctx, t, "http://company.test/confirm")
-	l, _ := startLive(t, ctl, page, nil)
+	l, _ := startLive(t, ctl, page, func(l *Live) { l.stepEvery = time.Second })
 	c := connect(ctx, t, l)
 	box := &control.Box{X: 0, Y: 0, Width: 300, Height: 200} // the page's one button
 	step := func() *control.Step { return &control.Step{Kind: "submission", Text: "go", Box: box} }
@@ -47,19 +49,41 @@ func TestStepOutlineOnATakeRightAfterAHandBack(t *testing.T) {
 		}
 	}
 
+	// The step is looked for within pinWait before a take: the first call
+	// into the page's utility world, which creates it, is made here, so
+	// that a loaded machine does not leave the outline out.
+	var one int
+	if err := page.MainFrame().Call(ctx, browser.UtilityWorld, `function() { return 1 }`, &one); err != nil {
+		t.Fatal(err)
+	}
 	ctl.RequestUser("press go", step())
 	send(t, c, map[string]string{"type": "take"})
 	awaitStep("on the first take")
+	// The second offer and take follow the hand back at once.
+	back := make(chan struct{}, 1)
+	unwatch := control.Watch(ctx, ctl, func(control.Event) {
+		if ctl.Holder() == spec.ControllerAgent {
+			select {
+			case back <- struct{}{}:
+			default:
+			}
+		}
+	})
 	send(t, c, map[string]string{"type": "hand_back", "text": ""})
-	poll(ctx, t, "the hand back", func() bool { return ctl.Holder() == spec.ControllerAgent })
+	select {
+	case <-back:
+	case <-ctx.Done():
+		t.Fatal("waiting for the hand back")
+	}
+	unwatch()
 	ctl.RequestUser("press go again", step())
 	send(t, c, map[string]string{"type": "take"})
 	poll(ctx, t, "the second take", func() bool { return ctl.Holder() == spec.ControllerUser })
 	awaitStep("on the second take")
 
-	// The first turn's follower ends within a stepPoll of the hand back:
-	// for four of them, no message may take the outline away.
-	_ = c.SetReadDeadline(time.Now().Add(4 * stepPoll))
+	// The first turn's follower ends within a stepEvery of the hand back:
+	// for two of them, no message may take the outline away.
+	_ = c.SetReadDeadline(time.Now().Add(2 * l.stepEvery))
 	for {
 		var m struct {
 			Type string  `json:"type"`
