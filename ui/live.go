@@ -192,7 +192,14 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		headerTimeout: headerTimeout,
 		idleTimeout:   idleTimeout,
 	}
-	if l.remote, err = newRemote(opts.Addr, opts); err != nil {
+	// On a Router, Addr is unused: the Router's listener serves the live
+	// view, and was checked where it was made (Router.Listen, or the
+	// caller's check of the --http listener).
+	addr := opts.Addr
+	if opts.Router != nil {
+		addr = ""
+	}
+	if l.remote, err = newRemote(addr, opts); err != nil {
 		return nil, fmt.Errorf("creating live view: %w", err)
 	}
 	if l.linkTTL <= 0 {
