@@ -286,7 +286,8 @@ func TestWebMCPUnsupported(t *testing.T) {
 
 // TestWebMCPSilentValue: an imperative tool whose script changes a control
 // an interaction mark leaves to the User without firing any event (value,
-// checked, selectedIndex set directly), or with its events, never leaves
+// checked, selectedIndex, a file input's files set directly), or with its
+// events, never leaves
 // the User's field changed: the call is denied user_step naming the mark,
 // with an audit line, and the page reads as before. A covered field set
 // silently in an unmarked form is not sent with it. An unmarked field set
@@ -295,14 +296,15 @@ func TestWebMCPSilentValue(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	sv, auditPath := webmcpRuntime(t, ctx, "silent.html")
-	listTools(t, ctx, sv, "set_passport_silent", "check_consent_silent", "choose_meal_silent", "set_passport_events",
-		"set_passport_slow", "send_phone_silent", "note_plain")
+	listTools(t, ctx, sv, "set_passport_silent", "check_consent_silent", "choose_meal_silent", "clear_scan_silent",
+		"replace_scan_silent", "set_passport_events", "set_passport_slow", "send_phone_silent", "note_plain")
 	page := sv.Page()
 	const read = `function(){ return [document.getElementById("log").textContent, document.getElementById("consent").checked,
 		document.getElementById("passport").value, document.getElementById("meal").value, document.getElementById("phone").value,
-		location.pathname].join("|") }`
-	const before = "|false||none||/fixtures/webmcp/silent.html"
-	tools := []string{"set_passport_silent", "check_consent_silent", "choose_meal_silent", "set_passport_events", "set_passport_slow", "send_phone_silent"}
+		Array.from(document.getElementById("scan").files, (f) => f.name).join(","), location.pathname].join("|") }`
+	const before = "|false||none||passport.pdf|/fixtures/webmcp/silent.html"
+	tools := []string{"set_passport_silent", "check_consent_silent", "choose_meal_silent", "clear_scan_silent", "replace_scan_silent",
+		"set_passport_events", "set_passport_slow", "send_phone_silent"}
 	for _, name := range tools {
 		start := time.Now()
 		res := sv.Gate().Do(ctx, gate.WebMCPCall{Name: name})
