@@ -124,7 +124,7 @@ func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 // Caught is what the in-page guard stopped: an event of an agent action
 // that reached an element a mark covers.
 type Caught struct {
-	Event string `json:"event"` // "click", "keydown", "beforeinput", "submit" ...
+	Event string `json:"event"` // "click", "keydown", "beforeinput", "submit", "value change" (a tool's script set a covered control with no event) ...
 	// Marks cover what the event would have changed, activated or
 	// submitted, interaction marks first.
 	Marks []Mark `json:"marks"`

@@ -170,7 +170,10 @@ func (s *Server) keepAttached() {
 }
 
 // heartbeat asks b whether it answers every heartbeatEvery until it is
-// gone or ctx ends, and records in s.unanswered whether it did.
+// gone (closing, or its connection lost) or ctx ends, and records in
+// s.unanswered whether it did. A browser being closed is not asked: its
+// connection may take a while to drop, and it is not a browser that does
+// not answer.
 func (s *Server) heartbeat(ctx context.Context, b *browser.Browser) {
 	tick := time.NewTicker(heartbeatEvery)
 	defer tick.Stop()
@@ -182,10 +185,16 @@ func (s *Server) heartbeat(ctx context.Context, b *browser.Browser) {
 			return
 		case <-tick.C:
 		}
+		if b.Gone() != nil {
+			return
+		}
 		pctx, cancel := context.WithTimeout(ctx, heartbeatTimeout)
 		err := b.Ping(pctx)
 		cancel()
 		if ctx.Err() != nil {
+			return
+		}
+		if b.Gone() != nil { // closed while asked
 			return
 		}
 		s.mu.Lock()

@@ -283,3 +283,69 @@ func TestWebMCPUnsupported(t *testing.T) {
 		}
 	}
 }
+
+// TestWebMCPSilentValue: an imperative tool whose script changes a control
+// an interaction mark leaves to the User without firing any event (value,
+// checked, selectedIndex, a file input's files set directly), or with its
+// events, never leaves
+// the User's field changed: the call is denied user_step naming the mark,
+// with an audit line, and the page reads as before. A covered field set
+// silently in an unmarked form is not sent with it. An unmarked field set
+// the same way is not refused.
+func TestWebMCPSilentValue(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	sv, auditPath := webmcpRuntime(t, ctx, "silent.html")
+	listTools(t, ctx, sv, "set_passport_silent", "check_consent_silent", "choose_meal_silent", "clear_scan_silent",
+		"replace_scan_silent", "set_passport_events", "set_passport_slow", "send_phone_silent", "note_plain")
+	page := sv.Page()
+	const read = `function(){ return [document.getElementById("log").textContent, document.getElementById("consent").checked,
+		document.getElementById("passport").value, document.getElementById("meal").value, document.getElementById("phone").value,
+		Array.from(document.getElementById("scan").files, (f) => f.name).join(","), location.pathname].join("|") }`
+	const before = "|false||none||passport.pdf|/fixtures/webmcp/silent.html"
+	tools := []string{"set_passport_silent", "check_consent_silent", "choose_meal_silent", "clear_scan_silent", "replace_scan_silent",
+		"set_passport_events", "set_passport_slow", "send_phone_silent"}
+	for _, name := range tools {
+		start := time.Now()
+		res := sv.Gate().Do(ctx, gate.WebMCPCall{Name: name})
+		if res.Outcome != spec.OutcomeDenied || res.Reason != spec.ReasonUserStep || res.Mark == nil || res.Mark.Kind != spec.Interaction {
+			t.Errorf("%s: %s %s %+v (%s), want denied user_step with the interaction mark", name, res.Outcome, res.Reason, res.Mark, res.Message)
+		}
+		if name == "set_passport_slow" && time.Since(start) > 2500*time.Millisecond {
+			t.Errorf("set_passport_slow answered after %v: the change was not seen while the tool ran", time.Since(start))
+		}
+		if got := eval(ctx, t, page, read); got != before {
+			t.Errorf("after %s the page reads %q, want %q (the User's fields unchanged, nothing sent)", name, got, before)
+		}
+	}
+	// No over-refusal: an unmarked field set silently is the tool's to set.
+	if res := sv.Gate().Do(ctx, gate.WebMCPCall{Name: "note_plain"}); res.Outcome != spec.OutcomeDone {
+		t.Errorf("note_plain: %s %s (%s), want done", res.Outcome, res.Reason, res.Message)
+	}
+	if got := eval(ctx, t, page, `function(){ return document.getElementById("contact").note.value }`); got != "changed" {
+		t.Errorf("note_plain left the note %q, want changed", got)
+	}
+
+	raw, err := os.ReadFile(auditPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	for line := range strings.SplitSeq(strings.TrimSpace(string(raw)), "\n") {
+		var e audit.Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Tool == spec.ToolWebMCPCall {
+			calls = append(calls, e.WebMCPTool+" "+string(e.Event)+" "+e.Reason)
+		}
+	}
+	var want []string
+	for _, name := range tools {
+		want = append(want, name+" denied user_step")
+	}
+	want = append(want, "note_plain action ")
+	if diff := cmp.Diff(want, calls); diff != "" {
+		t.Errorf("audit lines of browser_webmcp_call (-want +got):\n%s", diff)
+	}
+}

@@ -17,9 +17,10 @@ var webmcpFixtureFS embed.FS
 // WebMCPFixtures lists the WebMCP fixture pages under /fixtures/webmcp/,
 // each citing the WebMCP draft section it follows: declarative tools
 // (<form toolname>) marked and unmarked, imperative tools whose scripts
-// reach marked steps, and frames whose tools are not the page's.
+// reach marked steps, tools that set a marked control's value with no
+// event, and frames whose tools are not the page's.
 func WebMCPFixtures() []string {
-	return []string{"declarative.html", "imperative.html"}
+	return []string{"declarative.html", "imperative.html", "silent.html"}
 }
 
 // WebMCPFixtureURL is the URL of a WebMCP fixture on the Company's host.

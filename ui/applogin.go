@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -27,9 +28,9 @@ type AppLogin struct {
 // it does on the User's click in the app. It ends as an offer link's
 // login does (login.go): with the User's turn for that offer, the offer's
 // end, or the link time if the turn is never taken. Unlike a link's login
-// it may connect from another origin (the host's sandbox): its secret,
-// never in a URL or cookie, is its only credential, so a page without it
-// gains nothing from the allowance.
+// it may connect from another origin (the host's sandbox, see
+// [Live.admitApp]): its secret, never in a URL or cookie, is its only
+// credential, so a page without it gains nothing from the allowance.
 func (l *Live) MintAppLogin(offer string) (AppLogin, error) {
 	base := l.baseURL()
 	if base == "" {
@@ -54,4 +55,48 @@ func (l *Live) MintAppLogin(offer string) (AppLogin, error) {
 	l.audit(audit.Entry{Event: audit.EventLink, How: audit.LinkMinted, Offer: offer, Reason: "mcp_app"})
 	ws := "ws" + strings.TrimPrefix(base, "http") + l.base + "/ws" // below the page, wherever it is served
 	return AppLogin{Secret: secret, WS: ws, Origin: base, Expires: exp, Offer: offer}, nil
+}
+
+// admitApp lets a websocket of the app login key in from origin (self is
+// the live view's own origin), or says in one line why not. The origin an
+// app really connects from is its host's sandbox frame: "null" for an
+// opaque sandbox (a srcdoc frame without allow-same-origin), or an origin
+// of the host's own (the ext-apps reference host writes the app into a
+// frame of its sandbox proxy's origin; Claude's and ChatGPT's sandboxes
+// have theirs), which no server can list in advance. So a login belongs
+// to the origin it first connects from, and to the live view's own; it
+// needs an Origin (a browser always sends one on a websocket handshake);
+// and it has one connection at a time, so that while the app is connected
+// its secret is worth nothing anywhere else. release ends the connection's
+// hold.
+func (l *Live) admitApp(key [32]byte, origin, self string) (release func(), why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	v, ok := l.viewers[key]
+	switch {
+	case !ok:
+		return nil, "This MCP App login has ended."
+	case origin == "":
+		return nil, "An MCP App login connects only from the app's frame in a browser (the request has no Origin)."
+	case v.conns > 0:
+		return nil, "This MCP App login is already connected: it has one connection at a time."
+	case strings.EqualFold(origin, self):
+	case v.origin == "":
+		v.origin = origin
+	case !strings.EqualFold(v.origin, origin):
+		return nil, "This MCP App login belongs to the app's frame it first connected from, not to this origin."
+	}
+	v.conns++
+	return func() {
+		l.mu.Lock()
+		v.conns--
+		l.mu.Unlock()
+	}, ""
+}
+
+// refuseApp answers a websocket handshake admitApp refused: 403 and why.
+func (l *Live) refuseApp(w http.ResponseWriter, why string) {
+	l.log.Debug("live view request refused", "path", l.base+"/ws", "reason", "app-login")
+	w.Header().Set("Connection", "close")
+	http.Error(w, why, http.StatusForbidden)
 }

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/gorilla/websocket"
@@ -47,8 +49,16 @@ func TestAppLoginFromAnotherOrigin(t *testing.T) {
 		c.Close()
 		t.Error("a made-up login connected from another origin")
 	}
-	for _, origin := range []string{"null", "https://sandbox.host.example"} {
-		c, r, err := dial(origin, app.Secret)
+	// A host's sandbox is opaque ("null") or an origin of the host's own;
+	// each app login connects from the frame it was given to.
+	for _, origin := range []string{"https://sandbox.host.example", "null"} {
+		login := app
+		if origin != "null" {
+			if login, err = l.MintAppLogin(offer.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c, r, err := dial(origin, login.Secret)
 		if err != nil {
 			t.Fatalf("the app's login from %s refused: %v (%v)", origin, err, r)
 		}
@@ -58,10 +68,13 @@ func TestAppLoginFromAnotherOrigin(t *testing.T) {
 		}
 		c.Close()
 	}
-	c, _, err := dial("null", app.Secret)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The app connects again from its frame once its last connection
+	// closed (the server sees the close soon after).
+	var c *websocket.Conn
+	poll(ctx, t, "the app's login to connect again", func() bool {
+		c, _, err = dial("null", app.Secret)
+		return err == nil
+	})
 	defer c.Close()
 	send(t, c, map[string]string{"type": "take"})
 	poll(ctx, t, "the User's take in the app", func() bool { return ctl.Holder() == spec.ControllerUser })
@@ -71,4 +84,67 @@ func TestAppLoginFromAnotherOrigin(t *testing.T) {
 		c2.Close()
 		t.Error("the app's login still connects after its turn")
 	}
+}
+
+// TestAppLoginOneFrame: an MCP App's login belongs to the frame it first
+// connected from: another origin, or no Origin at all (not a browser), is
+// refused with 403 and one line saying why, and so is a second connection
+// while the app's is open; the live view's own origin stays allowed.
+func TestAppLoginOneFrame(t *testing.T) {
+	ctx := testContext(t)
+	ctl := control.New(nil)
+	l, _ := startLive(t, ctl, newPage(ctx, t, "http://company.test/form"), nil)
+	offer := ctl.RequestUser("check in yourself", nil)
+	app, err := l.MintAppLogin(offer.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dial := func(origin string) (*websocket.Conn, *http.Response, error) {
+		d := websocket.Dialer{Subprotocols: []string{viewerProtocol, viewerProtocolPrefix + app.Secret}}
+		h := http.Header{}
+		if origin != "" {
+			h.Set("Origin", origin)
+		}
+		return d.DialContext(ctx, app.WS, h)
+	}
+	refused := func(origin, why string) {
+		t.Helper()
+		c, r, err := dial(origin)
+		if err == nil {
+			c.Close()
+			t.Errorf("the app's login connected from %q %s", origin, why)
+			return
+		}
+		if r == nil || r.StatusCode != http.StatusForbidden {
+			t.Errorf("the app's login from %q %s: %v %v, want 403", origin, why, err, r)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		if line := strings.TrimSpace(string(b)); line == "" || strings.Contains(line, "\n") || strings.Contains(line, app.Secret) {
+			t.Errorf("the refusal from %q %s says %q, want one line without the secret", origin, why, b)
+		}
+	}
+	refused("", "without an Origin (not a browser)")
+	c, r, err := dial("https://sandbox.host.example")
+	if err != nil {
+		t.Fatalf("the app's login from its frame refused: %v (%v)", err, r)
+	}
+	next(ctx, t, c, false)
+	refused("https://sandbox.host.example", "a second time while connected")
+	refused("https://evil.example", "from another origin while connected")
+	c.Close()
+	// Closed: its own frame connects again, another origin never does.
+	poll(ctx, t, "the app's login to connect again from its frame", func() bool {
+		c, _, err = dial("https://sandbox.host.example")
+		return err == nil
+	})
+	c.Close()
+	refused("https://evil.example", "from another origin")
+	refused("null", "from an opaque origin it was not given to")
+	// The live view's own origin is the live view's own page.
+	poll(ctx, t, "the app's login to connect from the live view's origin", func() bool {
+		c, _, err = dial("http://" + liveAddr(l))
+		return err == nil
+	})
+	c.Close()
 }

@@ -163,6 +163,14 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 	if l.tokenOK(r.URL.Query().Get("token")) {
 		hasLogin = false
 	}
+	if hasLogin && login.app { // applogin.go
+		release, why := l.admitApp(key, r.Header.Get("Origin"), l.remote.selfOrigin(r.Host))
+		if why != "" {
+			l.refuseApp(w, why)
+			return
+		}
+		defer release()
+	}
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {
 		l.log.Debug("live view upgrade failed", "err", err)

@@ -137,9 +137,13 @@ type Live struct {
 	viewers map[[32]byte]*viewerSession
 
 	// step is where the offer's step is during the User's turn (step.go),
-	// for a viewer who joins; framed wakes its follower after each frame.
-	step   *boxMsg
-	framed chan struct{}
+	// for a viewer who joins; framed wakes its follower after each frame;
+	// stepGen names the latest follower, the only one that may set step;
+	// stepEvery, when set (tests), is used for stepPoll.
+	step      *boxMsg
+	stepGen   uint64
+	stepEvery time.Duration
+	framed    chan struct{}
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
@@ -188,7 +192,14 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		headerTimeout: headerTimeout,
 		idleTimeout:   idleTimeout,
 	}
-	if l.remote, err = newRemote(opts.Addr, opts); err != nil {
+	// On a Router, Addr is unused: the Router's listener serves the live
+	// view, and was checked where it was made (Router.Listen, or the
+	// caller's check of the --http listener).
+	addr := opts.Addr
+	if opts.Router != nil {
+		addr = ""
+	}
+	if l.remote, err = newRemote(addr, opts); err != nil {
 		return nil, fmt.Errorf("creating live view: %w", err)
 	}
 	if l.linkTTL <= 0 {

@@ -46,8 +46,11 @@ type viewerSession struct {
 	// (a login without an offer); 0 while it has taken none.
 	turn uint64
 	// app: an MCP App's login (applogin.go), which may connect from
-	// another origin.
-	app bool
+	// another origin: the one it first connected from (origin), one
+	// connection at a time (conns).
+	app    bool
+	origin string
+	conns  int
 }
 
 // endedMsg tells a viewer its login has ended; the connection closes.

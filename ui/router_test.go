@@ -162,6 +162,23 @@ func TestLiveOnARouterNotListening(t *testing.T) {
 	}
 }
 
+// TestLiveOnARouterIgnoresAddr: on a Router, a live view's Addr is unused,
+// so an Addr that would be refused for a listener of its own (every
+// interface over plain HTTP) does not refuse it: the Router's listener is
+// what serves it, checked where it is made.
+func TestLiveOnARouterIgnoresAddr(t *testing.T) {
+	r, err := NewRouter("rt-a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewLive(&LiveOptions{Router: r, Addr: "0.0.0.0:7999", Control: control.New(nil), Page: func() *browser.Page { return nil }}); err != nil {
+		t.Errorf("a live view on a Router refused for its unused Addr: %v", err)
+	}
+	if _, err := NewLive(&LiveOptions{Addr: "0.0.0.0:7999", Control: control.New(nil), Page: func() *browser.Page { return nil }}); err == nil {
+		t.Error("a live view of its own on every interface over plain HTTP was not refused")
+	}
+}
+
 // TestRouterKeepsHostAndOriginRules: on a Router's listener a live view
 // refuses, with its own token, a request under another Host (DNS
 // rebinding), a websocket from another origin and a fetch from another

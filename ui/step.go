@@ -55,10 +55,16 @@ func (l *Live) pinStep(ctx context.Context, p *browser.Page) bool {
 
 // followStep tells every viewer where the step is on p, after each frame
 // (or every stepPoll), until the User's turn of epoch ends or the shown
-// page changes; then the outline goes.
-func (l *Live) followStep(ctx context.Context, p *browser.Page, epoch uint64) {
-	defer l.setStep(nil)
-	tick := time.NewTicker(stepPoll)
+// page changes; then the outline goes. gen is the follower's generation:
+// once a later take started another follower, this one, which may notice
+// its turn's end only a stepPoll late, changes nothing.
+func (l *Live) followStep(ctx context.Context, p *browser.Page, epoch, gen uint64) {
+	defer l.setStep(gen, nil)
+	every := stepPoll
+	if l.stepEvery > 0 {
+		every = l.stepEvery
+	}
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	var last *boxMsg
 	first := true
@@ -72,7 +78,7 @@ func (l *Live) followStep(ctx context.Context, p *browser.Page, epoch uint64) {
 		err := p.MainFrame().Call(cctx, browser.UtilityWorld, stepBoxJS, &box)
 		cancel()
 		if err == nil && (first || !sameBox(box, last)) {
-			l.setStep(box)
+			l.setStep(gen, box)
 			last, first = box, false
 		}
 		select {
@@ -91,9 +97,14 @@ func sameBox(a, b *boxMsg) bool {
 	return *a == *b
 }
 
-// setStep records where the step is and sends it to every viewer.
-func (l *Live) setStep(box *boxMsg) {
+// setStep records where the step is and sends it to every viewer, when
+// gen is the latest follower.
+func (l *Live) setStep(gen uint64, box *boxMsg) {
 	l.mu.Lock()
+	if gen != l.stepGen {
+		l.mu.Unlock()
+		return
+	}
 	l.step = box
 	cs := make([]*client, 0, len(l.clients))
 	for c := range l.clients {
@@ -116,5 +127,9 @@ func (l *Live) followAfterTake(p *browser.Page, pinned bool) {
 		return
 	}
 	epoch := st.Epoch
-	l.wg.Go(func() { l.followStep(l.ctx, p, epoch) })
+	l.mu.Lock()
+	l.stepGen++
+	gen := l.stepGen
+	l.mu.Unlock()
+	l.wg.Go(func() { l.followStep(l.ctx, p, epoch, gen) })
 }

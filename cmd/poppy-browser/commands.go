@@ -61,7 +61,13 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if err != nil {
 			return err
 		}
-		defer router.Shutdown(context.WithoutCancel(ctx))
+		defer func() {
+			// Bounded as the MCP listener's own shutdown is: a request
+			// still in flight does not hold the process's exit.
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), routerShutdown)
+			defer cancel()
+			_ = router.Shutdown(sctx)
+		}()
 		cfg.LiveRouter = router
 		if onHTTP {
 			liveOnHTTP = router
@@ -116,6 +122,10 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	return srv.ServeStdio(ctx, stdin, stdout)
 }
+
+// routerShutdown bounds the shutdown of the live views' Router (as
+// mcpserver bounds the MCP listener's).
+const routerShutdown = 2 * time.Second
 
 // companyRetry is how long `mcp` keeps discovering a Company whose site
 // does not answer (supervisor.Options.RetryCompanyFor); a variable for the

@@ -30,7 +30,12 @@
     // whole run (at most TOOL_MS): its script may click, submit or set a
     // value and fire input or change itself, so those events are stopped
     // too when they reach a covered control, and the value it set on one is
-    // put back (saved at arming).
+    // put back (saved at arming). A script may also set a covered control's
+    // value, checked, selection or files without any event: sweep compares
+    // every saved control with its value now, puts back the changed ones and
+    // remembers the change as caught ("value change"). It runs at each peek (the
+    // gate reads one while the tool runs), at disarm, and before a submission
+    // the guard sees, which is stopped when it would send a changed control.
     const GUARD_MS = 5000, TOOL_MS = 120000;
     const GUARDED = ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit", "formdata", "input", "change"];
     let guard = null; // {until, caught, tool, saved}
@@ -43,6 +48,9 @@
         t = ev instanceof MouseEvent ? deepFromPoint(t, ev.clientX, ev.clientY) : ev.type === "submit" ? t : deepActive() || t;
       }
       const c = collector();
+      if (guard.tool && (ev.type === "submit" || ev.type === "formdata") && t instanceof HTMLFormElement) {
+        for (const el of sweep()) if (el.form === t) interactionOf(el, c); // it would send a value put back
+      }
       switch (ev.type) {
         case "input": case "change":
           if (!guard.tool) return; // the agent's own input was checked before it
@@ -71,15 +79,51 @@
       for (const el of rootQuery(document, "input,select,textarea")) {
         const c = collector();
         interactionOf(el, c);
-        if (c.list.length) saved.set(el, { value: el.value, checked: el.checked });
+        if (c.list.length) saved.set(el, stateOf(el));
       }
       return saved;
     }
+    // stateOf is what the User sees of a control: its value, checked, the
+    // options selected, the files chosen.
+    function stateOf(el) {
+      return {
+        value: el.value, checked: !!el.checked,
+        selected: el instanceof HTMLSelectElement ? Array.from(el.options, (o) => o.selected) : null,
+        files: el instanceof HTMLInputElement && el.files ? Array.from(el.files) : null,
+      };
+    }
+    const sameList = (a, b) => (a || []).length === (b || []).length && (a || []).every((x, i) => x === b[i]);
+    function same(el, v) {
+      const now = stateOf(el);
+      return now.value === v.value && now.checked === v.checked && sameList(now.selected, v.selected) && sameList(now.files, v.files);
+    }
     function restore(el) {
       const v = guard.saved && guard.saved.get(el);
-      if (!v) return;
-      if (el.value !== v.value) el.value = v.value;
+      if (!v || same(el, v)) return;
+      if (v.files && !sameList(Array.from(el.files || []), v.files)) {
+        const dt = new DataTransfer();
+        for (const f of v.files) dt.items.add(f);
+        el.files = dt.files;
+      } else if (!v.files && el.value !== v.value) {
+        el.value = v.value;
+      }
+      if (v.selected) v.selected.forEach((s, i) => { if (el.options[i] && el.options[i].selected !== s) el.options[i].selected = s; });
       if ("checked" in el && el.checked !== v.checked) el.checked = v.checked;
+    }
+    // sweep puts back every covered control a tool's script changed since
+    // the arming, event or none, remembers the change as caught, and returns
+    // the controls it put back.
+    function sweep() {
+      if (!guard || !guard.tool || !guard.saved) return [];
+      const back = [], c = collector();
+      for (const [el, v] of guard.saved) {
+        if (!el.isConnected || same(el, v)) continue;
+        restore(el);
+        interactionOf(el, c);
+        back.push(el);
+      }
+      if (c.list.length) guard.caught ??= { event: "value change", marks: c.list };
+      return back;
     }
     // holdOut takes form out of its tree until the current script ends, so
     // that the submission whose entry list is being built stops.
@@ -129,6 +173,7 @@
       rootsGrew = true;
     }
     function disarm() {
+      if (guard && performance.now() <= guard.until) sweep();
       const caught = guard && guard.caught;
       guard = null;
       return { caught: caught || null, title: docTitle.call(document) };
@@ -136,6 +181,7 @@
 
     // peek is what the guard has stopped so far, without disarming it.
     function peek() {
+      if (guard && performance.now() <= guard.until) sweep();
       return guard && guard.caught || null;
     }
 
