@@ -1,12 +1,13 @@
-// memo.js: the last scan of the whole document, kept while nothing it read
-// has changed, so that a snapshot of a page that stayed as it was costs
-// about one plain walk of it, not a scan.
+// memo.js: the last scan of the whole document and what changed since, so
+// that a snapshot of a page that stayed as it was costs about one plain
+// walk of it, not a scan, and one after a change scans again only the
+// blocks the change touched.
 // A fragment of the marks scanner (see prelude.js): one namespace, its
 // imports the const lines at its top, its exports the object it returns.
 
   const Memo = (() => {
-    const { docDesignMode } = Dom;
-    const { rootOf } = Tree;
+    const { ATTR, docDesignMode } = Dom;
+    const { rootOf, mayHost, addPending, pendingCount, pendingSince } = Tree;
     const { valueOf, checkedOf } = Fields;
 
     // A scan is a function of the DOM and of a few reads no DOM mutation
@@ -48,9 +49,11 @@
       }
       return v;
     }
-    function unchanged(m) {
+    // holds says whether the recorded reads m from i (values from j) up to
+    // end give the same values again.
+    function holds(m, i, j, end) {
       const { els, kinds, vals } = m;
-      for (let i = 0, j = 0; i < els.length; i++) {
+      for (; i < end; i++) {
         const k = kinds[i], v = readNow(k, els[i]);
         if (k === R_BOX) {
           if (v.x !== vals[j] || v.y !== vals[j + 1] || v.width !== vals[j + 2] || v.height !== vals[j + 3]) return false;
@@ -64,26 +67,143 @@
       }
       return true;
     }
+    const unchanged = (m) => holds(m, 0, 0, m.els.length);
 
-    // The memo: the recorded reads, the scan's entries in the wire form, its
-    // key, and the hosts it left for Go to look into (pending: until Go has
-    // asked for them, see hostsAsked, the memo is not used; a closed root
-    // adopted then drops it). A mutation anywhere in the document or a
-    // shadow root the scan walked drops it, and the observer with it: a page
-    // that keeps changing pays one mutation record, not one per change.
-    let memo = null; // {reads, entries, key, pending}
+    // The memo: the recorded reads, the scan's entries (objects, and in the
+    // wire form), its blocks (segments, below), its key, the base URL and
+    // design mode it was made under, and the hosts it left for Go to look
+    // into (pending: until Go has asked for them, see hostsAsked, the memo
+    // does not answer; a closed root adopted then drops it).
+    let memo = null; // {reads, segs, index, out, entries, key, pending, base, design}
     // A memo's key is unique across documents and scanners: a caller that
     // holds a scan of another document never takes it for this one's.
     const memoSeed = Math.random().toString(36).slice(2, 10);
     let memoCount = 0;
+
+    // What changed since the memo's scan, from the mutation records of the
+    // document and of every shadow root a scan walked: the elements under
+    // which something changed (dirty: their blocks are scanned again), the
+    // subtrees whose every block is scanned again (deep: added, moved, an
+    // attribute that their descendants inherit the effect of, a host whose
+    // slotted content changed), and whether any record came. A change this
+    // cannot place (lost: a mark, an id, a label or a form added, removed
+    // or renamed, too many records) makes the next scan a whole one.
     let watched = new WeakSet();
+    let dirty = new WeakSet(), deep = new WeakSet();
+    let changed = false, lost = false, count = 0;
+    // The references a block's scan followed out of its subtree: the
+    // elements whose text names another (a label, an aria-labelledby
+    // target: nameRefs maps each to the elements it names) and the ids a
+    // scan looked up (refIDs). A change under a name's source dirties the
+    // elements it names; an element with a looked-up id added or removed is
+    // a change this cannot place.
+    let nameRefs = new WeakMap(), refIDs = new Set();
+    const MAX_RECORDS = 2000;
     const WATCH = { subtree: true, childList: true, attributes: true, characterData: true };
-    const mutations = new MutationObserver(() => forget());
+    const mutations = new MutationObserver((records) => note(records));
     function forget() {
       memo = null;
       mutations.disconnect();
       watched = new WeakSet();
+      fresh();
+      nameRefs = new WeakMap();
+      refIDs = new Set();
+      lost = false;
     }
+    function fresh() {
+      dirty = new WeakSet();
+      deep = new WeakSet();
+      changed = false;
+      count = 0;
+    }
+    function lose() {
+      lost = true;
+      mutations.disconnect();
+      watched = new WeakSet();
+    }
+    // Attributes whose effect stays on their element (or reaches the page
+    // only through what is rendered, which the reads compare): a change of
+    // one scans the blocks around the element again, not its subtree.
+    const SHALLOW = new Set("class style title alt value href placeholder tabindex aria-label aria-checked aria-pressed aria-selected aria-current aria-describedby aria-expanded".split(" "));
+    const PLACED = new Set(["id", "for", "form", ATTR]);
+    const qs = Element.prototype.querySelector;
+    const qsa = Element.prototype.querySelectorAll;
+    // unplaced: whether an added or removed node holds what a scan reached
+    // from elsewhere: a label, a form, a base URL, an element with an id a
+    // scan looked up.
+    function unplaced(nodes) {
+      for (const n of nodes) {
+        if (n.nodeType !== 1) continue;
+        const tag = n.localName;
+        if (tag === "label" || tag === "form" || tag === "base" || qs.call(n, "label,form,base")) return true;
+        if (refIDs.size) {
+          if (n.id && refIDs.has(n.id)) return true;
+          for (const x of qsa.call(n, "[id]")) if (refIDs.has(x.id)) return true;
+        }
+      }
+      return false;
+    }
+    function note(records) {
+      if (!records.length || lost) return;
+      changed = true;
+      count += records.length;
+      if (count > MAX_RECORDS) return lose();
+      for (const r of records) {
+        const t = r.target;
+        if (r.type === "attributes") {
+          const a = r.attributeName;
+          if (PLACED.has(a) || t.localName === "base") return lose();
+          if (!SHALLOW.has(a) && !a.startsWith("data-")) deep.add(t);
+          touched(t);
+        } else if (r.type === "characterData") {
+          touched(t);
+        } else {
+          if (t.nodeType === 9 || unplaced(r.addedNodes) || unplaced(r.removedNodes)) return lose();
+          for (const n of r.addedNodes) if (n.nodeType === 1) deep.add(n);
+          // Which legend of a fieldset is its first changes what it disables.
+          if (t.localName === "fieldset") deep.add(t);
+          touched(t);
+        }
+      }
+    }
+    // touched marks node's element and its ancestors (across shadow roots)
+    // dirty. A host whose light content changed is deep: the content shows
+    // through slots in its shadow tree, which no ancestor walk reaches.
+    function touched(node) {
+      let n = node;
+      if (n.nodeType !== 1) {
+        const p = n.parentNode;
+        if (n instanceof ShadowRoot) n = n.host;
+        else if (p instanceof ShadowRoot) n = p.host;
+        else if (p instanceof Element) {
+          if (rootOf(p)) deep.add(p);
+          n = p;
+        } else return; // detached, or the document's own child
+      }
+      while (n) {
+        dirty.add(n);
+        const refs = nameRefs.get(n);
+        if (refs) for (const r of refs) if (!dirty.has(r)) touched(r);
+        const p = n.parentNode;
+        if (p instanceof ShadowRoot) n = p.host;
+        else if (p instanceof Element) {
+          if (rootOf(p)) deep.add(p);
+          n = p;
+        } else break;
+      }
+    }
+    // refer: source's text names el (a label, an aria-labelledby target);
+    // refID: a scan looked up id. Recorded by the scans that keep a memo.
+    function refer(source, el) {
+      if (!reads) return;
+      let s = nameRefs.get(source);
+      if (!s) nameRefs.set(source, (s = new Set()));
+      s.add(el);
+    }
+    function refID(id) {
+      if (reads && id) refIDs.add(id);
+    }
+
     // watch observes a root the recording scan walks.
     function watch(root) {
       if (reads && !watched.has(root)) {
@@ -94,27 +214,104 @@
     // remembered is the memo when it still holds, else null.
     function remembered() {
       if (!memo || memo.pending) return null;
-      if (mutations.takeRecords().length || !unchanged(memo.reads)) {
-        forget();
-        return null;
-      }
+      note(mutations.takeRecords());
+      if (changed || lost || memo.base !== document.baseURI || !unchanged(memo.reads)) return null;
       return memo;
     }
+
+    // Segments: the part of a recording scan that one block (Text's visit
+    // of an element that opens a line of its own) gave: its entries, its
+    // reads, the blocks inside it and the hosts it listed, with the state
+    // it was visited in (key: depth, editing, table row, preformatted).
+    // The blocks under which nothing changed and whose reads hold are taken
+    // from the memo's scan as they were (reuse); the rest is scanned.
+    let segs = null, index = null; // the recording scan's segments, and each element's
+    let prev = null; // the memo whose segments the recording scan may reuse
+    let noReuse = 0; // > 0 inside a deep subtree
+    function segOpen(el, key, o) {
+      if (!reads) return null;
+      index.set(el, segs.length);
+      const s = { el, key, o0: o, o1: o, i0: reads.els.length, j0: reads.vals.length, i1: 0, j1: 0, s1: 0, p0: pendingCount(), hosts: null };
+      segs.push(s);
+      return s;
+    }
+    function segClose(s, o) {
+      if (!s) return;
+      s.o1 = o;
+      s.i1 = reads.els.length;
+      s.j1 = reads.vals.length;
+      s.s1 = segs.length;
+      s.hosts = pendingCount() > s.p0 ? pendingSince(s.p0) : null;
+    }
+    // deepIn and deepOut bracket the visit of an element: inside a deep
+    // one, nothing is reused.
+    function deepIn(el) {
+      if (prev && deep.has(el)) {
+        noReuse++;
+        return true;
+      }
+      return false;
+    }
+    function deepOut() {
+      noReuse--;
+    }
+    // reuse appends to out the entries el's block gave the memo's scan, and
+    // takes over its reads and segments, when nothing under el changed, it
+    // was visited in the same state (key) and its reads hold; false when it
+    // must be scanned.
+    function reuse(el, key, out) {
+      if (!prev || noReuse || dirty.has(el)) return false;
+      const x = prev.index.get(el);
+      if (x === undefined) return false;
+      const ps = prev.segs, s = ps[x], pr = prev.reads;
+      if (s.key !== key || !holds(pr, s.i0, s.j0, s.i1)) return false;
+      const di = reads.els.length - s.i0, dj = reads.vals.length - s.j0, dout = out.length - s.o0, ds = segs.length - x;
+      const dp = pendingCount() - s.p0;
+      for (let i = s.i0; i < s.i1; i++) {
+        reads.els.push(pr.els[i]);
+        reads.kinds.push(pr.kinds[i]);
+      }
+      for (let j = s.j0; j < s.j1; j++) reads.vals.push(pr.vals[j]);
+      for (let y = x; y < s.s1; y++) {
+        const t = ps[y];
+        index.set(t.el, segs.length);
+        segs.push({ el: t.el, key: t.key, o0: t.o0 + dout, o1: t.o1 + dout, i0: t.i0 + di, j0: t.j0 + dj, i1: t.i1 + di, j1: t.j1 + dj, s1: t.s1 + ds, p0: t.p0 + dp, hosts: t.hosts });
+      }
+      const po = prev.out;
+      for (let o = s.o0; o < s.o1; o++) out.push(po[o]);
+      // A host listed then is listed again unless Go has read it since.
+      if (s.hosts) for (const h of s.hosts) if (mayHost(h)) addPending(h);
+      return true;
+    }
+
     // remember runs scanAll, the scan of the whole document, recording its
     // reads, and keeps it as the memo with its entries as pack writes them;
-    // null when the document has no root element (scanAll gives null).
+    // null when the document has no root element (scanAll gives null). It
+    // reuses the blocks of the memo's scan that nothing changed; a memo made
+    // under another base URL or design mode, or a change it cannot place,
+    // makes it a whole scan.
     function remember(scanAll, pack) {
-      forget();
+      note(mutations.takeRecords());
+      prev = memo && !lost && memo.base === document.baseURI && memo.design === docDesignMode.call(document) ? memo : null;
+      if (!prev) forget();
       reads = { els: [], kinds: [], vals: [] };
+      segs = [];
+      index = new Map();
       watch(document);
-      let s = null;
+      let s = null, ok = false;
       try {
         s = scanAll();
+        ok = true;
       } finally {
-        const recorded = reads;
-        reads = null;
-        if (s) memo = { reads: recorded, entries: pack(s), key: memoSeed + "." + ++memoCount, pending: s.pendingHosts };
-        else forget();
+        const recorded = reads, sg = segs, ix = index;
+        reads = segs = index = prev = null;
+        noReuse = 0;
+        fresh();
+        if (ok && s) {
+          memo = { reads: recorded, segs: sg, index: ix, out: s.elements, entries: pack(s), key: memoSeed + "." + ++memoCount, pending: s.pendingHosts, base: document.baseURI, design: docDesignMode.call(document) };
+        } else {
+          forget();
+        }
       }
       return memo;
     }
@@ -124,6 +321,6 @@
     }
     return {
       R_SHOWN, R_RENDERED, R_CONTENTS, R_BOX, R_VALUE, R_CHECKED, R_SELECTED, R_ROOT, R_SLOT, R_DESIGN,
-      read, watch, forget, remembered, remember, hostsAsked,
+      read, watch, forget, remembered, remember, hostsAsked, refer, refID, segOpen, segClose, deepIn, deepOut, reuse,
     };
   })();

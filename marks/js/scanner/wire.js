@@ -21,10 +21,12 @@
     // the memo that still holds (since), it answers same = 1 and no
     // entries: the caller holds them. The URL and the title are read anew
     // every time.
-    function scanWire(rootID, since) {
+    // With whole, it is a scan of the whole document that neither uses nor
+    // changes the memo (for the tests that hold the memo's scans to it).
+    function scanWire(rootID, since, whole) {
       const head = (pendingHosts, key, same) => JSON.stringify([location.href, docTitle.call(document), pendingHosts, key, same]);
       const withEntries = (h, entries) => entries ? h.slice(0, -1) + "," + entries + "]" : h;
-      if (rootID) {
+      if (rootID || whole) {
         const s = scan(rootID);
         return s ? withEntries(head(s.pendingHosts, "", 0), wireEntries(s)) : "null";
       }
@@ -34,7 +36,10 @@
       return withEntries(head(m.pending, m.key, 0), m.entries);
     }
     const scanAll = () => scan(0);
-    // wireEntries is a scan's entries in the wire form, without the brackets.
-    const wireEntries = (s) => JSON.stringify(s.elements.map(packed)).slice(1, -1);
+    // wireEntries is a scan's entries in the wire form, without the
+    // brackets. Each entry keeps its own (under a symbol, which JSON leaves
+    // out): the entries of the blocks a scan reuses are written once.
+    const WIRE = Symbol("wire");
+    const wireEntries = (s) => s.elements.map((e) => e[WIRE] ??= JSON.stringify(packed(e))).join(",");
     return { scanWire };
   })();
