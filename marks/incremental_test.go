@@ -205,9 +205,11 @@ const mutateJS = `function(seed) {
 }`
 
 // scanPairJS scans the whole document as a snapshot does (the memo's scan,
-// reusing what did not change) and then anew, changing nothing.
+// reusing what did not change) and then anew, changing nothing, and says
+// how many blocks the first took over from the scan before.
 const scanPairJS = `function() {
-  return [globalThis.poppyMarks.scanWire(0, ""), globalThis.poppyMarks.scanWire(0, "", true)];
+  const m = globalThis.poppyMarks;
+  return [m.scanWire(0, ""), m.scanWire(0, "", true), String(m.reusedBlocks())];
 }`
 
 // TestScanAfterChangesIsWhole holds the scan of a changed page, which
@@ -222,19 +224,28 @@ func TestScanAfterChangesIsWhole(t *testing.T) {
 	if testing.Short() {
 		seeds, steps = 4, 15
 	}
+	reused := 0 // steps whose scan took blocks over
+	defer func() {
+		if !t.Failed() && reused < seeds*steps/4 {
+			t.Errorf("only %d of %d scans after a change took blocks over from the scan before", reused, seeds*steps)
+		}
+	}()
 	for seed := range seeds {
 		t.Run(strconv.Itoa(seed), func(t *testing.T) {
 			tp, ctx := open(t, "/random.html?seed="+strconv.Itoa(seed)+"&")
 			var did []string
 			compare := func(step int) {
 				t.Helper()
-				var pair [2]string
+				var pair [3]string
 				if err := tp.frame.Call(ctx, marks.World, scanPairJS, &pair); err != nil {
 					t.Fatal(err)
 				}
 				got, want := wireEntries(t, pair[0]), wireEntries(t, pair[1])
 				if got != want {
 					t.Fatalf("step %d, after %s:\nthe scan after the changes:\n%s\na whole scan:\n%s", step, strings.Join(did, "; "), got, want)
+				}
+				if step > 0 && pair[2] != "0" {
+					reused++
 				}
 			}
 			compare(0)

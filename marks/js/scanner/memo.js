@@ -228,6 +228,7 @@
     let segs = null, index = null; // the recording scan's segments, and each element's
     let prev = null; // the memo whose segments the recording scan may reuse
     let noReuse = 0; // > 0 inside a deep subtree
+    let reusedCount = 0; // the blocks the recording scan took over
     function segOpen(el, key, o) {
       if (!reads) return null;
       index.set(el, segs.length);
@@ -277,6 +278,7 @@
         index.set(t.el, segs.length);
         segs.push({ el: t.el, key: t.key, o0: t.o0 + dout, o1: t.o1 + dout, i0: t.i0 + di, j0: t.j0 + dj, i1: t.i1 + di, j1: t.j1 + dj, s1: t.s1 + ds, p0: t.p0 + dp, hosts: t.hosts });
       }
+      reusedCount += s.s1 - x;
       const po = prev.out;
       for (let o = s.o0; o < s.o1; o++) out.push(po[o]);
       // A host listed then is listed again unless Go has read it since.
@@ -307,20 +309,25 @@
         reads = segs = index = prev = null;
         noReuse = 0;
         fresh();
+        const reused = reusedCount;
+        reusedCount = 0;
         if (ok && s) {
-          memo = { reads: recorded, segs: sg, index: ix, out: s.elements, entries: pack(s), key: memoSeed + "." + ++memoCount, pending: s.pendingHosts, base: document.baseURI, design: docDesignMode.call(document) };
+          memo = { reads: recorded, segs: sg, index: ix, out: s.elements, entries: pack(s), key: memoSeed + "." + ++memoCount, pending: s.pendingHosts, base: document.baseURI, design: docDesignMode.call(document), reused };
         } else {
           forget();
         }
       }
       return memo;
     }
+    // reused: how many blocks the memo's scan took over from the one before
+    // (for tests and benchmarks).
+    const reused = () => memo ? memo.reused : 0;
     // hostsAsked: Go has asked for the hosts the memo's scan left pending.
     function hostsAsked() {
       if (memo) memo.pending = 0;
     }
     return {
       R_SHOWN, R_RENDERED, R_CONTENTS, R_BOX, R_VALUE, R_CHECKED, R_SELECTED, R_ROOT, R_SLOT, R_DESIGN,
-      read, watch, forget, remembered, remember, hostsAsked, refer, refID, segOpen, segClose, deepIn, deepOut, reuse,
+      read, watch, forget, remembered, remember, hostsAsked, reused, refer, refID, segOpen, segClose, deepIn, deepOut, reuse,
     };
   })();
