@@ -199,7 +199,7 @@ const mutateJS = `function(seed) {
   case 14: { const hosts = els.filter((e) => e.shadowRoot); if (!hosts.length) return "nothing"; const h = pick(hosts); const c = h.firstElementChild; if (c) { c.textContent = "reslotted " + Math.floor(rnd() * 9); } else h.appendChild(frag()); return "slotted content"; }
   case 15: { const d = document.createElement("div"); d.attachShadow({ mode: "open" }).innerHTML = "<p>late shadow <slot></slot></p>"; d.textContent = "light"; targetParent().appendChild(d); return "new host"; }
   case 16: { const p = targetParent(); p.appendChild(document.createTextNode(" appended text ")); return "text node into " + p.localName; }
-  case 17: { const ps = els.filter((e) => e.localName === "fieldset"); if (!ps.length) return "nothing"; const f = pick(ps); f.insertBefore(document.createElement("legend"), f.firstChild).textContent = "First"; return "legend"; }
+  case 17: { const ps = els.filter((e) => e.localName === "fieldset"); if (!ps.length) return "nothing"; const f = pick(ps); if (rnd() < 0.5) { f.disabled = !f.disabled; return "fieldset disabled " + f.disabled; } f.insertBefore(document.createElement("legend"), f.firstChild).textContent = "First"; return "legend"; }
   default: { const a = Array.from(els).filter((e) => e.localName === "label"); if (!a.length) return "nothing"; pick(a).firstChild.textContent = "relabelled"; return "label text"; }
   }
 }`
