@@ -131,8 +131,11 @@ func ScanFrom(ctx context.Context, f browser.Frame, root int) (Scan, error) {
 // while nothing it read has changed: no mutation of the DOM, and the same
 // rendering, boxes, values, checked and selected states, shadow roots and
 // slots. When that is so for last, only the URL and the title cross CDP
-// and the result is last with them; otherwise it is a new scan. A scan
-// never decides an action ([Check] reads the page each time).
+// and the result is last with them; otherwise it is a new scan, for which
+// the scanner scans again only the blocks under which the DOM changed or
+// whose reads no longer hold, and takes the rest from its last scan (the
+// result is byte for byte a whole scan's). A scan never decides an action
+// ([Check] reads the page each time).
 func ScanAgain(ctx context.Context, f browser.Frame, last Scan) (Scan, error) {
 	return scanFrom(ctx, f, 0, &last)
 }
