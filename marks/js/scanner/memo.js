@@ -1,13 +1,14 @@
-// memo.js: the last scan of the whole document and what changed since, so
-// that a snapshot of a page that stayed as it was costs about one plain
-// walk of it, not a scan, and one after a change scans again only the
-// blocks the change touched.
+// memo.js: the last scan of the whole document, so that a snapshot of a
+// page that stayed as it was costs about one plain walk of it, not a scan,
+// and one after a change scans again only the blocks the change touched
+// (changes.js says which).
 // A fragment of the marks scanner (see prelude.js): one namespace, its
 // imports the const lines at its top, its exports the object it returns.
 
   const Memo = (() => {
-    const { ATTR, docDesignMode } = Dom;
+    const { docDesignMode } = Dom;
     const { rootOf, mayHost, addPending, pendingCount, pendingSince } = Tree;
+    const { recording, reset, fresh, take, isDirty, isDeep, anyChange, isLost } = Changes;
     const { valueOf, checkedOf } = Fields;
 
     // A scan is a function of the DOM and of a few reads no DOM mutation
@@ -80,142 +81,11 @@
     const memoSeed = Math.random().toString(36).slice(2, 10);
     let memoCount = 0;
 
-    // What changed since the memo's scan, from the mutation records of the
-    // document and of every shadow root a scan walked: the elements under
-    // which something changed (dirty: their blocks are scanned again), the
-    // subtrees whose every block is scanned again (deep: added, moved, an
-    // attribute that their descendants inherit the effect of, a host whose
-    // slotted content changed), and whether any record came. A change this
-    // cannot place (lost: a mark, an id, a label or a form added, removed
-    // or renamed, too many records) makes the next scan a whole one.
-    let watched = new WeakSet();
-    let dirty = new WeakSet(), deep = new WeakSet();
-    let changed = false, lost = false, count = 0;
-    // The references a block's scan followed out of its subtree: the
-    // elements whose text names another (a label, an aria-labelledby
-    // target: nameRefs maps each to the elements it names) and the ids a
-    // scan looked up (refIDs). A change under a name's source dirties the
-    // elements it names; an element with a looked-up id added or removed is
-    // a change this cannot place.
-    let nameRefs = new WeakMap(), refIDs = new Set();
-    const MAX_RECORDS = 2000;
-    const WATCH = { subtree: true, childList: true, attributes: true, characterData: true };
-    const mutations = new MutationObserver((records) => note(records));
-    function forget() {
-      memo = null;
-      mutations.disconnect();
-      watched = new WeakSet();
-      fresh();
-      nameRefs = new WeakMap();
-      refIDs = new Set();
-      lost = false;
-    }
-    function fresh() {
-      dirty = new WeakSet();
-      deep = new WeakSet();
-      changed = false;
-      count = 0;
-    }
-    function lose() {
-      lost = true;
-      mutations.disconnect();
-      watched = new WeakSet();
-    }
-    // Attributes whose effect stays on their element (or reaches the page
-    // only through what is rendered, which the reads compare): a change of
-    // one scans the blocks around the element again, not its subtree.
-    const SHALLOW = new Set("class style title alt value href placeholder tabindex aria-label aria-checked aria-pressed aria-selected aria-current aria-describedby aria-expanded".split(" "));
-    const PLACED = new Set(["id", "for", "form", ATTR]);
-    const qs = Element.prototype.querySelector;
-    const qsa = Element.prototype.querySelectorAll;
-    // unplaced: whether an added or removed node holds what a scan reached
-    // from elsewhere: a label, a form, a base URL, an element with an id a
-    // scan looked up.
-    function unplaced(nodes) {
-      for (const n of nodes) {
-        if (n.nodeType !== 1) continue;
-        const tag = n.localName;
-        if (tag === "label" || tag === "form" || tag === "base" || qs.call(n, "label,form,base")) return true;
-        if (refIDs.size) {
-          if (n.id && refIDs.has(n.id)) return true;
-          for (const x of qsa.call(n, "[id]")) if (refIDs.has(x.id)) return true;
-        }
-      }
-      return false;
-    }
-    function note(records) {
-      if (!records.length || lost) return;
-      changed = true;
-      count += records.length;
-      if (count > MAX_RECORDS) return lose();
-      for (const r of records) {
-        const t = r.target;
-        if (r.type === "attributes") {
-          const a = r.attributeName;
-          if (PLACED.has(a) || t.localName === "base") return lose();
-          if (!SHALLOW.has(a) && !a.startsWith("data-")) deep.add(t);
-          touched(t);
-        } else if (r.type === "characterData") {
-          touched(t);
-        } else {
-          if (t.nodeType === 9 || unplaced(r.addedNodes) || unplaced(r.removedNodes)) return lose();
-          for (const n of r.addedNodes) if (n.nodeType === 1) deep.add(n);
-          // Which legend of a fieldset is its first changes what it disables.
-          if (t.localName === "fieldset") deep.add(t);
-          touched(t);
-        }
-      }
-    }
-    // touched marks node's element and its ancestors (across shadow roots)
-    // dirty. A host whose light content changed is deep: the content shows
-    // through slots in its shadow tree, which no ancestor walk reaches.
-    function touched(node) {
-      let n = node;
-      if (n.nodeType !== 1) {
-        const p = n.parentNode;
-        if (n instanceof ShadowRoot) n = n.host;
-        else if (p instanceof ShadowRoot) n = p.host;
-        else if (p instanceof Element) {
-          if (rootOf(p)) deep.add(p);
-          n = p;
-        } else return; // detached, or the document's own child
-      }
-      while (n) {
-        dirty.add(n);
-        const refs = nameRefs.get(n);
-        if (refs) for (const r of refs) if (!dirty.has(r)) touched(r);
-        const p = n.parentNode;
-        if (p instanceof ShadowRoot) n = p.host;
-        else if (p instanceof Element) {
-          if (rootOf(p)) deep.add(p);
-          n = p;
-        } else break;
-      }
-    }
-    // refer: source's text names el (a label, an aria-labelledby target);
-    // refID: a scan looked up id. Recorded by the scans that keep a memo.
-    function refer(source, el) {
-      if (!reads) return;
-      let s = nameRefs.get(source);
-      if (!s) nameRefs.set(source, (s = new Set()));
-      s.add(el);
-    }
-    function refID(id) {
-      if (reads && id) refIDs.add(id);
-    }
-
-    // watch observes a root the recording scan walks.
-    function watch(root) {
-      if (reads && !watched.has(root)) {
-        watched.add(root);
-        mutations.observe(root, WATCH);
-      }
-    }
     // remembered is the memo when it still holds, else null.
     function remembered() {
       if (!memo || memo.pending) return null;
-      note(mutations.takeRecords());
-      if (changed || lost || memo.base !== document.baseURI || !unchanged(memo.reads)) return null;
+      take();
+      if (anyChange() || isLost() || memo.base !== document.baseURI || !unchanged(memo.reads)) return null;
       return memo;
     }
 
@@ -247,7 +117,7 @@
     // deepIn and deepOut bracket the visit of an element: inside a deep
     // one, nothing is reused.
     function deepIn(el) {
-      if (prev && deep.has(el)) {
+      if (prev && isDeep(el)) {
         noReuse++;
         return true;
       }
@@ -261,7 +131,7 @@
     // was visited in the same state (key) and its reads hold; false when it
     // must be scanned.
     function reuse(el, key, out) {
-      if (!prev || noReuse || dirty.has(el)) return false;
+      if (!prev || noReuse || isDirty(el)) return false;
       const x = prev.index.get(el);
       if (x === undefined) return false;
       const ps = prev.segs, s = ps[x], pr = prev.reads;
@@ -293,13 +163,14 @@
     // under another base URL or design mode, or a change it cannot place,
     // makes it a whole scan.
     function remember(scanAll, pack) {
-      note(mutations.takeRecords());
-      prev = memo && !lost && memo.base === document.baseURI && memo.design === docDesignMode.call(document) ? memo : null;
+      take();
+      prev = memo && !isLost() && memo.base === document.baseURI && memo.design === docDesignMode.call(document) ? memo : null;
       if (!prev) forget();
       reads = { els: [], kinds: [], vals: [] };
       segs = [];
       index = new Map();
-      watch(document);
+      recording(true);
+      Changes.watch(document);
       let s = null, ok = false;
       try {
         s = scanAll();
@@ -307,6 +178,7 @@
       } finally {
         const recorded = reads, sg = segs, ix = index;
         reads = segs = index = prev = null;
+        recording(false);
         noReuse = 0;
         fresh();
         const reused = reusedCount;
@@ -322,12 +194,16 @@
     // reused: how many blocks the memo's scan took over from the one before
     // (for tests and benchmarks).
     const reused = () => memo ? memo.reused : 0;
+    function forget() {
+      memo = null;
+      reset();
+    }
     // hostsAsked: Go has asked for the hosts the memo's scan left pending.
     function hostsAsked() {
       if (memo) memo.pending = 0;
     }
     return {
       R_SHOWN, R_RENDERED, R_CONTENTS, R_BOX, R_VALUE, R_CHECKED, R_SELECTED, R_ROOT, R_SLOT, R_DESIGN,
-      read, watch, forget, remembered, remember, hostsAsked, reused, refer, refID, segOpen, segClose, deepIn, deepOut, reuse,
+      read, forget, remembered, remember, hostsAsked, reused, segOpen, segClose, deepIn, deepOut, reuse,
     };
   })();

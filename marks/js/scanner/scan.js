@@ -7,7 +7,8 @@
     const { clip, VALUE_MAX, checkedOf } = Fields;
     const { parentOf } = Tree;
     const { INTERACTIVE, CONTENT, FIELD_ROLES, kindOf, formOf, isSubmit, isTextField, collector, interactionOf, submissionOf } = Rules;
-    const { read, refer, refID, R_SHOWN, R_VALUE, R_CHECKED, R_SELECTED } = Memo;
+    const { read, R_SHOWN, R_VALUE, R_CHECKED, R_SELECTED } = Memo;
+    const { refer, refID } = Changes;
     const { sizedPart } = HitTest;
 
     // ---- the scan: what the agent may read ----

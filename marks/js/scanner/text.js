@@ -8,7 +8,8 @@
     const { clip } = Fields;
     const { parentOf, closest, canHost, mayHost, clearPending, addPending, pendingCount } = Tree;
     const { ROLES, isControl } = Rules;
-    const { read, watch, refer, refID, segOpen, segClose, deepIn, deepOut, reuse, R_SHOWN, R_RENDERED, R_CONTENTS, R_BOX, R_ROOT, R_SLOT, R_DESIGN } = Memo;
+    const { read, segOpen, segClose, deepIn, deepOut, reuse, R_SHOWN, R_RENDERED, R_CONTENTS, R_BOX, R_ROOT, R_SLOT, R_DESIGN } = Memo;
+    const { watch, refer, refID } = Changes;
     const { textOf, entry, NO_BOX, boxIfShown, markWalk } = Scan;
 
     // A block element starts a line of its own; text and inline elements
