@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -216,7 +217,9 @@ const scanPairJS = `function() {
 // reuses the blocks of the last scan that no change touched, to a whole
 // scan of it: on random pages, after each of a random sequence of changes,
 // the entries (ids, names, values, marks, boxes, lines, in order) and the
-// pending hosts are byte for byte a whole scan's. It also shows that the
+// pending hosts are byte for byte a whole scan's, and so are the entries
+// ScanAgain returns, which the page sends as runs of the caller's scan and
+// the new entries. It also shows that the
 // scans did reuse blocks: a snapshot after one change is not a whole scan
 // in disguise.
 func TestScanAfterChangesIsWhole(t *testing.T) {
@@ -234,8 +237,16 @@ func TestScanAfterChangesIsWhole(t *testing.T) {
 		t.Run(strconv.Itoa(seed), func(t *testing.T) {
 			tp, ctx := open(t, "/random.html?seed="+strconv.Itoa(seed)+"&")
 			var did []string
+			var last marks.Scan
 			compare := func(step int) {
 				t.Helper()
+				// As the gate reads it: the entries it holds that the scan
+				// took over cross CDP as runs of its own.
+				sc, err := marks.ScanAgain(ctx, tp.frame, last)
+				if err != nil {
+					t.Fatal(err)
+				}
+				last = sc
 				var pair [3]string
 				if err := tp.frame.Call(ctx, marks.World, scanPairJS, &pair); err != nil {
 					t.Fatal(err)
@@ -243,6 +254,13 @@ func TestScanAfterChangesIsWhole(t *testing.T) {
 				got, want := wireEntries(t, pair[0]), wireEntries(t, pair[1])
 				if got != want {
 					t.Fatalf("step %d, after %s:\nthe scan after the changes:\n%s\na whole scan:\n%s", step, strings.Join(did, "; "), got, want)
+				}
+				whole, err := marks.DecodeWire(pair[1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(sc.Elements, whole) {
+					t.Fatalf("step %d, after %s: ScanAgain's entries are not a whole scan's:\n%+v\n%+v", step, strings.Join(did, "; "), sc.Elements, whole)
 				}
 				if step > 0 && pair[2] != "0" {
 					reused++

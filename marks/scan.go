@@ -141,11 +141,11 @@ func ScanAgain(ctx context.Context, f browser.Frame, last Scan) (Scan, error) {
 }
 
 func scanFrom(ctx context.Context, f browser.Frame, root int, last *Scan) (Scan, error) {
-	since := ""
+	since, base := "", []Element(nil)
 	if last != nil {
-		since = last.Memo
+		since, base = last.Memo, last.Elements
 	}
-	s, err := scanOnce(ctx, f, root, since)
+	s, err := scanOnce(ctx, f, root, since, base)
 	if err == nil && s.Same {
 		if last == nil || last.Memo != s.Memo {
 			return Scan{}, fmt.Errorf("scanning frame: the page answered for a scan it was not given")
@@ -162,7 +162,7 @@ func scanFrom(ctx context.Context, f browser.Frame, root int, last *Scan) (Scan,
 		if n == 0 {
 			break
 		}
-		s, err = scanOnce(ctx, f, root, "")
+		s, err = scanOnce(ctx, f, root, "", nil)
 	}
 	return s.Scan, err
 }
@@ -195,7 +195,10 @@ type scanJSON struct {
 // scanOnce runs the scanner once. The scan comes back as one JSON string
 // in the wire form (wire.go): CDP's own by-value serialization of
 // thousands of small objects costs many times more.
-func scanOnce(ctx context.Context, f browser.Frame, root int, since string) (scanJSON, error) {
+//
+// base is the scan of the memo since names: a scan that reused blocks of
+// it sends runs of base's entries instead of them.
+func scanOnce(ctx context.Context, f browser.Frame, root int, since string, base []Element) (scanJSON, error) {
 	var raw string
 	if err := f.Call(ctx, World, callScan, &raw, root, since); err != nil {
 		return scanJSON{}, fmt.Errorf("scanning frame: %w", err)
@@ -203,7 +206,7 @@ func scanOnce(ctx context.Context, f browser.Frame, root int, since string) (sca
 	if raw == "null" { // the scanner found no element root
 		return scanJSON{}, fmt.Errorf("scanning frame: %w", ErrStale)
 	}
-	s, err := decodeWire(raw)
+	s, err := decodeWire(raw, base)
 	if err != nil {
 		return scanJSON{}, fmt.Errorf("scanning frame: %w", err)
 	}

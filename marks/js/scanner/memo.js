@@ -75,7 +75,9 @@
     // design mode it was made under, and the hosts it left for Go to look
     // into (pending: until Go has asked for them, see hostsAsked, the memo
     // does not answer; a closed root adopted then drops it).
-    let memo = null; // {reads, segs, index, out, entries, key, pending, base, design}
+    // runs: the entries taken over from the memo before (from), as
+    // [at, start, end]: out[at...] is from.out[start:end].
+    let memo = null; // {reads, segs, index, out, key, pending, base, design, reused, from, runs}
     // A memo's key is unique across documents and scanners: a caller that
     // holds a scan of another document never takes it for this one's.
     const memoSeed = Math.random().toString(36).slice(2, 10);
@@ -99,6 +101,7 @@
     let prev = null; // the memo whose segments the recording scan may reuse
     let noReuse = 0; // > 0 inside a deep subtree
     let reusedCount = 0; // the blocks the recording scan took over
+    let runs = null; // the entries it took over, as the memo says (runs)
     function segOpen(el, key, o) {
       if (!reads) return null;
       index.set(el, segs.length);
@@ -149,6 +152,9 @@
         segs.push({ el: t.el, key: t.key, o0: t.o0 + dout, o1: t.o1 + dout, i0: t.i0 + di, j0: t.j0 + dj, i1: t.i1 + di, j1: t.j1 + dj, s1: t.s1 + ds, p0: t.p0 + dp, hosts: t.hosts });
       }
       reusedCount += s.s1 - x;
+      const last = runs[runs.length - 1];
+      if (last && last[2] === s.o0 && last[0] + last[2] - last[1] === out.length) last[2] = s.o1;
+      else if (s.o1 > s.o0) runs.push([out.length, s.o0, s.o1]);
       const po = prev.out;
       for (let o = s.o0; o < s.o1; o++) out.push(po[o]);
       // A host listed then is listed again unless Go has read it since.
@@ -157,18 +163,19 @@
     }
 
     // remember runs scanAll, the scan of the whole document, recording its
-    // reads, and keeps it as the memo with its entries as pack writes them;
+    // reads, and keeps it as the memo with its entries;
     // null when the document has no root element (scanAll gives null). It
     // reuses the blocks of the memo's scan that nothing changed; a memo made
     // under another base URL or design mode, or a change it cannot place,
     // makes it a whole scan.
-    function remember(scanAll, pack) {
+    function remember(scanAll) {
       take();
       prev = memo && !isLost() && memo.base === document.baseURI && memo.design === docDesignMode.call(document) ? memo : null;
       if (!prev) forget();
       reads = { els: [], kinds: [], vals: [] };
       segs = [];
       index = new Map();
+      runs = [];
       recording(true);
       Changes.watch(document);
       let s = null, ok = false;
@@ -176,15 +183,15 @@
         s = scanAll();
         ok = true;
       } finally {
-        const recorded = reads, sg = segs, ix = index;
-        reads = segs = index = prev = null;
+        const recorded = reads, sg = segs, ix = index, from = prev && prev.key, taken = runs;
+        reads = segs = index = prev = runs = null;
         recording(false);
         noReuse = 0;
         fresh();
         const reused = reusedCount;
         reusedCount = 0;
         if (ok && s) {
-          memo = { reads: recorded, segs: sg, index: ix, out: s.elements, entries: pack(s), key: memoSeed + "." + ++memoCount, pending: s.pendingHosts, base: document.baseURI, design: docDesignMode.call(document), reused };
+          memo = { reads: recorded, segs: sg, index: ix, out: s.elements, key: memoSeed + "." + ++memoCount, pending: s.pendingHosts, base: document.baseURI, design: docDesignMode.call(document), reused, from, runs: taken };
         } else {
           forget();
         }
