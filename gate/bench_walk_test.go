@@ -27,35 +27,43 @@ const plainWalkJS = `function() {
 }`
 
 // inPageScanJS times, inside the page, the part of a snapshot that runs
-// there: the scan in its wire form, as one string (marks.ScanFrame's call).
-const inPageScanJS = `function() {
+// there: the scan in its wire form, as one string (marks.ScanFrame's
+// call); with whole, a whole scan that leaves the memo alone.
+const inPageScanJS = `function(whole) {
   const t = performance.now();
-  const s = globalThis.poppyMarks.scanWire(0);
-  return [performance.now() - t, s.length];
+  const s = globalThis.poppyMarks.scanWire(0, "", whole);
+  return [performance.now() - t, s.length, globalThis.poppyMarks.reusedBlocks()];
 }`
 
-// touchJS changes the document in a way nobody sees (an attribute on the
-// root element): the scanner's memo gives way and the next scan is a
-// whole one.
-const touchJS = `function() { document.documentElement.toggleAttribute("data-bench-touch"); }`
+// changeJS is one change a person would see: the words of the paragraph
+// in the middle of the page.
+const changeJS = `function(n) {
+  const ps = document.querySelectorAll("p");
+  ps[ps.length >> 1].firstChild.data = "Changed words " + n + " ";
+}`
+
+// layoutJS makes the browser lay the page out, as it would to show it.
+const layoutJS = `function() { return document.documentElement.getBoundingClientRect().height; }`
 
 // BenchmarkSnapshotVsWalk times, in one run on the same page, one plain JS
-// walk of the page (plainWalkJS, also one round trip) and two snapshots
-// through Gate.Do, alternating them: a cold one after the document
-// changed (a whole scan) and a warm one of the page as it was (answered
-// from the scanner's memo: a walk that checks what the scan read, and no
-// entries crossing CDP). It reports the median of each and their ratio to
-// the walk (medians: the machine is shared), the text's bytes, and
-// where a cold snapshot's time goes: the scan timed inside the page
-// (inpage-scan-ms; the rest is CDP, Go and the gate's bookkeeping) and
-// the bytes of the scan that cross CDP (wire-bytes).
+// walk of the page (plainWalkJS, also one round trip) and three snapshots
+// through Gate.Do, alternating them on each new document: a cold one (the
+// first of the document: a whole scan), one after a change (the words of
+// one paragraph: the scanner scans again the blocks the change touched and
+// reuses the rest), and a warm one of the page as it was (answered from the
+// scanner's memo: a walk that checks what the scan read, and no entries
+// crossing CDP). It reports the median of each and their ratio to the walk
+// (medians: the machine is shared), the text's bytes, and where the time
+// goes inside the page (a whole scan, and a scan after one change,
+// inpage-*-ms; the rest is CDP, Go and the gate's bookkeeping), the blocks
+// the scan after one change reused, and the bytes of the scan that cross
+// CDP (wire-bytes).
 func BenchmarkSnapshotVsWalk(b *testing.B) {
 	for _, pg := range snapshotPages {
 		b.Run(pg.name, func(b *testing.B) {
 			bb := startBench(b, pg.path)
-			frame := bb.page.MainFrame()
-			touch := func() {
-				if err := frame.Call(b.Context(), browser.UtilityWorld, touchJS, nil); err != nil {
+			call := func(world, js string, out any, args ...any) {
+				if err := bb.page.MainFrame().Call(b.Context(), world, js, out, args...); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -69,25 +77,36 @@ func BenchmarkSnapshotVsWalk(b *testing.B) {
 				text = len(r.Text)
 				return time.Since(t)
 			}
-			var cold, warm, walk []time.Duration
-			var inPage, wire float64
+			var cold, changed, warm, walk, inWhole, inChange []time.Duration
+			var wire, reused float64
+			n := 0
 			for b.Loop() {
+				// A new document, laid out as it would be shown.
+				if _, err := bb.page.Navigate(b.Context(), bb.pageURL); err != nil {
+					b.Fatal(err)
+				}
+				var h float64
+				call(browser.UtilityWorld, layoutJS, &h)
 				t := time.Now()
 				var s string
-				if err := frame.Call(b.Context(), browser.UtilityWorld, plainWalkJS, &s); err != nil {
-					b.Fatal(err)
-				}
+				call(browser.UtilityWorld, plainWalkJS, &s)
 				walk = append(walk, time.Since(t))
-				touch()
-				var sc [2]float64
-				if err := frame.Call(b.Context(), marks.World, inPageScanJS, &sc); err != nil {
-					b.Fatal(err)
-				}
-				inPage += sc[0]
-				wire = sc[1]
-				touch()
 				cold = append(cold, snapshot())
+				n++
+				call("", changeJS, nil, n)
+				changed = append(changed, snapshot())
 				warm = append(warm, snapshot())
+				// The same inside the page alone: a whole scan, then one
+				// after a change.
+				var sc [3]float64
+				call(marks.World, inPageScanJS, &sc, true)
+				inWhole = append(inWhole, time.Duration(sc[0]*float64(time.Millisecond)))
+				wire = sc[1]
+				n++
+				call("", changeJS, nil, n)
+				call(marks.World, inPageScanJS, &sc, false)
+				inChange = append(inChange, time.Duration(sc[0]*float64(time.Millisecond)))
+				reused = sc[2]
 			}
 			// Medians: the machine is shared, and one slow sample says
 			// nothing of the scan.
@@ -96,15 +115,18 @@ func BenchmarkSnapshotVsWalk(b *testing.B) {
 				slices.Sort(ds)
 				return ds[len(ds)/2]
 			}
-			n := float64(b.N)
 			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 			b.ReportMetric(ms(med(cold)), "cold-ms")
+			b.ReportMetric(ms(med(changed)), "change-ms")
 			b.ReportMetric(ms(med(warm)), "warm-ms")
 			b.ReportMetric(ms(med(walk)), "walk-ms")
 			b.ReportMetric(float64(med(cold))/float64(med(walk)), "cold/walk")
+			b.ReportMetric(float64(med(changed))/float64(med(walk)), "change/walk")
 			b.ReportMetric(float64(med(warm))/float64(med(walk)), "warm/walk")
 			b.ReportMetric(float64(text), "text-bytes")
-			b.ReportMetric(inPage/n, "inpage-scan-ms")
+			b.ReportMetric(ms(med(inWhole)), "inpage-whole-ms")
+			b.ReportMetric(ms(med(inChange)), "inpage-change-ms")
+			b.ReportMetric(reused, "reused-blocks")
 			b.ReportMetric(wire, "wire-bytes")
 		})
 	}

@@ -20,7 +20,9 @@ type pageSurface struct {
 
 	mu sync.Mutex
 	// scans is each frame's last scan of its whole document, for
-	// marks.ScanAgain: a page that has not changed since sends no entries.
+	// marks.ScanAgain: a page that has not changed since sends no entries,
+	// and one that changed sends only the entries of the blocks it scanned
+	// again (the rest as runs of this scan's).
 	scans map[string]marks.Scan
 }
 

@@ -51,6 +51,9 @@ func run(m *testing.M) int {
 	return browsertest.Run(m, chromium)
 }
 
+// extraFixtures add generated pages of other test files to fixtures.
+var extraFixtures []func(*http.ServeMux)
+
 // fixtures serves testdata/*.html and generated pages.
 func fixtures() http.Handler {
 	mux := http.NewServeMux()
@@ -63,6 +66,9 @@ func fixtures() http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, kindsPage())
 	})
+	for _, add := range extraFixtures {
+		add(mux)
+	}
 	return mux
 }
 

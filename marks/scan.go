@@ -131,18 +131,21 @@ func ScanFrom(ctx context.Context, f browser.Frame, root int) (Scan, error) {
 // while nothing it read has changed: no mutation of the DOM, and the same
 // rendering, boxes, values, checked and selected states, shadow roots and
 // slots. When that is so for last, only the URL and the title cross CDP
-// and the result is last with them; otherwise it is a new scan. A scan
-// never decides an action ([Check] reads the page each time).
+// and the result is last with them; otherwise it is a new scan, for which
+// the scanner scans again only the blocks under which the DOM changed or
+// whose reads no longer hold, and takes the rest from its last scan (the
+// result is byte for byte a whole scan's). A scan never decides an action
+// ([Check] reads the page each time).
 func ScanAgain(ctx context.Context, f browser.Frame, last Scan) (Scan, error) {
 	return scanFrom(ctx, f, 0, &last)
 }
 
 func scanFrom(ctx context.Context, f browser.Frame, root int, last *Scan) (Scan, error) {
-	since := ""
+	since, base := "", []Element(nil)
 	if last != nil {
-		since = last.Memo
+		since, base = last.Memo, last.Elements
 	}
-	s, err := scanOnce(ctx, f, root, since)
+	s, err := scanOnce(ctx, f, root, since, base)
 	if err == nil && s.Same {
 		if last == nil || last.Memo != s.Memo {
 			return Scan{}, fmt.Errorf("scanning frame: the page answered for a scan it was not given")
@@ -159,7 +162,7 @@ func scanFrom(ctx context.Context, f browser.Frame, root int, last *Scan) (Scan,
 		if n == 0 {
 			break
 		}
-		s, err = scanOnce(ctx, f, root, "")
+		s, err = scanOnce(ctx, f, root, "", nil)
 	}
 	return s.Scan, err
 }
@@ -192,7 +195,10 @@ type scanJSON struct {
 // scanOnce runs the scanner once. The scan comes back as one JSON string
 // in the wire form (wire.go): CDP's own by-value serialization of
 // thousands of small objects costs many times more.
-func scanOnce(ctx context.Context, f browser.Frame, root int, since string) (scanJSON, error) {
+//
+// base is the scan of the memo since names: a scan that reused blocks of
+// it sends runs of base's entries instead of them.
+func scanOnce(ctx context.Context, f browser.Frame, root int, since string, base []Element) (scanJSON, error) {
 	var raw string
 	if err := f.Call(ctx, World, callScan, &raw, root, since); err != nil {
 		return scanJSON{}, fmt.Errorf("scanning frame: %w", err)
@@ -200,7 +206,7 @@ func scanOnce(ctx context.Context, f browser.Frame, root int, since string) (sca
 	if raw == "null" { // the scanner found no element root
 		return scanJSON{}, fmt.Errorf("scanning frame: %w", ErrStale)
 	}
-	s, err := decodeWire(raw)
+	s, err := decodeWire(raw, base)
 	if err != nil {
 		return scanJSON{}, fmt.Errorf("scanning frame: %w", err)
 	}

@@ -23,7 +23,8 @@ var scannerParts = []string{
 	"prelude.js", // Dom: strict mode, the mark attribute, DOM entry points, local ids
 	"tree.js",    // Tree: parents across shadow roots, adopted closed roots, focus
 	"fields.js",  // Fields: a field's value and checked state, clip
-	"memo.js",    // Memo: the reads a scan records; its last whole-document scan, while they hold
+	"changes.js", // Changes: what changed since the memo's scan, from the mutation records
+	"memo.js",    // Memo: the reads a scan records; its last whole-document scan, and its blocks to reuse
 	"rules.js",   // Rules: the mark rules: what an action touches, which marks cover it
 	"hittest.js", // HitTest: where a click lands
 	"guard.js",   // Guard: the in-page guard, and check, which arms it

@@ -13,7 +13,7 @@ var scannerGlobals = strings.Fields(`Array DataTransfer Document DocumentFragmen
 	HTMLLabelElement HTMLSelectElement HTMLSlotElement HTMLTextAreaElement JSON Map Math
 	Event MouseEvent MutationObserver Node Number Object Set ShadowRoot WeakMap WeakSet
 	addEventListener document getComputedStyle globalThis innerHeight innerWidth location
-	parseInt performance queueMicrotask window`)
+	parseInt performance queueMicrotask Symbol window`)
 
 // TestScannerImports holds the scanner's files (js/scanner/, joined in
 // the order of scannerParts) to their boundaries, reading their source

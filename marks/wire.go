@@ -11,22 +11,37 @@ import (
 // The scan crosses CDP in the scanner's wire form (js/scanner/wire.js):
 // one JSON array [url, title, pendingHosts, memo key, same, entry...]
 // (same is 1 when the entries are left out because the caller holds them,
-// see [ScanAgain]), each entry an array of its fields by position with the
+// see [ScanAgain]; 2 when a run of the caller's entries stands for the
+// entries the scan took over from it, as two numbers: its start and end in
+// the caller's), each entry an array of its fields by position with the
 // defaults left off the end, as the tables of wirelayout.go say. On a page
 // of thousands of controls it is about half the bytes of the same scan as
 // objects, and read here token by token, without reflection.
 
-// decodeWire reads a scan in the wire form.
-func decodeWire(raw string) (scanJSON, error) {
+// decodeWire reads a scan in the wire form; base is the caller's scan
+// whose entries its runs stand for (nil for none).
+func decodeWire(raw string, base []Element) (scanJSON, error) {
 	r := wireReader{d: jsontext.NewDecoder(strings.NewReader(raw))}
 	var s scanJSON
 	r.open()
-	s.URL, s.Title, s.PendingHosts, s.Memo, s.Same = r.str(), r.str(), r.int(), r.str(), r.int() == 1
+	var same int
+	s.URL, s.Title, s.PendingHosts, s.Memo, same = r.str(), r.str(), r.int(), r.str(), r.int()
+	s.Same = same == 1
 	// An entry is 40-80 bytes of the wire form: one allocation, not a
 	// dozen doublings of a slice of large structs.
 	s.Elements = make([]Element, 0, len(raw)/48)
 	for r.more() {
-		s.Elements = append(s.Elements, r.entry())
+		if r.d.PeekKind() != '0' {
+			s.Elements = append(s.Elements, r.entry())
+			continue
+		}
+		// A run of the caller's entries.
+		start, end := r.int(), r.int()
+		if same != 2 || start < 0 || start > end || end > len(base) {
+			r.err = fmt.Errorf("a run [%d:%d] of a scan of %d entries", start, end, len(base))
+			break
+		}
+		s.Elements = append(s.Elements, base[start:end]...)
 	}
 	r.close()
 	if r.err != nil {

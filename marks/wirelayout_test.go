@@ -95,14 +95,14 @@ func TestDecodeWire(t *testing.T) {
 		}},
 		PendingHosts: 2,
 	}
-	got, err := decodeWire(raw)
+	got, err := decodeWire(raw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("decodeWire (-want +got):\n%s", diff)
 	}
-	if _, err := decodeWire(`["http://a.test/","A",0,"",0,[5,"link"`); err == nil {
+	if _, err := decodeWire(`["http://a.test/","A",0,"",0,[5,"link"`, nil); err == nil {
 		t.Error("decodeWire of a cut scan: no error")
 	}
 }

@@ -28,6 +28,6 @@
     scrollBy: Helpers.scrollBy, ref: Helpers.ref, marks: Helpers.marksNow, pendingHosts, adopt,
     escapes: Routes.escapes, labelled: Routes.labelled, sameName: Routes.sameName, peek: Guard.peek,
     toolForms: WebMCP.toolForms, toolPlan: WebMCP.plan, toolFill: WebMCP.fill,
-    implicitRule: Rules.implicitRule, idOf: Dom.idFor, elementOf: Dom.lookup, shadowRootOf: Tree.rootOf,
+    implicitRule: Rules.implicitRule, reusedBlocks: Memo.reused, idOf: Dom.idFor, elementOf: Dom.lookup, shadowRootOf: Tree.rootOf,
   });
 })();

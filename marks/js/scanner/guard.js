@@ -233,6 +233,7 @@
         // scan. Go adopts it and asks again.
         if (!a.id && !rootOf(el) && el !== docBody.call(document) && el !== docElement.call(document) && el.tabIndex < 0 && !el.isContentEditable) {
           readAgain(el);
+          Memo.forget(); // the blocks reused would not list it again
           out.unseen = true;
         }
       }

@@ -8,6 +8,7 @@
     const { parentOf } = Tree;
     const { INTERACTIVE, CONTENT, FIELD_ROLES, kindOf, formOf, isSubmit, isTextField, collector, interactionOf, submissionOf } = Rules;
     const { read, R_SHOWN, R_VALUE, R_CHECKED, R_SELECTED } = Memo;
+    const { refer, refID } = Changes;
     const { sizedPart } = HitTest;
 
     // ---- the scan: what the agent may read ----
@@ -46,7 +47,13 @@
       const by = attr(el, "aria-labelledby");
       if (by) {
         const root = el.getRootNode();
-        const s = by.split(/\s+/).map((id) => { const t = id && rootByID(root, id); return t ? textOf(t, false) : ""; }).join(" ");
+        const s = by.split(/\s+/).map((id) => {
+          refID(id);
+          const t = id && rootByID(root, id);
+          if (!t) return "";
+          refer(t, el);
+          return textOf(t, false);
+        }).join(" ");
         if (s.trim()) return clip(s, NAME_MAX);
       }
       if (el instanceof HTMLFormElement) return clip(attr(el, "name") || attr(el, "id") || attr(el, "title") || "", NAME_MAX);
@@ -54,7 +61,13 @@
       let s = "";
       // el.labels walks the whole tree on first use: ask it only of fields.
       const labels = field || el.localName.includes("-") ? el.labels : null;
-      if (labels && labels.length) s = Array.from(labels, (l) => textOf(l, true)).join(" ");
+      if (labels && labels.length) {
+        s = Array.from(labels, (l) => {
+          refer(l, el);
+          refID(attr(l, "for"));
+          return textOf(l, true);
+        }).join(" ");
+      }
       if (!s.trim() && field) s = attr(el, "placeholder") || "";
       if (!s.trim() && el instanceof HTMLInputElement && /^(submit|reset|button|image)$/.test(el.type)) {
         s = el.type === "image" ? attr(el, "alt") || "" : el.value || (el.type === "submit" ? "Submit" : el.type === "reset" ? "Reset" : "");
@@ -86,6 +99,7 @@
       const e = { id: idFor(el), role: roleOf(el), name: "", tag: el.localName, box: { x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height) }, depth };
       if (interactive && !(el instanceof HTMLIFrameElement) || kindOf(el)) e.actionable = true;
       const c = collector();
+      refID(attr(el, "form"));
       const f = formOf(el);
       // Most elements have no mark above them or their form: the rules would
       // walk their ancestors to find none.

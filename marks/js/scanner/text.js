@@ -8,7 +8,8 @@
     const { clip } = Fields;
     const { parentOf, closest, canHost, mayHost, clearPending, addPending, pendingCount } = Tree;
     const { ROLES, isControl } = Rules;
-    const { read, watch, R_SHOWN, R_RENDERED, R_CONTENTS, R_BOX, R_ROOT, R_SLOT, R_DESIGN } = Memo;
+    const { read, segOpen, segClose, deepIn, deepOut, reuse, R_SHOWN, R_RENDERED, R_CONTENTS, R_BOX, R_ROOT, R_SLOT, R_DESIGN } = Memo;
+    const { watch, refer, refID } = Changes;
     const { textOf, entry, NO_BOX, boxIfShown, markWalk } = Scan;
 
     // A block element starts a line of its own; text and inline elements
@@ -53,7 +54,15 @@
       if (!role || !GROUP_ROLES.test(role)) return null;
       let name = clip(attr(el, "aria-label") || "", 100);
       const by = !name && attr(el, "aria-labelledby");
-      if (by) name = clip(by.split(/\s+/).map((id) => { const t = id && rootByID(el.getRootNode(), id); return t ? textOf(t, false) : ""; }).join(" "), 100);
+      if (by) {
+        name = clip(by.split(/\s+/).map((id) => {
+          refID(id);
+          const t = id && rootByID(el.getRootNode(), id);
+          if (!t) return "";
+          refer(t, el);
+          return textOf(t, false);
+        }).join(" "), 100);
+      }
       if (role === "region" && !name) return null;
       return { id: 0, role, name, depth: 0, group: true };
     }
@@ -116,7 +125,17 @@
       };
       // visit walks el. text says whether its text is read (not inside a
       // control, whose name carries it, nor inside a hidden subtree).
+      // A subtree that changed as a whole (deepIn) is scanned again
+      // throughout: none of its blocks is reused.
       const visit = (el, depth, hidden, inEditable, text) => {
+        if (deepIn(el)) {
+          visitEl(el, depth, hidden, inEditable, text);
+          deepOut();
+        } else {
+          visitEl(el, depth, hidden, inEditable, text);
+        }
+      };
+      const visitEl = (el, depth, hidden, inEditable, text) => {
         const tag = el.localName;
         // Most elements of a page have no attribute: then none is asked.
         const attrs = hasAttrs.call(el);
@@ -164,7 +183,7 @@
           return;
         }
         if (tag === "br") { put(line && line.pre ? "\n" : " "); return; }
-        if (el instanceof HTMLLabelElement && el.control && read(R_RENDERED, el.control)) {
+        if (el instanceof HTMLLabelElement && (refID(attr(el, "for")), el.control) && read(R_RENDERED, el.control)) {
           // Its control carries its text as the control's name (a label of
           // a control not rendered, a styled toggle, is read as text).
           children(el, depth, false, ed, false);
@@ -182,6 +201,12 @@
         // after it continues its parent's block as a new line.
         const outer = line;
         close();
+        // A block under which nothing changed since the memo's scan, in the
+        // same state, is taken from it as it was (Memo.reuse).
+        const key = depth * 4096 + Math.min(flat, 1023) * 4 + (ed ? 2 : 0) + (outer && outer.pre ? 1 : 0);
+        const after = () => { line = outer ? { role: "text", depth: outer.depth, parts: [], inline: [], pre: outer.pre } : null; };
+        if (reuse(el, key, out)) return after();
+        const seg = segOpen(el, key, out.length);
         let d = depth;
         let group = null; // a landmark's or list's own line, dropped if nothing hangs from it
         if (marked) {
@@ -210,7 +235,8 @@
         }
         close();
         if (group && out[out.length - 1] === group) out.pop();
-        line = outer ? { role: "text", depth: outer.depth, parts: [], inline: [], pre: outer.pre } : null;
+        segClose(seg, out.length);
+        after();
       };
       const children = (el, depth, hidden, inEditable, text) => {
         // Only an element that may host a shadow root is asked for one.

@@ -41,6 +41,7 @@
       pending.push(el);
     }
     const pendingCount = () => pending.length;
+    const pendingSince = (i) => pending.slice(i);
     // readAgain makes el the one host to read: focus inside it says it
     // hosts a closed root attached since it was read.
     function readAgain(el) {
@@ -81,7 +82,7 @@
       return a;
     }
     return {
-      rootOf, isClosedHost, canHost, mayHost, clearPending, addPending, pendingCount, readAgain, takePending, adoptRoot,
+      rootOf, isClosedHost, canHost, mayHost, clearPending, addPending, pendingCount, pendingSince, readAgain, takePending, adoptRoot,
       parentOf, within, closest, deepActive,
     };
   })();
