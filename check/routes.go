@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/marks"
 )
@@ -21,15 +22,7 @@ import (
 // reported whether or not a probe could drive it, and nothing is
 // submitted.
 func (r *pageRun) formRoutes(ctx context.Context, frames []frameData) {
-	for _, fd := range frames {
-		if !fd.company {
-			continue
-		}
-		escs, err := marks.Escapes(ctx, fd.f)
-		if err != nil {
-			r.c.log.Debug("reading escape routes", "url", fd.f.URL, "err", err)
-			continue
-		}
+	eachCompanyFrame(ctx, r, frames, "reading escape routes", marks.Escapes, func(fd frameData, escs []marks.Escape) {
 		for ei, esc := range escs {
 			r.escapes = append(r.escapes, modelEscape{frame: fd.idx, index: ei, esc: esc})
 			form := "form"
@@ -78,7 +71,7 @@ func (r *pageRun) formRoutes(ctx context.Context, frames []frameData) {
 				r.rep.Findings = append(r.rep.Findings, f)
 			}
 		}
-	}
+	})
 }
 
 // fieldRoutes reports, from the same model, every field that shares its
@@ -89,15 +82,7 @@ func (r *pageRun) formRoutes(ctx context.Context, frames []frameData) {
 // the other value counts is the server's reading of the form's data,
 // which the checker cannot see.
 func (r *pageRun) fieldRoutes(ctx context.Context, frames []frameData) {
-	for _, fd := range frames {
-		if !fd.company {
-			continue
-		}
-		shared, err := marks.SameName(ctx, fd.f)
-		if err != nil {
-			r.c.log.Debug("reading fields that share a name", "url", fd.f.URL, "err", err)
-			continue
-		}
+	eachCompanyFrame(ctx, r, frames, "reading fields that share a name", marks.SameName, func(fd frameData, shared []marks.Shared) {
 		for _, sh := range shared {
 			form := "its form"
 			if sh.FormName != "" {
@@ -113,6 +98,24 @@ func (r *pageRun) fieldRoutes(ctx context.Context, frames []frameData) {
 				r.rep.Findings = append(r.rep.Findings, f)
 			}
 		}
+	})
+}
+
+// eachCompanyFrame gives each what read finds in every Company frame; a
+// frame it could not read is logged and left out, as a route the model
+// does not show cannot be reported.
+func eachCompanyFrame[T any](ctx context.Context, r *pageRun, frames []frameData, what string,
+	read func(context.Context, browser.Frame) ([]T, error), each func(frameData, []T)) {
+	for _, fd := range frames {
+		if !fd.company {
+			continue
+		}
+		found, err := read(ctx, fd.f)
+		if err != nil {
+			r.c.log.Debug(what, "url", fd.f.URL, "err", err)
+			continue
+		}
+		each(fd, found)
 	}
 }
 
