@@ -18,15 +18,22 @@ type ScreencastFrame struct {
 	Width, Height float64
 }
 
+// MaxFrameSide bounds a screencast frame's width and height, in picture
+// pixels: a phone's page at [MaxFrameScale] (390x844 CSS px: 780x1688)
+// whole; a larger picture is scaled down to fit.
+const MaxFrameSide = 1920
+
 // Screencast sends frames of the page to fn until ctx ends, then stops the
-// screencast. fn runs on its own goroutine, one frame at a time; a slow fn
+// screencast. Frames are drawn at the page's window scale: 1 for the
+// browser's own window, up to [MaxFrameScale] while the page is shown on a
+// device ([Browser.EmulateDevice]). fn runs on its own goroutine, one frame at a time; a slow fn
 // slows the frame rate rather than queueing pictures.
 func (p *Page) Screencast(ctx context.Context, fn func(ScreencastFrame)) error {
 	s := p.t.s
 	frames, stop := s.Subscribe(page.ScreencastFrame.Method)
 	defer stop()
 	if _, err := cdp.Call(ctx, s, page.StartScreencast, page.StartScreencastParams{
-		Format: page.StartScreencastFormatJpeg, Quality: ptr(int64(60)), MaxWidth: 1600, MaxHeight: 1600,
+		Format: page.StartScreencastFormatJpeg, Quality: ptr(int64(60)), MaxWidth: MaxFrameSide, MaxHeight: MaxFrameSide,
 	}); err != nil {
 		return fmt.Errorf("starting the screencast: %w", err)
 	}
