@@ -103,7 +103,15 @@ func (e *emulated) sharpenErr(ctx context.Context, p *Page, k float64) error {
 			}
 		}
 		return errors.New("moving the window back: it is not where it was")
-	case s.refused:
+	case on:
+		// From one virtual screen to another: by way of the primary
+		// screen, where the window's place is exact.
+		if err := e.sharpenErr(ctx, p, 1); err != nil {
+			return err
+		}
+		on = false
+	}
+	if s.refused {
 		return nil
 	}
 	if !on {
