@@ -48,7 +48,9 @@ func (b *Browser) EmulateDevice(ctx context.Context, d *Device) error {
 	defer b.emu.mu.Unlock()
 	b.emu.all = d
 	clear(b.emu.byContext)
-	return emulateEach(ctx, b.Pages(), d)
+	err := emulateEach(ctx, b.Pages(), d)
+	b.emu.refreshHidden(ctx)
+	return err
 }
 
 // EmulateDevice is [Browser.EmulateDevice] for the pages of this context.
@@ -60,7 +62,9 @@ func (c *Context) EmulateDevice(ctx context.Context, d *Device) error {
 		b.emu.byContext = map[cdp.BrowserContextID]*Device{}
 	}
 	b.emu.byContext[c.id] = d
-	return emulateEach(ctx, c.Pages(), d)
+	err := emulateEach(ctx, c.Pages(), d)
+	b.emu.refreshHidden(ctx)
+	return err
 }
 
 func emulateEach(ctx context.Context, ps []*Page, d *Device) error {
@@ -108,15 +112,23 @@ func (p *Page) emulate(ctx context.Context, d *Device) error {
 		p.mu.Lock()
 		own := p.ownScreen
 		p.mu.Unlock()
-		if own != nil {
+		switch primary := p.b.emu.sharp.primary; {
+		case own != nil:
 			p.awaitScreen(ctx, *own)
+		case primary != nil:
+			// A tab opened during the device's turn has no screen of its
+			// own yet: it gets the primary screen, in every frame.
+			p.awaitScreen(ctx, screenSize{Width: primary.Width, Height: primary.Height})
+			p.awaitFrames(ctx, func(f screenSize) bool { return f == *primary })
 		}
 		return nil
 	}
 	p.mu.Lock()
 	known := p.ownScreen != nil
 	p.mu.Unlock()
-	if !known {
+	// A tab a page opened on the device's screen has no screen of its own
+	// to read.
+	if !known && !p.b.emu.onVirtual(ctx, p) {
 		rctx, cancel := context.WithTimeout(ctx, screenSettle)
 		own, err := p.readScreen(rctx)
 		cancel()
@@ -126,6 +138,9 @@ func (p *Page) emulate(ctx context.Context, d *Device) error {
 				p.ownScreen = &own
 			}
 			p.mu.Unlock()
+			if p.b.emu.sharp.primary == nil {
+				p.b.emu.sharp.primary = &screenSize{Width: own.Width, Height: own.Height, Ratio: own.Ratio}
+			}
 		}
 	}
 	if d.Width <= 0 || d.Height <= 0 || d.Scale <= 0 {

@@ -9,6 +9,7 @@ import (
 	cdpb "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/target"
 )
 
 // MaxFrameScale bounds the pixel ratio of a page's pictures (its
@@ -21,20 +22,25 @@ const MaxFrameScale = 2
 // emulated scale changes what the page's scripts see, not that surface.
 // So while a page is shown on a device of scale k > 1, its window moves to
 // a virtual screen of scale min(k, MaxFrameScale) (Emulation.addScreen,
-// headless only), and back to the primary screen, at its old place, when
-// the device ends. The agent's view never sees that screen: nothing moves
+// headless only), and back to its place on the primary screen when the
+// device ends. The agent's view never sees that screen: nothing moves
 // before a device is emulated, the window is back before the device's end
 // returns, and the screen is removed once no window is on it. A browser
 // without virtual screens (headful, or one we attach to that refuses)
 // keeps its pictures at 1x.
 
-// sharpScreens are the virtual screens windows are on. Guarded by
-// emulated.mu.
+// sharpScreens are the virtual screens and the windows moved to them.
+// Guarded by emulated.mu.
 type sharpScreens struct {
 	screens map[float64]sharpScreen // by scale
-	moved   map[*Page]windowPlace
-	next    int64 // the left edge (DIPs) of the next screen
-	refused bool  // the browser has no virtual screens: do not ask again
+	windows map[cdpb.WindowID]*movedWindow
+	pages   map[*Page]cdpb.WindowID // the pages shown on a device, by window
+	next    int64                   // the left edge (DIPs) of the last screen added
+	primary *screenSize             // the primary screen as a page saw it (Width, Height, Ratio)
+	// returned are the tabs whose window came back in this EmulateDevice:
+	// see refreshHidden.
+	returned []*Page
+	refused  bool // the browser has no virtual screens: do not ask again
 }
 
 type sharpScreen struct {
@@ -42,12 +48,11 @@ type sharpScreen struct {
 	left int64 // DIPs
 }
 
-// windowPlace is where a window was on the primary screen, and the scale
-// of the screen it is on now.
-type windowPlace struct {
-	id     cdpb.WindowID
-	bounds cdpb.Bounds
-	scale  float64
+// movedWindow is a window on a virtual screen: its place on the primary
+// screen and the scale of the screen it is on.
+type movedWindow struct {
+	place cdpb.Bounds // Left and Top only
+	scale float64
 }
 
 // screenSide is the size (DIPs) of a virtual screen: room for any window.
@@ -62,9 +67,15 @@ func frameScale(k float64) float64 {
 	return min(k, MaxFrameScale)
 }
 
-// sharpen moves p's window to the screen of scale k (1: back to the
+// sharpen puts p's window on the screen of scale k (1: its place on the
 // primary screen). It fails quietly: the pictures then stay at 1x.
 func (e *emulated) sharpen(ctx context.Context, p *Page, k float64) {
+	s := &e.sharp
+	if s.windows == nil {
+		s.windows = map[cdpb.WindowID]*movedWindow{}
+		s.pages = map[*Page]cdpb.WindowID{}
+		s.screens = map[float64]sharpScreen{}
+	}
 	err := e.sharpenErr(ctx, p, k)
 	e.dropUnused(ctx, p)
 	if err != nil && !isGone(err) {
@@ -74,57 +85,55 @@ func (e *emulated) sharpen(ctx context.Context, p *Page, k float64) {
 
 func (e *emulated) sharpenErr(ctx context.Context, p *Page, k float64) error {
 	s := &e.sharp
-	if s.moved == nil {
-		s.moved = map[*Page]windowPlace{}
-		s.screens = map[float64]sharpScreen{}
-	}
 	root := p.b.conn.Root()
-	place, on := s.moved[p]
-	switch {
-	case on && place.scale == k:
-		return nil
-	case k == 1 && !on:
-		return nil
-	case k == 1:
-		delete(s.moved, p)
-		// Chromium places a window leaving a screen of scale k at k times
-		// the asked place (20 lands at 40 from a 2x screen): once on the
-		// primary screen, a second move puts it where it was.
-		for range 2 {
-			if _, err := cdp.Call(ctx, root, cdpb.SetWindowBounds, cdpb.SetWindowBoundsParams{WindowID: place.id, Bounds: &place.bounds}); err != nil {
-				return fmt.Errorf("moving the window back: %w", err)
-			}
-			w, err := cdp.Call(ctx, root, cdpb.GetWindowForTarget, cdpb.GetWindowForTargetParams{TargetID: p.t.s.TargetID()})
-			if err != nil {
-				return fmt.Errorf("moving the window back: %w", err)
-			}
-			if w.Bounds != nil && w.Bounds.Left != nil && w.Bounds.Top != nil && *w.Bounds.Left == *place.bounds.Left && *w.Bounds.Top == *place.bounds.Top {
-				return nil
+	w, err := cdp.Call(ctx, root, cdpb.GetWindowForTarget, cdpb.GetWindowForTargetParams{TargetID: p.t.s.TargetID()})
+	if err != nil {
+		return fmt.Errorf("finding the window: %w", err)
+	}
+	if w.Bounds == nil || w.Bounds.Left == nil || w.Bounds.Top == nil || (w.Bounds.WindowState != "" && w.Bounds.WindowState != cdpb.WindowStateNormal) {
+		return errors.New("the window is not a normal one")
+	}
+	id := w.WindowID
+	if k == 1 {
+		// The first of the window's tabs to leave the device takes the
+		// window back (the others leave it in the same EmulateDevice):
+		// a tab left behind on a screen that goes keeps seeing it.
+		delete(s.pages, p)
+		mw := s.windows[id]
+		if mw == nil {
+			return nil
+		}
+		delete(s.windows, id)
+		s.returned = append(s.returned, p)
+		for q, qid := range s.pages {
+			if qid == id {
+				s.returned = append(s.returned, q)
 			}
 		}
-		return errors.New("moving the window back: it is not where it was")
-	case on:
-		// From one virtual screen to another: by way of the primary
+		return e.moveBack(ctx, p, id, mw.place)
+	}
+	s.pages[p] = id
+	mw := s.windows[id]
+	if mw != nil && mw.scale == k {
+		return nil // another tab of the window moved it
+	}
+	if mw == nil {
+		mw = &movedWindow{place: cdpb.Bounds{Left: w.Bounds.Left, Top: w.Bounds.Top}}
+		// A window a page opened on a virtual screen: its place is the
+		// same place on the primary screen.
+		for _, sc := range s.screens {
+			if l := *w.Bounds.Left; l >= sc.left && l < sc.left+screenSide {
+				mw.place.Left = ptr(l - sc.left)
+			}
+		}
+		s.windows[id] = mw
+	} else if err := e.moveBack(ctx, p, id, mw.place); err != nil {
+		// From one virtual screen to another by way of the primary
 		// screen, where the window's place is exact.
-		if err := e.sharpenErr(ctx, p, 1); err != nil {
-			return err
-		}
-		on = false
+		return err
 	}
 	if s.refused {
 		return nil
-	}
-	if !on {
-		w, err := cdp.Call(ctx, root, cdpb.GetWindowForTarget, cdpb.GetWindowForTargetParams{TargetID: p.t.s.TargetID()})
-		if err != nil {
-			return fmt.Errorf("finding the window: %w", err)
-		}
-		if w.Bounds == nil || w.Bounds.Left == nil || w.Bounds.Top == nil || (w.Bounds.WindowState != "" && w.Bounds.WindowState != cdpb.WindowStateNormal) {
-			return errors.New("the window is not a normal one")
-		}
-		// Only the place: Chromium keeps a moved window's size in device
-		// pixels, and sizes set on one screen land wrong on the other.
-		place = windowPlace{id: w.WindowID, bounds: cdpb.Bounds{Left: w.Bounds.Left, Top: w.Bounds.Top}}
 	}
 	sc, ok := s.screens[k]
 	if !ok {
@@ -141,30 +150,66 @@ func (e *emulated) sharpenErr(ctx context.Context, p *Page, k float64) error {
 		sc = sharpScreen{id: res.ScreenInfo.ID, left: res.ScreenInfo.Left}
 		s.screens[k] = sc
 	}
-	b := place.bounds
-	b.Left = ptr(*b.Left + sc.left)
-	if _, err := cdp.Call(ctx, root, cdpb.SetWindowBounds, cdpb.SetWindowBoundsParams{WindowID: place.id, Bounds: &b}); err != nil {
+	to := cdpb.Bounds{Left: ptr(*mw.place.Left + sc.left), Top: mw.place.Top}
+	if _, err := cdp.Call(ctx, root, cdpb.SetWindowBounds, cdpb.SetWindowBoundsParams{WindowID: id, Bounds: &to}); err != nil {
 		return fmt.Errorf("moving the window: %w", err)
 	}
-	place.scale = k
-	s.moved[p] = place
+	mw.scale = k
 	// Once the frames have seen this screen, the next screen they see is
 	// the next move's: the way back is then awaited on a known order.
 	p.awaitFrames(ctx, func(f screenSize) bool { return f.Ratio == k })
 	return nil
 }
 
-// dropUnused forgets closed pages and removes the screens no window is on.
+// moveBack puts window id at place on the primary screen. Chromium places
+// a window leaving a screen of scale k at k times the asked place (20 lands
+// at 40 from a 2x screen): once on the primary screen, a second move puts
+// it where it was.
+func (e *emulated) moveBack(ctx context.Context, p *Page, id cdpb.WindowID, place cdpb.Bounds) error {
+	root := p.b.conn.Root()
+	for range 2 {
+		if _, err := cdp.Call(ctx, root, cdpb.SetWindowBounds, cdpb.SetWindowBoundsParams{WindowID: id, Bounds: &place}); err != nil {
+			return fmt.Errorf("moving the window back: %w", err)
+		}
+		w, err := cdp.Call(ctx, root, cdpb.GetWindowForTarget, cdpb.GetWindowForTargetParams{TargetID: p.t.s.TargetID()})
+		if err != nil {
+			return fmt.Errorf("moving the window back: %w", err)
+		}
+		if w.Bounds != nil && w.Bounds.Left != nil && w.Bounds.Top != nil && *w.Bounds.Left == *place.Left && *w.Bounds.Top == *place.Top {
+			return nil
+		}
+	}
+	return errors.New("moving the window back: it is not where it was")
+}
+
+func closed(p *Page) bool {
+	select {
+	case <-p.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// dropUnused forgets closed pages and the windows no open page is in, and
+// removes the screens no window is on.
 func (e *emulated) dropUnused(ctx context.Context, p *Page) {
 	s := &e.sharp
-	used := map[float64]bool{}
-	for q, place := range s.moved {
-		select {
-		case <-q.Done():
-			delete(s.moved, q)
-		default:
-			used[place.scale] = true
+	inUse := map[cdpb.WindowID]bool{}
+	for q, id := range s.pages {
+		if closed(q) {
+			delete(s.pages, q)
+			continue
 		}
+		inUse[id] = true
+	}
+	used := map[float64]bool{}
+	for id, mw := range s.windows {
+		if !inUse[id] {
+			delete(s.windows, id) // its tabs closed: the window is gone
+			continue
+		}
+		used[mw.scale] = true
 	}
 	for k, sc := range s.screens {
 		if used[k] {
@@ -173,6 +218,54 @@ func (e *emulated) dropUnused(ctx context.Context, p *Page) {
 		delete(s.screens, k)
 		if _, err := cdp.Call(ctx, guarded{p.t, browserSide}, emulation.RemoveScreen, emulation.RemoveScreenParams{ScreenID: sc.id}); err != nil && !isGone(err) {
 			p.b.log.Debug("removing a screen", "err", err)
+		}
+	}
+}
+
+// onVirtual reports whether p's window is on a virtual screen: a tab
+// opened by a page shown on the device.
+func (e *emulated) onVirtual(ctx context.Context, p *Page) bool {
+	if len(e.sharp.windows) == 0 {
+		return false
+	}
+	w, err := cdp.Call(ctx, p.b.conn.Root(), cdpb.GetWindowForTarget, cdpb.GetWindowForTargetParams{TargetID: p.t.s.TargetID()})
+	return err == nil && e.sharp.windows[w.WindowID] != nil
+}
+
+// refreshHidden shows, one at a time, the tabs whose window came back from
+// a virtual screen while they were not the front tab of their window (a
+// tab the page opened during the turn is in front of its opener): a hidden
+// tab's renderer takes the new screen only once shown (its innerWidth
+// stayed the virtual screen's). Each is brought to the front until it sees
+// its own screen, then the front tab is brought back. The pages see a
+// visibility change, as at a tab switch.
+func (e *emulated) refreshHidden(ctx context.Context) {
+	s := &e.sharp
+	returned := s.returned
+	s.returned = nil
+	fronts := map[*Tabs]*Page{}
+	for _, q := range returned {
+		if closed(q) || q.tabs == nil {
+			continue
+		}
+		front := q.tabs.Active()
+		if front == nil || front == q {
+			continue
+		}
+		fronts[q.tabs] = front
+		if err := q.b.conn.Root().Call(ctx, target.CommandActivateTarget, target.ActivateTargetParams{TargetID: q.t.s.TargetID()}, nil); err != nil {
+			continue
+		}
+		q.mu.Lock()
+		own := q.ownScreen
+		q.mu.Unlock()
+		if own != nil {
+			q.awaitScreen(ctx, *own)
+		}
+	}
+	for _, front := range fronts {
+		if !closed(front) {
+			_ = front.b.conn.Root().Call(ctx, target.CommandActivateTarget, target.ActivateTargetParams{TargetID: front.t.s.TargetID()}, nil)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
+	"strings"
 	"testing"
 	"time"
 
@@ -152,4 +153,89 @@ func TestDeviceFramesSharp(t *testing.T) {
 	if float64(w) != cw || float64(h) != ch {
 		t.Errorf("after the device: frames %dx%d for %vx%v CSS px, want 1x", w, h, cw, ch)
 	}
+}
+
+// TestDevicePopupBack: a tab the page opens during the phone turn is
+// shown on the phone, sharp, and after the turn it sees the agent's
+// screen as the first tab does.
+func TestDevicePopupBack(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	s := newSite(t)
+	s.html("company.test/", sharpPage)
+	s.html("other.test/inner", `<p>other</p>`)
+	s.html("company.test/popup", `<p>popup</p>`)
+	s.html("company.test/opener", sharpPage+`<button style="position:fixed;left:0;top:0;width:200px;height:100px" onclick="window.open('http://company.test/popup')">open</button>`)
+	b := launchSite(t, ctx, s, &browser.Options{Width: 1280, Height: 900})
+	p := openPage(t, ctx, b)
+	if _, err := p.Navigate(ctx, "http://company.test/opener"); err != nil {
+		t.Fatal(err)
+	}
+	before, err := evalIn(ctx, p.MainFrame(), screenJS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.EmulateDevice(ctx, &browser.Device{Width: 390, Height: 844, Scale: 3, Mobile: true, Touch: true}); err != nil {
+		t.Fatal(err)
+	}
+	mark := p.Tabs().Mark()
+	if err := p.Click(ctx, 50, 50); err != nil {
+		t.Fatal(err)
+	}
+	var popup *browser.Page
+	poll(t, ctx, "the popup", func() bool {
+		for _, tab := range p.Tabs().OpenedSince(mark) {
+			if tab.Page != nil && tab.Page.URL() == "http://company.test/popup" {
+				popup = tab.Page
+				return true
+			}
+		}
+		return false
+	})
+	poll(t, ctx, "the popup on the phone (no viewport meta: laid out at 980 CSS px)", func() bool {
+		s, err := evalIn(ctx, popup.MainFrame(), screenJS)
+		return err == nil && strings.Contains(s, `"dpr":3,`) && strings.Contains(s, `"sw":390,"sh":844`)
+	})
+	w, h, cw, ch, _ := frameSize(ctx, t, popup)
+	if cw != 390 || float64(w)/cw < 2 {
+		t.Errorf("the popup on a phone at 3x: frames %dx%d for %vx%v CSS px, want 2x", w, h, cw, ch)
+	}
+	if err := b.EmulateDevice(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []*browser.Page{p, popup} {
+		got, err := evalIn(ctx, q.MainFrame(), screenJS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The popup's window has its own place, as it would without
+		// the phone; the rest is the first tab's. (Chromium moves the
+		// opener's screenY when a popup opens, phone or not: 20 to 107.)
+		want := withoutY(before)
+		got = withoutY(got)
+		if q == popup {
+			got, want = withoutPlace(got), withoutPlace(want)
+		}
+		if got != want {
+			t.Errorf("after the turn, %s sees %s, want %s", q.URL(), got, want)
+		}
+	}
+}
+
+func withoutPlace(s string) string {
+	if i := strings.Index(s, `,"x":`); i >= 0 {
+		if j := strings.Index(s, `,"oneX"`); j > i {
+			return s[:i] + s[j:]
+		}
+	}
+	return s
+}
+
+func withoutY(s string) string {
+	if i := strings.Index(s, `,"y":`); i >= 0 {
+		if j := strings.Index(s, `,"oneX"`); j > i {
+			return s[:i] + s[j:]
+		}
+	}
+	return s
 }
