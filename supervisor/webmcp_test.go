@@ -356,7 +356,8 @@ func TestWebMCPSilentValue(t *testing.T) {
 // and then submits the form is denied user_step naming the mark, and the
 // form is not sent; a field inside the shadow tree of a host an
 // interaction mark covers, set with no event, is put back and the call
-// denied. Each tool runs on a fresh load of the page.
+// denied. Each tool runs on a fresh load of the page. A form whose covered
+// fields the tool left as they were is sent.
 func TestWebMCPSwappedControl(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
@@ -378,5 +379,9 @@ func TestWebMCPSwappedControl(t *testing.T) {
 		if got := eval(ctx, t, page, read); got != before {
 			t.Errorf("after %s the page reads %q, want %q (the User's field unchanged, nothing sent)", name, got, before)
 		}
+	}
+	// No over-refusal: covered fields the tool left as they were are sent.
+	if res := sv.Gate().Do(ctx, gate.WebMCPCall{Name: "send_untouched"}); res.Outcome != spec.OutcomeDone {
+		t.Errorf("send_untouched: %s %s (%s), want done", res.Outcome, res.Reason, res.Message)
 	}
 }

@@ -56,7 +56,7 @@
         for (const [el, v] of guard.saved) {
           if (v.form === t && formOf(el) !== t) for (const [kind, marked] of v.marks) c.add(kind, marked, el);
         }
-        for (const el of formElements.call(t)) if (!guard.saved.has(el)) interactionOf(el, c);
+        for (const el of formElements.call(t)) if (isField(el) && !guard.saved.has(el)) interactionOf(el, c);
       }
       switch (ev.type) {
         case "input": case "change":
@@ -81,6 +81,7 @@
     // saveCovered remembers the value of every control an interaction mark
     // covers, and restore puts one back: a tool's script that set it is
     // stopped at its input or change event, after the value changed.
+    const isField = (el) => el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
     // Controls in open and adopted closed shadow roots too: a host an
     // interaction mark covers covers its shadow tree. Each keeps its form
     // and marks of then, for a submission after it was taken out (guardEvent).
@@ -91,7 +92,7 @@
         for (const el of rootQuery(roots[i], "*")) {
           const r = rootOf(el);
           if (r) roots.push(r);
-          if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)) continue;
+          if (!isField(el)) continue;
           const c = collector();
           interactionOf(el, c);
           if (c.list.length) saved.set(el, { ...stateOf(el), form: formOf(el), marks: c.list.map((m) => [m.kind, lookup(m.marked)]).filter((m) => m[1]) });
