@@ -349,3 +349,39 @@ func TestWebMCPSilentValue(t *testing.T) {
 		t.Errorf("audit lines of browser_webmcp_call (-want +got):\n%s", diff)
 	}
 }
+
+// TestWebMCPSwappedControl: a tool that goes around the User's control
+// instead of changing it (a clone with its value in its place, or the
+// control moved out of its form and an unmarked field of its name put in)
+// and then submits the form is denied user_step naming the mark, and the
+// form is not sent; a field inside the shadow tree of a host an
+// interaction mark covers, set with no event, is put back and the call
+// denied. Each tool runs on a fresh load of the page. A form whose covered
+// fields the tool left as they were is sent.
+func TestWebMCPSwappedControl(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	sv, _ := webmcpRuntime(t, ctx, "swapped.html")
+	page := sv.Page()
+	const read = `function(){ const b = document.getElementById("box"); return [b ? b.shadowRoot.getElementById("card").value : "no box", location.pathname].join("|") }`
+	const before = "|/fixtures/webmcp/swapped.html"
+	for i, name := range []string{"swap_phone_clone", "move_phone_out", "set_card_silent"} {
+		if i > 0 {
+			if r := sv.Gate().Do(ctx, gate.Navigate{URL: testsite.WebMCPFixtureURL("swapped.html")}); r.Outcome != spec.OutcomeDone {
+				t.Fatalf("navigate: %+v", r)
+			}
+		}
+		listTools(t, ctx, sv, name)
+		res := sv.Gate().Do(ctx, gate.WebMCPCall{Name: name})
+		if res.Outcome != spec.OutcomeDenied || res.Reason != spec.ReasonUserStep || res.Mark == nil || res.Mark.Kind != spec.Interaction {
+			t.Errorf("%s: %s %s %+v (%s), want denied user_step with the interaction mark", name, res.Outcome, res.Reason, res.Mark, res.Message)
+		}
+		if got := eval(ctx, t, page, read); got != before {
+			t.Errorf("after %s the page reads %q, want %q (the User's field unchanged, nothing sent)", name, got, before)
+		}
+	}
+	// No over-refusal: covered fields the tool left as they were are sent.
+	if res := sv.Gate().Do(ctx, gate.WebMCPCall{Name: "send_untouched"}); res.Outcome != spec.OutcomeDone {
+		t.Errorf("send_untouched: %s %s (%s), want done", res.Outcome, res.Reason, res.Message)
+	}
+}

@@ -18,9 +18,10 @@ var webmcpFixtureFS embed.FS
 // each citing the WebMCP draft section it follows: declarative tools
 // (<form toolname>) marked and unmarked, imperative tools whose scripts
 // reach marked steps, tools that set a marked control's value with no
-// event, and frames whose tools are not the page's.
+// event or go around it (a clone, a field moved out of its form, a
+// shadow tree), and frames whose tools are not the page's.
 func WebMCPFixtures() []string {
-	return []string{"declarative.html", "imperative.html", "silent.html"}
+	return []string{"declarative.html", "imperative.html", "silent.html", "swapped.html"}
 }
 
 // WebMCPFixtureURL is the URL of a WebMCP fixture on the Company's host.

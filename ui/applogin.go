@@ -68,11 +68,13 @@ func (l *Live) MintAppLogin(offer string) (AppLogin, error) {
 // needs an Origin (a browser always sends one on a websocket handshake);
 // and it has one connection at a time, so that while the app is connected
 // its secret is worth nothing anywhere else. release ends the connection's
-// hold.
-func (l *Live) admitApp(key [32]byte, origin, self string) (release func(), why string) {
+// hold; connected says the handshake became a websocket: a handshake
+// that failed binds the login to no origin.
+func (l *Live) admitApp(key [32]byte, origin, self string) (release func(connected bool), why string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	v, ok := l.viewers[key]
+	bound := false
 	switch {
 	case !ok:
 		return nil, "This MCP App login has ended."
@@ -82,14 +84,17 @@ func (l *Live) admitApp(key [32]byte, origin, self string) (release func(), why 
 		return nil, "This MCP App login is already connected: it has one connection at a time."
 	case strings.EqualFold(origin, self):
 	case v.origin == "":
-		v.origin = origin
+		v.origin, bound = origin, true
 	case !strings.EqualFold(v.origin, origin):
 		return nil, "This MCP App login belongs to the app's frame it first connected from, not to this origin."
 	}
 	v.conns++
-	return func() {
+	return func(connected bool) {
 		l.mu.Lock()
 		v.conns--
+		if bound && !connected { // one connection at a time: no other bound it since
+			v.origin = ""
+		}
 		l.mu.Unlock()
 	}, ""
 }

@@ -148,3 +148,41 @@ func TestAppLoginOneFrame(t *testing.T) {
 	})
 	c.Close()
 }
+
+// TestAppLoginFailedHandshake: a handshake that never becomes a
+// websocket (here a plain GET with the login and an Origin) is not a
+// connection: the login is not bound to its origin, and the app's own
+// frame connects afterwards.
+func TestAppLoginFailedHandshake(t *testing.T) {
+	ctx := testContext(t)
+	ctl := control.New(nil)
+	l, _ := startLive(t, ctl, newPage(ctx, t, "http://company.test/form"), nil)
+	offer := ctl.RequestUser("check in yourself", nil)
+	app, err := l.MintAppLogin(offer.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http"+strings.TrimPrefix(app.WS, "ws"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Origin", "https://stray.example")
+	req.Header.Set("Sec-WebSocket-Protocol", viewerProtocol+", "+viewerProtocolPrefix+app.Secret)
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode == http.StatusSwitchingProtocols {
+		t.Fatalf("a plain GET was upgraded")
+	}
+	d := websocket.Dialer{Subprotocols: []string{viewerProtocol, viewerProtocolPrefix + app.Secret}}
+	h := http.Header{}
+	h.Set("Origin", "https://sandbox.host.example")
+	var c *websocket.Conn
+	poll(ctx, t, "the app's frame to connect after a failed handshake from another origin", func() bool {
+		c, _, err = d.DialContext(ctx, app.WS, h)
+		return err == nil
+	})
+	c.Close()
+}

@@ -163,19 +163,21 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 	if l.tokenOK(r.URL.Query().Get("token")) {
 		hasLogin = false
 	}
+	connected := false
 	if hasLogin && login.app { // applogin.go
 		release, why := l.admitApp(key, r.Header.Get("Origin"), l.remote.selfOrigin(r.Host))
 		if why != "" {
 			l.refuseApp(w, why)
 			return
 		}
-		defer release()
+		defer func() { release(connected) }()
 	}
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {
 		l.log.Debug("live view upgrade failed", "err", err)
 		return
 	}
+	connected = true
 	c := &client{
 		conn:    conn,
 		send:    make(chan []byte, sendQueue),

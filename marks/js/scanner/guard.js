@@ -3,7 +3,7 @@
 // imports the const lines at its top, its exports the object it returns.
 
   const Guard = (() => {
-    const { rootQuery, docTitle, lookup, docBody, docElement } = Dom;
+    const { rootQuery, docTitle, lookup, docBody, docElement, formElements } = Dom;
     const { isClosedHost, rootOf, deepActive, readAgain } = Tree;
     const { deepFromPoint, hitTest } = HitTest;
     const { collector, keyMarks, interactionOf, submissionOf, clickMarks, selectMarks, formOf, kindOf } = Rules;
@@ -50,6 +50,13 @@
       const c = collector();
       if (guard.tool && (ev.type === "submit" || ev.type === "formdata") && t instanceof HTMLFormElement) {
         for (const el of sweep()) if (el.form === t) interactionOf(el, c); // it would send a value put back
+        // A script may go around the User's control instead of changing
+        // it: take it out of the form (replaced by a clone with its value,
+        // or by an unmarked field of its name), or put a covered one in.
+        for (const [el, v] of guard.saved) {
+          if (v.form === t && formOf(el) !== t) for (const [kind, marked] of v.marks) c.add(kind, marked, el);
+        }
+        for (const el of formElements.call(t)) if (isField(el) && !guard.saved.has(el)) interactionOf(el, c);
       }
       switch (ev.type) {
         case "input": case "change":
@@ -74,12 +81,22 @@
     // saveCovered remembers the value of every control an interaction mark
     // covers, and restore puts one back: a tool's script that set it is
     // stopped at its input or change event, after the value changed.
+    const isField = (el) => el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
+    // Controls in open and adopted closed shadow roots too: a host an
+    // interaction mark covers covers its shadow tree. Each keeps its form
+    // and marks of then, for a submission after it was taken out (guardEvent).
     function saveCovered() {
       const saved = new Map();
-      for (const el of rootQuery(document, "input,select,textarea")) {
-        const c = collector();
-        interactionOf(el, c);
-        if (c.list.length) saved.set(el, stateOf(el));
+      const roots = [document];
+      for (let i = 0; i < roots.length; i++) {
+        for (const el of rootQuery(roots[i], "*")) {
+          const r = rootOf(el);
+          if (r) roots.push(r);
+          if (!isField(el)) continue;
+          const c = collector();
+          interactionOf(el, c);
+          if (c.list.length) saved.set(el, { ...stateOf(el), form: formOf(el), marks: c.list.map((m) => [m.kind, lookup(m.marked)]).filter((m) => m[1]) });
+        }
       }
       return saved;
     }
