@@ -148,20 +148,7 @@ func TestWebMCPDeclarative(t *testing.T) {
 		t.Errorf("after search_flights the page is at %s, want the submitted search", u)
 	}
 
-	raw, err := os.ReadFile(auditPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var calls []string
-	for line := range strings.SplitSeq(strings.TrimSpace(string(raw)), "\n") {
-		var e audit.Entry
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatal(err)
-		}
-		if e.Tool == spec.ToolWebMCPCall {
-			calls = append(calls, e.WebMCPTool+" "+string(e.Event)+" "+e.Reason)
-		}
-	}
+	calls := webmcpCallLines(t, auditPath)
 	want := []string{"check_in_marked denied user_step", "pay denied user_step", "passport_details denied user_step", "no_such denied no_such_tool", "search_flights action "}
 	if diff := cmp.Diff(want, calls); diff != "" {
 		t.Errorf("audit lines of browser_webmcp_call (-want +got):\n%s", diff)
@@ -326,20 +313,7 @@ func TestWebMCPSilentValue(t *testing.T) {
 		t.Errorf("note_plain left the note %q, want changed", got)
 	}
 
-	raw, err := os.ReadFile(auditPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var calls []string
-	for line := range strings.SplitSeq(strings.TrimSpace(string(raw)), "\n") {
-		var e audit.Entry
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatal(err)
-		}
-		if e.Tool == spec.ToolWebMCPCall {
-			calls = append(calls, e.WebMCPTool+" "+string(e.Event)+" "+e.Reason)
-		}
-	}
+	calls := webmcpCallLines(t, auditPath)
 	var want []string
 	for _, name := range tools {
 		want = append(want, name+" denied user_step")
@@ -384,4 +358,25 @@ func TestWebMCPSwappedControl(t *testing.T) {
 	if res := sv.Gate().Do(ctx, gate.WebMCPCall{Name: "send_untouched"}); res.Outcome != spec.OutcomeDone {
 		t.Errorf("send_untouched: %s %s (%s), want done", res.Outcome, res.Reason, res.Message)
 	}
+}
+
+// webmcpCallLines reads the audit log at path: each browser_webmcp_call
+// line as "TOOL EVENT REASON".
+func webmcpCallLines(t *testing.T, path string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	for line := range strings.SplitSeq(strings.TrimSpace(string(raw)), "\n") {
+		var e audit.Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Tool == spec.ToolWebMCPCall {
+			calls = append(calls, e.WebMCPTool+" "+string(e.Event)+" "+e.Reason)
+		}
+	}
+	return calls
 }
