@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -91,14 +92,7 @@ func TestAppLoginFromAnotherOrigin(t *testing.T) {
 // refused with 403 and one line saying why, and so is a second connection
 // while the app's is open; the live view's own origin stays allowed.
 func TestAppLoginOneFrame(t *testing.T) {
-	ctx := testContext(t)
-	ctl := control.New(nil)
-	l, _ := startLive(t, ctl, newPage(ctx, t, "http://company.test/form"), nil)
-	offer := ctl.RequestUser("check in yourself", nil)
-	app, err := l.MintAppLogin(offer.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, l, app := appLoginForAnOffer(t)
 	dial := func(origin string) (*websocket.Conn, *http.Response, error) {
 		d := websocket.Dialer{Subprotocols: []string{viewerProtocol, viewerProtocolPrefix + app.Secret}}
 		h := http.Header{}
@@ -154,14 +148,7 @@ func TestAppLoginOneFrame(t *testing.T) {
 // connection: the login is not bound to its origin, and the app's own
 // frame connects afterwards.
 func TestAppLoginFailedHandshake(t *testing.T) {
-	ctx := testContext(t)
-	ctl := control.New(nil)
-	l, _ := startLive(t, ctl, newPage(ctx, t, "http://company.test/form"), nil)
-	offer := ctl.RequestUser("check in yourself", nil)
-	app, err := l.MintAppLogin(offer.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, app := appLoginForAnOffer(t)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http"+strings.TrimPrefix(app.WS, "ws"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -185,4 +172,19 @@ func TestAppLoginFailedHandshake(t *testing.T) {
 		return err == nil
 	})
 	c.Close()
+}
+
+// appLoginForAnOffer starts a live view on a page, opens an offer and
+// mints the MCP App's login for it.
+func appLoginForAnOffer(t *testing.T) (context.Context, *Live, AppLogin) {
+	t.Helper()
+	ctx := testContext(t)
+	ctl := control.New(nil)
+	l, _ := startLive(t, ctl, newPage(ctx, t, "http://company.test/form"), nil)
+	offer := ctl.RequestUser("check in yourself", nil)
+	app, err := l.MintAppLogin(offer.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, l, app
 }
