@@ -20,14 +20,7 @@ import (
 // its path, another instance's path gets 421, a key not held 404, and a
 // live view shut down leaves 404 behind while the other keeps serving.
 func TestRouterServesEachLiveViewAtItsPath(t *testing.T) {
-	r, err := NewRouter("rt-a", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Listen("127.0.0.1:0", nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.Shutdown(context.Background()) })
+	r := listeningRouter(t)
 	open := func() *Live {
 		t.Helper()
 		l, err := NewLive(&LiveOptions{Router: r, Control: control.New(nil), Page: func() *browser.Page { return nil }})
@@ -184,14 +177,7 @@ func TestLiveOnARouterIgnoresAddr(t *testing.T) {
 // rebinding), a websocket from another origin and a fetch from another
 // site, as on a listener of its own.
 func TestRouterKeepsHostAndOriginRules(t *testing.T) {
-	r, err := NewRouter("rt-a", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Listen("127.0.0.1:0", nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.Shutdown(context.Background()) })
+	r := listeningRouter(t)
 	l, err := NewLive(&LiveOptions{Router: r, Control: control.New(nil), Page: func() *browser.Page { return nil }})
 	if err != nil {
 		t.Fatal(err)
@@ -242,4 +228,19 @@ func TestRouterKeepsHostAndOriginRules(t *testing.T) {
 			t.Errorf("websocket from %s: %v (%v), want 403", name, err, resp)
 		}
 	}
+}
+
+// listeningRouter is a Router for instance rt-a listening on a loopback
+// port, shut down when t ends.
+func listeningRouter(t *testing.T) *Router {
+	t.Helper()
+	r, err := NewRouter("rt-a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Listen("127.0.0.1:0", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Shutdown(context.Background()) })
+	return r
 }
