@@ -1,6 +1,7 @@
 package marks_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
 )
 
@@ -242,27 +244,15 @@ func TestScanAfterChangesIsWhole(t *testing.T) {
 				t.Helper()
 				// As the gate reads it: the entries it holds that the scan
 				// took over cross CDP as runs of its own.
-				sc, err := marks.ScanAgain(ctx, tp.frame, last)
-				if err != nil {
-					t.Fatal(err)
-				}
+				sc, got, want, whole, took := scanBothWays(ctx, t, tp.frame, last)
 				last = sc
-				var pair [3]string
-				if err := tp.frame.Call(ctx, marks.World, scanPairJS, &pair); err != nil {
-					t.Fatal(err)
-				}
-				got, want := wireEntries(t, pair[0]), wireEntries(t, pair[1])
 				if got != want {
 					t.Fatalf("step %d, after %s:\nthe scan after the changes:\n%s\na whole scan:\n%s", step, strings.Join(did, "; "), got, want)
-				}
-				whole, err := marks.DecodeWire(pair[1])
-				if err != nil {
-					t.Fatal(err)
 				}
 				if !reflect.DeepEqual(sc.Elements, whole) {
 					t.Fatalf("step %d, after %s: ScanAgain's entries are not a whole scan's:\n%+v\n%+v", step, strings.Join(did, "; "), sc.Elements, whole)
 				}
-				if step > 0 && pair[2] != "0" {
+				if step > 0 && took {
 					reused++
 				}
 			}
@@ -296,4 +286,24 @@ func wireEntries(t *testing.T, raw string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// scanBothWays scans f as the gate does after changes (ScanAgain from
+// last) and, beside it, the memo's scan and a whole one (scanPairJS): the
+// new Scan, the memo's and the whole scan's entries as text, the whole
+// scan's entries decoded, and whether the memo's scan took blocks over.
+func scanBothWays(ctx context.Context, t *testing.T, f browser.Frame, last marks.Scan) (sc marks.Scan, memo, whole string, wholeEntries []marks.Element, took bool) {
+	t.Helper()
+	sc, err := marks.ScanAgain(ctx, f, last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pair [3]string
+	if err := f.Call(ctx, marks.World, scanPairJS, &pair); err != nil {
+		t.Fatal(err)
+	}
+	if wholeEntries, err = marks.DecodeWire(pair[1]); err != nil {
+		t.Fatal(err)
+	}
+	return sc, wireEntries(t, pair[0]), wireEntries(t, pair[1]), wholeEntries, pair[2] != "0"
 }
