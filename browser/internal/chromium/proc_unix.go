@@ -32,7 +32,7 @@ const groupGoneBound = 5 * time.Second
 
 // waitGroupGone waits until no process of the group is left: the helpers
 // are not our children, so Wait does not see them, and one still alive
-// may still be writing the profile. Killed with SIGKILL, they go within
+// may still be writing the profile. Killed with SIGKILL, they stop within
 // milliseconds; the bound only keeps a stuck kernel from hanging Stop.
 func waitGroupGone(cmd *exec.Cmd) {
 	if cmd.Process != nil {
@@ -41,11 +41,15 @@ func waitGroupGone(cmd *exec.Cmd) {
 }
 
 // WaitGroupGone kills what is left of the process group led by pid and
-// returns once none of it is left, or after a bound of 5 s. Reap the leader
-// (cmd.Wait) first: a zombie leader still counts as a member.
+// returns once none of it runs (zombies run no code, so they write no
+// profile), or after a bound of 5 s. Reap the leader (cmd.Wait) first
+// where /proc cannot be read: there a zombie still counts as a member.
 func WaitGroupGone(pid int) {
 	deadline := time.Now().Add(groupGoneBound)
 	for time.Now().Before(deadline) {
+		if running, ok := groupRunning(pid); ok && !running {
+			return
+		}
 		// Signal 0 probes the group: ESRCH once every member is gone.
 		if err := syscall.Kill(-pid, 0); errors.Is(err, syscall.ESRCH) {
 			return
