@@ -262,9 +262,9 @@ func (r *renderer) frame(fs frameScan) {
 			k += n - 1
 			continue
 		}
-		if line, ok := r.element(e, false); ok {
+		if p, ok := r.pieces(e); ok {
 			r.b.WriteString(indent)
-			r.b.WriteString(line)
+			p.writeLine(r.b)
 			r.b.WriteByte('\n')
 		}
 	}
@@ -345,7 +345,7 @@ func (r *renderer) write(ps []elementPieces, indent string) {
 		if b-a < minRun {
 			for _, p := range ps[a:b] {
 				r.b.WriteString(indent)
-				r.b.WriteString(p.line())
+				p.writeLine(r.b)
 				r.b.WriteByte('\n')
 			}
 			a = b
@@ -401,11 +401,15 @@ func (r *renderer) listRun(els []marks.Element, rows []row, k int, indent string
 // indented by indent.
 func (r *renderer) items(ps []elementPieces, indent string) {
 	for _, p := range ps {
-		r.b.WriteString(indent + "  - ")
+		r.b.WriteString(indent)
+		r.b.WriteString("  - ")
 		if p.name != "" {
-			r.b.WriteString(p.name + " ")
+			r.b.WriteString(p.name)
+			r.b.WriteByte(' ')
 		}
-		r.b.WriteString(p.ref + p.states + "\n")
+		r.b.WriteString(p.ref)
+		r.b.WriteString(p.states)
+		r.b.WriteByte('\n')
 	}
 }
 
@@ -414,15 +418,32 @@ func (p elementPieces) line() string {
 	if p.text != "" {
 		return p.text
 	}
-	s := "- " + p.role
+	var b strings.Builder
+	b.Grow(len(p.role) + len(p.name) + len(p.ref) + len(p.states) + len(p.note) + 8)
+	p.writeLine(&b)
+	return b.String()
+}
+
+// writeLine writes line() to b.
+func (p elementPieces) writeLine(b *strings.Builder) {
+	if p.text != "" {
+		b.WriteString(p.text)
+		return
+	}
+	b.WriteString("- ")
+	b.WriteString(p.role)
 	if p.name != "" {
-		s += " " + p.name
+		b.WriteByte(' ')
+		b.WriteString(p.name)
 	}
-	s += " [" + p.ref + "]" + p.states
+	b.WriteString(" [")
+	b.WriteString(p.ref)
+	b.WriteByte(']')
+	b.WriteString(p.states)
 	if p.note != "" {
-		s += " " + p.note
+		b.WriteByte(' ')
+		b.WriteString(p.note)
 	}
-	return s
 }
 
 // plural is the line of a run of elements of a role: "buttons",
@@ -532,15 +553,21 @@ func (r *renderer) element(e *marks.Element, inline bool) (string, bool) {
 	if !inline || p.text != "" {
 		return p.line(), true
 	}
-	s := p.role
+	var b strings.Builder
+	b.Grow(len(p.role) + len(p.name) + len(p.ref) + len(p.states) + len(p.note) + 4)
+	b.WriteString(p.role)
 	if p.name != "" {
-		s += " " + p.name
+		b.WriteByte(' ')
+		b.WriteString(p.name)
 	}
-	s += " " + p.ref + p.states
+	b.WriteByte(' ')
+	b.WriteString(p.ref)
+	b.WriteString(p.states)
 	if p.note != "" {
-		s += " " + p.note
+		b.WriteByte(' ')
+		b.WriteString(p.note)
 	}
-	return s, true
+	return b.String(), true
 }
 
 // elementPieces are the parts of an element's line: its role, its name
