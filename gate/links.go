@@ -2,7 +2,6 @@ package gate
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/poppy-browser/poppy-browser/internal/pagetext"
@@ -31,26 +30,50 @@ const (
 	maxQueryKeys   = 4
 )
 
-var plainAnchor = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,39}$`)
-
 // linkTarget is where a link leads, as the snapshot shows it after "to ".
 func linkTarget(href, frameURL string) string {
-	host, ok := pagetext.WebHost(href)
-	if !ok {
-		return ""
+	lb := newLinkBase(frameURL)
+	return lb.target(href)
+}
+
+// linkBase is a frame's URL as its links are shown against it, read once
+// for all the links of a snapshot's frame.
+type linkBase struct {
+	u        *url.URL // nil when the frame's URL does not parse
+	host     string   // its web host, when web
+	web      bool
+	port     string
+	pathOfU  string // its escaped path, "/" for none
+	rawQuery string
+}
+
+func newLinkBase(frameURL string) linkBase {
+	var lb linkBase
+	lb.host, lb.web = pagetext.WebHost(frameURL)
+	if u, err := url.Parse(frameURL); err == nil {
+		lb.u, lb.port, lb.pathOfU, lb.rawQuery = u, u.Port(), docPath(u), u.RawQuery
 	}
+	return lb
+}
+
+// target is linkTarget(href, the frame's URL).
+func (lb *linkBase) target(href string) string {
 	u, err := url.Parse(href)
 	if err != nil {
 		return ""
 	}
-	if _, fragment, ok := strings.Cut(href, "#"); ok && sameDocument(u, frameURL) {
+	host, ok := pagetext.WebHostOf(u)
+	if !ok {
+		return ""
+	}
+	if _, fragment, ok := strings.Cut(href, "#"); ok && lb.sameDocument(u) {
 		if fragment == "" {
 			return ""
 		}
 		return pagetext.Line(anchor(u.Fragment))
 	}
 	var b strings.Builder
-	if here, ok := pagetext.WebHost(frameURL); !ok || here != host || portOf(frameURL) != u.Port() {
+	if !lb.web || lb.host != host || lb.port != u.Port() {
 		b.WriteString(host)
 		if p := u.Port(); p != "" {
 			b.WriteString(":" + p)
@@ -68,34 +91,41 @@ func linkTarget(href, frameURL string) string {
 
 // anchor is a fragment as a link shows it: a plain anchor name, else "#…".
 func anchor(fragment string) string {
-	if plainAnchor.MatchString(fragment) {
+	if plainAnchor(fragment) {
 		return "#" + fragment
 	}
 	return "#…"
 }
 
-// sameDocument reports whether u is the document at frameURL (the
-// fragments aside).
-func sameDocument(u *url.URL, frameURL string) bool {
-	f, err := url.Parse(frameURL)
-	if err != nil {
+// plainAnchor reports whether a fragment is a plain anchor name: a letter
+// then at most 39 letters, digits, "_" or "-".
+func plainAnchor(s string) bool {
+	if len(s) == 0 || len(s) > 40 {
 		return false
 	}
-	path := func(u *url.URL) string {
-		if p := u.EscapedPath(); p != "" {
-			return p
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '_' || c == '-')) {
+			return false
 		}
-		return "/"
 	}
-	return strings.EqualFold(f.Scheme, u.Scheme) && strings.EqualFold(f.Host, u.Host) && path(f) == path(u) && f.RawQuery == u.RawQuery
+	return true
 }
 
-func portOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
+// sameDocument reports whether u is the document at the frame's URL (the
+// fragments aside).
+func (lb *linkBase) sameDocument(u *url.URL) bool {
+	f := lb.u
+	return f != nil && strings.EqualFold(f.Scheme, u.Scheme) && strings.EqualFold(f.Host, u.Host) && lb.pathOfU == docPath(u) && lb.rawQuery == u.RawQuery
+}
+
+// docPath is a URL's escaped path, "/" for none.
+func docPath(u *url.URL) string {
+	if p := u.EscapedPath(); p != "" {
+		return p
 	}
-	return u.Port()
+	return "/"
 }
 
 // shortPath shortens a path predictably: see the list above.

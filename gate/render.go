@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -31,6 +32,13 @@ const maxRenderedText = 8 << 20
 // A field a mark gives to the User never shows its value.
 func renderSnapshot(scans []frameScan, refs *refTable, company func(host string) bool, page PageState, from int) (string, []ElementInfo) {
 	var b strings.Builder
+	// About 20 bytes a line: one allocation for most pages, not a dozen
+	// doublings.
+	size := 512
+	for _, fs := range scans {
+		size += 20 * len(fs.scan.Elements)
+	}
+	b.Grow(min(size, maxRenderedText))
 	fmt.Fprintf(&b, "Page %s at %s", quote(page.Title), pagetext.URL(page.URL))
 	if page.Status >= 400 {
 		fmt.Fprintf(&b, " (HTTP status %d)", page.Status)
@@ -101,6 +109,7 @@ func part(body string, from int) string {
 		return fmt.Sprintf("[the snapshot has %d lines; line %d is past its end: take browser_snapshot without from to read it from the start]\n", n, from)
 	}
 	var b strings.Builder
+	b.Grow(min(len(body), MaxSnapshotText) + 512)
 	if from > 1 {
 		fmt.Fprintf(&b, "[lines 1 to %d are in the earlier part: take browser_snapshot without from to read them]\n", from-1)
 		if h := runHead(lines, from-1); h != "" {
@@ -186,43 +195,58 @@ type renderer struct {
 	refs  *refTable
 	elems *[]ElementInfo
 	f     Frame
-	byID  map[int]marks.Element
-	cut   int // entries left out past maxRenderedText
+	byID  map[int]*marks.Element // the frame's elements by local id (into its scan, read only)
+	cut   int                    // entries left out past maxRenderedText
+	// here is the frame's URL, read once per frame for its links.
+	here linkBase
+	// indents are the indentations by level, made once.
+	indents []string
+	// words is the scratch of a line of text, reused from line to line.
+	words []byte
 }
 
 func (r *renderer) frame(fs frameScan) {
 	r.f = fs.frame
+	r.here = newLinkBase(fs.frame.URL)
 	els := fs.scan.Elements
-	r.byID = make(map[int]marks.Element, len(els))
-	for _, e := range els {
-		if e.ID != 0 {
+	r.byID = make(map[int]*marks.Element, len(els))
+	actionable := 0
+	for i := range els {
+		if e := &els[i]; e.ID != 0 {
 			r.byID[e.ID] = e
+			if e.Actionable {
+				actionable++
+			}
 		}
 	}
+	*r.elems = slices.Grow(*r.elems, actionable)
 	// The entries with a line of their own, and their indentation.
 	var nest nesting
 	rows := make([]row, 0, len(els))
-	for i, e := range els {
-		if !e.Inline {
+	for i := range els {
+		if e := &els[i]; !e.Inline {
 			rows = append(rows, row{i: i, level: nest.depth(e.Depth)})
 		}
 	}
 	for k := 0; k < len(rows); k++ {
 		i := rows[k].i
-		e := els[i]
+		e := &els[i]
 		if r.b.Len() > maxRenderedText {
 			r.cut = len(els) - i
 			return
 		}
-		indent := strings.Repeat("  ", rows[k].level)
+		indent := r.indent(rows[k].level)
 		if e.ID == 0 && e.Group {
 			if n := r.listRun(els, rows, k, indent); n > 0 {
 				k += n
 				continue
 			}
-			fmt.Fprintf(r.b, "%s- %s", indent, pagetext.Role(e.Role))
+			r.b.WriteString(indent)
+			r.b.WriteString("- ")
+			r.b.WriteString(pagetext.Role(e.Role))
 			if e.Name != "" {
-				r.b.WriteString(" " + quote(e.Name))
+				r.b.WriteByte(' ')
+				r.b.WriteString(quote(e.Name))
 			}
 			r.b.WriteString(":\n")
 			continue
@@ -238,12 +262,20 @@ func (r *renderer) frame(fs frameScan) {
 			k += n - 1
 			continue
 		}
-		if line, ok := r.element(e, false); ok {
+		if p, ok := r.pieces(e); ok {
 			r.b.WriteString(indent)
-			r.b.WriteString(line)
+			p.writeLine(r.b)
 			r.b.WriteByte('\n')
 		}
 	}
+}
+
+// indent is the indentation of a line at level.
+func (r *renderer) indent(level int) string {
+	for len(r.indents) <= level {
+		r.indents = append(r.indents, strings.Repeat("  ", len(r.indents)))
+	}
+	return r.indents[level]
 }
 
 // row is an entry of a scan with a line of its own: its index in the
@@ -258,13 +290,13 @@ const minRun = 3
 // elements with a ref, of one role, at one indentation, each without
 // lines of its own hanging from it.
 func runOf(els []marks.Element, rows []row, k int) int {
-	first := els[rows[k].i]
+	first := &els[rows[k].i]
 	if !runnable(first) {
 		return 0
 	}
 	n := 0
 	for j := k; j < len(rows); j++ {
-		e := els[rows[j].i]
+		e := &els[rows[j].i]
 		if rows[j].level != rows[k].level || !runnable(e) || e.Role != first.Role {
 			break
 		}
@@ -278,7 +310,7 @@ func runOf(els []marks.Element, rows []row, k int) int {
 
 // runnable says an entry may be an item of a run: an element with a ref
 // and a role of its own, whose line is the whole of it.
-func runnable(e marks.Element) bool {
+func runnable(e *marks.Element) bool {
 	return e.ID != 0 && e.Actionable && !e.Group && e.Role != "" && e.Text == ""
 }
 
@@ -290,7 +322,7 @@ func runnable(e marks.Element) bool {
 func (r *renderer) run(els []marks.Element, rows []row, indent string) bool {
 	ps := make([]elementPieces, 0, len(rows))
 	for _, w := range rows {
-		p, _ := r.pieces(els[w.i]) // runnable entries are actionable: always ok
+		p, _ := r.pieces(&els[w.i]) // runnable entries are actionable: always ok
 		ps = append(ps, p)
 	}
 	if r.b.Len() > maxRenderedText {
@@ -313,7 +345,7 @@ func (r *renderer) write(ps []elementPieces, indent string) {
 		if b-a < minRun {
 			for _, p := range ps[a:b] {
 				r.b.WriteString(indent)
-				r.b.WriteString(p.line())
+				p.writeLine(r.b)
 				r.b.WriteByte('\n')
 			}
 			a = b
@@ -334,7 +366,7 @@ func (r *renderer) write(ps []elementPieces, indent string) {
 // and the items under it, and returns the number of items; 0 when the
 // list is not such a list (nothing is written).
 func (r *renderer) listRun(els []marks.Element, rows []row, k int, indent string) int {
-	g := els[rows[k].i]
+	g := &els[rows[k].i]
 	if pagetext.Role(g.Role) != "list" || g.Name != "" || k+1 >= len(rows) || rows[k+1].level != rows[k].level+1 {
 		return 0
 	}
@@ -346,7 +378,7 @@ func (r *renderer) listRun(els []marks.Element, rows []row, k int, indent string
 	// plain rendering would) and fall back to it when they differ.
 	ps := make([]elementPieces, 0, n)
 	for _, w := range rows[k+1 : k+1+n] {
-		p, _ := r.pieces(els[w.i])
+		p, _ := r.pieces(&els[w.i])
 		ps = append(ps, p)
 	}
 	for _, p := range ps {
@@ -369,11 +401,15 @@ func (r *renderer) listRun(els []marks.Element, rows []row, k int, indent string
 // indented by indent.
 func (r *renderer) items(ps []elementPieces, indent string) {
 	for _, p := range ps {
-		r.b.WriteString(indent + "  - ")
+		r.b.WriteString(indent)
+		r.b.WriteString("  - ")
 		if p.name != "" {
-			r.b.WriteString(p.name + " ")
+			r.b.WriteString(p.name)
+			r.b.WriteByte(' ')
 		}
-		r.b.WriteString(p.ref + p.states + "\n")
+		r.b.WriteString(p.ref)
+		r.b.WriteString(p.states)
+		r.b.WriteByte('\n')
 	}
 }
 
@@ -382,15 +418,32 @@ func (p elementPieces) line() string {
 	if p.text != "" {
 		return p.text
 	}
-	s := "- " + p.role
+	var b strings.Builder
+	b.Grow(len(p.role) + len(p.name) + len(p.ref) + len(p.states) + len(p.note) + 8)
+	p.writeLine(&b)
+	return b.String()
+}
+
+// writeLine writes line() to b.
+func (p elementPieces) writeLine(b *strings.Builder) {
+	if p.text != "" {
+		b.WriteString(p.text)
+		return
+	}
+	b.WriteString("- ")
+	b.WriteString(p.role)
 	if p.name != "" {
-		s += " " + p.name
+		b.WriteByte(' ')
+		b.WriteString(p.name)
 	}
-	s += " [" + p.ref + "]" + p.states
+	b.WriteString(" [")
+	b.WriteString(p.ref)
+	b.WriteByte(']')
+	b.WriteString(p.states)
 	if p.note != "" {
-		s += " " + p.note
+		b.WriteByte(' ')
+		b.WriteString(p.note)
 	}
-	return s
 }
 
 // plural is the line of a run of elements of a role: "buttons",
@@ -407,7 +460,7 @@ func plural(role string) string {
 // line writes a line of text: "- text: ... the [link "Authority" e12]
 // rode ...", "- h2: Title", a row's cells separated by " | ", and a
 // preformatted block one line each after "- pre:".
-func (r *renderer) line(e marks.Element, indent string) {
+func (r *renderer) line(e *marks.Element, indent string) {
 	role := lineRole(e.Role)
 	if e.Pre && len(e.Parts) == 0 {
 		lines := strings.Split(strings.TrimRight(e.Text, "\n"), "\n")
@@ -419,9 +472,9 @@ func (r *renderer) line(e marks.Element, indent string) {
 		}
 		return
 	}
-	var t strings.Builder
+	t := r.words[:0]
 	if len(e.Parts) == 0 {
-		t.WriteString(pageWords(e.Text))
+		t = append(t, pageWords(e.Text)...)
 	} else {
 		space := false // a space is due before the next piece
 		for _, p := range e.Parts {
@@ -432,10 +485,10 @@ func (r *renderer) line(e marks.Element, indent string) {
 					space = space || lead
 					continue
 				}
-				if (space || lead) && t.Len() > 0 {
-					t.WriteByte(' ')
+				if (space || lead) && len(t) > 0 {
+					t = append(t, ' ')
 				}
-				t.WriteString(s)
+				t = append(t, s...)
 				space = isSpace(p.Text[len(p.Text)-1])
 				continue
 			}
@@ -447,17 +500,25 @@ func (r *renderer) line(e marks.Element, indent string) {
 			if !ok {
 				continue
 			}
-			if space && t.Len() > 0 {
-				t.WriteByte(' ')
+			if space && len(t) > 0 {
+				t = append(t, ' ')
 			}
-			t.WriteString("[" + s + "]")
+			t = append(t, '[')
+			t = append(t, s...)
+			t = append(t, ']')
 			space = false
 		}
 	}
-	if t.Len() == 0 {
+	r.words = t
+	if len(t) == 0 {
 		return
 	}
-	fmt.Fprintf(r.b, "%s- %s: %s\n", indent, role, t.String())
+	r.b.WriteString(indent)
+	r.b.WriteString("- ")
+	r.b.WriteString(role)
+	r.b.WriteString(": ")
+	r.b.Write(t)
+	r.b.WriteByte('\n')
 }
 
 // lineRole is the prefix of a line of text: the scanner's line roles
@@ -484,7 +545,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\
 // element renders an element that has a ref: its own line ("- button
 // "Pay" [e3] ...") or, inline in a line of text, the same without the
 // dash and with the ref unbracketed ("link "Authority" e12").
-func (r *renderer) element(e marks.Element, inline bool) (string, bool) {
+func (r *renderer) element(e *marks.Element, inline bool) (string, bool) {
 	p, ok := r.pieces(e)
 	if !ok {
 		return "", false
@@ -492,15 +553,21 @@ func (r *renderer) element(e marks.Element, inline bool) (string, bool) {
 	if !inline || p.text != "" {
 		return p.line(), true
 	}
-	s := p.role
+	var b strings.Builder
+	b.Grow(len(p.role) + len(p.name) + len(p.ref) + len(p.states) + len(p.note) + 4)
+	b.WriteString(p.role)
 	if p.name != "" {
-		s += " " + p.name
+		b.WriteByte(' ')
+		b.WriteString(p.name)
 	}
-	s += " " + p.ref + p.states
+	b.WriteByte(' ')
+	b.WriteString(p.ref)
+	b.WriteString(p.states)
 	if p.note != "" {
-		s += " " + p.note
+		b.WriteByte(' ')
+		b.WriteString(p.note)
 	}
-	return s, true
+	return b.String(), true
 }
 
 // elementPieces are the parts of an element's line: its role, its name
@@ -515,7 +582,7 @@ type elementPieces struct {
 
 // pieces assigns the element its ref, records it in the element list and
 // returns the parts of its line.
-func (r *renderer) pieces(e marks.Element) (elementPieces, bool) {
+func (r *renderer) pieces(e *marks.Element) (elementPieces, bool) {
 	name := e.Name
 	if !e.Actionable { // a line of text from an older scanner: one per element
 		text := e.Text
@@ -528,7 +595,8 @@ func (r *renderer) pieces(e marks.Element) (elementPieces, bool) {
 		return elementPieces{text: fmt.Sprintf("- %s: %s", lineRole(e.Role), clip(text))}, true
 	}
 	t := r.refs.assign(r.f.ID, e.ID, r.f.URL)
-	info := &ElementInfo{Ref: t.ref, Role: pagetext.Role(e.Role), Name: clip(name), Tag: clip(strings.ToLower(e.Tag)), Type: clip(e.Type)}
+	*r.elems = append(*r.elems, ElementInfo{Ref: t.ref, Role: pagetext.Role(e.Role), Name: clip(name), Tag: clip(strings.ToLower(e.Tag)), Type: clip(e.Type)})
+	info := &(*r.elems)[len(*r.elems)-1]
 	if !e.UserField {
 		info.Value = clip(e.Value)
 		info.Checked = e.Checked
@@ -542,9 +610,7 @@ func (r *renderer) pieces(e marks.Element) (elementPieces, bool) {
 	if name != "" && e.Text == "" {
 		p.name = quote(name)
 	}
-	var states strings.Builder
-	r.states(&states, e, info)
-	p.states = states.String()
+	p.states = r.states(e, info)
 	t.kind, t.name, t.box = "", info.Name, nil
 	if r.f.ParentID == "" && e.Box.Width > 0 {
 		b := e.Box
@@ -560,17 +626,20 @@ func (r *renderer) pieces(e marks.Element) (elementPieces, bool) {
 		// A field of a marked form that the agent may fill in.
 		p.note = fmt.Sprintf("(in form %s, which the User submits: you may fill this in)", r.refs.assign(r.f.ID, e.Form, r.f.URL).ref)
 	}
-	*r.elems = append(*r.elems, *info)
 	return p, true
 }
 
 // states writes an element's value, options and states after its ref.
-func (r *renderer) states(line *strings.Builder, e marks.Element, info *ElementInfo) {
+func (r *renderer) states(e *marks.Element, info *ElementInfo) string {
+	if !e.UserField && info.Value == "" && (e.Checked == nil || !*e.Checked) && e.Expanded == nil && !e.Disabled && len(e.Options) == 0 && e.Href == "" {
+		return "" // the most common case, without a builder
+	}
+	var line strings.Builder
 	if e.UserField {
 		line.WriteString(" (the User's field: value hidden)")
 	} else {
 		if info.Value != "" {
-			fmt.Fprintf(line, " value=%s", quote(info.Value))
+			line.WriteString(" value=" + quote(info.Value))
 		}
 		if e.Checked != nil && *e.Checked {
 			line.WriteString(" checked") // unchecked is the default: left out
@@ -602,12 +671,13 @@ func (r *renderer) states(line *strings.Builder, e marks.Element, info *ElementI
 			}
 		}
 		if e.MoreOptions > 0 {
-			fmt.Fprintf(line, " and %d more", e.MoreOptions)
+			fmt.Fprintf(&line, " and %d more", e.MoreOptions)
 		}
 	}
-	if to := linkTarget(e.Href, r.f.URL); e.Href != "" && to != "" && !saysTarget(e.Name, to, e.Href) {
+	if to := r.here.target(e.Href); e.Href != "" && to != "" && !saysTarget(e.Name, to, e.Href) {
 		line.WriteString(" to " + to)
 	}
+	return line.String()
 }
 
 // nesting turns the scanner's depths into indentation in which every

@@ -138,7 +138,7 @@ func hasMark(s marks.Scan) bool {
 
 // markNote says whose step a marked line is, and which mark makes it so:
 // "(user step: submission form e5)". The legend explains the kinds.
-func markNote(e marks.Element, m *marks.ElementMark, marked string, byID map[int]marks.Element) string {
+func markNote(e *marks.Element, m *marks.ElementMark, marked string, byID map[int]*marks.Element) string {
 	if m.Marked == e.ID {
 		return fmt.Sprintf("(user step: %s)", m.Kind)
 	}

@@ -27,9 +27,14 @@ func decodeWire(raw string, base []Element) (scanJSON, error) {
 	var same int
 	s.URL, s.Title, s.PendingHosts, s.Memo, same = r.str(), r.str(), r.int(), r.str(), r.int()
 	s.Same = same == 1
-	// An entry is 40-80 bytes of the wire form: one allocation, not a
-	// dozen doublings of a slice of large structs.
-	s.Elements = make([]Element, 0, len(raw)/48)
+	// An entry is 40-80 bytes of the wire form, and a scan that takes
+	// runs of the caller's is about as long as the caller's: one
+	// allocation, not a dozen doublings of a slice of large structs.
+	size := len(raw) / 48
+	if same == 2 {
+		size += len(base)
+	}
+	s.Elements = make([]Element, 0, size)
 	for r.more() {
 		if r.d.PeekKind() != '0' {
 			s.Elements = append(s.Elements, r.entry())

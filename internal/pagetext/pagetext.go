@@ -14,6 +14,11 @@ func Line(s string) string {
 	if isPlain(s) {
 		return s
 	}
+	// Plain but for spaces at its ends (a piece of a line of text): the
+	// same without them.
+	if t := strings.Trim(s, " "); len(t) < len(s) && isPlain(t) {
+		return t
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false // a space is pending
@@ -128,7 +133,15 @@ func Host(raw string) string {
 // name or address, in lower case; ok is false for any other URL.
 func WebHost(raw string) (host string, ok bool) {
 	u, err := url.Parse(raw)
-	if err != nil || u.Opaque != "" {
+	if err != nil {
+		return "", false
+	}
+	return WebHostOf(u)
+}
+
+// WebHostOf is [WebHost] of a URL already parsed.
+func WebHostOf(u *url.URL) (host string, ok bool) {
+	if u.Opaque != "" {
 		return "", false
 	}
 	switch strings.ToLower(u.Scheme) {
