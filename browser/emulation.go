@@ -311,8 +311,8 @@ func (p *Page) Touch(ctx context.Context, event string, points []TouchPoint) err
 var focusedJS string
 
 // Field is the focused element of a page's top frame that takes typed
-// text: its box in the viewport (CSS pixels) and its input type ("text",
-// "email", "tel", "number", "password", ...).
+// text: its box in the visual viewport (CSS pixels, as input takes them)
+// and its input type ("text", "email", "tel", "number", "password", ...).
 type Field struct {
 	Rect
 	Kind string

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"image"
 	"image/jpeg"
+	"math"
 	"testing"
+
+	"github.com/chromedp/cdproto/page"
 )
 
 func TestJPEGShape(t *testing.T) {
@@ -32,5 +35,23 @@ func TestJPEGShape(t *testing.T) {
 	}
 	if !sameShape([]byte("not a jpeg"), 390, 844) {
 		t.Error("an unreadable picture is dropped, want it passed on")
+	}
+}
+
+func TestFrameViewport(t *testing.T) {
+	for _, c := range []struct {
+		w, h, scale  float64
+		wantW, wantH float64
+	}{
+		{390, 800, 1, 390, 800},                         // a phone's page at its width
+		{390, 800, 390.0 / 434, 434, 800 * 434.0 / 390}, // zoomed out to fit a wider layout
+		{390, 844, 390.0 / 980, 980, 844 * 980.0 / 390}, // a desktop-only page on a phone
+		{1280, 813, 2, 640, 406.5},                      // zoomed in
+		{1280, 813, 0, 1280, 813},                       // no scale given
+	} {
+		w, h := frameViewport(&page.ScreencastFrameMetadata{DeviceWidth: c.w, DeviceHeight: c.h, PageScaleFactor: c.scale})
+		if math.Abs(w-c.wantW) > 1e-6 || math.Abs(h-c.wantH) > 1e-6 {
+			t.Errorf("frameViewport(%vx%v at %v) = %vx%v, want %vx%v", c.w, c.h, c.scale, w, h, c.wantW, c.wantH)
+		}
 	}
 }

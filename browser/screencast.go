@@ -78,9 +78,25 @@ func (p *Page) Screencast(ctx context.Context, fn func(ScreencastFrame)) error {
 				continue
 			}
 			framed = true
-			fn(ScreencastFrame{JPEG: ev.Data, Width: ev.Metadata.DeviceWidth, Height: ev.Metadata.DeviceHeight})
+			w, h := frameViewport(ev.Metadata)
+			fn(ScreencastFrame{JPEG: ev.Data, Width: w, Height: h})
 		}
 	}
+}
+
+// frameViewport is the CSS size of the visual viewport a frame shows: its
+// device size (DIPs) over the page's scale. A page shown zoomed out (a
+// phone showing a page wider than its screen, or laid out for desktops
+// only) has more CSS pixels than the screen has DIPs, and input
+// coordinates (Input.dispatchMouseEvent, dispatchTouchEvent) are CSS
+// pixels of that viewport: a point on the picture scales to them only
+// by this size.
+func frameViewport(m *page.ScreencastFrameMetadata) (w, h float64) {
+	k := m.PageScaleFactor
+	if !(k > 0) || math.IsInf(k, 0) {
+		k = 1
+	}
+	return m.DeviceWidth / k, m.DeviceHeight / k
 }
 
 // firstFrameWait is how long a new screencast waits for Chromium's first
