@@ -39,7 +39,9 @@
 // when the active tab closes, its opener, else the last tab, does.
 // [Tabs.Mark] and [Tabs.OpenedSince] tell a caller which tabs an action
 // opened. [Browser.EmulateDevice] and [Context.EmulateDevice] show the
-// pages at the User's screen size (nil gives them their own viewport);
+// pages at the User's screen size (nil gives them their own viewport),
+// their windows on a virtual screen of the device's ratio (at most
+// [MaxFrameScale]) meanwhile, so [Page.Screencast] frames are that sharp;
 // [Page.Touch] dispatches touch events; [Page.FocusedField] says which text
 // field a tap focused. Downloads, file choosers and authentication
 // challenges are recorded on their tab ([Page.Downloads],

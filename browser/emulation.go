@@ -29,6 +29,7 @@ type emulated struct {
 	mu        sync.Mutex // serialises changes, so pages never end up mixed
 	all       *Device
 	byContext map[cdp.BrowserContextID]*Device
+	sharp     sharpScreens // where the windows of shown pages are, see sharp.go
 }
 
 func (e *emulated) forLocked(p *Page) *Device {
@@ -47,7 +48,9 @@ func (b *Browser) EmulateDevice(ctx context.Context, d *Device) error {
 	defer b.emu.mu.Unlock()
 	b.emu.all = d
 	clear(b.emu.byContext)
-	return emulateEach(ctx, b.Pages(), d)
+	err := emulateEach(ctx, b.Pages(), d)
+	b.emu.refreshHidden(ctx)
+	return err
 }
 
 // EmulateDevice is [Browser.EmulateDevice] for the pages of this context.
@@ -59,7 +62,9 @@ func (c *Context) EmulateDevice(ctx context.Context, d *Device) error {
 		b.emu.byContext = map[cdp.BrowserContextID]*Device{}
 	}
 	b.emu.byContext[c.id] = d
-	return emulateEach(ctx, c.Pages(), d)
+	err := emulateEach(ctx, c.Pages(), d)
+	b.emu.refreshHidden(ctx)
+	return err
 }
 
 func emulateEach(ctx context.Context, ps []*Page, d *Device) error {
@@ -103,18 +108,27 @@ func (p *Page) emulate(ctx context.Context, d *Device) error {
 		if err := p.showOwnScreen(ctx); err != nil {
 			return err
 		}
+		p.b.emu.sharpen(ctx, p, 1)
 		p.mu.Lock()
 		own := p.ownScreen
 		p.mu.Unlock()
-		if own != nil {
+		switch primary := p.b.emu.sharp.primary; {
+		case own != nil:
 			p.awaitScreen(ctx, *own)
+		case primary != nil:
+			// A tab opened during the device's turn has no screen of its
+			// own yet: it gets the primary screen, in every frame.
+			p.awaitScreen(ctx, screenSize{Width: primary.Width, Height: primary.Height})
+			p.awaitFrames(ctx, func(f screenSize) bool { return f == *primary })
 		}
 		return nil
 	}
 	p.mu.Lock()
 	known := p.ownScreen != nil
 	p.mu.Unlock()
-	if !known {
+	// A tab a page opened on the device's screen has no screen of its own
+	// to read.
+	if !known && !p.b.emu.onVirtual(ctx, p) {
 		rctx, cancel := context.WithTimeout(ctx, screenSettle)
 		own, err := p.readScreen(rctx)
 		cancel()
@@ -124,8 +138,15 @@ func (p *Page) emulate(ctx context.Context, d *Device) error {
 				p.ownScreen = &own
 			}
 			p.mu.Unlock()
+			if p.b.emu.sharp.primary == nil {
+				p.b.emu.sharp.primary = &screenSize{Width: own.Width, Height: own.Height, Ratio: own.Ratio}
+			}
 		}
 	}
+	if d.Width <= 0 || d.Height <= 0 || d.Scale <= 0 {
+		return fmt.Errorf("emulating a device: bad size %dx%d@%v", d.Width, d.Height, d.Scale)
+	}
+	p.b.emu.sharpen(ctx, p, frameScale(d.Scale))
 	if err := p.showOn(ctx, d); err != nil {
 		return err
 	}
@@ -136,7 +157,8 @@ func (p *Page) emulate(ctx context.Context, d *Device) error {
 // screenSize is the screen the page's scripts see (screen.width, height)
 // and, for the page's own screen, its window (innerWidth, innerHeight):
 // the renderer may show the screen before it lays out at the window's size.
-type screenSize struct{ Width, Height, InnerWidth, InnerHeight float64 }
+// Ratio is devicePixelRatio, awaited for the page's own screen only.
+type screenSize struct{ Width, Height, InnerWidth, InnerHeight, Ratio float64 }
 
 // screenSettle bounds the wait for a page to take a new screen: a page
 // whose main thread is busy must not hold up a take or a hand back.
@@ -145,9 +167,49 @@ const screenSettle = 2 * time.Second
 func (p *Page) readScreen(ctx context.Context) (screenSize, error) {
 	var s screenSize
 	err := p.MainFrame().Call(ctx, UtilityWorld, `function() {
-		return {Width: screen.width, Height: screen.height, InnerWidth: innerWidth, InnerHeight: innerHeight};
+		return {Width: screen.width, Height: screen.height, InnerWidth: innerWidth, InnerHeight: innerHeight, Ratio: devicePixelRatio};
 	}`, &s)
 	return s, err
+}
+
+// framesSee reports whether every frame of the page other than the top
+// one sees a screen that ok accepts (its Width, Height, Ratio): an
+// out-of-process iframe takes a window's move to another screen some time
+// after the page does. A frame that does not answer (gone, busy) is not
+// waited for.
+func (p *Page) framesSee(ctx context.Context, ok func(screenSize) bool) bool {
+	top := p.MainFrame().ID
+	for _, f := range p.Frames() {
+		if f.ID == top {
+			continue
+		}
+		var got screenSize
+		if err := f.Call(ctx, UtilityWorld, `function() {
+			return {Width: screen.width, Height: screen.height, Ratio: devicePixelRatio};
+		}`, &got); err != nil {
+			continue
+		}
+		if !ok(got) {
+			return false
+		}
+	}
+	return true
+}
+
+// awaitFrames waits, up to screenSettle, until framesSee(ok).
+func (p *Page) awaitFrames(ctx context.Context, ok func(screenSize) bool) {
+	ctx, cancel := context.WithTimeout(ctx, screenSettle)
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !p.framesSee(ctx, ok) {
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			p.b.log.Debug("the page's frames did not show the new screen in time")
+			return
+		}
+	}
 }
 
 // awaitScreen waits, up to screenSettle, until the page's scripts see want
@@ -160,9 +222,11 @@ func (p *Page) awaitScreen(ctx context.Context, want screenSize) {
 	for {
 		got, err := p.readScreen(ctx)
 		if want.InnerWidth == 0 {
-			got.InnerWidth, got.InnerHeight = 0, 0
+			got.InnerWidth, got.InnerHeight, got.Ratio = 0, 0, 0
 		}
-		if err == nil && got == want {
+		if err == nil && got == want && (want.InnerWidth == 0 || p.framesSee(ctx, func(f screenSize) bool {
+			return f.Width == want.Width && f.Height == want.Height && f.Ratio == want.Ratio
+		})) {
 			return
 		}
 		select {
@@ -247,8 +311,8 @@ func (p *Page) Touch(ctx context.Context, event string, points []TouchPoint) err
 var focusedJS string
 
 // Field is the focused element of a page's top frame that takes typed
-// text: its box in the viewport (CSS pixels) and its input type ("text",
-// "email", "tel", "number", "password", ...).
+// text: its box in the visual viewport (CSS pixels, as input takes them)
+// and its input type ("text", "email", "tel", "number", "password", ...).
 type Field struct {
 	Rect
 	Kind string

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -18,15 +19,22 @@ type ScreencastFrame struct {
 	Width, Height float64
 }
 
+// MaxFrameSide bounds a screencast frame's width and height, in picture
+// pixels: a phone's page at [MaxFrameScale] (390x844 CSS px: 780x1688)
+// whole; a larger picture is scaled down to fit.
+const MaxFrameSide = 1920
+
 // Screencast sends frames of the page to fn until ctx ends, then stops the
-// screencast. fn runs on its own goroutine, one frame at a time; a slow fn
+// screencast. Frames are drawn at the page's window scale: 1 for the
+// browser's own window, up to [MaxFrameScale] while the page is shown on a
+// device ([Browser.EmulateDevice]). fn runs on its own goroutine, one frame at a time; a slow fn
 // slows the frame rate rather than queueing pictures.
 func (p *Page) Screencast(ctx context.Context, fn func(ScreencastFrame)) error {
 	s := p.t.s
 	frames, stop := s.Subscribe(page.ScreencastFrame.Method)
 	defer stop()
 	if _, err := cdp.Call(ctx, s, page.StartScreencast, page.StartScreencastParams{
-		Format: page.StartScreencastFormatJpeg, Quality: ptr(int64(60)), MaxWidth: 1600, MaxHeight: 1600,
+		Format: page.StartScreencastFormatJpeg, Quality: ptr(int64(60)), MaxWidth: MaxFrameSide, MaxHeight: MaxFrameSide,
 	}); err != nil {
 		return fmt.Errorf("starting the screencast: %w", err)
 	}
@@ -62,11 +70,33 @@ func (p *Page) Screencast(ctx context.Context, fn func(ScreencastFrame)) error {
 			if !ok || ev.Metadata == nil {
 				continue
 			}
-			framed = true
 			_, _ = cdp.Call(ctx, s, page.ScreencastFrameAck, page.ScreencastFrameAckParams{SessionID: ev.SessionID})
-			fn(ScreencastFrame{JPEG: ev.Data, Width: ev.Metadata.DeviceWidth, Height: ev.Metadata.DeviceHeight})
+			if !sameShape(ev.Data, ev.Metadata.DeviceWidth, ev.Metadata.DeviceHeight) {
+				// Just after the page's size or its window's screen changed,
+				// Chromium may send a picture of the old surface with the new
+				// size: drawn, it would be stretched. The next one is right.
+				continue
+			}
+			framed = true
+			w, h := frameViewport(ev.Metadata)
+			fn(ScreencastFrame{JPEG: ev.Data, Width: w, Height: h})
 		}
 	}
+}
+
+// frameViewport is the CSS size of the visual viewport a frame shows: its
+// device size (DIPs) over the page's scale. A page shown zoomed out (a
+// phone showing a page wider than its screen, or laid out for desktops
+// only) has more CSS pixels than the screen has DIPs, and input
+// coordinates (Input.dispatchMouseEvent, dispatchTouchEvent) are CSS
+// pixels of that viewport: a point on the picture scales to them only
+// by this size.
+func frameViewport(m *page.ScreencastFrameMetadata) (w, h float64) {
+	k := m.PageScaleFactor
+	if !(k > 0) || math.IsInf(k, 0) {
+		k = 1
+	}
+	return m.DeviceWidth / k, m.DeviceHeight / k
 }
 
 // firstFrameWait is how long a new screencast waits for Chromium's first
@@ -88,4 +118,38 @@ func (p *Page) viewportPicture(ctx context.Context) (ScreencastFrame, error) {
 		return ScreencastFrame{}, fmt.Errorf("taking the first picture: %w", err)
 	}
 	return ScreencastFrame{JPEG: shot.Data, Width: m.CSSVisualViewport.ClientWidth, Height: m.CSSVisualViewport.ClientHeight}, nil
+}
+
+// sameShape reports whether a JPEG picture has the shape (width over
+// height, within 2%) of the CSS size it says it shows. A picture whose
+// size cannot be read passes.
+func sameShape(jpeg []byte, cssW, cssH float64) bool {
+	w, h := jpegSize(jpeg)
+	if w == 0 || h == 0 || cssW <= 0 || cssH <= 0 {
+		return true
+	}
+	want := cssW / cssH
+	return math.Abs(float64(w)/float64(h)-want) <= 0.02*want
+}
+
+// jpegSize reads a JPEG's size from its frame header (SOF0 to SOF2), or
+// 0, 0.
+func jpegSize(b []byte) (w, h int) {
+	i := 2 // past SOI
+	for i+9 <= len(b) {
+		if b[i] != 0xFF {
+			return 0, 0
+		}
+		marker := b[i+1]
+		if marker == 0xFF { // fill byte
+			i++
+			continue
+		}
+		n := int(b[i+2])<<8 | int(b[i+3])
+		if marker >= 0xC0 && marker <= 0xC2 {
+			return int(b[i+7])<<8 | int(b[i+8]), int(b[i+5])<<8 | int(b[i+6])
+		}
+		i += 2 + n
+	}
+	return 0, 0
 }

@@ -103,6 +103,14 @@ h1 { font-size: 22px; margin: 0 0 8px; } label { display: block; margin: 10px 0;
 <div style="height: 1600px; background: linear-gradient(#fff, #dbeafe)"></div></main>
 <script>document.getElementById("name").addEventListener("input", e => { document.title = "value:" + e.target.value })</script>`
 
+// desktopPage is a page made for desktops only: no viewport meta, so a
+// phone lays it out 980 px wide and shows it zoomed out to fit its
+// screen. Its field is far to the right.
+const desktopPage = `<!doctype html><title>desktop</title>
+<body style="margin:0"><div style="height:400px"></div>
+<input id="far" autocomplete="off" style="margin-left:600px;width:300px;font-size:32px">
+<script>document.getElementById("far").addEventListener("input", e => { document.title = "value:" + e.target.value })</script>`
+
 const toggleP = `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><title>toggle</title>
 <body style="margin:0;height:100vh;background:#f00" onpointerdown="document.body.style.background = document.body.style.background === 'rgb(0, 0, 255)' ? '#f00' : '#00f'">`
 
@@ -151,6 +159,8 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, formPage)
 	case r.Host == "company.test" && r.URL.Path == "/checkin":
 		io.WriteString(w, checkinPage)
+	case r.Host == "company.test" && r.URL.Path == "/desktop":
+		io.WriteString(w, desktopPage)
 	case r.Host == "company.test" && r.URL.Path == "/confirm":
 		io.WriteString(w, `<!doctype html><title>confirm</title><body style="margin:0"><button style="position:fixed;left:0;top:0;width:300px;height:200px" onclick="document.title = 'answer:' + confirm('Cancel the booking?')">go</button>`)
 	case r.Host == "company.test" && r.URL.Path == "/toggle":

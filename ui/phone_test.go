@@ -2,10 +2,12 @@ package ui
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/browser/browsertest"
@@ -174,4 +176,56 @@ func TestPhoneTurn(t *testing.T) {
 		t.Errorf("status after hand back by tap = %+v, want the agent, a new epoch, must reobserve, no device", st)
 	}
 	poll(ctx, t, "the story after hand back", func() bool { return text("banner") == "The agent is using the browser" })
+}
+
+// TestPhoneTapOnZoomedOutPage is a tap from a phone on a page the phone
+// shows zoomed out (a desktop-only page, 980 px wide on a 390-px screen):
+// the tap lands on the field it aims at, the live view's keyboard element
+// lies over that field, and what is typed reaches it. The picture's CSS
+// size is the page's visual viewport, not the phone's screen.
+func TestPhoneTapOnZoomedOutPage(t *testing.T) {
+	ctx := testContext(t)
+	agentPage := newPage(ctx, t, "http://company.test/desktop")
+	ctl := controlOn(agentPage)
+	l, _ := startLive(t, ctl, agentPage, nil)
+	live := livePhone(ctx, t, l)
+	poll(ctx, t, "the live view to connect", func() bool {
+		return evalString(ctx, t, live, `function(){ return document.getElementById("banner").textContent }`) == "The agent is using the browser"
+	})
+	browsertest.TapOn(ctx, t, live, "#take")
+	poll(ctx, t, "the banner to say the User has control", func() bool {
+		return evalString(ctx, t, live, `function(){ return document.getElementById("banner").textContent }`) == "You have control"
+	})
+	poll(ctx, t, "the page laid out 980 wide and zoomed out to fit the phone", func() bool {
+		return evalString(ctx, t, agentPage, `function(){ return String(innerWidth === 980 && visualViewport.scale < 0.5) }`) == "true"
+	})
+
+	browsertest.TapThrough(ctx, t, live, "#frame", agentPage, "#far")
+	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	poll(tctx, t, "the tap to focus the field it aimed at", func() bool {
+		return evalString(ctx, t, agentPage, "function(){ const e = document.activeElement; return e ? e.id : '' }") == "far"
+	})
+	keysOnField(ctx, t, live)
+	// The keyboard element lies over the field as the picture shows it.
+	var field, frame, keys struct{ X, Y, Width, Height, VW float64 }
+	box := `function(sel){ const r = document.querySelector(sel).getBoundingClientRect(); return {X: r.x, Y: r.y, Width: r.width, Height: r.height, VW: visualViewport.width} }`
+	for _, b := range []struct {
+		p   *browser.Page
+		sel string
+		to  any
+	}{{agentPage, "#far", &field}, {live, "#frame", &frame}, {live, "#keys", &keys}} {
+		if err := b.p.MainFrame().Call(ctx, browser.UtilityWorld, box, b.to, b.sel); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := frame.Width / field.VW
+	if want := frame.X + field.X*k; math.Abs(keys.X-want) > 3 || math.Abs(keys.Width-field.Width*k) > 3 {
+		t.Errorf("the keyboard element spans x %.1f+%.1f, want the field's %.1f+%.1f in the picture", keys.X, keys.Width, want, field.Width*k)
+	}
+
+	if err := live.InsertText(ctx, "hi"); err != nil {
+		t.Fatal(err)
+	}
+	poll(ctx, t, "the typed text in the field", func() bool { return agentPage.Title(ctx) == "value:hi" })
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"math"
+	"strconv"
 	"testing"
 	"time"
 
@@ -24,7 +25,8 @@ type liveLook struct {
 	StepOutline                              float64
 	StepBackground                           string
 	Banner                                   string
-	AddressFits                              bool // the address field shows the whole address
+	AddressFits                              bool    // the address field shows the whole address
+	StoryScale                               float64 // the story's first word drawn over its size at 15 px, 0: hidden
 }
 
 const lookJS = `function() {
@@ -38,7 +40,15 @@ const lookJS = `function() {
 		NaturalW: img.naturalWidth, NaturalH: img.naturalHeight,
 		StepOutline: parseFloat(cs.outlineWidth) || 0, StepBackground: cs.backgroundColor,
 		Banner: document.getElementById("banner").textContent,
-		AddressFits: (a => shown(a) && a.value.length > 0 && a.scrollWidth <= a.clientWidth)(document.getElementById("address"))};
+		AddressFits: (a => shown(a) && a.value.length > 0 && a.scrollWidth <= a.clientWidth)(document.getElementById("address")),
+		StoryScale: (e => {
+			if (!shown(e) || !e.firstChild) return 0;
+			const word = e.firstChild.textContent.split(" ")[0], range = document.createRange();
+			range.setStart(e.firstChild, 0); range.setEnd(e.firstChild, word.length);
+			const g = document.createElement("canvas").getContext("2d"), cs = getComputedStyle(e);
+			g.font = cs.fontWeight + " 15px " + cs.fontFamily;
+			return range.getBoundingClientRect().width / g.measureText(word).width;
+		})(document.getElementById("story-text"))};
 }`
 
 func look(ctx context.Context, t *testing.T, p *browser.Page) liveLook {
@@ -85,6 +95,16 @@ func fits(t *testing.T, state string, l liveLook) {
 	t.Helper()
 	if l.ScrollH > l.Inner || l.ScrollW > l.InnerW || l.ScrollY != 0 {
 		t.Errorf("%s: the live view scrolls: scroll size %vx%v (at %v) in a %vx%v window", state, l.ScrollW, l.ScrollH, l.ScrollY, l.InnerW, l.Inner)
+	}
+}
+
+// legible fails t when the live view's own words are not drawn at the
+// size its style gives them (15 px): a phone's browser may enlarge text
+// it takes for a desktop page's (text autosizing).
+func legible(t *testing.T, state string, l liveLook) {
+	t.Helper()
+	if l.StoryScale != 0 && math.Abs(l.StoryScale-1) > 0.05 {
+		t.Errorf("%s: the story's words are drawn %.2f times the size of their style, want 1", state, l.StoryScale)
 	}
 }
 
@@ -211,12 +231,12 @@ func screensAt(t *testing.T, name string, dev browser.Device) {
 		if share := lk.Frame.Height / lk.Inner; share < 0.75 || lk.Frame.bottom() > lk.Inner+1 {
 			t.Errorf("taken: the page's picture is %v of %v px high (%.0f%%) ending at %v, want 75%% or more, on screen", lk.Frame.Height, lk.Inner, 100*share, lk.Frame.bottom())
 		}
-		// The picture is drawn 1:1 or sharper, never blown up: the
-		// page is laid out at the picture's CSS size. (Chromium's
-		// screencast draws at the browser window's own pixel ratio, not
-		// the phone's: docs/live-view.md.)
-		if k := lk.NaturalW / lk.Frame.Width; k < 0.98 {
-			t.Errorf("taken: frames %vx%v shown at %vx%v CSS px (%.2fx), want 1x or more", lk.NaturalW, lk.NaturalH, lk.Frame.Width, lk.Frame.Height, k)
+		// The picture comes at the phone's ratio, up to
+		// browser.MaxFrameScale (docs/live-view.md), and is drawn at
+		// its CSS size: the page is laid out at the picture's size.
+		want := min(dev.Scale, browser.MaxFrameScale)
+		if k := lk.NaturalW / lk.Frame.Width; k < want-0.02 {
+			t.Errorf("taken: frames %vx%v shown at %vx%v CSS px (%.2fx), want %vx", lk.NaturalW, lk.NaturalH, lk.Frame.Width, lk.Frame.Height, k, want)
 		}
 		t.Logf("taken: picture %vx%v CSS px, frames %vx%v (%.2fx, the phone has %vx); page %.0f%% of the height",
 			lk.Frame.Width, lk.Frame.Height, lk.NaturalW, lk.NaturalH, lk.NaturalW/lk.Frame.Width, dev.Scale, 100*lk.Frame.Height/lk.Inner)
@@ -254,6 +274,17 @@ func screensAt(t *testing.T, name string, dev browser.Device) {
 		}
 	}
 	poll(ctx, t, "the typed name in the agent's field", func() bool { return agentPage.Title(ctx) == "value:Ada" })
+	// The page has the text before the picture does: the shot waits for a
+	// picture that shows it.
+	typedW, err := strconv.ParseFloat(evalString(ctx, t, agentPage, `function(){ const e = document.getElementById("name"), cs = getComputedStyle(e);
+		const g = document.createElement("canvas").getContext("2d"); g.font = cs.fontSize + " " + cs.fontFamily;
+		return String(g.measureText(e.value).width) }`), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	poll(ctx, t, "a picture with the whole typed name in the field", func() bool {
+		return textOnPicture(ctx, t, live, agentBox(ctx, t, agentPage, "#name")) >= 0.8*typedW
+	})
 	lk = look(ctx, t, live)
 	fits(t, "typing", lk)
 	if lk.HandBack == nil || lk.HandBack.Y < 0 {
@@ -276,6 +307,7 @@ func screensAt(t *testing.T, name string, dev browser.Device) {
 	poll(ctx, t, "the agent's turn again", func() bool { return look(ctx, t, live).Banner == "The agent is using the browser" })
 	lk = look(ctx, t, live)
 	fits(t, "handed back", lk)
+	legible(t, "handed back", lk)
 	if lk.Step != nil {
 		t.Errorf("handed back: the step is still outlined at %+v", *lk.Step)
 	}
@@ -286,7 +318,41 @@ func screensAt(t *testing.T, name string, dev browser.Device) {
 	poll(ctx, t, "the end", func() bool { return look(ctx, t, live).Banner == "The agent finished" })
 	lk = look(ctx, t, live)
 	fits(t, "ended", lk)
+	legible(t, "ended", lk)
 	shot(live, "6-ended")
+}
+
+// textOnPicture is how wide (CSS pixels of the agent's page) the dark
+// marks are, taken together, inside the field a of the agent's page on the
+// live view's current picture: typed text spans about its width, an
+// empty field's caret one pixel.
+func textOnPicture(ctx context.Context, t *testing.T, live *browser.Page, a agentView) float64 {
+	t.Helper()
+	var w float64
+	if err := live.MainFrame().Call(ctx, browser.UtilityWorld, `function(a) {
+		const img = document.getElementById("frame");
+		if (!img.complete || !img.naturalWidth) return 0;
+		const k = img.naturalWidth / a.VW, inset = 4;
+		const x = Math.round((a.X + inset) * k), y = Math.round((a.Y + inset) * k);
+		const w = Math.round((a.Width - 2 * inset) * k), h = Math.round((a.Height - 2 * inset) * k);
+		if (w <= 0 || h <= 0) return 0;
+		const c = document.createElement("canvas");
+		c.width = img.naturalWidth; c.height = img.naturalHeight;
+		const g = c.getContext("2d");
+		g.drawImage(img, 0, 0);
+		const d = g.getImageData(x, y, w, h).data;
+		let cols = 0;
+		for (let i = 0; i < w; i++) {
+			for (let j = 0; j < h; j++) {
+				const o = 4 * (j * w + i);
+				if (0.3 * d[o] + 0.59 * d[o + 1] + 0.11 * d[o + 2] < 110) { cols++; break; }
+			}
+		}
+		return cols / k;
+	}`, &w, a); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 // keysOnField waits until the live view's keyboard element has the focus
