@@ -39,7 +39,9 @@ type Options struct {
 	// both): the Session stands the frame's in-page guard down on a take
 	// there (package marks), before any input of the User's can reach it.
 	// Its errors are logged, never the switch's, but a bound it reaches
-	// is: the frame is held and both are done again.
+	// is: the frame is held and both are done again. It must answer while
+	// the renderer is held (browser.Frame.CallNow, whose answer does not
+	// wait for the page's microtasks).
 	Also func(ctx context.Context, f browser.Frame, c spec.Controller) error
 }
 

@@ -161,7 +161,8 @@ func Disarm(ctx context.Context, f browser.Frame) (Disarmed, error) {
 // changes up to now, put back first) waits for that [Disarm]. An agent's
 // [Check] of epoch or an older one arms nothing in the frame.
 func StandDown(ctx context.Context, f browser.Frame, epoch uint64) error {
-	if err := f.Call(ctx, World, callStand, nil, epoch); err != nil {
+	// At once, not awaited: the take may hold a busy renderer for it.
+	if err := f.CallNow(ctx, World, callStand, nil, epoch); err != nil {
 		return fmt.Errorf("standing the guard down: %w", err)
 	}
 	return nil

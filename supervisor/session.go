@@ -128,7 +128,11 @@ func (ss *Session) start(ctx context.Context) (err error) {
 		if c != spec.ControllerUser {
 			return nil
 		}
-		return marks.StandDown(ctx, f, ss.control.Status().Epoch)
+		err := marks.StandDown(ctx, f, ss.control.Status().Epoch)
+		if errors.Is(err, browser.ErrNoObject) {
+			return nil // no scanner in the document, so no guard
+		}
+		return err
 	}
 	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log, Also: standDown}); err != nil {
 		return err
