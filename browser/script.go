@@ -13,12 +13,37 @@ import (
 // page's own world) with args as JSON values, and decodes its JSON result
 // (promises are awaited) into res. A thrown exception is an error.
 func (f Frame) Call(ctx context.Context, world, fn string, res any, args ...any) error {
+	return f.call(ctx, world, fn, true, res, args...)
+}
+
+// CallNow is [Frame.Call] for a function that returns its result at once
+// (no promise), in the frame's document of now: its answer does not wait
+// for the page's microtasks, so it comes even while the frame's renderer
+// is held ([Frame.Hold]), where an awaited call answers only once the
+// renderer runs again. A frame without a script context of world now is
+// an error wrapping [ErrNoObject], at once.
+func (f Frame) CallNow(ctx context.Context, world, fn string, res any, args ...any) error {
+	return f.call(ctx, world, fn, false, res, args...)
+}
+
+func (f Frame) call(ctx context.Context, world, fn string, await bool, res any, args ...any) error {
 	if f.t == nil {
 		return fmt.Errorf("%w: no frame", ErrFrameGone)
 	}
-	id, err := f.t.context(ctx, cdp.FrameID(f.ID), world)
-	if err != nil {
-		return err
+	var id runtime.ExecutionContextID
+	if await {
+		var err error
+		if id, err = f.t.context(ctx, cdp.FrameID(f.ID), world); err != nil {
+			return err
+		}
+	} else {
+		f.t.mu.Lock()
+		ec, ok := f.t.contexts[cdp.FrameID(f.ID)][world]
+		f.t.mu.Unlock()
+		if !ok {
+			return fmt.Errorf("%w: frame %s has no script context %q now", ErrNoObject, f.ID, world)
+		}
+		id = ec.id
 	}
 	callArgs := make([]*runtime.CallArgument, len(args))
 	for i, a := range args {
@@ -33,7 +58,7 @@ func (f Frame) Call(ctx context.Context, world, fn string, res any, args ...any)
 		ExecutionContextID:  id,
 		Arguments:           callArgs,
 		ReturnByValue:       ptr(true),
-		AwaitPromise:        ptr(true),
+		AwaitPromise:        ptr(await),
 	})
 	if err != nil {
 		return f.t.frameErr(cdp.FrameID(f.ID), id, world, err)

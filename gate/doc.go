@@ -19,7 +19,9 @@
 //  3. ask the page, in one round trip (marks.Check), what the action
 //     touches and which marks cover it, and refuse a marked step
 //     (user_step, with the refs of the marked element and of what the
-//     action would touch); the check arms the in-page guard;
+//     action would touch); the check arms the in-page guard, which a
+//     take stands down in every Company frame (package supervisor), and
+//     which arms nothing when the check raced a take;
 //  4. take control's input lease, so that a take by the User and the
 //     agent's input never overlap; dispatch real input (mouse, keys,
 //     inserted text) or the navigation, then read what the guard caught

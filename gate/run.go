@@ -28,6 +28,7 @@ type run struct {
 	ref          string // the ref the action named, for the audit line
 	urlBefore    string // the page's URL when the run began, for the audit line
 	epochAtStart uint64
+	turn         uint64  // the control epoch when the run began (see marks.Action)
 	frameList    []Frame // the page's frames, read once per run
 	armed        []Frame // frames whose in-page guard the check armed
 	// title is the top document's title read by the last disarm, valid
@@ -66,7 +67,7 @@ func (r *run) open(ctx context.Context) *Result {
 			Page:    PageState{URL: r.s.URL(), Controller: r.g.ctl.Holder(), Epoch: r.g.refs.epoch}}
 	}
 	r.urlBefore = r.s.URL()
-	r.sync(ctx)
+	r.turn = r.sync(ctx)
 	r.epochAtStart = r.g.refs.epoch
 	return nil
 }
@@ -123,6 +124,10 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 	// A page's WebMCP tool runs with the guard armed even in a probe: its
 	// script must never take a marked step for real.
 	a.Arm = (r.probe == nil || a.Kind == marks.ActionTool) && a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
+	// A check that races the User's take arms no guard the take stood
+	// down (a probe AsUser is given in the User's turn: its tool is
+	// guarded all the same).
+	a.Agent, a.Epoch = r.probe == nil || !r.probe.AsUser, r.turn
 	if p.focused {
 		for _, f := range r.frames() {
 			v, err := r.marks.Check(ctx, f, a)

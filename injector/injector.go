@@ -34,6 +34,15 @@ type Options struct {
 	Domain  string       // the Company's organization.domain; its hosts and subdomains get navigator.poppy
 	Browser Scope        // where to inject: a *browser.Browser or a *browser.Context
 	Logger  *slog.Logger // nil discards
+	// Also, if set, runs in each Company frame right after it reads the
+	// new value, within the same bounds (a busy renderer is held for
+	// both): the Session stands the frame's in-page guard down on a take
+	// there (package marks), before any input of the User's can reach it.
+	// Its errors are logged, never the switch's, but a bound it reaches
+	// is: the frame is held and both are done again. It must answer while
+	// the renderer is held (browser.Frame.CallNow, whose answer does not
+	// wait for the page's microtasks).
+	Also func(ctx context.Context, f browser.Frame, c spec.Controller) error
 }
 
 // Injector provides navigator.poppy.controller in every Company frame.
@@ -45,6 +54,7 @@ type Injector struct {
 	domain string
 	b      Scope
 	log    *slog.Logger
+	also   func(ctx context.Context, f browser.Frame, c spec.Controller) error
 
 	mu  sync.Mutex // guards cur and gen
 	cur spec.Controller
@@ -70,7 +80,7 @@ func New(opts *Options) (*Injector, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Injector{domain: domain, b: opts.Browser, log: log, cur: spec.ControllerAgent, ctx: ctx, cancel: cancel}, nil
+	return &Injector{domain: domain, b: opts.Browser, log: log, also: opts.Also, cur: spec.ControllerAgent, ctx: ctx, cancel: cancel}, nil
 }
 
 // Close ends the injector's background work and waits for it, within ctx.
@@ -222,9 +232,9 @@ func (in *Injector) background(fn func(ctx context.Context)) bool {
 	return true
 }
 
-// write sets the current value in frame f and checks that it reads it. A
-// change of control during the call is written again, so f ends with the
-// latest value whichever write lands last.
+// write sets the current value in frame f, checks that it reads it, and
+// runs Also there. A change of control during the call is written again,
+// so f ends with the latest value whichever write lands last.
 func (in *Injector) write(ctx context.Context, f browser.Frame) error {
 	for {
 		c, gen := in.current()
@@ -234,6 +244,14 @@ func (in *Injector) write(ctx context.Context, f browser.Frame) error {
 		}
 		if got != string(c) {
 			return fmt.Errorf("a frame of %s still reads %q", in.domain, got)
+		}
+		if in.also != nil {
+			if err := in.also(ctx, f, c); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
+				in.log.Warn("a frame's step after the switch failed", "holder", string(c), "err", err)
+			}
 		}
 		if _, now := in.current(); now == gen {
 			return nil

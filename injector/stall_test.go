@@ -52,6 +52,13 @@ func serveTLS(t testing.TB, h http.Handler) []string {
 // for domain installed in it.
 func launch(t *testing.T, ctx context.Context, domain string, args []string) (*browser.Browser, *injector.Injector) {
 	t.Helper()
+	return launchWith(t, ctx, injector.Options{Domain: domain}, args)
+}
+
+// launchWith is launch with the injector's options opts (its Browser set
+// here).
+func launchWith(t *testing.T, ctx context.Context, opts injector.Options, args []string) (*browser.Browser, *injector.Injector) {
+	t.Helper()
 	b, err := browser.Launch(ctx, &browser.Options{Args: args})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +68,8 @@ func launch(t *testing.T, ctx context.Context, domain string, args []string) (*b
 			t.Errorf("closing the browser: %v", err)
 		}
 	})
-	in, err := injector.New(&injector.Options{Domain: domain, Browser: b})
+	opts.Browser = b
+	in, err := injector.New(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}

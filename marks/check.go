@@ -21,6 +21,11 @@ type Action struct {
 	// reaches a covered element in the frame is stopped before the page
 	// sees it. The gate arms it just before it dispatches agent input.
 	Arm bool
+	// Agent says the action is the agent's, in its turn of control epoch
+	// Epoch: a guard that stood down for the User's turn of that epoch or
+	// a later one ([StandDown]) arms nothing, as the check raced the take.
+	Agent bool
+	Epoch uint64
 }
 
 // ActionKind is what an [Action] does to its target.
@@ -81,10 +86,12 @@ func (v verdictJSON) verdict() Verdict {
 
 // actionJSON is the argument of the scanner's check.
 type actionJSON struct {
-	Kind ActionKind `json:"kind"`
-	ID   int        `json:"id"`
-	Key  string     `json:"key"`
-	Arm  bool       `json:"arm"`
+	Kind  ActionKind `json:"kind"`
+	ID    int        `json:"id"`
+	Key   string     `json:"key"`
+	Arm   bool       `json:"arm"`
+	Agent bool       `json:"agent"`
+	Epoch uint64     `json:"epoch"`
 }
 
 // Calls into the scanner for a check; every value is an argument, never
@@ -92,6 +99,7 @@ type actionJSON struct {
 const (
 	callCheck  = `function(a) { return globalThis.poppyMarks.check(a); }`
 	callDisarm = `function() { return globalThis.poppyMarks.disarm(); }`
+	callStand  = `function(epoch) { globalThis.poppyMarks.standDown(epoch); }`
 )
 
 // Check reads, in one round trip, what action a would touch in the frame and
@@ -144,4 +152,18 @@ func Disarm(ctx context.Context, f browser.Frame) (Disarmed, error) {
 		return Disarmed{}, fmt.Errorf("disarming the guard: %w", err)
 	}
 	return d, nil
+}
+
+// StandDown tells the frame's guard that the User took control in control
+// epoch epoch: it stops nothing and puts nothing back until an agent's
+// next [Check] arms it, so the User's input reaches the page untouched,
+// however long the agent's run takes to disarm it. What it caught of the run's input before (a tool's
+// changes up to now, put back first) waits for that [Disarm]. An agent's
+// [Check] of epoch or an older one arms nothing in the frame.
+func StandDown(ctx context.Context, f browser.Frame, epoch uint64) error {
+	// At once, not awaited: the take may hold a busy renderer for it.
+	if err := f.CallNow(ctx, World, callStand, nil, epoch); err != nil {
+		return fmt.Errorf("standing the guard down: %w", err)
+	}
+	return nil
 }

@@ -13,7 +13,9 @@ import (
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/injector"
+	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
 
@@ -118,7 +120,21 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	if !s.ownContexts() {
 		scope, window, screen = ss.browser, ss.browser, ss.browser
 	}
-	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log}); err != nil {
+	// A take stands the in-page guard of every Company frame down in the
+	// step that makes the frame read "user": an agent's run that has not
+	// disarmed it yet (a frame of the page keeps it waiting) never judges
+	// the User's input.
+	standDown := func(ctx context.Context, f browser.Frame, c spec.Controller) error {
+		if c != spec.ControllerUser {
+			return nil
+		}
+		err := marks.StandDown(ctx, f, ss.control.Status().Epoch)
+		if errors.Is(err, browser.ErrNoObject) {
+			return nil // no scanner in the document, so no guard
+		}
+		return err
+	}
+	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log, Also: standDown}); err != nil {
 		return err
 	}
 	if err := ss.injector.Install(ctx); err != nil {

@@ -23,6 +23,14 @@ import (
 // poppy-browser starts with WebMCP) and opens the WebMCP fixture name.
 func webmcpRuntime(t *testing.T, ctx context.Context, name string) (*supervisor.Supervisor, string) {
 	t.Helper()
+	sv, auditPath, _ := webmcpSite(t, ctx, name)
+	return sv, auditPath
+}
+
+// webmcpSite is webmcpRuntime with the demo airline's site, for what its
+// server received.
+func webmcpSite(t *testing.T, ctx context.Context, name string) (*supervisor.Supervisor, string, *testsite.Site) {
+	t.Helper()
 	site, signer := startSite(t)
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
 	sv := supervisor.New(&supervisor.Options{
@@ -36,7 +44,7 @@ func webmcpRuntime(t *testing.T, ctx context.Context, name string) (*supervisor.
 	if r := sv.Gate().Do(ctx, gate.Navigate{URL: testsite.WebMCPFixtureURL(name)}); r.Outcome != spec.OutcomeDone {
 		t.Fatalf("navigate: %+v", r)
 	}
-	return sv, auditPath
+	return sv, auditPath, site
 }
 
 // listTools lists the page's WebMCP tools, waiting (bounded by ctx) until

@@ -19,9 +19,10 @@ var webmcpFixtureFS embed.FS
 // (<form toolname>) marked and unmarked, imperative tools whose scripts
 // reach marked steps, tools that set a marked control's value with no
 // event or go around it (a clone, a field moved out of its form, a
-// shadow tree), and frames whose tools are not the page's.
+// shadow tree), frames whose tools are not the page's, and a page busy
+// right after the agent's input.
 func WebMCPFixtures() []string {
-	return []string{"declarative.html", "imperative.html", "silent.html", "swapped.html"}
+	return []string{"declarative.html", "imperative.html", "silent.html", "swapped.html", "busy.html"}
 }
 
 // WebMCPFixtureURL is the URL of a WebMCP fixture on the Company's host.

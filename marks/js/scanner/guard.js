@@ -16,7 +16,9 @@
     // before any page listener sees it, and remembered for disarm. It is armed
     // only between an allowed check and its disarm (at most GUARD_MS), when
     // the agent holds control: the User's own input, which the runtime lets
-    // through only while the User holds control, is never stopped.
+    // through only while the User holds control, is never stopped. A take
+    // tells the guard of every Company frame (standDown) before the User's
+    // input can come, however late the run's disarm is.
     //
     // submit and formdata are not composed: they stay in the shadow tree of
     // their form, so the guard listens in every open and adopted closed root
@@ -189,28 +191,43 @@
     function rootsChanged() {
       rootsGrew = true;
     }
+    // standDown is the User's take of control (control epoch epoch), sent
+    // in the step that makes the frame read "user" (package injector): the
+    // guard stops judging at once, so no input of the User's is stopped or
+    // put back. What it caught of the agent's run (a tool's changes up to
+    // now, swept first) is kept for the run's disarm. An agent's check of
+    // that epoch or an older one (it raced the take) arms nothing.
+    let kept = null, userEpoch = -1;
+    function standDown(epoch) {
+      if (guard && performance.now() <= guard.until) sweep();
+      kept = guard && guard.caught || kept;
+      guard = null;
+      userEpoch = Math.max(userEpoch, epoch);
+    }
     function disarm() {
       if (guard && performance.now() <= guard.until) sweep();
-      const caught = guard && guard.caught;
-      guard = null;
+      const caught = guard && guard.caught || kept;
+      guard = kept = null;
       return { caught: caught || null, title: docTitle.call(document) };
     }
 
     // peek is what the guard has stopped so far, without disarming it.
     function peek() {
       if (guard && performance.now() <= guard.until) sweep();
-      return guard && guard.caught || null;
+      return guard && guard.caught || kept;
     }
 
     function check(a) {
-      guard = null;
+      guard = kept = null;
+      const mayArm = !(a.agent && a.epoch <= userEpoch);
       if (a.kind === "tool") { // a page's WebMCP tool runs: nothing is touched yet
+        if (!mayArm) return { stale: false, marks: [], obscured: false, point: null, focused: false };
         listenRoots();
         guard = { until: performance.now() + TOOL_MS, caught: null, tool: true, saved: saveCovered() };
         return { stale: false, marks: [], obscured: false, point: null, focused: false };
       }
       const out = checkNow(a);
-      if (a.arm && !out.stale && !out.obscured && out.marks.length === 0) {
+      if (a.arm && mayArm && !out.stale && !out.obscured && out.marks.length === 0) {
         listenRoots();
         guard = { until: performance.now() + GUARD_MS, caught: null };
       }
@@ -257,5 +274,5 @@
       c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
       return out;
     }
-    return { check, disarm, peek, rootsChanged };
+    return { check, disarm, peek, standDown, rootsChanged };
   })();
