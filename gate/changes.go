@@ -53,7 +53,7 @@ func changes(old, body string) (text string, ok bool) {
 	gone := max(0, len(was)-len(now))
 	var b strings.Builder
 	if kept == len(now) && gone == 0 {
-		fmt.Fprintf(&b, "[Nothing changed since your last look: %d blocks, whose refs stay valid. browser_snapshot with since=0 reads the whole page.]\n", kept)
+		fmt.Fprintf(&b, "[Nothing changed since your last look: %s, whose refs stay valid. browser_snapshot with since=0 reads the whole page.]\n", count(kept))
 		return b.String(), true
 	}
 	b.WriteString("What changed since your last look, under the lines it is in:\n")
@@ -82,9 +82,9 @@ func changes(old, body string) (text string, ok bool) {
 			lines += len(newLines[i]) + 1
 		}
 	}
-	fmt.Fprintf(&b, "[Unchanged: %d blocks, whose refs stay valid", kept)
+	fmt.Fprintf(&b, "[Unchanged: %s, whose refs stay valid", count(kept))
 	if gone > 0 {
-		fmt.Fprintf(&b, "; %d blocks are gone", gone)
+		fmt.Fprintf(&b, "; gone: %s", count(gone))
 	}
 	b.WriteString(". browser_snapshot with since=0 reads the whole page.]\n")
 	// Most of the page is the page: it reads better whole.
@@ -92,6 +92,14 @@ func changes(old, body string) (text string, ok bool) {
 		return "", false
 	}
 	return b.String(), true
+}
+
+// count says n blocks in words.
+func count(n int) string {
+	if n == 1 {
+		return "1 block"
+	}
+	return fmt.Sprintf("%d blocks", n)
 }
 
 // bodyLines is a body's lines without their line ends.

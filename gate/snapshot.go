@@ -26,7 +26,7 @@ type SnapshotInput struct {
 	Ref      string `json:"ref,omitempty" jsonschema:"only this element"`
 	Elements bool   `json:"elements,omitempty" jsonschema:"also the elements as JSON"`
 	From     int    `json:"from,omitempty" jsonschema:"line to read on from"`
-	Since    *int64 `json:"since,omitempty" jsonschema:"0: the whole page; default: what changed since your last look"`
+	Since    *int64 `json:"since,omitempty" jsonschema:"epoch of your last look: only what changed (the default); 0: the whole page"`
 }
 
 var snapshotDecl = Decl[SnapshotInput]{
