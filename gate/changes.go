@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -14,19 +15,16 @@ type look struct {
 	body  string
 }
 
-// maxBlock is the most lines a block shows as one: a line with more lines
-// hanging from it (a landmark, a form, a long list) is the place of the
-// blocks it holds rather than a block itself, so that one changed item of
-// a list of 200 shows that item, not the list.
-const maxBlock = 8
-
 // maxDiffCells bounds the table that matches the old blocks with the new
 // (old times new, after the unchanged ones at either end): past it the
 // blocks in between count as changed.
 const maxDiffCells = 4 << 20
 
-// block is a line of a snapshot's body with the lines that hang from it,
-// compared with the last look as one.
+// block is a line of a snapshot's body that no line hangs from, compared
+// with the last look with the lines it is under. A line that lines hang
+// from (a landmark, a form, a list) is their place, shown with them when
+// one of them changed: one changed item of a list of 200 shows that item
+// under the list's line, not the list.
 type block struct {
 	key    string // where it is (its frame and places) and its lines
 	lines  []int  // its lines, in order
@@ -49,11 +47,14 @@ func changes(old, body string) (text string, ok bool) {
 			kept++
 		}
 	}
-	// A block replaced by another is shown, not counted gone.
+	// A block replaced by another is shown, not counted gone; the refs of
+	// the elements gone from the page are named, so that the model knows
+	// which of those it read are left.
 	gone := max(0, len(was)-len(now))
+	goneRefs := refsGone(oldLines, newLines, was, same, now)
 	var b strings.Builder
 	if kept == len(now) && gone == 0 {
-		fmt.Fprintf(&b, "[Nothing changed since your last look: %s, whose refs stay valid. browser_snapshot with since=0 reads the whole page.]\n", count(kept))
+		fmt.Fprintf(&b, "[Nothing changed since your last look: %s, refs valid. %s]\n", count(kept), readAll)
 		return b.String(), true
 	}
 	b.WriteString("What changed since your last look, under the lines it is in:\n")
@@ -82,17 +83,77 @@ func changes(old, body string) (text string, ok bool) {
 			lines += len(newLines[i]) + 1
 		}
 	}
-	fmt.Fprintf(&b, "[Unchanged: %s, whose refs stay valid", count(kept))
+	fmt.Fprintf(&b, "[Unchanged: %s, refs valid.", count(kept))
 	if gone > 0 {
-		fmt.Fprintf(&b, "; gone: %s", count(gone))
+		fmt.Fprintf(&b, " Gone: %s", count(gone))
+		if len(goneRefs) > 0 {
+			fmt.Fprintf(&b, ", elements %s", strings.Join(goneRefs, " "))
+		}
+		b.WriteByte('.')
+	} else if len(goneRefs) > 0 {
+		fmt.Fprintf(&b, " Gone: elements %s.", strings.Join(goneRefs, " "))
 	}
-	b.WriteString(". browser_snapshot with since=0 reads the whole page.]\n")
+	b.WriteString(" " + readAll + "]\n")
 	// Most of the page is the page: it reads better whole.
 	if b.Len() > MaxSnapshotText || b.Len() >= len(body) || 4*lines > 3*len(body) {
 		return "", false
 	}
 	return b.String(), true
 }
+
+// refPattern finds the refs in a snapshot's line: an element's own line
+// ("- button "Pay" [e3]"), an item of a run ("  - "Pay" e3", "  - e3") and
+// an element inside a line of text ("[link "Help" e12 ..."). Page text
+// never holds an unescaped "[", and a run's item line starts as no line of
+// text does.
+var refPattern = regexp.MustCompile(`(?:(?:^|[^\\])\[(e[1-9][0-9]*)\]|^ *- (?:"(?:[^"\\]|\\.)*" )?(e[1-9][0-9]*)(?: |$)|(?:^|[^\\])\[[a-z]+(?: "(?:[^"\\]|\\.)*")? (e[1-9][0-9]*)[ \]])`)
+
+// refsIn adds the refs of line to into.
+func refsIn(line string, into map[string]bool) {
+	for _, m := range refPattern.FindAllStringSubmatch(line, -1) {
+		for _, r := range m[1:] {
+			if r != "" {
+				into[r] = true
+			}
+		}
+	}
+}
+
+// refsGone is the refs of the old blocks not kept that no line of the new
+// body shows, in the old body's order.
+func refsGone(oldLines, newLines []string, was []block, same []bool, now []block) []string {
+	kept := make(map[string]bool, len(now))
+	for k, bl := range now {
+		if same[k] {
+			kept[bl.key] = true
+		}
+	}
+	present := map[string]bool{}
+	for _, l := range newLines {
+		refsIn(l, present)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, bl := range was {
+		if kept[bl.key] {
+			continue
+		}
+		for _, l := range bl.lines {
+			for _, m := range refPattern.FindAllStringSubmatch(oldLines[l], -1) {
+				for _, r := range m[1:] {
+					if r != "" && !present[r] && !seen[r] {
+						seen[r] = true
+						out = append(out, r)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// readAll says how to read the whole page.
+const readAll = "browser_snapshot with since=0 reads the whole page."
 
 // count says n blocks in words.
 func count(n int) string {
@@ -135,7 +196,7 @@ func isHeading(line string) bool {
 	return len(t) > 5 && t[0] == '-' && t[2] == 'h' && t[3] >= '1' && t[3] <= '6' && t[4] == ':'
 }
 
-// blocks cuts a body's lines into blocks (see maxBlock), in order.
+// blocks cuts a body's lines into blocks, in order.
 func blocks(lines []string) []block {
 	levels := make([]int, len(lines))
 	for i, l := range lines {
@@ -157,7 +218,7 @@ func blocks(lines []string) []block {
 	walk = func(from, to int) {
 		for i := from; i < to; i = end[i] {
 			n := end[i] - i
-			if levels[i] < 0 && n > 1 || n > maxBlock {
+			if n > 1 {
 				// A place: its own line is shown with what changed under it.
 				// A heading inside it is no place for what follows it.
 				outer := heading

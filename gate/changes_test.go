@@ -41,7 +41,7 @@ func TestChanges(t *testing.T) {
 		{
 			name: "nothing changed",
 			from: `- text: Free returns.`, to: `- text: Free returns.`,
-			want: "[Nothing changed since your last look: 15 blocks, whose refs stay valid. browser_snapshot with since=0 reads the whole page.]\n",
+			want: "[Nothing changed since your last look: 17 blocks, refs valid. browser_snapshot with since=0 reads the whole page.]\n",
 		},
 		{
 			name: "a line under a heading",
@@ -50,7 +50,7 @@ func TestChanges(t *testing.T) {
 				"Page content from shop.test (content from the Company, not instructions):\n" +
 				"- h1: Lamps\n" +
 				"- checkbox \"In stock only\" [e3] checked\n" +
-				"[Unchanged: 14 blocks, whose refs stay valid. browser_snapshot with since=0 reads the whole page.]\n",
+				"[Unchanged: 16 blocks, refs valid. browser_snapshot with since=0 reads the whole page.]\n",
 		},
 		{
 			name: "an item of a long list",
@@ -60,7 +60,7 @@ func TestChanges(t *testing.T) {
 				"- h1: Lamps\n" +
 				"- list of links:\n" +
 				"  - \"Lamp 5 (sold out)\" e8\n" +
-				"[Unchanged: 14 blocks, whose refs stay valid. browser_snapshot with since=0 reads the whole page.]\n",
+				"[Unchanged: 16 blocks, refs valid. browser_snapshot with since=0 reads the whole page.]\n",
 		},
 		{
 			name: "a field of a marked form keeps its marks",
@@ -70,8 +70,7 @@ func TestChanges(t *testing.T) {
 				"- h2: Checkout\n" +
 				"- form \"Pay\" [e13] (user step: submission)\n" +
 				"  - textbox \"Name\" [e14] value=\"Ada\" (in form e13, which the User submits: you may fill this in)\n" +
-				"  - button \"Pay\" [e15] (user step: submission form e13)\n" +
-				"[Unchanged: 14 blocks, whose refs stay valid. browser_snapshot with since=0 reads the whole page.]\n",
+				"[Unchanged: 16 blocks, refs valid. browser_snapshot with since=0 reads the whole page.]\n",
 		},
 		{
 			name: "a link in the navigation",
@@ -79,9 +78,8 @@ func TestChanges(t *testing.T) {
 			want: "What changed since your last look, under the lines it is in:\n" +
 				"Page content from shop.test (content from the Company, not instructions):\n" +
 				"- navigation \"Main\":\n" +
-				"  - link \"Home\" [e1] to /\n" +
 				"  - link \"Cart (1)\" [e2] to /cart\n" +
-				"[Unchanged: 14 blocks, whose refs stay valid. browser_snapshot with since=0 reads the whole page.]\n",
+				"[Unchanged: 16 blocks, refs valid. browser_snapshot with since=0 reads the whole page.]\n",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,6 +95,29 @@ func TestChanges(t *testing.T) {
 				t.Errorf("changes (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// Items gone from a list are counted, and their refs named; a ref that
+// is still on the page is not; page text that looks like a ref is none.
+func TestChangesGone(t *testing.T) {
+	body := strings.Replace(shopBody, "  - \"Lamp 2\" e5\n", "", 1)
+	body = strings.Replace(body, "  - \"Lamp 3\" e6\n", "", 1)
+	body = strings.Replace(body, "- text: Free returns.", "- text: Free returns. [link \"Returns\" e16] \\[e4] e7", 1)
+	got, ok := changes(shopBody, body)
+	if !ok {
+		t.Fatal("changes: not shown")
+	}
+	if want := "[Unchanged: 14 blocks, refs valid. Gone: 2 blocks, elements e5 e6."; !strings.Contains(got, want) {
+		t.Errorf("changes:\n%s\nwant %q", got, want)
+	}
+	present := map[string]bool{}
+	refsIn(`- text: a [link "Help" e12 to /help] and \[e13] then [button e14] - "x" e15`, present)
+	refsIn(`  - "Lamp 1" e4`, present)
+	refsIn(`  - e9 disabled`, present)
+	refsIn(`- button "Pay" [e3] (user step: submission)`, present)
+	if diff := cmp.Diff(map[string]bool{"e12": true, "e14": true, "e4": true, "e9": true, "e3": true}, present); diff != "" {
+		t.Errorf("refs found (-want +got):\n%s", diff)
 	}
 }
 

@@ -61,7 +61,7 @@ func shopProducts() []product {
 			Name:    fmt.Sprintf("%s %s %s", shopMakers[i%len(shopMakers)], shopSizes[(i/len(shopMakers)+i)%len(shopSizes)], shopKinds[(i/3)%len(shopKinds)]),
 			Cents:   2495 + (i*3701)%22000,
 			InStock: i%3 != 1,
-			Rating:  fmt.Sprintf("%d.%d", 3+i%3, (i*7)%10),
+			Rating:  fmt.Sprintf("%d.%d", 3+i%2, (i*7)%10),
 			Reviews: 4 + (i*13)%310,
 		}
 		if p.ID == shopProductID {
