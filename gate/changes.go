@@ -37,7 +37,9 @@ type block struct {
 // (its frame, landmark or container, and its heading), then a line that
 // counts the unchanged blocks and says how to read the whole page. ok is
 // false when the changes are most of the page: it is then shown whole.
-func changes(old, body string) (text string, ok bool) {
+// only is the ref of the one element that changed when it is all that
+// changed (one block, holding that ref alone, nothing gone), else "".
+func changes(old, body string) (text, only string, ok bool) {
 	oldLines, newLines := bodyLines(old), bodyLines(body)
 	was, now := blocks(oldLines), blocks(newLines)
 	same := match(was, now)
@@ -55,7 +57,10 @@ func changes(old, body string) (text string, ok bool) {
 	var b strings.Builder
 	if kept == len(now) && gone == 0 {
 		fmt.Fprintf(&b, "[Nothing changed since your last look: %s, refs valid. %s]\n", count(kept), readAll)
-		return b.String(), true
+		return b.String(), "", true
+	}
+	if kept == len(now)-1 && len(was) == len(now) && len(goneRefs) == 0 {
+		only = onlyRef(newLines, now, same)
 	}
 	b.WriteString("What changed since your last look, under the lines it is in:\n")
 	// The lines shown, in the page's order: a changed block's, and the
@@ -96,9 +101,28 @@ func changes(old, body string) (text string, ok bool) {
 	b.WriteString(" " + readAll + "]\n")
 	// Most of the page is the page: it reads better whole.
 	if b.Len() > MaxSnapshotText || b.Len() >= len(body) || 4*lines > 3*len(body) {
-		return "", false
+		return "", "", false
 	}
-	return b.String(), true
+	return b.String(), only, true
+}
+
+// onlyRef is the one ref in the lines of the one changed block, or "".
+func onlyRef(lines []string, now []block, same []bool) string {
+	refs := map[string]bool{}
+	for k, bl := range now {
+		if !same[k] {
+			for _, l := range bl.lines {
+				refsIn(lines[l], refs)
+			}
+		}
+	}
+	if len(refs) != 1 {
+		return ""
+	}
+	for r := range refs {
+		return r
+	}
+	return ""
 }
 
 // refPattern finds the refs in a snapshot's line: an element's own line

@@ -91,7 +91,11 @@ func TestChromiumChangesSinceTheLastLook(t *testing.T) {
 	}
 
 	// The refs read before still act; the gate decides the same.
-	must(t, g.DoAndSeeChanges(ctx, Type{Ref: name.Ref, Text: "Ada"}), spec.OutcomeDone, "")
+	// Typing changes the field alone: the result says so, without a page.
+	typed := must(t, g.DoAndSeeChanges(ctx, Type{Ref: name.Ref, Text: "Ada"}), spec.OutcomeDone, "")
+	if typed.Text != "" || !strings.Contains(typed.Message, "Nothing else on the page changed") {
+		t.Errorf("typing into the field alone: %q\n%s", typed.Message, typed.Text)
+	}
 	must(t, g.DoAndSeeChanges(ctx, Click{Ref: wrap.Ref}), spec.OutcomeDone, "")
 	denied := must(t, g.DoAndSeeChanges(ctx, Click{Ref: order.Ref}), spec.OutcomeDenied, spec.ReasonUserStep)
 	if denied.Mark == nil || denied.Mark.Touches != order.Ref {

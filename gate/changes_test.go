@@ -37,6 +37,7 @@ func TestChanges(t *testing.T) {
 	for _, tc := range []struct {
 		name, from, to string
 		want           string
+		only           string // the one element that changed, alone
 	}{
 		{
 			name: "nothing changed",
@@ -51,6 +52,7 @@ func TestChanges(t *testing.T) {
 				"- h1: Lamps\n" +
 				"- checkbox \"In stock only\" [e3] checked\n" +
 				"[Unchanged: 16 blocks, refs valid. browser_snapshot with since=0 reads the whole page.]\n",
+			only: "e3",
 		},
 		{
 			name: "an item of a long list",
@@ -61,6 +63,7 @@ func TestChanges(t *testing.T) {
 				"- list of links:\n" +
 				"  - \"Lamp 5 (sold out)\" e8\n" +
 				"[Unchanged: 16 blocks, refs valid. browser_snapshot with since=0 reads the whole page.]\n",
+			only: "e8",
 		},
 		{
 			name: "a field of a marked form keeps its marks",
@@ -71,6 +74,7 @@ func TestChanges(t *testing.T) {
 				"- form \"Pay\" [e13] (user step: submission)\n" +
 				"  - textbox \"Name\" [e14] value=\"Ada\" (in form e13, which the User submits: you may fill this in)\n" +
 				"[Unchanged: 16 blocks, refs valid. browser_snapshot with since=0 reads the whole page.]\n",
+			only: "e14",
 		},
 		{
 			name: "a link in the navigation",
@@ -80,6 +84,7 @@ func TestChanges(t *testing.T) {
 				"- navigation \"Main\":\n" +
 				"  - link \"Cart (1)\" [e2] to /cart\n" +
 				"[Unchanged: 16 blocks, refs valid. browser_snapshot with since=0 reads the whole page.]\n",
+			only: "e2",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,12 +92,15 @@ func TestChanges(t *testing.T) {
 			if body == shopBody && tc.from != tc.to {
 				t.Fatalf("%q is not in the body", tc.from)
 			}
-			got, ok := changes(shopBody, body)
+			got, only, ok := changes(shopBody, body)
 			if !ok {
 				t.Fatal("changes: not shown")
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+			if only != tc.only {
+				t.Errorf("only %q changed, want %q", only, tc.only)
 			}
 		})
 	}
@@ -104,7 +112,7 @@ func TestChangesGone(t *testing.T) {
 	body := strings.Replace(shopBody, "  - \"Lamp 2\" e5\n", "", 1)
 	body = strings.Replace(body, "  - \"Lamp 3\" e6\n", "", 1)
 	body = strings.Replace(body, "- text: Free returns.", "- text: Free returns. [link \"Returns\" e16] \\[e4] e7", 1)
-	got, ok := changes(shopBody, body)
+	got, _, ok := changes(shopBody, body)
 	if !ok {
 		t.Fatal("changes: not shown")
 	}
@@ -125,7 +133,7 @@ func TestChangesGone(t *testing.T) {
 func TestChangesOfANewPage(t *testing.T) {
 	body := strings.ReplaceAll(shopBody, "Lamp", "Chair")
 	body = strings.ReplaceAll(body, "e1", "e9")
-	if got, ok := changes(shopBody, body); ok {
+	if got, _, ok := changes(shopBody, body); ok {
 		t.Errorf("changes shown for a page whose most lines changed:\n%s", got)
 	}
 }

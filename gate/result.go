@@ -22,6 +22,9 @@ type Result struct {
 	// Changes is set when Text shows only what changed since the model's
 	// last look at the page (Snapshot.Since); Elements are still all.
 	Changes bool `json:"changes,omitempty" jsonschema:"the text shows only what changed since your last look at this page"`
+	// onlyChanged is, with Changes, the ref of the one element that
+	// changed when it is all that changed (see [Gate.DoAndSeeChanges]).
+	onlyChanged string
 	// CaughtBy is "guard" when the in-page guard stopped the action's input
 	// at a covered element after the gate's check had allowed it.
 	CaughtBy string `json:"caught_by,omitempty" jsonschema:"guard when the in-page guard stopped the input at a step left to the User (reason user_step)"`

@@ -51,6 +51,12 @@ func (g *Gate) doAndSee(ctx context.Context, a Action, onlyChanges bool) Result 
 	if i := strings.Index(strings.ToLower(msg), "take a snapshot"); i >= 0 {
 		msg = strings.TrimRight(msg[:i], " ;:,.") + "."
 	}
+	if snap.Changes && snap.onlyChanged != "" && snap.onlyChanged == refOf(a) && res.Text == "" {
+		// The element acted on is all that changed: the model knows how.
+		res.Message = fmt.Sprintf("%s Nothing else on the page changed; refs are valid in epoch %d.", msg, snap.Page.Epoch)
+		res.Page = snap.Page
+		return res
+	}
 	if snap.Changes {
 		res.Message = fmt.Sprintf("%s What changed on the page follows; refs are valid in epoch %d.", msg, snap.Page.Epoch)
 	} else {
@@ -61,6 +67,23 @@ func (g *Gate) doAndSee(ctx context.Context, a Action, onlyChanges bool) Result 
 	}
 	res.Text, res.Elements, res.Page, res.Changes = snap.Text, snap.Elements, snap.Page, snap.Changes
 	return res
+}
+
+// refOf is the ref an action names, "" for none.
+func refOf(a Action) string {
+	switch a := a.(type) {
+	case Click:
+		return a.Ref
+	case Type:
+		return a.Ref
+	case Select:
+		return a.Ref
+	case PressKey:
+		return a.Ref
+	case Hover:
+		return a.Ref
+	}
+	return ""
 }
 
 // mayChange says an action may change the document it acts on without

@@ -100,9 +100,9 @@ func (a Snapshot) plan() plan {
 			last := r.g.look
 			r.g.look = look{epoch: page.Epoch, body: body}
 			if seen := a.Since == page.Epoch || a.SinceLast; seen && last.epoch == page.Epoch && a.From <= 1 {
-				if diff, ok := changes(last.body, body); ok {
+				if diff, only, ok := changes(last.body, body); ok {
 					return Result{Outcome: spec.OutcomeDone, Message: fmt.Sprintf("What changed on the page since your last look; refs are valid in epoch %d.", page.Epoch),
-						Page: page, Text: changesHead(head, diff) + diff, Elements: elems, Changes: true}
+						Page: page, Text: changesHead(head, diff) + diff, Elements: elems, Changes: true, onlyChanged: only}
 				}
 			}
 			return Result{Outcome: spec.OutcomeDone, Message: fmt.Sprintf("Snapshot of %d elements; refs are valid in epoch %d.", len(elems), page.Epoch),

@@ -28,6 +28,10 @@ const (
 // ShopURL is the shop's home page.
 func ShopURL() string { return "https://" + CompanyDomain + "/shop" }
 
+// ShopStartURL is the shop's home page with an empty cart: a task starts
+// there, whatever an earlier one left in the browser's cart.
+func ShopStartURL() string { return ShopURL() + "?new=1" }
+
 //go:embed shop.html
 var shopHTML string
 
@@ -95,7 +99,12 @@ type cartLine struct {
 func (s *Site) serveShop(mux *http.ServeMux) {
 	all := shopProducts()
 	mux.HandleFunc("GET /shop", func(w http.ResponseWriter, r *http.Request) {
-		shopRender(w, r, shopData{Page: "home", Title: "Travel shop", Results: all[30:38]})
+		d := shopData{Page: "home", Title: "Travel shop", Results: all[30:38]}
+		if r.URL.Query().Has("new") {
+			http.SetCookie(w, &http.Cookie{Name: shopCartName, Path: "/shop", MaxAge: -1, Secure: true})
+			r.Header.Del("Cookie")
+		}
+		shopRender(w, r, d)
 	})
 	mux.HandleFunc("GET /shop/search", func(w http.ResponseWriter, r *http.Request) {
 		q := strings.TrimSpace(r.URL.Query().Get("q"))

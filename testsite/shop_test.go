@@ -40,6 +40,16 @@ func TestShop(t *testing.T) {
 	if !strings.Contains(cart.String(), "Subtotal €179.90") || !strings.Contains(cart.String(), "Cart (2)") {
 		t.Errorf("the cart with two daypacks:\n%s", cart.String())
 	}
+	req, _ = http.NewRequest("GET", testsite.ShopStartURL(), nil)
+	req.AddCookie(&http.Cookie{Name: "shop_cart", Value: "37:2"})
+	fresh, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh.Body.Close()
+	if cs := fresh.Cookies(); len(cs) != 1 || cs[0].Name != "shop_cart" || cs[0].MaxAge >= 0 {
+		t.Errorf("the start page does not empty the cart: %v", cs)
+	}
 	_, body = get(t, c, testsite.ShopURL()+"/checkout", nil)
 	if !strings.Contains(body, `data-poppy-user-step="submission"`) || !strings.Contains(body, `name="card" autocomplete="cc-number" data-poppy-user-step="interaction"`) {
 		t.Errorf("the checkout form is not marked:\n%s", body)

@@ -112,7 +112,7 @@ func (t *shopTask) actOn(ctx context.Context, step, tool, role, name string, ext
 
 // shop is the task through s's tools.
 func shop(ctx context.Context, s server, t *shopTask) error {
-	if _, err := t.act(ctx, shopOpen, "browser_navigate", map[string]any{"url": testsite.ShopURL()}); err != nil {
+	if _, err := t.act(ctx, shopOpen, "browser_navigate", map[string]any{"url": testsite.ShopStartURL()}); err != nil {
 		return err
 	}
 	steps := []struct {
