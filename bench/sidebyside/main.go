@@ -117,6 +117,18 @@ type server struct {
 	wholePage func(*mcp.CallToolResult) bool
 	// showsPage says a result shows the page, whole or what changed.
 	showsPage func(*mcp.CallToolResult) bool
+	// wholeArgs are browser_snapshot's arguments that read the whole page
+	// (poppy-browser shows what changed on a page the model has read).
+	wholeArgs map[string]any
+}
+
+// whole is a new copy of s's arguments that read the whole page.
+func (s server) whole() map[string]any {
+	out := map[string]any{}
+	for k, v := range s.wholeArgs {
+		out[k] = v
+	}
+	return out
 }
 
 // result is what one server measured.
@@ -315,7 +327,7 @@ func measureSnapshot(ctx context.Context, cs *mcp.ClientSession, s server, pr *p
 		return 0
 	}
 	t := time.Now()
-	res, err := call(ctx, cs, "browser_snapshot", map[string]any{})
+	res, err := call(ctx, cs, "browser_snapshot", s.whole())
 	d := time.Since(t)
 	if err != nil {
 		pr.err = err
@@ -350,7 +362,7 @@ func measureOpen(ctx context.Context, cs *mcp.ClientSession, s server, pr *pageR
 		return 0
 	}
 	if !s.navigateShows {
-		if _, err := call(ctx, cs, "browser_snapshot", map[string]any{}); err != nil {
+		if _, err := call(ctx, cs, "browser_snapshot", s.whole()); err != nil {
 			pr.err = err
 			return 0
 		}

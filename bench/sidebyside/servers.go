@@ -49,6 +49,7 @@ func poppyServer(bin, chromium string, browserArgs []string, liveURLFile string)
 		},
 		clickArgs:   func(ref, _ string) map[string]any { return map[string]any{"ref": ref} },
 		wholePage:   poppyWholePage,
+		wholeArgs:   map[string]any{"since": 0},
 		showsPage:   poppyShowsPage,
 		selectTool:  "browser_select",
 		liveURLFile: liveURLFile,
