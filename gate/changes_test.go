@@ -137,3 +137,33 @@ func TestChangesOfANewPage(t *testing.T) {
 		t.Errorf("changes shown for a page whose most lines changed:\n%s", got)
 	}
 }
+
+// FuzzChanges: any two bodies give changes without a panic, and every
+// line shown between the first line and the count is a line of the new
+// body, in its order.
+func FuzzChanges(f *testing.F) {
+	f.Add(shopBody, strings.Replace(shopBody, "Lamp 5", "Lamp 55", 1))
+	f.Add("- a\n  - b\n| c\n", "- a\n  - b\n  - d\n| c\n")
+	f.Add("", "Page content from x:\n")
+	f.Fuzz(func(t *testing.T, old, body string) {
+		text, _, ok := changes(old, body)
+		if !ok {
+			return
+		}
+		lines := bodyLines(text)
+		if len(lines) < 2 {
+			return // nothing changed: one line
+		}
+		next := 0
+		have := bodyLines(body)
+		for _, l := range lines[1 : len(lines)-1] {
+			for next < len(have) && have[next] != l {
+				next++
+			}
+			if next == len(have) {
+				t.Fatalf("line %q is not the new body's, in order", l)
+			}
+			next++
+		}
+	})
+}
