@@ -59,6 +59,7 @@ type Gate struct {
 	closeFn context.CancelFunc
 
 	refs     *refTable
+	look     look // the page as the model last read it
 	ctlEpoch uint64
 	doc      string  // the top document's identity at the last sync
 	last     Surface // the page at the last sync

@@ -143,7 +143,7 @@ const closeTimeout = 10 * time.Second
 
 // WaitForControlInput is browser_wait_for_control's input.
 type WaitForControlInput struct {
-	TimeoutSeconds float64 `json:"timeout_seconds" jsonschema:"seconds to wait, at most 60"`
+	TimeoutSeconds float64 `json:"timeout_seconds"`
 }
 
 // OfferResult is browser_request_user_control's answer.
