@@ -413,3 +413,32 @@ func TestIdentityProofAfterGuard(t *testing.T) {
 		t.Error("a live view without UserIdentity proved an identity")
 	}
 }
+
+// TestIdentityJWKSDown: while the identity provider's keys cannot be had,
+// every identity is refused saying so; once they can, the next request
+// loads them (no wait for the refresh interval when no key is known).
+func TestIdentityJWKSDown(t *testing.T) {
+	idp := newTestIDP(t)
+	var down atomic.Bool
+	down.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if down.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write(idp.jwks())
+	}))
+	defer srv.Close()
+	id, err := NewIdentity(&IdentityOptions{Header: "X-Poppy-Identity", JWKS: srv.URL, Issuer: testIssuer, Audience: testAudience, Subject: testUser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := idp.sign("rsa-1", goodClaims(time.Now()))
+	if _, err := id.Verify(identityRequest(tok)); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("with the keys down: %v", err)
+	}
+	down.Store(false)
+	if _, err := id.Verify(identityRequest(tok)); err != nil {
+		t.Fatalf("with the keys back: %v", err)
+	}
+}

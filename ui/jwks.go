@@ -41,6 +41,7 @@ type keySource struct {
 	refresh time.Duration
 	now     func() time.Time
 
+	loadMu sync.Mutex // held by the one load running
 	mu     sync.Mutex
 	keys   []jose.JSONWebKey
 	loaded time.Time // the last load tried; zero before the first
@@ -113,28 +114,47 @@ func (ks *keySource) verify(ctx context.Context, tok *jwt.JSONWebToken, kid stri
 }
 
 // lookup returns the keys named kid (every key for ""), loading the set
-// when it never was, is old, or lacks kid and may be loaded again.
+// when it has none, is old, or lacks kid and may be loaded again. One load
+// runs at a time; a request whose key is known never waits for it.
 func (ks *keySource) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
-	ks.mu.Lock()
-	defer ks.mu.Unlock()
-	now := ks.now()
-	found := match(ks.keys, kid)
-	stale := ks.loaded.IsZero() || now.Sub(ks.loaded) >= jwksMaxAge
-	if stale || (len(found) == 0 && now.Sub(ks.loaded) >= ks.refresh) {
-		ks.loaded = now
-		keys, err := ks.fetch(ctx)
-		if err != nil && len(ks.keys) == 0 {
-			return nil, err
-		}
-		if err == nil {
-			ks.keys = keys
+	found, load := ks.cached(kid)
+	if load {
+		ks.loadMu.Lock()
+		// Another request may have loaded the set while this one waited.
+		if found, load = ks.cached(kid); load {
+			// The client going away does not cut the load short for the
+			// requests waiting on it.
+			keys, err := ks.fetch(context.WithoutCancel(ctx))
+			ks.mu.Lock()
+			ks.loaded = ks.now()
+			if err == nil {
+				ks.keys = keys
+			}
+			keys = ks.keys
+			ks.mu.Unlock()
+			if err != nil && len(keys) == 0 {
+				ks.loadMu.Unlock()
+				return nil, err
+			}
 			found = match(keys, kid)
 		}
+		ks.loadMu.Unlock()
 	}
 	if len(found) == 0 {
 		return nil, errors.New("the identity is signed by a key --live-identity-jwks does not list (kid)")
 	}
 	return found, nil
+}
+
+// cached returns the loaded keys named kid, and whether the set is to be
+// loaded first: it has no key, is older than jwksMaxAge, or lacks kid and
+// was loaded at least refresh ago.
+func (ks *keySource) cached(kid string) (found []jose.JSONWebKey, load bool) {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	found = match(ks.keys, kid)
+	age := ks.now().Sub(ks.loaded)
+	return found, len(ks.keys) == 0 || age >= jwksMaxAge || (len(found) == 0 && age >= ks.refresh)
 }
 
 func match(keys []jose.JSONWebKey, kid string) []jose.JSONWebKey {
