@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
-	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // The channels an offer reached the User by, in offer.reached.
@@ -184,52 +182,6 @@ func (s *Server) elicitOffer(req *mcp.CallToolRequest, offer control.Offer) (sen
 		s.elicitAnswered(e.ctx, ss, rt, eid, res, err)
 	})
 	return ok, nil, ""
-}
-
-// The verdicts on a retry's requestState (elicitRetry).
-type retryVerdict int
-
-const (
-	retryTaken   retryVerdict = iota // this session's open round, answered now
-	retryUnknown                     // not a state this server gave this session for its open offer
-	retrySpent                       // that round was answered already
-)
-
-// elicitRetry handles the retry of browser_request_user_control that
-// carries the client's answer to the input-required result (protocol
-// 2026-07-28): when its requestState is this session's open round, not
-// yet answered, it spends the state, records the answer and returns the
-// offer it was for.
-func (s *Server) elicitRetry(ctx context.Context, req *mcp.CallToolRequest) (offer string, verdict retryVerdict) {
-	ss := req.Session
-	e := s.reg.lookup(ss)
-	if e == nil {
-		return "", retryUnknown
-	}
-	s.elicit.mu.Lock()
-	se := s.elicit.by[ss]
-	verdict = retryUnknown
-	var eid string
-	if se != nil && se.nonce != nil && s.states.verify(req.Params.RequestState, e.id, se.offer, se.nonce) {
-		verdict = retrySpent
-		if !se.spent {
-			se.spent, verdict = true, retryTaken
-			offer, eid = se.offer, se.id
-		}
-	}
-	s.elicit.mu.Unlock()
-	if verdict != retryTaken {
-		return "", verdict
-	}
-	var res *mcp.ElicitResult
-	var err error
-	if r, isElicit := req.Params.InputResponses[elicitInputKey].(*mcp.ElicitResult); isElicit && r != nil {
-		res = r
-	} else {
-		err = errors.New("no answer to the elicitation")
-	}
-	s.elicitAnswered(ctx, ss, s.runtimeOf(ss), eid, res, err)
-	return offer, retryTaken
 }
 
 // elicitAnswered records the client's answer to elicitation eid; a
@@ -416,40 +368,4 @@ func (s *Server) reachUser(req *mcp.CallToolRequest, res OfferResult) any {
 	}
 	s.elicit.mu.Unlock()
 	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{elicitInputKey: input}, RequestState: state}
-}
-
-// offerRetry answers the retry of browser_request_user_control that
-// carries the client's answer to its URL elicitation (protocol
-// 2026-07-28): the offer's result, with that answer.
-func (s *Server) offerRetry(ctx context.Context, req *mcp.CallToolRequest) (any, bool) {
-	switch _, v := s.elicitRetry(ctx, req); v {
-	case retrySpent:
-		return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadRequestState,
-			Message: "This requestState was answered already: each is single-use. browser_control_status shows the offer and the User's answer; call browser_request_user_control again (without inputResponses) for a new offer."}, true
-	case retryUnknown:
-		return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadRequestState,
-			Message: "This retry's requestState is not one this server gave this session for its open offer (altered, of another session, or of a replaced offer); call browser_request_user_control again without inputResponses."}, true
-	}
-	s.elicit.mu.Lock()
-	se := s.elicit.by[req.Session]
-	if se == nil { // the session ended meanwhile
-		s.elicit.mu.Unlock()
-		return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: "This MCP session has ended."}, true
-	}
-	res, meta := se.result, se.meta
-	state := &Elicitation{Offer: se.offer, Action: se.action}
-	s.elicit.mu.Unlock()
-	res.Elicitation = state
-	switch state.Action {
-	case ElicitDecline:
-		res.Message = "The User declined the offer of control in their MCP client; you hold control and the step stays undone. Do not do it for them."
-	case ElicitCancel:
-		res.Message += " The User dismissed the link in their MCP client; the offer stays open on their other channels."
-	}
-	if meta != nil && state.Action != ElicitDecline {
-		if r, err := resultWithMeta(res, meta); err == nil {
-			return r, false
-		}
-	}
-	return res, false
 }
