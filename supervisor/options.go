@@ -114,9 +114,11 @@ type Options struct {
 	// listener under a path naming the Session (ui.Router), instead of a
 	// listener per live view. LiveAddr is then unused.
 	LiveRouter *ui.Router
-	// LiveUserHeader, "NAME=VALUE", makes every live view request need
-	// that header value (ui.LiveOptions.UserHeader). Empty means none.
-	LiveUserHeader string
+	// LiveIdentity, when set, verifies on every live view request the
+	// operator's signed identity of the Session's User
+	// (ui.LiveOptions.UserIdentity; ui.NewIdentity makes it, its subject
+	// the runtime's User). Nil means none.
+	LiveIdentity *ui.Identity
 	// OnOffer is a shell command run on each offer of control with the
 	// User's link and the offer as JSON on its standard input (see
 	// [OfferNotice]); never in its arguments or environment. Its failure is
@@ -167,7 +169,7 @@ func (o *Options) Check() error {
 			addr = o.LiveRouter.Addr().String() // the listener every live view is on
 		}
 		if err := ui.CheckServing(addr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
-			EmbedOrigins: o.LiveEmbedOrigins, UserHeader: o.LiveUserHeader}); err != nil {
+			EmbedOrigins: o.LiveEmbedOrigins}); err != nil {
 			return fmt.Errorf("starting runtime: %w", err)
 		}
 	}

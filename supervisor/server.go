@@ -16,6 +16,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
+	"github.com/poppy-browser/poppy-browser/ui"
 )
 
 // Server is what the Sessions of one runtime share: the Company, the audit
@@ -57,6 +58,14 @@ type Server struct {
 	unanswered bool
 
 	stopAuditWatch func() // ends the audit log's health report on stderr
+}
+
+// userIdentity is the identity a Session's live view needs, nil for none:
+// the runtime's User (--user). This is the one place a Session's own User
+// is to be set (over --http, the subject that started its MCP session):
+// s.opts.LiveIdentity.ForSubject(that subject).
+func (s *Server) userIdentity(*Session) *ui.Identity {
+	return s.opts.LiveIdentity
 }
 
 // NewServer returns a Server for opts; it starts nothing.
