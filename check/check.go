@@ -368,11 +368,11 @@ func discoveryFindings(d *Discovery) []Finding {
 	}
 	var out []Finding
 	if !d.OK {
-		out = append(out, finding(Error, CheckDiscovery, "BC-3-poppy-json",
+		out = append(out, finding("discovery-failed", Error, CheckDiscovery, "BC-3-poppy-json",
 			d.Error+"; an agent that discovers the Company will not use browser-control v1 here"))
 	}
 	for _, w := range d.Warnings {
-		out = append(out, finding(Warning, CheckDiscovery, "BC-3-poppy-json", w))
+		out = append(out, finding("discovery-warning", Warning, CheckDiscovery, "BC-3-poppy-json", w))
 	}
 	return out
 }

@@ -211,7 +211,7 @@ func (r *pageRun) escapeFinding(fd frameData, target marks.Element, pr probe, fo
 	if rt == routeField {
 		fix = "Mark the field, or keep its key handler from submitting the marked form."
 	}
-	f := finding(Error, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
+	f := finding("submit-route-probed", Error, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
 		"%s %s, which no mark covers, submits the %s %s%s: an agent following the extension may take the step. %s%s",
 		rt.label, noun(el), spec.KindOf(m.Value, true), formFrame.describe(m.ID), what, fix, e.boundNote())).on(pr.frame, pr.el.ID)
 	f.Frame, f.Element = fd.f.URL, el

@@ -335,7 +335,7 @@ func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, f
 			}
 		}
 		el := fd.describe(o.ID)
-		f := finding(Error, CheckFill, "BC-4-fill-not-perform", fmt.Sprintf(
+		f := finding("fill-submits", Error, CheckFill, "BC-4-fill-not-perform", fmt.Sprintf(
 			"Filling in %s in the submission %s, as an agent may, %s: filling the form performs the step the mark leaves to the User.%s", noun(el), formName, what, e.boundNote()))
 		f.Frame, f.Element = fd.f.URL, el
 		if k < len(origForm.Controls) {
@@ -430,7 +430,7 @@ func (r *pageRun) unsettledFinding() {
 	if len(shown) > 5 {
 		shown, more = shown[:5], fmt.Sprintf(" and %d more", len(r.unsettled)-5)
 	}
-	r.rep.Findings = append(r.rep.Findings, finding(Info, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
+	r.rep.Findings = append(r.rep.Findings, finding("probe-unsettled", Info, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
 		"The page had not settled %g s after %s%s (the DOM or its requests kept changing), so the checker stopped waiting: nothing they caused was seen, but what they caused later is not ruled out. Info, not a warning: no way out was found; run check again on a quieter machine, or make the page settle.",
 		probeBound.Seconds(), strings.Join(shown, ", "), more)))
 }

@@ -59,6 +59,10 @@ const (
 // Finding is one thing the checker found on a page, citing the requirement
 // of browser-control v1 it concerns.
 type Finding struct {
+	// ID names the kind of finding, stable across runs and versions (the
+	// catalogue is [FindingIDs]); where check does what a Lighthouse
+	// agentic audit does, it is that audit's id.
+	ID          string   `json:"id,omitempty"`
 	Severity    Severity `json:"severity"`
 	Check       string   `json:"check"`             // one of the Check* names
 	Requirement string   `json:"requirement"`       // a spec.Requirements ID
@@ -79,6 +83,10 @@ type Finding struct {
 	ShadowHosts    []string `json:"shadow_hosts,omitempty"`
 	FrameSelectors []string `json:"frame_selectors,omitempty"`
 	HTML           string   `json:"html,omitempty"`
+	// Line is the line of the element's start tag in its document as the
+	// server sent it (frame's, or the page's); absent when it is not
+	// there as sent (a script made it) or could be one of several alike.
+	Line int `json:"line,omitempty"`
 	// Box is the element on the agent's screenshot (the first view), in its
 	// pixels; absent when the element showed no box.
 	Box *Rect `json:"box,omitempty"`
@@ -212,8 +220,12 @@ type PageReport struct {
 	Seconds float64   `json:"seconds"`
 	Marks   []MarkRow `json:"marks"`
 	// WebMCP lists the top document's WebMCP tools (webmcp.go).
-	WebMCP   []WebMCPTool `json:"webmcp,omitempty"`
-	Findings []Finding    `json:"findings"`
+	WebMCP []WebMCPTool `json:"webmcp,omitempty"`
+	// WebMCPSupported says whether the checker's browser runs WebMCP on
+	// the page: false means the WebMCP audits are not applicable (N/A),
+	// not passed; absent when it could not be told.
+	WebMCPSupported *bool     `json:"webmcp_supported,omitempty"`
+	Findings        []Finding `json:"findings"`
 	// Checked lists the requirement IDs the checker tested on this page;
 	// Skipped those it did not (with --no-discovery, without --fill ...).
 	Checked    []string       `json:"checked"`
@@ -303,14 +315,18 @@ func (r *Report) ExitCode(failOn Severity) int {
 	return ExitClean
 }
 
-// finding builds a finding citing the requirement id, which must be in the
-// catalogue (a wiring mistake panics in tests).
-func finding(sev Severity, check, id, msg string) Finding {
+// finding builds a finding of a kind of [FindingIDs] citing the
+// requirement id, which must be in the catalogue (a wiring mistake panics
+// in tests).
+func finding(kind string, sev Severity, check, id, msg string) Finding {
 	r, ok := spec.RequirementByID(id)
 	if !ok {
 		panic("check: unknown requirement " + id)
 	}
-	return Finding{Severity: sev, Check: check, Requirement: r.ID, Section: r.Section, Message: msg}
+	if _, ok := findingKinds[kind]; !ok {
+		panic("check: unknown finding id " + kind)
+	}
+	return Finding{ID: kind, Severity: sev, Check: check, Requirement: r.ID, Section: r.Section, Message: msg}
 }
 
 // requirementsOf are the requirements each check tests.

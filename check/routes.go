@@ -65,7 +65,7 @@ func (r *pageRun) formRoutes(ctx context.Context, frames []frameData) {
 						noun(el), form, what, why, el)
 					route = "click"
 				}
-				f := finding(Error, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, rt.ID)
+				f := finding("submit-route", Error, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, rt.ID)
 				f.Frame, f.Element, f.Route = fd.f.URL, el, route
 				r.routes = append(r.routes, modelRoute{frame: fd.idx, escape: ei, id: rt.ID, enter: rt.Enter, finding: len(r.rep.Findings)})
 				r.rep.Findings = append(r.rep.Findings, f)
@@ -93,7 +93,7 @@ func (r *pageRun) fieldRoutes(ctx context.Context, frames []frameData) {
 				el := fd.describe(id)
 				msg := fmt.Sprintf("%s, which no mark covers, has the name %q of the marked %s in %s: the form sends both values under that name, so a server that reads this one takes the value the mark leaves to the User from a control an agent may change. Mark it too, or give it another name.",
 					sentence(el), clip(sh.Name), marked, form)
-				f := finding(Warning, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, id)
+				f := finding("field-shares-marked-name", Warning, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, id)
 				f.Frame, f.Element = fd.f.URL, el
 				r.rep.Findings = append(r.rep.Findings, f)
 			}
@@ -225,7 +225,11 @@ func scriptedMessage(fd frameData, me modelEscape, id int, why string) string {
 }
 
 func (r *pageRun) scriptFinding(fd frameData, me modelEscape, id int, sev Severity, msg string) {
-	f := finding(sev, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, id)
+	kind := "submit-route-script"
+	if sev != Error {
+		kind = "submit-route-script-untried"
+	}
+	f := finding(kind, sev, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, id)
 	f.Frame, f.Element, f.Route = fd.f.URL, fd.describe(id), "click"
 	r.rep.Findings = append(r.rep.Findings, f)
 }

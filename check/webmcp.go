@@ -2,8 +2,10 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -35,6 +37,11 @@ type WebMCPTool struct {
 // finds the declarative tools whose toolautosubmit submits a marked form.
 // A browser without WebMCP lists none.
 func (r *pageRun) webmcpTools(ctx context.Context, frames []frameData) {
+	supported := r.p.WebMCPSupported(ctx)
+	if supported == nil || errors.Is(supported, browser.ErrWebMCPUnsupported) {
+		ok := supported == nil
+		r.rep.WebMCPSupported = &ok
+	}
 	tools, err := r.p.WebMCPTools()
 	if err != nil || len(tools) == 0 || len(frames) == 0 {
 		return
@@ -67,7 +74,7 @@ func (r *pageRun) webmcpTools(ctx context.Context, frames []frameData) {
 		if !ok || !row.Autosubmit || row.Mark == "" {
 			continue
 		}
-		f := finding(Warning, CheckWebMCP, "BC-4-fill-not-perform", fmt.Sprintf(
+		f := finding("webmcp-autosubmit-marked", Warning, CheckWebMCP, "BC-4-fill-not-perform", fmt.Sprintf(
 			"The WebMCP tool %q submits %s when an agent fills it (toolautosubmit), but a %s mark leaves that step to the User: an agent's browser that runs the tool performs the step by filling the form in. Remove toolautosubmit (the WebMCP draft's own answer for a step that is the human's: the browser fills the form, the human submits it); poppy-browser fills and never submits, but another agent's browser would.",
 			t.Name, row.Form, row.Mark))
 		f.Frame, f.Element = top.f.URL, row.Form
@@ -112,7 +119,7 @@ func (r *pageRun) webmcpProbes(ctx context.Context) error {
 			continue
 		}
 		r.rep.WebMCP[i].Mark = res.Mark.Kind
-		f := finding(Warning, CheckWebMCP, "BC-4-fill-not-perform", fmt.Sprintf(
+		f := finding("webmcp-tool-takes-step", Warning, CheckWebMCP, "BC-4-fill-not-perform", fmt.Sprintf(
 			"Calling the WebMCP tool %q takes a step a %s mark leaves to the User (its script reached it; poppy-browser's guard stopped it, and the probe sent nothing): an agent's browser that runs the tool performs the step. Let the tool fill the form and leave the step to the User, or do not offer it to agents.",
 			t.Name, res.Mark.Kind))
 		f.Frame = r.rep.FinalURL
