@@ -66,6 +66,10 @@ func (r *Report) WriteFiles(files Files, failOn Severity, opts *SARIFOptions) er
 	return nil
 }
 
+// CheckOutput refuses, as Check does, an output path given with flag
+// (the --baseline file --update-baseline writes).
+func (Files) CheckOutput(flag, path string) error { return checkOutput(flag, path) }
+
 // checkOutput refuses a path that is a symbolic link or not a regular
 // file; a path that does not exist yet is fine.
 func checkOutput(flag, path string) error {

@@ -44,8 +44,9 @@ type junitMessage struct {
 }
 
 // WriteJUnit writes one test suite per page. Each finding is a test case
-// of its own, failed when it is at least failOn (so a CI counts one
-// failure per finding) and passed otherwise, its message in system-out;
+// of its own, failed when it is at least failOn and not in the baseline
+// (so a CI counts one failure per new finding) and passed otherwise, its
+// message in system-out;
 // each requirement checked on the page with no failed finding is a
 // passing case named by its ID; each requirement not checked with these
 // options is a skipped case. Names are unique within a suite (a finding's
@@ -97,7 +98,10 @@ func junitPage(p PageReport, failOn Severity) junitSuite {
 		if w := f.Where(); w != "" {
 			line += fmt.Sprintf("\n  at %s\n  %s", w, f.HTML)
 		}
-		if f.Severity.AtLeast(failOn) {
+		if f.Baseline {
+			line = "accepted in the baseline: " + line
+		}
+		if f.Severity.AtLeast(failOn) && !f.Baseline {
 			c.Failure = &junitMessage{Message: clipRunes(f.Message, 200), Type: string(f.Severity), Text: line}
 			s.Failures++
 			failedReq[f.Requirement] = true

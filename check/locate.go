@@ -37,7 +37,7 @@ func (r *pageRun) locateFirst(ctx context.Context, frames []frameData) {
 			}
 		}
 	}
-	for _, pr := range escapeProbes(frames) {
+	for _, pr := range escapeProbes(frames, len(r.escapes) > 0) {
 		add(pr.frame, pr.el.ID)
 	}
 	for _, me := range r.escapes { // buttons confirmRoutes may report

@@ -45,7 +45,11 @@ func (r *Report) WriteText(w io.Writer, failOn Severity) error {
 			}
 		}
 		for _, f := range bySeverity(p.Findings) {
-			fmt.Fprintf(&b, "  %-7s %s (%s, section %s): %s\n", f.Severity, f.Check, f.Requirement, f.Section, f.Message)
+			accepted := ""
+			if f.Baseline {
+				accepted = " [in the baseline]"
+			}
+			fmt.Fprintf(&b, "  %-7s %s (%s, section %s)%s: %s\n", f.Severity, f.Check, f.Requirement, f.Section, accepted, f.Message)
 			if w := f.Where(); w != "" {
 				fmt.Fprintf(&b, "          at %s\n          %s\n", w, f.HTML)
 			}
@@ -55,8 +59,12 @@ func (r *Report) WriteText(w io.Writer, failOn Severity) error {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "%d page(s), %d could not be checked: %d error(s), %d warning(s), %d info; failing on %s\n",
-		len(r.Pages), r.Failed, r.Counts.Error, r.Counts.Warning, r.Counts.Info, failOn)
+	accepted := ""
+	if r.Counts.Baselined > 0 {
+		accepted = fmt.Sprintf(" (%d in the baseline)", r.Counts.Baselined)
+	}
+	fmt.Fprintf(&b, "%d page(s), %d could not be checked: %d error(s), %d warning(s), %d info%s; failing on %s\n",
+		len(r.Pages), r.Failed, r.Counts.Error, r.Counts.Warning, r.Counts.Info, accepted, failOn)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

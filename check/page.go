@@ -37,6 +37,8 @@ type pageRun struct {
 	// model, for the probes that confirm them (confirmRoutes).
 	escapes []modelEscape
 	routes  []modelRoute
+	// stored: the storage state's local storage was put in (storeLocal).
+	stored bool
 }
 
 // frameData is one frame of the loaded document as the checker read it.
@@ -91,8 +93,10 @@ func (c *Checker) checkPage(ctx context.Context, raw string) PageReport {
 	// A tab is opened and closed outside any probe as the User: the
 	// injector's Set reaches every tab and must not meet one half made.
 	err = r.asAgent(func() (err error) {
-		r.p, err = rt.sv.NewPage(ctx)
-		return err
+		if r.p, err = rt.sv.NewPage(ctx); err != nil {
+			return err
+		}
+		return c.opts.StorageState.apply(ctx, r.p)
 	})
 	if err != nil {
 		return fail(err)

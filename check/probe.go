@@ -348,33 +348,44 @@ func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, f
 }
 
 // fillControl gives a control a plausible value the way the agent's tools
-// would, through the gate's probe mode: typing into a field, selecting an
-// option, clicking a checkbox or radio. asUser gives the User's input (the
-// User may change everything); otherwise a control the gate refuses (a
-// mark covers it) is left alone.
+// would, through the gate's probe mode, and commits it as a User would:
+// typing into a field and leaving it (Tab, so its change event fires
+// now, blamed on it, not on the next field), choosing another option than
+// the one shown, clicking a checkbox or radio. asUser gives the User's
+// input (the User may change everything); otherwise a control the gate
+// refuses (a mark covers it) is left alone.
 func (r *pageRun) fillControl(ctx context.Context, fd frameData, o marks.Owned, asUser bool) bool {
 	var a gate.Action
+	leave := false
 	switch {
 	case o.Tag == "select":
-		var pick []string
-		for _, val := range o.Options {
-			if val != "" {
-				pick = []string{val}
-				break
+		pick := ""
+		if e, ok := fd.byID[o.ID]; ok {
+			pick, _ = otherOption(e) // another option than the one shown
+		}
+		if pick == "" {
+			for _, val := range o.Options {
+				if val != "" {
+					pick = val
+					break
+				}
 			}
 		}
-		if pick == nil {
+		if pick == "" {
 			return false
 		}
-		a = gate.Select{Values: pick}
+		a = gate.Select{Values: []string{pick}}
 	case o.Tag == "input" && (o.Type == "checkbox" || o.Type == "radio"):
 		a = gate.Click{}
 	case o.Tag == "textarea", o.Tag == "input" && !slices.Contains([]string{"submit", "reset", "button", "image", "file", "hidden", "color", "range"}, o.Type):
-		a = gate.Type{Text: plausible(o)}
+		a, leave = gate.Type{Text: plausible(o)}, !asUser
 	default:
 		return false
 	}
 	given, _ := r.give(ctx, fd, o.ID, a, asUser)
+	if given && leave {
+		r.give(ctx, fd, o.ID, gate.PressKey{Key: "Tab"}, asUser)
+	}
 	return given
 }
 

@@ -99,6 +99,9 @@ type Finding struct {
 	// milliseconds of the frame's document.
 	UsableAtMS *float64 `json:"usable_at_ms,omitempty"`
 	MarkedAtMS *float64 `json:"marked_at_ms,omitempty"`
+	// Baseline: the finding is in the baseline the run was given
+	// (--baseline), accepted: it fails nothing.
+	Baseline bool `json:"baseline,omitempty"`
 }
 
 // Rect is a box on a screenshot, in its pixels.
@@ -241,6 +244,8 @@ type Counts struct {
 	Error   int `json:"error"`
 	Warning int `json:"warning"`
 	Info    int `json:"info"`
+	// Baselined counts the findings above that the baseline accepts.
+	Baselined int `json:"baselined,omitempty"`
 }
 
 func (c *Counts) add(s Severity) {
@@ -264,6 +269,8 @@ type Report struct {
 	Counts   Counts       `json:"counts"`
 	// Failed counts the pages that could not be checked.
 	Failed int `json:"failed"`
+	// baselined: a baseline was applied (SARIF's baselineState).
+	baselined bool
 }
 
 // ReportFlags records the options a report was made with.
@@ -288,6 +295,9 @@ func (r *Report) tally() {
 		}
 		for _, f := range p.Findings {
 			r.Counts.add(f.Severity)
+			if f.Baseline {
+				r.Counts.Baselined++
+			}
 		}
 	}
 }
@@ -299,15 +309,15 @@ const (
 	ExitCouldNotCheck = 2
 )
 
-// ExitCode is 2 when a page could not be checked, 1 when a finding is at
-// least failOn, and 0 otherwise.
+// ExitCode is 2 when a page could not be checked, 1 when a finding not in
+// the baseline is at least failOn, and 0 otherwise.
 func (r *Report) ExitCode(failOn Severity) int {
 	if r.Failed > 0 {
 		return ExitCouldNotCheck
 	}
 	for _, p := range r.Pages {
 		for _, f := range p.Findings {
-			if f.Severity.AtLeast(failOn) {
+			if f.Severity.AtLeast(failOn) && !f.Baseline {
 				return ExitFindings
 			}
 		}

@@ -110,7 +110,9 @@ type sarifResult struct {
 	Message             sarifText         `json:"message"`
 	Locations           []sarifLocation   `json:"locations"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
-	Properties          sarifResultBag    `json:"properties"`
+	// BaselineState is "new" or "unchanged" when a baseline was applied.
+	BaselineState string         `json:"baselineState,omitempty"`
+	Properties    sarifResultBag `json:"properties"`
 }
 
 // sarifResultBag carries what SARIF has no field for: the page's real
@@ -230,12 +232,17 @@ func (r *Report) WriteSARIFWith(w io.Writer, opts *SARIFOptions) error {
 			}
 			key := fingerprint(p.URL, f)
 			seen[key]++
+			state := ""
+			if r.baselined {
+				state = map[bool]string{true: "unchanged", false: "new"}[f.Baseline]
+			}
 			run.Results = append(run.Results, sarifResult{
-				RuleID:    f.Requirement,
-				RuleIndex: index[f.Requirement],
-				Level:     sarifLevel(f.Severity),
-				Message:   sarifText{Text: sentenceEnd(f.Message)},
-				Locations: []sarifLocation{loc},
+				BaselineState: state,
+				RuleID:        f.Requirement,
+				RuleIndex:     index[f.Requirement],
+				Level:         sarifLevel(f.Severity),
+				Message:       sarifText{Text: sentenceEnd(f.Message)},
+				Locations:     []sarifLocation{loc},
 				PartialFingerprints: map[string]string{
 					"primaryLocationLineHash": fmt.Sprintf("%s:%d", key, seen[key]),
 				},

@@ -48,7 +48,7 @@ func TestWebMCPTools(t *testing.T) {
 			findings = append(findings, string(f.Severity)+" "+f.Requirement+" "+f.HTML)
 		}
 	}
-	wantF := []string{`warning BC-4-fill-not-perform <form id="checkin" toolname="check_in_marked" tooldescription="Check in with a seat." toolautosubmit action="submitted.html" method="get" data-poppy-user-step="submission">`}
+	wantF := []string{`error BC-4-fill-not-perform <form id="checkin" toolname="check_in_marked" tooldescription="Check in with a seat." toolautosubmit action="submitted.html" method="get" data-poppy-user-step="submission">`}
 	if diff := cmp.Diff(wantF, findings); diff != "" {
 		t.Errorf("webmcp findings (-want +got):\n%s", diff)
 	}
