@@ -68,7 +68,8 @@ FUZZ_TARGETS := \
 	./spec:FuzzMatchesDomain ./spec:FuzzNormalizeDomain \
 	./session:FuzzParseCompany ./testsite:FuzzJoinCredential \
 	./internal/pagetext:FuzzLine ./internal/pagetext:FuzzURL \
-	./agent:FuzzParseReply ./gate:FuzzParseRef ./mcpserver:FuzzToolArguments
+	./agent:FuzzParseReply ./gate:FuzzParseRef ./mcpserver:FuzzToolArguments \
+	./check:FuzzSourceLine ./check:FuzzParseConfig
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

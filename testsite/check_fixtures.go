@@ -1,6 +1,9 @@
 package testsite
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+)
 
 // Conformance fixtures for poppy-browser check: each page under
 // /fixtures/check/ has one known problem (or none), and its forms post to
@@ -132,6 +135,19 @@ const (
 // serveCheckFixtures registers the fixtures on the Company's mux.
 func (s *Site) serveCheckFixtures(mux *http.ServeMux) {
 	s.serveCheckLogin(mux)
+	// The sitemap check --crawl reads: the demo's pages, and one fixture
+	// no page links to.
+	mux.HandleFunc("GET /sitemap.xml", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/xml")
+		base := "https://" + hostOf(r)
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>%[1]s/</loc></url>
+  <url><loc>%[1]s/bookings/%[2]s</loc></url>
+  <url><loc>%[1]s/fixtures/check/all-marked</loc></url>
+</urlset>
+`, base, BookingID)
+	})
 	for _, f := range checkFixtures() {
 		mux.HandleFunc("GET /fixtures/check/"+f.path, s.page(f.name, f.title))
 	}
