@@ -172,6 +172,9 @@ func (c *Checker) fetch(ctx context.Context, raw, want string) ([]byte, *url.URL
 	for name, v := range c.headersFor(req.URL) {
 		req.Header.Set(name, v)
 	}
+	for _, ck := range c.opts.StorageState.cookiesFor(req.URL) {
+		req.AddCookie(ck)
+	}
 	res, err := c.crawlClient().Do(req)
 	if err != nil {
 		c.log.Debug("crawl: fetching", "url", withoutQuery(raw), "err", err)

@@ -206,3 +206,27 @@ func (c *Checker) crawlClient() *http.Client {
 	}
 	return &cl
 }
+
+// cookiesFor are the state's cookies a browser would send to u (domain,
+// path, secure), for the crawl's fetches of pages behind a login.
+func (st *StorageState) cookiesFor(u *url.URL) []*http.Cookie {
+	if st == nil {
+		return nil
+	}
+	host := u.Hostname()
+	var out []*http.Cookie
+	for _, c := range st.Cookies {
+		domain := strings.TrimPrefix(c.Domain, ".")
+		if host != domain && !strings.HasSuffix(host, "."+domain) {
+			continue
+		}
+		if c.Secure && u.Scheme != "https" {
+			continue
+		}
+		if p := c.Path; p != "" && p != "/" && u.Path != p && !strings.HasPrefix(u.Path, strings.TrimSuffix(p, "/")+"/") {
+			continue
+		}
+		out = append(out, &http.Cookie{Name: c.Name, Value: c.Value})
+	}
+	return out
+}
