@@ -16,7 +16,7 @@ import (
 // runCheck runs the check subcommand; client is what discovery uses (nil:
 // a default client; tests pass the testsite's, which trusts its own CA).
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, client *http.Client) error {
-	fs := cli.NewFlagSet("check", "check [flags] URL...", stderr)
+	fs := cli.NewFlagSet("check", "check [flags] URL...  (flags and pages also from ./"+check.ConfigFile+", the command line winning)", stderr)
 	var bf config
 	fs.StringVar(&bf.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
 	fs.StringVar(&bf.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
