@@ -50,8 +50,11 @@
     // (a div role=button): one an interaction mark covers, in the form,
     // stands for the form's step as a marked submitter does.
     const STEP_BUTTONS = "[role~=button]:not(button):not(input)";
-    // target: where a submitter sends its form, "METHOD URL".
+    // target: where a submitter sends its form, "METHOD URL", when the
+    // page names it (a formaction, or the form's action); "" when it does
+    // not (a form without action goes back to its page, as most do).
     const target = (el, f) => {
+      if (!el.hasAttribute("formaction") && !f.hasAttribute("action")) return "";
       const method = (el.hasAttribute("formmethod") ? el.formMethod : f.method) || "get";
       const action = el.hasAttribute("formaction") ? el.formAction : f.action;
       return method.toLowerCase() + " " + action;
@@ -82,7 +85,7 @@
         // sameTarget: a submitter of another form that sends it where a
         // marked submitter sends this one (formaction, formmethod): the
         // request the step makes, made another way.
-        const targets = new Set(marked.map((el) => target(el, f)));
+        const targets = new Set(marked.map((el) => target(el, f)).filter((t) => t));
         for (const g of all) {
           if (g === f || !targets.size || kindOf(g) === "submission") continue;
           for (const el of submitOrder(g)) {
