@@ -144,7 +144,7 @@ func (r *pageRun) webmcpProbes(ctx context.Context) error {
 			continue
 		}
 		r.rep.WebMCP[i].Mark = res.Mark.Kind
-		f := finding("webmcp-tool-takes-step", Warning, CheckWebMCP, "BC-4-fill-not-perform", fmt.Sprintf(
+		f := finding("webmcp-tool-takes-step", Warning, CheckWebMCP, "BC-4-mark-all", fmt.Sprintf(
 			"Calling the WebMCP tool %q takes a step a %s mark leaves to the User (its script reached it; poppy-browser's guard stopped it, and the probe sent nothing): an agent's browser that runs the tool performs the step. Let the tool fill the form and leave the step to the User, or do not offer it to agents.",
 			t.Name, res.Mark.Kind))
 		f.Frame = r.rep.FinalURL

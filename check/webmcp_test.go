@@ -85,6 +85,11 @@ func TestWebMCPImperativeProbe(t *testing.T) {
 	for _, f := range p.Findings {
 		if f.Check == check.CheckWebMCP {
 			n++
+			// Nothing was filled: the tool is a way to the step no mark
+			// can cover.
+			if f.Requirement != "BC-4-mark-all" || f.ID != "webmcp-tool-takes-step" {
+				t.Errorf("an imperative tool's finding cites %s (%s), want BC-4-mark-all (webmcp-tool-takes-step)", f.Requirement, f.ID)
+			}
 		}
 	}
 	if n != 5 {
