@@ -72,6 +72,11 @@ type Options struct {
 	// holds control (always on with Headful; tests set it headless). False
 	// means no guard when headless.
 	GuardWindow bool
+	// CompanyRequestHeaders are more headers the browser adds to every
+	// request to the Company's hosts, and to no other host (check's
+	// --header, for pages behind a login). Their values are secrets: never
+	// logged. Nil means none; Poppy-Extensions is never replaced.
+	CompanyRequestHeaders map[string]string
 	// WatchMarks also installs the marks watcher, which reports marks added
 	// after load (the conformance checker). False installs the scanner only.
 	WatchMarks bool
