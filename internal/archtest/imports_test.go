@@ -43,6 +43,9 @@ var allowed = map[string][]string{
 	"injector":        {"browser", "spec"},
 	"control":         {"spec", "internal/queue"},
 	"audit":           {"control", "spec", "internal/pagetext"},
+	// The User's proof of presence: paired passkeys and their ceremonies.
+	"presence":              {"control", "github.com/go-webauthn/webauthn"},
+	"presence/presencetest": {"browser"},
 
 	// One way in.
 	"gate":          {"audit", "browser", "control", "marks", "spec", "internal/pagetext", "github.com/google/jsonschema-go"},
@@ -53,17 +56,17 @@ var allowed = map[string][]string{
 		"github.com/google/jsonschema-go", "github.com/modelcontextprotocol/go-sdk", "github.com/prometheus/client_golang"},
 	"agent":      {"control", "gate", "spec", "github.com/google/jsonschema-go"},
 	"agent/chat": {"agent", "internal/secret", "github.com/openai/openai-go/v3"},
-	"ui": {"audit", "browser", "control", "spec", "internal/pagetext", "internal/secret",
+	"ui": {"audit", "browser", "control", "presence", "spec", "internal/pagetext", "internal/secret",
 		"charm.land/bubbletea/v2", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi",
 		"github.com/charmbracelet/x/term", "github.com/gorilla/websocket"},
-	"supervisor": {"audit", "browser", "control", "gate", "injector", "marks", "session", "spec", "ui",
+	"supervisor": {"audit", "browser", "control", "gate", "injector", "marks", "presence", "session", "spec", "ui",
 		"internal/desktop", "internal/version", "github.com/prometheus/client_golang"},
 	// check acts on pages only through the gate's probe mode; it reads them
 	// through browser (requests, frames) and marks (the marks table).
 	"check": {"browser", "gate", "marks", "session", "spec", "supervisor"},
 
 	// The command: flags and subcommands.
-	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "session", "supervisor", "ui",
+	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "presence", "session", "supervisor", "ui",
 		"testsite", "testsite/demoscript",
 		"internal/cli", "internal/desktop", "internal/secret", "internal/version"},
 
