@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/presence"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
@@ -117,6 +118,19 @@ type Options struct {
 	// LiveUserHeader, "NAME=VALUE", makes every live view request need
 	// that header value (ui.LiveOptions.UserHeader). Empty means none.
 	LiveUserHeader string
+	// Passkeys is the store of the User's paired devices: a live view
+	// proves the User's presence with a passkey ceremony against it
+	// (ui.LiveOptions.Passkeys). Nil means no passkey proves anything here.
+	Passkeys *presence.Store
+	// LiveIdentity verifies the operator's signed identity of the
+	// session's User on a live view's websocket request, returning a hash
+	// of its subject (ui.LiveOptions.Identity). Nil means none.
+	LiveIdentity func(r *http.Request) (subjectHash string, ok bool)
+	// InsecureTakeByLink lets the holder of a live view link or token take
+	// control with no proof of presence (ui.LiveOptions.InsecureTakeByLink):
+	// for tests and demos, only on a loopback live view, announced on
+	// UserMessages at start and at every take.
+	InsecureTakeByLink bool
 	// OnOffer is a shell command run on each offer of control with the
 	// User's link and the offer as JSON on its standard input (see
 	// [OfferNotice]); never in its arguments or environment. Its failure is
@@ -167,7 +181,7 @@ func (o *Options) Check() error {
 			addr = o.LiveRouter.Addr().String() // the listener every live view is on
 		}
 		if err := ui.CheckServing(addr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
-			EmbedOrigins: o.LiveEmbedOrigins, UserHeader: o.LiveUserHeader}); err != nil {
+			EmbedOrigins: o.LiveEmbedOrigins, UserHeader: o.LiveUserHeader, InsecureTakeByLink: o.InsecureTakeByLink}); err != nil {
 			return fmt.Errorf("starting runtime: %w", err)
 		}
 	}

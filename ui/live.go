@@ -238,7 +238,7 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 	if l.remote, err = newRemote(addr, opts); err != nil {
 		return nil, fmt.Errorf("creating live view: %w", err)
 	}
-	if opts.InsecureTakeByLink && !insecureAllowed(addr, opts) {
+	if opts.InsecureTakeByLink && (opts.TLSCert != "" || !insecureAllowed(addr, opts)) {
 		return nil, errors.New("creating live view: --insecure-take-by-link is refused on a live view other machines can reach (only a loopback address, no proxy)")
 	}
 	if l.linkTTL <= 0 {

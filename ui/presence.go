@@ -79,7 +79,9 @@ type refusedMsg struct {
 	Message string `json:"message"`
 }
 
-const insecureWarning = "WARNING: --insecure-take-by-link: whoever holds a live view link or the live view's token can take control, watch and hand back; no proof of the User's presence is asked. Only for tests and demos."
+// InsecureWarning is what --insecure-take-by-link announces at start and
+// at every take.
+const InsecureWarning = "WARNING: --insecure-take-by-link: whoever holds a live view link or the live view's token can take control, watch and hand back; no proof of the User's presence is asked. Only for tests and demos."
 
 // proofOf is c's proof while it holds, else nil.
 func (l *Live) proofOf(c *client, st control.Status) *viewProof {
@@ -260,6 +262,6 @@ func (l *Live) sweepProofs() {
 func (l *Live) warnInsecureTake() {
 	l.log.Warn("take by link without a proof of presence (--insecure-take-by-link)")
 	if l.warnings != nil {
-		fmt.Fprintln(l.warnings, "poppy-browser: "+insecureWarning)
+		fmt.Fprintln(l.warnings, "poppy-browser: "+InsecureWarning)
 	}
 }

@@ -74,7 +74,7 @@ var allowed = map[string][]string{
 	// puts the airline, a runtime, the agent and the User together):
 	// imported by cmd, bench and tests only.
 	"testsite":            {"spec", "internal/cli", "github.com/go-jose/go-jose/v4", "github.com/gorilla/websocket"},
-	"testsite/demoscript": {"agent", "mcpserver", "session", "supervisor", "testsite", "ui"},
+	"testsite/demoscript": {"agent", "browser", "mcpserver", "presence", "presence/presencetest", "session", "supervisor", "testsite", "ui"},
 
 	// Helpers of our own, each below whatever uses it.
 	"internal/childenv": {},
