@@ -273,13 +273,15 @@ func (l *Live) state() stateMsg {
 
 // stateFor is the state as client c sees it. Until the User proved
 // their presence in c it is the offer card only: who holds control, the
-// offer (the agent's reason, the step's words), the Company and the
-// presence; not the page's address, tabs, dialog or story.
+// offer (the agent's reason, the step's words), the Company, what
+// happened last in the agent's and the User's own words (the story) and
+// the presence; nothing of the page (its address, tabs, dialog, the
+// step's place on it).
 func (l *Live) stateFor(c *client) stateMsg {
 	st := l.ctl.Status()
 	pm := l.presenceFor(c, st)
 	if !pm.Proved {
-		return stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer, Company: l.company, Presence: pm}
+		return stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer, Company: l.company, Story: l.storyOf(st), Presence: pm}
 	}
 	m := l.state()
 	m.Viewer = l.viewerFor(c, st)
