@@ -326,8 +326,12 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 		fail("this live view only watches: its link was made read-only")
 		return
 	}
-	if m.Type != "viewer" && l.proofOf(c, l.ctl.Status()) == nil {
-		// Nothing but the offer card before the User's proof of presence.
+	if st := l.ctl.Status(); m.Type != "viewer" && l.proofOf(c, st) == nil &&
+		!(m.Type == "cancel" && st.Controller == spec.ControllerAgent) {
+		// Nothing but the offer card before the User's proof of presence;
+		// only a decline (cancel while the agent holds control), which
+		// the MCP client may send anyway (elicitation's decline), and
+		// which gives nothing.
 		if m.Type == "take" || m.Type == "hand_back" || m.Type == "cancel" {
 			fail("prove it's you first: take control with your paired passkey")
 			c.queue(l.stateFor(c))

@@ -34,12 +34,15 @@ func auditedControl() (*control.Control, *logBuffer) {
 	return control.New(&control.Options{Audit: audit.New(buf, nil)}), buf
 }
 
-// noFrameUntilRefused sends take and hand back on c and reads up to their
-// refusals, failing if a picture of the page comes first, or if either is
-// not refused.
-func noFrameUntilRefused(ctx context.Context, t *testing.T, who string, c *websocket.Conn) {
+// noFrameUntilRefused sends take and hand back (and, while the User
+// holds control, cancel) on c and reads up to their refusals, failing if
+// a picture of the page comes first, or if one is not refused.
+func noFrameUntilRefused(ctx context.Context, t *testing.T, who string, c *websocket.Conn, types ...string) {
 	t.Helper()
-	for _, typ := range []string{"take", "hand_back", "cancel"} {
+	if len(types) == 0 {
+		types = []string{"take", "hand_back"}
+	}
+	for _, typ := range types {
 		send(t, c, map[string]string{"type": typ})
 		for {
 			var m message
@@ -67,7 +70,8 @@ func noFrameUntilRefused(ctx context.Context, t *testing.T, who string, c *webso
 // stderr and --live-url-file, an offer's link spent by a program with the
 // Origin and X-Poppy-Link it chose, the MCP App's login from an origin of
 // its own) connects, and gets the offer card only: no picture, no page
-// address, no take, no hand back, no decline. Control stays where it is,
+// address, no take, no hand back (a decline, which a client may send
+// anyway, gives nothing). Control stays where it is,
 // and the audit log records no take by a link.
 func TestNoTakeWithoutPresence(t *testing.T) {
 	ctx := testContext(t)
@@ -119,7 +123,7 @@ func TestNoTakeWithoutPresence(t *testing.T) {
 		t.Fatalf("holder = %q after the logins' takes, want agent", h)
 	}
 	if ctl.Status().Offer == nil {
-		t.Fatal("a login without a proof declined the offer")
+		t.Fatal("the offer ended while logins without a proof tried to take it")
 	}
 
 	// The User takes at their terminal: no login hands back for them.
@@ -127,7 +131,7 @@ func TestNoTakeWithoutPresence(t *testing.T) {
 		t.Fatal(err)
 	}
 	for who, c := range views {
-		noFrameUntilRefused(ctx, t, who, c)
+		noFrameUntilRefused(ctx, t, who, c, "take", "hand_back", "cancel")
 	}
 	if h := ctl.Holder(); h != "user" {
 		t.Fatalf("holder = %q after the logins' hand backs, want user", h)

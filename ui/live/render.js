@@ -42,8 +42,6 @@ function showState(msg) {
   // The User's words for the agent go with a hand back, cancel or decline.
   $("note-line").hidden = cancel.hidden;
 
-  if (!proved()) cancel.hidden = true; // a decline needs the proof too
-  $("note-line").hidden = cancel.hidden;
   showPresence();
   showNav(msg);
   const d = msg.dialog || null;
