@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -379,5 +380,114 @@ func TestPasskeyRefusals(t *testing.T) {
 	send(t, view, map[string]string{"type": "presence_begin"})
 	if m := awaitType(ctx, t, view, "presence_refused"); !strings.Contains(m.Message, "No device is paired") {
 		t.Errorf("ceremony after revocation refused with %q", m.Message)
+	}
+}
+
+// pairPost POSTs a pairing step as the pairing page's script does (its own
+// Origin and header), or with the headers given.
+func pairPost(ctx context.Context, t *testing.T, u, step string, headers map[string]string) int {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u+"/"+step, strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestPairingLinkWorksOnce: a pairing link's page spends nothing; only its
+// own page's POST begins a pairing (a foreign or missing Origin, or no
+// X-Poppy-Pair, is refused); the first begin spends it; an expired link
+// works no more.
+func TestPairingLinkWorksOnce(t *testing.T) {
+	ctx := testContext(t)
+	clock := &testClock{now: time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)}
+	l, _ := startLivePasskeys(t, control.New(nil), nil, func(l *Live) { l.pairs = newPairLinks(DefaultPairTTL, clock.Now) })
+	pl, err := l.MintPairing()
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := "http://" + liveAddr(l)
+	for range 2 {
+		if status, body, _ := getLink(ctx, t, pl.URL, nil); status != http.StatusOK || !strings.Contains(body, "Pair with a passkey") {
+			t.Fatalf("GET of the pairing link = %d, want the page", status)
+		}
+	}
+	for name, h := range map[string]map[string]string{
+		"no Origin":       {"X-Poppy-Pair": "1"},
+		"another Origin":  {"Origin": "http://localhost:1", "X-Poppy-Pair": "1"},
+		"no header":       {"Origin": self},
+		"cross-site mode": {"Origin": self, "X-Poppy-Pair": "1", "Sec-Fetch-Site": "cross-site"},
+	} {
+		if status := pairPost(ctx, t, pl.URL, "begin", h); status != http.StatusForbidden {
+			t.Errorf("%s: begin = %d, want 403", name, status)
+		}
+	}
+	own := map[string]string{"Origin": self, "X-Poppy-Pair": "1"}
+	if status := pairPost(ctx, t, pl.URL, "begin", own); status != http.StatusOK {
+		t.Fatalf("begin from its own page = %d, want 200", status)
+	}
+	if status := pairPost(ctx, t, pl.URL, "begin", own); status != http.StatusGone {
+		t.Errorf("a second begin = %d, want 410: a pairing link works once", status)
+	}
+	if status, body, _ := getLink(ctx, t, pl.URL, nil); status != http.StatusGone || !strings.Contains(body, "already been used") {
+		t.Errorf("the spent link's page = %d %q", status, body)
+	}
+
+	late, err := l.MintPairing()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Add(DefaultPairTTL)
+	if status, body, _ := getLink(ctx, t, late.URL, nil); status != http.StatusGone || !strings.Contains(body, "expired") {
+		t.Errorf("the expired link's page = %d %q", status, body)
+	}
+	if status := pairPost(ctx, t, late.URL, "begin", own); status != http.StatusGone {
+		t.Errorf("begin with an expired link = %d, want 410", status)
+	}
+}
+
+// TestInsecureTakeOnlyOnLoopback: --insecure-take-by-link is refused on a
+// live view other machines reach; on loopback every take through it is
+// warned of and recorded as insecure-link.
+func TestInsecureTakeOnlyOnLoopback(t *testing.T) {
+	certFile, keyFile := selfSignedFiles(t)
+	for name, o := range map[string]*LiveOptions{
+		"behind a proxy":   {PublicURL: "https://agent.example.com"},
+		"over TLS":         {Addr: "0.0.0.0:0", TLSCert: certFile, TLSKey: keyFile},
+		"embedded by apps": {TLSCert: certFile, TLSKey: keyFile, EmbedOrigins: []string{"https://app.example.com"}},
+	} {
+		o.InsecureTakeByLink = true
+		if err := CheckServing(o.Addr, o); err == nil || !strings.Contains(err.Error(), "--insecure-take-by-link") {
+			t.Errorf("%s: CheckServing = %v, want --insecure-take-by-link refused", name, err)
+		}
+		o.Control, o.Page = control.New(nil), func() *browser.Page { return nil }
+		if _, err := NewLive(o); err == nil {
+			t.Errorf("%s: NewLive accepted --insecure-take-by-link", name)
+		}
+	}
+
+	ctx := testContext(t)
+	ctl, auditLog := auditedControl()
+	warnings := &logBuffer{}
+	l, _ := startLiveWith(t, ctl, nil, nil, &LiveOptions{InsecureTakeByLink: true, Warnings: warnings})
+	c := connect(ctx, t, l)
+	if m := awaitType(ctx, t, c, "state"); m.Presence == nil || !m.Presence.Proved || m.Presence.Kind != "insecure-link" {
+		t.Fatalf("state = %+v, want proved by insecure-link", m.Presence)
+	}
+	send(t, c, map[string]string{"type": "take"})
+	poll(ctx, t, "the take", func() bool { return ctl.Holder() == "user" })
+	if !strings.Contains(warnings.String(), "--insecure-take-by-link") {
+		t.Errorf("the take was not warned of: %q", warnings.String())
+	}
+	if takes := takesIn(auditLog.String()); len(takes) != 1 || takes[0].Proof == nil || takes[0].Proof.Kind != "insecure-link" {
+		t.Errorf("takes = %+v, want one with proof insecure-link", takes)
 	}
 }
