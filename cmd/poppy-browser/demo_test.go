@@ -114,8 +114,7 @@ func TestDemoAutoUser(t *testing.T) {
 	// The airline's controller=user rests on a passkey ceremony the
 	// runtime verified, and the audit log says so.
 	if !strings.Contains(raw, `"how":"take"`) || !strings.Contains(raw, `"proof":{"kind":"passkey","credential":"`) || !strings.Contains(raw, `"user_verified":true`) {
-		t.Errorf("the take's audit line does not name its passkey proof:
-%s", raw)
+		t.Errorf("the take's audit line does not name its passkey proof:\n%s", raw)
 	}
 }
 
