@@ -101,7 +101,7 @@ var ErrNoDevices = errors.New("no device is paired with this runtime: pair one w
 // allowing the paired devices. options is the JSON the page passes to
 // navigator.credentials.get (after decoding its base64url fields).
 func (p *Party) BeginAssertion() (options []byte, a *Assertion, err error) {
-	u, err := p.store.user(p.rpID)
+	u, err := p.store.user(p.rpID, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -133,7 +133,7 @@ func (p *Party) FinishAssertion(a *Assertion, response []byte) (control.Proof, e
 	}
 	// Read the store again: a device revoked since the ceremony began is
 	// not paired any more.
-	u, err := p.store.user(p.rpID)
+	u, err := p.store.user(p.rpID, false)
 	if err != nil {
 		return control.Proof{}, err
 	}
@@ -162,7 +162,7 @@ type Pairing struct {
 // required and the devices already paired excluded. options is the JSON
 // the page passes to navigator.credentials.create.
 func (p *Party) BeginPairing() (options []byte, pr *Pairing, err error) {
-	u, err := p.store.user(p.rpID)
+	u, err := p.store.user(p.rpID, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -193,7 +193,7 @@ func (p *Party) FinishPairing(pr *Pairing, response []byte, name string) (Device
 	if err != nil {
 		return Device{}, fmt.Errorf("pairing: %s", describe(err))
 	}
-	u, err := p.store.user(p.rpID)
+	u, err := p.store.user(p.rpID, true)
 	if err != nil {
 		return Device{}, err
 	}

@@ -38,7 +38,13 @@ func TestStore(t *testing.T) {
 	if devs, err := s.List(); err != nil || len(devs) != 0 {
 		t.Fatalf("a store with no file lists %v, %v", devs, err)
 	}
-	u1, err := s.user("localhost")
+	if _, err := s.user("localhost", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.Path()); !os.IsNotExist(err) {
+		t.Errorf("a store never paired was written (%v)", err)
+	}
+	u1, err := s.user("localhost", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,14 +54,14 @@ func TestStore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	u2, err := s.user("localhost")
+	u2, err := s.user("localhost", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(u1.id) != string(u2.id) || len(u1.id) != 32 || len(u2.creds) != 2 {
 		t.Errorf("user handle %x then %x, creds %d: want one stable 32-byte handle and 2 credentials", u1.id, u2.id, len(u2.creds))
 	}
-	if u, _ := s.user("agent.example.com"); len(u.creds) != 0 {
+	if u, _ := s.user("agent.example.com", false); len(u.creds) != 0 {
 		t.Error("another RP ID sees this one's devices")
 	}
 	for path, want := range map[string]os.FileMode{dir: 0o700, s.Path(): 0o600} {

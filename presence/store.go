@@ -108,16 +108,17 @@ func (s *Store) Has(id string) bool {
 	return false
 }
 
-// user is the store's WebAuthn user for rpID, with its handle made and
-// saved on first use.
-func (s *Store) user(rpID string) (*user, error) {
+// user is the store's WebAuthn user for rpID. Its handle is made and
+// saved on the first pairing (create); a store never paired is not
+// written.
+func (s *Store) user(rpID string, create bool) (*user, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f, err := s.read()
 	if err != nil {
 		return nil, err
 	}
-	if len(f.User) == 0 {
+	if len(f.User) == 0 && create {
 		f.User = make([]byte, 32)
 		if _, err := rand.Read(f.User); err != nil {
 			return nil, fmt.Errorf("making a user handle: %w", err)
