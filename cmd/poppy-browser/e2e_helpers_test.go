@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
+	"github.com/poppy-browser/poppy-browser/presence"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
@@ -90,6 +92,9 @@ func startDemoWith(t testing.TB, ctx context.Context, edit func(*supervisor.Opti
 		ReturnTo:    testsite.BookingURL(),
 		BrowserArgs: site.BrowserArgs(),
 		AuditLog:    t.TempDir() + "/audit.jsonl",
+		// The User's paired devices, in the test's own folder: a take
+		// needs one's ceremony (or the test says InsecureTakeByLink).
+		Passkeys: presence.NewStore(filepath.Join(t.TempDir(), presence.FileName)),
 	}
 	if edit != nil {
 		edit(opts)
