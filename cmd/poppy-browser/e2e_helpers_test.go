@@ -92,9 +92,13 @@ func startDemoWith(t testing.TB, ctx context.Context, edit func(*supervisor.Opti
 		ReturnTo:    testsite.BookingURL(),
 		BrowserArgs: site.BrowserArgs(),
 		AuditLog:    t.TempDir() + "/audit.jsonl",
-		// The User's paired devices, in the test's own folder: a take
-		// needs one's ceremony (or the test says InsecureTakeByLink).
-		Passkeys: presence.NewStore(filepath.Join(t.TempDir(), presence.FileName)),
+		// The User's paired devices, in the test's own folder. These
+		// tests drive the User's turn with the token or a link, so they
+		// run with --insecure-take-by-link, explicitly; the ones about
+		// the proof of presence turn it off and pair a device
+		// (TestURLElicitationHandsOverTheTurn).
+		Passkeys:           presence.NewStore(filepath.Join(t.TempDir(), presence.FileName)),
+		InsecureTakeByLink: true,
 	}
 	if edit != nil {
 		edit(opts)
