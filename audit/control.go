@@ -44,6 +44,9 @@ func EntryOf(e control.Event) Entry {
 	if d := e.Device; d != nil {
 		a.Device = &Device{Width: d.Width, Height: d.Height, Scale: d.Scale, Mobile: d.Mobile, Touch: d.Touch}
 	}
+	if p := e.Proof; p != nil {
+		a.Proof = &Proof{Kind: string(p.Kind), Credential: p.Credential, UserVerified: p.UserVerified, Subject: p.Subject}
+	}
 	if e.Offer != nil {
 		a.Offer = e.Offer.ID
 		a.Reason = e.Offer.Reason

@@ -95,6 +95,9 @@ type Entry struct {
 	// size), on a take's control line; nil when they took it without one
 	// (the terminal UI).
 	Device *Device `json:"device,omitempty"`
+	// Proof is how the User's presence was proved, on a take's control
+	// line: what its controller=user rests on.
+	Proof *Proof `json:"proof,omitempty"`
 	// UserMessage is the User's own message to the agent on the control
 	// (or declined offer) line where they left one, by: "user": words they
 	// wrote for the agent, not a value typed into a page; package control
@@ -113,6 +116,17 @@ type Device struct {
 	Scale  float64 `json:"scale"`
 	Mobile bool    `json:"mobile,omitempty"`
 	Touch  bool    `json:"touch,omitempty"`
+}
+
+// Proof is how the User's presence was proved for a take: Kind is
+// "passkey" (with the credential's id and the user-verified flag),
+// "terminal", "identity" (with a hash of the subject) or "insecure-link"
+// (--insecure-take-by-link).
+type Proof struct {
+	Kind         string `json:"kind"`
+	Credential   string `json:"credential,omitempty"`
+	UserVerified bool   `json:"user_verified,omitempty"`
+	Subject      string `json:"subject,omitempty"`
 }
 
 // Mark names the marked step that refused an action, by element refs.

@@ -196,15 +196,24 @@ func (c *Control) User() *User { return c.user }
 // It is safe for concurrent use.
 type User struct{ c *Control }
 
-// Take gives control to the User, with or without an open offer. It is a
-// no-op if the User already holds control. If the Handover's Take fails,
-// the agent keeps control and the error is returned.
-func (u *User) Take(ctx context.Context) error { return u.TakeOn(ctx, nil) }
+// Take is the terminal UI's take: the User pressed its take key, which
+// is their proof of presence ([ProofTerminal]). It gives control to the
+// User, with or without an open offer, and is a no-op if the User already
+// holds control. If the Handover's Take fails, the agent keeps control and
+// the error is returned. Only the terminal UI the User runs calls it.
+func (u *User) Take(ctx context.Context) error {
+	return u.TakeOn(ctx, nil, Proof{Kind: ProofTerminal})
+}
 
 // TakeOn is [User.Take] from a screen of size d (nil: the agent's own
-// viewport stays): the pages are shown at d's size before the take is
-// published, and the control line of the audit log records d.
-func (u *User) TakeOn(ctx context.Context, d *Device) error {
+// viewport stays), resting on proof, the verified proof of the User's
+// presence ([ErrNoProof] for none): the pages are shown at d's size
+// before the take is published, and the control line of the audit log
+// records d and the proof.
+func (u *User) TakeOn(ctx context.Context, d *Device, proof Proof) error {
+	if !proof.valid() {
+		return fmt.Errorf("taking control: %w", ErrNoProof)
+	}
 	c := u.c
 	if err := c.lock(ctx); err != nil {
 		return fmt.Errorf("taking control: %w", err)
@@ -235,6 +244,7 @@ func (u *User) TakeOn(ctx context.Context, d *Device) error {
 		Time: c.nowLocked(), Kind: Taken,
 		From: spec.ControllerAgent, To: spec.ControllerUser,
 		Offer: c.st.Offer.clone(), Epoch: c.st.Epoch, Device: cloneDevice(d),
+		Proof: proof.clone(),
 	})
 	c.logger.Info("control changed", "holder", "user", "epoch", c.st.Epoch)
 	return nil

@@ -56,7 +56,7 @@ func TestDeviceFollowsTheUser(t *testing.T) {
 					return nil
 				}},
 			})
-			if err := c.User().TakeOn(ctx, &phone); err != nil {
+			if err := c.User().TakeOn(ctx, &phone, control.Proof{Kind: control.ProofTerminal}); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tc.device, c.Status().Device); diff != "" {

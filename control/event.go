@@ -74,6 +74,9 @@ type Event struct {
 	Epoch uint64
 	// Device is the User's screen on a [Taken] made on one; nil otherwise.
 	Device *Device
+	// Proof is how the User's presence was proved, on a [Taken]; nil
+	// otherwise.
+	Proof *Proof
 	// UserMessage is the User's message to the agent on a [HandedBack],
 	// [Cancelled] or [Declined] (cleaned); "" for none.
 	UserMessage string

@@ -58,7 +58,7 @@ func Example() {
 	// {"time":"2026-03-01T09:30:00Z","run":"run-1","event":"offer","ref":"e12","reason":"the airline asks you to check in yourself","by":"agent","offer":"offer-1"}
 	// offered offer-1 holder agent
 	// frames now read user
-	// {"time":"2026-03-01T09:30:00Z","run":"run-1","event":"control","ref":"e12","from":"agent","to":"user","how":"take","by":"user","offer":"offer-1"}
+	// {"time":"2026-03-01T09:30:00Z","run":"run-1","event":"control","ref":"e12","from":"agent","to":"user","how":"take","by":"user","offer":"offer-1","proof":{"kind":"terminal"}}
 	// holder user
 	// frames now read agent
 	// {"time":"2026-03-01T09:30:00Z","run":"run-1","event":"control","ref":"e12","from":"user","to":"agent","how":"handed_back","by":"user","offer":"offer-1","control_epoch":1}

@@ -40,14 +40,15 @@ func TestSubscribeOrder(t *testing.T) {
 	o := func(n string) *Offer {
 		return &Offer{ID: "offer-" + n, Reason: "check in", Step: &Step{Ref: "e7", Kind: "submission"}, At: t0}
 	}
+	terminal := &Proof{Kind: ProofTerminal} // the takes here are the terminal UI's
 	want := []Event{
 		{Time: t0, Kind: Offered, From: agent, To: agent, Offer: o("1")},
-		{Time: t0, Kind: Taken, From: agent, To: user, Offer: o("1")},
+		{Time: t0, Kind: Taken, From: agent, To: user, Offer: o("1"), Proof: terminal},
 		{Time: t0, Kind: Offered, From: user, To: user, Offer: o("2")},
 		{Time: t0, Kind: HandedBack, From: user, To: agent, Offer: o("2"), Epoch: 1},
 		{Time: t0, Kind: Offered, From: agent, To: agent, Offer: o("3"), Epoch: 1},
 		{Time: t0, Kind: Declined, From: agent, To: agent, Offer: o("3"), Epoch: 1},
-		{Time: t0, Kind: Taken, From: agent, To: user, Epoch: 1},
+		{Time: t0, Kind: Taken, From: agent, To: user, Epoch: 1, Proof: terminal},
 		{Time: t0, Kind: Cancelled, From: user, To: agent, Epoch: 2},
 	}
 	got := receive(ctx, t, events, len(want))

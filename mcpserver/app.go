@@ -102,12 +102,17 @@ func clientWantsApp(req *mcp.CallToolRequest) bool {
 	return ok
 }
 
-// appLogin is the _meta value of the app's login: UI-only data.
+// appLogin is the _meta value of the app's login: UI-only data. Link is
+// the offer's control link, which the app opens top-level (ui/open-link)
+// for Take control: the app's frame cannot prove the User's presence (a
+// passkey ceremony runs on the live view's own origin), and neither the
+// login nor the link takes anything without that proof.
 type appLogin struct {
 	WS      string    `json:"ws"`
 	Viewer  string    `json:"viewer"`
 	Offer   string    `json:"offer"`
 	Expires time.Time `json:"expires"`
+	Link    string    `json:"link,omitempty"`
 }
 
 // appMeta mints the app's login for offer when the client declared the
@@ -123,7 +128,15 @@ func (s *Server) appMeta(req *mcp.CallToolRequest, offer string) mcp.Meta {
 		s.opts.Logger.Warn("no MCP App login for the offer", "offer", offer, "err", err)
 		return nil
 	}
-	return mcp.Meta{AppMetaKey: appLogin{WS: ws, Viewer: secret, Offer: offer, Expires: expires}}
+	login := appLogin{WS: ws, Viewer: secret, Offer: offer, Expires: expires}
+	if lk, ok := rt.(interface {
+		OfferLinkURL(id string) (string, time.Time, error)
+	}); ok {
+		if link, _, err := lk.OfferLinkURL(offer); err == nil {
+			login.Link = link
+		}
+	}
+	return mcp.Meta{AppMetaKey: login}
 }
 
 // addApp adds the app's resource. Its CSP names the calling session's

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/presence"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
@@ -124,6 +125,15 @@ type Options struct {
 	// (ui.LiveOptions.UserIdentity; ui.NewIdentity makes it, its subject
 	// the runtime's User). Nil means none.
 	LiveIdentity *ui.Identity
+	// Passkeys is the store of the User's paired devices: a live view
+	// proves the User's presence with a passkey ceremony against it
+	// (ui.LiveOptions.Passkeys). Nil means no passkey proves anything here.
+	Passkeys *presence.Store
+	// InsecureTakeByLink lets the holder of a live view link or token take
+	// control with no proof of presence (ui.LiveOptions.InsecureTakeByLink):
+	// for tests and demos, only on a loopback live view, announced on
+	// UserMessages at start and at every take.
+	InsecureTakeByLink bool
 	// OnOffer is a shell command run on each offer of control with the
 	// User's link and the offer as JSON on its standard input (see
 	// [OfferNotice]); never in its arguments or environment. Its failure is
@@ -174,7 +184,7 @@ func (o *Options) Check() error {
 			addr = o.LiveRouter.Addr().String() // the listener every live view is on
 		}
 		if err := ui.CheckServing(addr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
-			EmbedOrigins: o.LiveEmbedOrigins}); err != nil {
+			EmbedOrigins: o.LiveEmbedOrigins, InsecureTakeByLink: o.InsecureTakeByLink}); err != nil {
 			return fmt.Errorf("starting runtime: %w", err)
 		}
 	}

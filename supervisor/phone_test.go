@@ -2,6 +2,7 @@ package supervisor_test
 
 import (
 	"context"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/presence"
+	"github.com/poppy-browser/poppy-browser/presence/presencetest"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
@@ -17,7 +20,9 @@ import (
 
 // TestPhoneCheckIn is the demo airline's check-in done by the User from a
 // phone: the live view opened in a second Chromium emulating a 390x844
-// phone (scale 3, touch). A tap takes control; the airline's page lays
+// phone (scale 3, touch), whose passkey (Chromium's virtual
+// authenticator) the User paired. A tap takes control, after the phone's
+// passkey proves it's the User; the airline's page lays
 // out at the phone's width; a tap on the passport field gives the live
 // view an editable element; what the phone's keyboard types reaches the
 // field; a tap on Check in submits with controller=user; a tap on Hand
@@ -30,6 +35,7 @@ func TestPhoneCheckIn(t *testing.T) {
 	sv := supervisor.New(&supervisor.Options{
 		Company: testsite.CompanyDomain, Credentials: signer, HTTPClient: site.Client(),
 		ReturnTo: testsite.BookingURL(), BrowserArgs: site.BrowserArgs(),
+		Passkeys: presence.NewStore(filepath.Join(t.TempDir(), presence.FileName)),
 	})
 	if err := sv.Start(ctx); err != nil {
 		t.Fatalf("start: %v", err)
@@ -61,6 +67,15 @@ func TestPhoneCheckIn(t *testing.T) {
 	}
 	phone := browser.Device{Width: 390, Height: 844, Scale: 3, Mobile: true, Touch: true}
 	if err := live.Context().EmulateDevice(ctx, &phone); err != nil {
+		t.Fatal(err)
+	}
+	// The User paired this phone's passkey earlier (the terminal UI's
+	// pairing link); the tap on Take control asks it for the proof.
+	pairing, err := sv.PairingLink()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := presencetest.Pair(ctx, live, pairing.URL); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := live.Navigate(ctx, sv.LiveURL()); err != nil {

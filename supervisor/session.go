@@ -205,9 +205,17 @@ func (ss *Session) startLive() (err error) {
 	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Router: s.opts.LiveRouter, Control: ss.control, Page: ss.Page, Logger: ss.log,
 		Company: s.companyName(), LinkTTL: s.opts.LiveLinkTTL, Audit: ss.audit,
 		TLSCert: s.opts.LiveTLSCert, TLSKey: s.opts.LiveTLSKey, PublicURL: s.opts.LiveBehindProxy,
-		EmbedOrigins: s.opts.LiveEmbedOrigins, UserIdentity: s.userIdentity(ss)})
+		EmbedOrigins: s.opts.LiveEmbedOrigins, UserIdentity: s.userIdentity(ss),
+		Passkeys:           s.opts.Passkeys,
+		InsecureTakeByLink: s.opts.InsecureTakeByLink, Warnings: s.opts.UserMessages})
 	if err != nil {
 		return err
+	}
+	if s.opts.InsecureTakeByLink {
+		ss.log.Warn("live view without proof of presence (--insecure-take-by-link)")
+		if s.opts.UserMessages != nil {
+			fmt.Fprintln(s.opts.UserMessages, "poppy-browser: "+ui.InsecureWarning)
+		}
 	}
 	if err := ss.live.Start(); err != nil {
 		return err
@@ -333,6 +341,15 @@ func (ss *Session) Gate() *gate.Gate { return ss.gate }
 
 // Audit is the Session's view of the audit log.
 func (ss *Session) Audit() *audit.Log { return ss.audit }
+
+// PairingLink mints a one-time pairing link on the Session's live view
+// (ui.Live.MintPairing).
+func (ss *Session) PairingLink() (ui.PairLink, error) {
+	if ss.live == nil {
+		return ui.PairLink{}, errors.New("pairing: no live view")
+	}
+	return ss.live.MintPairing()
+}
 
 // LiveURL is the Session's live view address with its token, or "" without
 // a live view. Show it only to the User.

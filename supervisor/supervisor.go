@@ -10,6 +10,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/session"
+	"github.com/poppy-browser/poppy-browser/ui"
 )
 
 // Supervisor is one Session's runtime: a [Server] with its one [Session],
@@ -102,6 +103,16 @@ func (s *Supervisor) Audit() *audit.Log { return s.srv.audit }
 
 // Gate is the agent's one path to the page.
 func (s *Supervisor) Gate() *gate.Gate { return s.sess.Gate() }
+
+// PairingLink mints a one-time pairing link on the live view, to pair one
+// of the User's devices (a passkey) with Options.Passkeys. Show it only
+// where the User alone sees it (their terminal).
+func (s *Supervisor) PairingLink() (ui.PairLink, error) {
+	if s.sess == nil {
+		return ui.PairLink{}, errors.New("pairing: the runtime has not started")
+	}
+	return s.sess.PairingLink()
+}
 
 // LiveURL is the live view's address with its token, or "" without a live
 // view. Show it only to the User.

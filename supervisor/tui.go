@@ -53,6 +53,10 @@ func (ss *Session) TUIOptions() *ui.TUIOptions {
 		note = "no Session (--no-join): the website is treated as the Company's"
 	}
 	note += " · declares " + strings.Join(exts, ", ")
+	var pair func() (ui.PairLink, error)
+	if s.opts.Passkeys != nil {
+		pair = ss.PairingLink
+	}
 	return &ui.TUIOptions{
 		Control: ss.control,
 		Audit:   ss.audit,
@@ -67,5 +71,6 @@ func (ss *Session) TUIOptions() *ui.TUIOptions {
 		LiveURL:  ss.LiveURL(),
 		QuitEnds: s.opts.QuitEnds,
 		Outcome:  ss.outcome,
+		Pair:     pair,
 	}
 }

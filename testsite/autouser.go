@@ -2,6 +2,7 @@ package testsite
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -25,7 +26,20 @@ type AutoUser struct {
 	conn *websocket.Conn
 	site *Site
 	say  func(format string, args ...any)
+	// prove answers the live view's passkey ceremony (ProveWith).
+	prove Prover
+	// proveWith says what proves it's the User, for the story.
+	proveWith string
 }
+
+// Prover answers a live view's passkey ceremony: the options of its
+// "presence_challenge" in, the device's PublicKeyCredential (JSON) out.
+type Prover func(ctx context.Context, options json.RawMessage) (json.RawMessage, error)
+
+// ProveWith gives the auto-user a device that proves it's the User when
+// the live view asks (without one, a live view that asks cannot be
+// taken); device says what it is, for the story.
+func (u *AutoUser) ProveWith(p Prover, device string) { u.prove, u.proveWith = p, device }
 
 // DialAutoUser connects to the live view at liveURL (with its token) for
 // the demo on site; say receives one line per step the User takes. Close
@@ -75,6 +89,11 @@ func (u *AutoUser) Run(ctx context.Context) (err error) {
 		reason, _ = o["reason"].(string)
 	}
 	u.say("user: sees the agent's offer: %s", reason)
+	if p, _ := st["presence"].(map[string]any); p != nil && p["proved"] != true {
+		if err := u.provePresence(ctx); err != nil {
+			return err
+		}
+	}
 	u.say("user: takes control in the live view")
 	if err := u.send(map[string]any{"type": "take"}); err != nil {
 		return err
@@ -117,6 +136,41 @@ func (u *AutoUser) Run(ctx context.Context) (err error) {
 	return nil
 }
 
+// provePresence runs the live view's passkey ceremony with the auto-user's
+// device: the view shows the offer card only until it is done.
+func (u *AutoUser) provePresence(ctx context.Context) error {
+	if u.prove == nil {
+		return errors.New("auto-user: the live view asks for a proof of the User's presence and the auto-user has no device")
+	}
+	u.say("user: proves it's them with a passkey (%s)", u.proveWith)
+	if err := u.send(map[string]any{"type": "presence_begin"}); err != nil {
+		return err
+	}
+	m, err := u.await(ctx, "presence_challenge", nil)
+	if err != nil {
+		return err
+	}
+	opts, err := json.Marshal(m["options"])
+	if err != nil {
+		return fmt.Errorf("auto-user: %w", err)
+	}
+	cred, err := u.prove(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("auto-user: the device's passkey: %w", err)
+	}
+	if err := u.send(map[string]any{"type": "presence", "credential": cred}); err != nil {
+		return err
+	}
+	if _, err := u.await(ctx, "state", func(m map[string]any) bool {
+		p, _ := m["presence"].(map[string]any)
+		return p != nil && p["proved"] == true
+	}); err != nil {
+		return err
+	}
+	u.say("user: the live view verified the passkey and now shows the page")
+	return nil
+}
+
 func (u *AutoUser) send(msg map[string]any) error {
 	if err := u.conn.WriteJSON(msg); err != nil {
 		return fmt.Errorf("auto-user: sending %v: %w", msg["type"], err)
@@ -136,6 +190,9 @@ func (u *AutoUser) await(ctx context.Context, typ string, ok func(map[string]any
 		}
 		if m["type"] == "error" && typ == "locate" {
 			return m, nil
+		}
+		if m["type"] == "presence_refused" {
+			return nil, fmt.Errorf("auto-user: the live view refused the passkey: %v", m["message"])
 		}
 		if m["type"] == typ && (ok == nil || ok(m)) {
 			return m, nil

@@ -56,6 +56,11 @@ type client struct {
 	// last message.
 	sendMu sync.Mutex
 	ending atomic.Bool
+	// proof is the User's proof of presence made in this view, and
+	// pending the passkey ceremony begun in it (presence.go); both
+	// guarded by Live.mu.
+	proof   *viewProof
+	pending *pendingCeremony
 }
 
 func (c *client) close() {
@@ -191,6 +196,7 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 		c.readOnly = login.readOnly
 		l.mu.Unlock()
 	}
+	l.proveOnConnect(c, r)
 	if !l.addClient(c) {
 		c.close()
 		return
@@ -204,11 +210,12 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 	defer stopWatch()
 	l.wg.Go(c.writeLoop)
 	c.queue(l.stateFor(c))
+	st := l.ctl.Status()
 	l.mu.Lock()
 	if l.alert != "" {
 		c.queue(errorMsg{Type: "error", Message: l.alert})
 	}
-	if l.step != nil {
+	if l.step != nil && l.proofOfLocked(c, st) != nil {
 		c.queue(stepMsg{Type: "step", Box: l.step})
 	}
 	l.mu.Unlock()
@@ -264,10 +271,21 @@ func (l *Live) state() stateMsg {
 	return m
 }
 
-// stateFor is the state as client c sees it.
+// stateFor is the state as client c sees it. Until the User proved
+// their presence in c it is the offer card only: who holds control, the
+// offer (the agent's reason, the step's words), the Company, what
+// happened last in the agent's and the User's own words (the story) and
+// the presence; nothing of the page (its address, tabs, dialog, the
+// step's place on it).
 func (l *Live) stateFor(c *client) stateMsg {
+	st := l.ctl.Status()
+	pm := l.presenceFor(c, st)
+	if !pm.Proved {
+		return stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer, Company: l.company, Story: l.storyOf(st), Presence: pm}
+	}
 	m := l.state()
-	m.Viewer = l.viewerFor(c, l.ctl.Status())
+	m.Viewer = l.viewerFor(c, st)
+	m.Presence = pm
 	return m
 }
 
@@ -296,8 +314,28 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 		l.endLogin(c)
 		return
 	}
+	switch m.Type {
+	case "presence_begin":
+		l.beginPresence(c)
+		return
+	case "presence":
+		l.finishPresence(c, m.Credential)
+		return
+	}
 	if c.readOnly && m.Type != "viewer" {
 		fail("this live view only watches: its link was made read-only")
+		return
+	}
+	if st := l.ctl.Status(); m.Type != "viewer" && l.proofOf(c, st) == nil &&
+		!(m.Type == "cancel" && st.Controller == spec.ControllerAgent) {
+		// Nothing but the offer card before the User's proof of presence;
+		// only a decline (cancel while the agent holds control), which
+		// the MCP client may send anyway (elicitation's decline), and
+		// which gives nothing.
+		if m.Type == "take" || m.Type == "hand_back" || m.Type == "cancel" {
+			fail("prove it's you first: take control with your paired passkey")
+			c.queue(l.stateFor(c))
+		}
 		return
 	}
 	switch m.Type {

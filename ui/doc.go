@@ -9,7 +9,8 @@
 // and, labelled as the Company's, the page's own words about the step; keys
 // t (take control), h (hand back), c (cancel, or decline an offer), l (show
 // the live view's address, and open it when [TUIOptions.OpenLive] is set),
-// q (quit; asks first while the User holds control, and quitting never ends
+// p (a one-time pairing link for one of the User's devices, with a QR
+// code, when [TUIOptions.Pair] is set), q (quit; asks first while the User holds control, and quitting never ends
 // the User's control). A feed shows each audit entry: the agent's actions,
 // its refusals with the reason in words, offers and changes of control. It
 // fits 80x24 and uses larger terminals. [OpenTerminal] opens /dev/tty, so the
@@ -49,6 +50,18 @@
 // events (see live/input.js).
 //
 // # Security
+//
+// Presence, not possession (presence.go): a view opened with the token, a
+// link's login or an MCP App's login shows the offer card only (no frame,
+// no page address, no step box) and can neither take nor hand back until
+// the User proves their presence in it: a passkey ceremony (package
+// presence) whose challenge the connection keeps, bound to the offer open
+// (or the control epoch), the operator's verified identity
+// (LiveOptions.UserIdentity, [Live.IdentityProof]), or, only with LiveOptions.InsecureTakeByLink on
+// loopback, the link itself. The take passes that proof to
+// [control.User.TakeOn], and the audit line records it. Pairing links
+// (pairing.go, [Live.MintPairing], [PairServer]) work once, for
+// DefaultPairTTL.
 //
 // With UserIdentity, every request must first carry the operator's signed
 // identity of the session's User, a JWT verified against the identity

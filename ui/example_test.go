@@ -34,6 +34,6 @@ func ExampleNewLive() {
 		live.Shutdown(ctx)
 	}()
 	u := live.URL()
-	fmt.Println(strings.HasPrefix(u, "http://127.0.0.1:"), strings.Contains(u, "/live?token="))
+	fmt.Println(strings.HasPrefix(u, "http://localhost:"), strings.Contains(u, "/live?token="))
 	// Output: true true
 }

@@ -21,7 +21,7 @@ func TestScreencastFollowsPage(t *testing.T) {
 	white := newPage(ctx, t, "http://company.test/form")
 	red := newPage(ctx, t, "http://company.test/red")
 	var current atomic.Pointer[browser.Page]
-	l, err := NewLive(&LiveOptions{Control: control.New(nil), Page: current.Load, Logger: slog.New(slog.DiscardHandler)})
+	l, err := NewLive(&LiveOptions{InsecureTakeByLink: true, Control: control.New(nil), Page: current.Load, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestSecondClientGetsAPictureAtOnce(t *testing.T) {
 	red := newPage(ctx, t, "http://company.test/red")
 	var current atomic.Pointer[browser.Page]
 	current.Store(white)
-	l, err := NewLive(&LiveOptions{Control: control.New(nil), Page: current.Load, Logger: slog.New(slog.DiscardHandler)})
+	l, err := NewLive(&LiveOptions{InsecureTakeByLink: true, Control: control.New(nil), Page: current.Load, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestUserAnswersADialog(t *testing.T) {
 	ctx := testContext(t)
 	p := newPage(ctx, t, "http://company.test/confirm")
 	ctl := control.New(nil)
-	l, err := NewLive(&LiveOptions{Control: ctl, Page: func() *browser.Page { return p }, Logger: slog.New(slog.DiscardHandler)})
+	l, err := NewLive(&LiveOptions{InsecureTakeByLink: true, Control: ctl, Page: func() *browser.Page { return p }, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

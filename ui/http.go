@@ -25,7 +25,7 @@ var liveFiles embed.FS
 // liveScripts are the parts of the live view's script, in the order they
 // run: one function scope, so they share its names (connection.js says
 // which part holds what).
-var liveScripts = []string{"connection.js", "render.js", "controls.js", "input.js", "start.js"}
+var liveScripts = []string{"connection.js", "presence.js", "render.js", "controls.js", "input.js", "start.js"}
 
 // scriptMarker is the line of live.html replaced by the inlined script.
 const scriptMarker = "<!-- live.js -->"
@@ -80,6 +80,8 @@ func (l *Live) handler() http.Handler {
 	mux.HandleFunc("GET "+b+"/link/{token}", l.serveLink)
 	mux.HandleFunc("POST "+b+"/link/{token}", l.serveLinkTake)
 	mux.HandleFunc("POST "+b+"/links", l.serveMint)
+	mux.HandleFunc("GET "+b+"/pair/{token}", l.servePair)
+	mux.HandleFunc("POST "+b+"/pair/{token}/{step}", l.servePairStep)
 	return l.guard(mux)
 }
 
@@ -121,8 +123,10 @@ func (l *Live) guard(next http.Handler) http.Handler {
 // secret, so what follows /link/ is left out (wherever it is: an
 // uncleaned path may still name a link).
 func (l *Live) logPath(path string) string {
-	if before, tok, ok := strings.Cut(path, "/link/"); ok && tok != "" {
-		return before + "/link/[redacted]"
+	for _, secretPath := range []string{"/link/", "/pair/"} {
+		if before, tok, ok := strings.Cut(path, secretPath); ok && tok != "" {
+			return before + secretPath + "[redacted]"
+		}
 	}
 	return path
 }
@@ -153,6 +157,12 @@ func (l *Live) refuse(r *http.Request) string {
 			return "token"
 		}
 		return ""
+	case strings.HasPrefix(path, l.base+"/pair/"):
+		// A pairing link's path is its own secret; its POSTs are checked
+		// as its page's own (pairRequestOK).
+		if r.Method == http.MethodPost {
+			return ""
+		}
 	case strings.HasPrefix(path, l.base+"/link/"):
 		if r.Method == http.MethodPost {
 			// Spending a link: only its own page's script (CSRF). A form

@@ -109,7 +109,7 @@ func BenchmarkTapToFrame(b *testing.B) {
 
 func benchLive(b *testing.B, p *browser.Page) *Live {
 	b.Helper()
-	l, err := NewLive(&LiveOptions{Control: controlOn(p), Page: func() *browser.Page { return p }})
+	l, err := NewLive(&LiveOptions{InsecureTakeByLink: true, Control: controlOn(p), Page: func() *browser.Page { return p }})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -289,6 +289,7 @@ func (l *Live) sweepLoginsEvery(ctx context.Context) {
 			return
 		case <-tick.C:
 			l.sweepLogins()
+			l.sweepProofs()
 		}
 	}
 }

@@ -193,9 +193,9 @@ func TestHandOffLinkOpensOnce(t *testing.T) {
 		t.Errorf("control counts %d viewers with the linked viewer connected, want 1 (browser_control_status's viewer_connected)", n)
 	}
 
-	// Another program on another port of 127.0.0.1, which the User's
-	// browser reaches after the login (a link on some page), gets no
-	// credential.
+	// Another program on another port of localhost (the live view's
+	// host), which the User's browser reaches after the login (a link on
+	// some page), gets no credential.
 	var gotCookie atomic.Value
 	gotCookie.Store("unset")
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -203,11 +203,11 @@ func TestHandOffLinkOpensOnce(t *testing.T) {
 		fmt.Fprint(w, "<!doctype html><title>other program</title>")
 	}))
 	defer other.Close()
-	if _, err := viewer.Navigate(ctx, other.URL+"/"); err != nil {
+	if _, err := viewer.Navigate(ctx, strings.Replace(other.URL, "127.0.0.1", "localhost", 1)+"/"); err != nil {
 		t.Fatal(err)
 	}
 	if c := gotCookie.Load().(string); c != "" {
-		t.Errorf("a server on another port of 127.0.0.1 received %q, want no cookie", c)
+		t.Errorf("a server on another port of localhost received %q, want no cookie", c)
 	}
 	if _, err := viewer.Navigate(ctx, clean); err != nil { // back, as the User would
 		t.Fatal(err)

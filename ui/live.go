@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/internal/secret"
+	"github.com/poppy-browser/poppy-browser/presence"
 )
 
 // LiveOptions configures a [Live] view.
@@ -71,6 +73,18 @@ type LiveOptions struct {
 	// listener of its own: Addr is then unused. The same Host, Origin,
 	// token and link rules apply there.
 	Router *Router
+	// Passkeys is the store of the User's paired devices: a view proves
+	// the User's presence with a passkey ceremony against it (presence.go).
+	// Nil means no passkey can prove anything here.
+	Passkeys *presence.Store
+	// InsecureTakeByLink keeps the link-holder take: a view opened with a
+	// link, a login or the token is proved by it alone (insecure-link).
+	// Only for tests and demos, only on a loopback live view (NewLive
+	// refuses it elsewhere); every take through it is warned of.
+	InsecureTakeByLink bool
+	// Warnings receives a line on each take of InsecureTakeByLink (stderr
+	// in the commands). Nil means none.
+	Warnings io.Writer
 }
 
 // How long the live view waits for a request's header, and keeps an idle
@@ -149,6 +163,15 @@ type Live struct {
 
 	// onFrame, when set (tests), is called for each frame sent to clients.
 	onFrame func()
+
+	// The User's presence (presence.go): the paired devices, the relying
+	// party made from them once served (rp, under mu), and the insecure
+	// link-holder take (the identity check is identity, above).
+	passkeys *presence.Store
+	rp       *presence.Party
+	pairs    *pairLinks // pairing links minted for the terminal UI (pairing.go)
+	insecure bool
+	warnings io.Writer
 }
 
 // NewLive checks opts and prepares a live view. It listens on nothing yet.
@@ -185,6 +208,11 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		viewers: map[[32]byte]*viewerSession{},
 		framed:  make(chan struct{}, 1),
 
+		passkeys: opts.Passkeys,
+		pairs:    newPairLinks(DefaultPairTTL, opts.Now),
+		insecure: opts.InsecureTakeByLink,
+		warnings: opts.Warnings,
+
 		auditLog:      opts.Audit,
 		identity:      opts.UserIdentity,
 		headerTimeout: headerTimeout,
@@ -199,6 +227,9 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 	}
 	if l.remote, err = newRemote(addr, opts); err != nil {
 		return nil, fmt.Errorf("creating live view: %w", err)
+	}
+	if opts.InsecureTakeByLink && (opts.TLSCert != "" || !insecureAllowed(addr, opts)) {
+		return nil, errors.New("creating live view: --insecure-take-by-link is refused on a live view other machines can reach (only a loopback address, no proxy)")
 	}
 	if l.linkTTL <= 0 {
 		l.linkTTL = DefaultLinkTTL
@@ -327,18 +358,45 @@ func (l *Live) baseURL() string {
 	return l.originLocked()
 }
 
-// urlHost is the host:port to put in the URL: an unspecified listen address
-// (0.0.0.0, ::) is reached on loopback.
+// urlHost is the host:port to put in the URL: a loopback or unspecified
+// listen address (0.0.0.0, ::) is reached as localhost, a name a
+// passkey's RP ID can be (an IP address cannot).
 func urlHost(a net.Addr) string {
 	ta, ok := a.(*net.TCPAddr)
 	if !ok {
 		return a.String()
 	}
 	ip := ta.IP
-	if ip == nil || ip.IsUnspecified() {
-		ip = net.IPv4(127, 0, 0, 1)
+	if ip == nil || ip.IsUnspecified() || ip.IsLoopback() {
+		return net.JoinHostPort("localhost", fmt.Sprint(ta.Port))
 	}
 	return net.JoinHostPort(ip.String(), fmt.Sprint(ta.Port))
+}
+
+// insecureAllowed reports whether --insecure-take-by-link may serve at
+// addr: only on a loopback address, with no proxy's public origin ("" is
+// the default loopback address; a Router's listener is checked where it
+// was made, so a Router on loopback is allowed).
+func insecureAllowed(addr string, opts *LiveOptions) bool {
+	if opts.PublicURL != "" || len(opts.EmbedOrigins) > 0 {
+		return false
+	}
+	if opts.Router != nil {
+		a, ok := opts.Router.Addr().(*net.TCPAddr)
+		return ok && a.IP.IsLoopback()
+	}
+	if addr == "" {
+		return true
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // WriteURLFile writes [Live.URL] and a newline to path with mode 0600,

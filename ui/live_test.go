@@ -193,7 +193,7 @@ func TestRefusals(t *testing.T) {
 		noQuery                         bool // the address has no token parameter at all
 	}{
 		{name: "page", path: "/live", token: tok, want: 200},
-		{name: "page as localhost", path: "/live", token: tok, host: strings.Replace(addr, "127.0.0.1", "localhost", 1), want: 200},
+		{name: "page as 127.0.0.1", path: "/live", token: tok, host: strings.Replace(addr, "localhost", "127.0.0.1", 1), want: 200},
 		{name: "page with an empty token", path: "/live", want: 403},
 		// The page a link's login opens: the same for everyone, no secret
 		// in it; its websocket needs the login.
@@ -201,7 +201,7 @@ func TestRefusals(t *testing.T) {
 		{name: "page with wrong token", path: "/live", token: tok[:len(tok)-1] + "x", want: 403},
 		{name: "page with token prefix", path: "/live", token: tok[:10], want: 403},
 		{name: "page fetched from another origin", path: "/live", token: tok, origin: "http://partner.test", want: 403},
-		{name: "page under another host", path: "/live", token: tok, host: strings.Replace(addr, "127.0.0.1", "partner.test", 1), want: 403},
+		{name: "page under another host", path: "/live", token: tok, host: strings.Replace(addr, "localhost", "partner.test", 1), want: 403},
 		{name: "other path without token", path: "/live/live.js", want: 403},
 		{name: "other path", path: "/live/live.js", token: tok, want: 404},
 	} {
@@ -376,8 +376,8 @@ func TestWriteURLFile(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v, want 0600", fi.Mode().Perm())
 	}
-	if !strings.HasPrefix(l.URL(), "http://127.0.0.1:") || !strings.Contains(l.URL(), "/live?token=") {
-		t.Errorf("URL = %q, want a loopback live URL", l.URL())
+	if !strings.HasPrefix(l.URL(), "http://localhost:") || !strings.Contains(l.URL(), "/live?token=") {
+		t.Errorf("URL = %q, want a loopback live URL, as localhost (a passkey's RP ID cannot be an IP)", l.URL())
 	}
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -215,14 +216,24 @@ func (b *logBuffer) String() string {
 
 // startLive starts a live view on page (nil: no page) with debug logs in
 // logs, and shuts it down at cleanup, checking no log line holds the token.
+// It runs with --insecure-take-by-link, explicitly: these tests are about
+// the view, its links and input, and take with the token or a link; the
+// proof of presence has its own tests (presence_test.go), which start
+// theirs with startLivePasskeys.
 func startLive(t *testing.T, ctl *control.Control, page *browser.Page, hook func(*Live)) (*Live, *logBuffer) {
 	t.Helper()
+	return startLiveWith(t, ctl, page, hook, &LiveOptions{InsecureTakeByLink: true})
+}
+
+// startLiveWith is startLive with opts (Control, Page and Logger are set
+// here).
+func startLiveWith(t *testing.T, ctl *control.Control, page *browser.Page, hook func(*Live), opts *LiveOptions) (*Live, *logBuffer) {
+	t.Helper()
 	logs := &logBuffer{}
-	l, err := NewLive(&LiveOptions{
-		Control: ctl,
-		Page:    func() *browser.Page { return page },
-		Logger:  slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
+	o := *opts
+	o.Control, o.Page = ctl, func() *browser.Page { return page }
+	o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	l, err := NewLive(&o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,6 +303,8 @@ type message struct {
 		Type    string `json:"type"`
 		Message string `json:"message"`
 	} `json:"dialog"`
+	Presence *presenceMsg    `json:"presence"`
+	Options  json.RawMessage `json:"options"`
 }
 
 // next reads messages until one is not a frame (or, with frames, until one

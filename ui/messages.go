@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"encoding/json"
+
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
@@ -32,6 +34,9 @@ type inMsg struct {
 	Action string `json:"action,omitempty"`
 	URL    string `json:"url,omitempty"`
 	Index  *int   `json:"index,omitempty"`
+	// "presence": the passkey's answer (a PublicKeyCredential as JSON)
+	// to the view's ceremony.
+	Credential json.RawMessage `json:"credential,omitempty"`
 }
 
 // stateMsg tells the User who holds the browser and what the agent offers.
@@ -61,6 +66,9 @@ type stateMsg struct {
 	// page (viewport CSS pixels), for the live view to outline it while the
 	// agent holds control.
 	StepBox *boxMsg `json:"step_box,omitempty"`
+	// Presence says whether the User proved their presence in this view
+	// (presence.go): until then the state is the offer card only.
+	Presence *presenceMsg `json:"presence,omitempty"`
 }
 
 type boxMsg struct {

@@ -123,7 +123,7 @@ func TestLivePageShowsTheEnd(t *testing.T) {
 	ctx := testContext(t)
 	agentPage := newPage(ctx, t, "http://company.test/form")
 	ctl := control.New(nil)
-	l, err := NewLive(&LiveOptions{Control: ctl, Page: func() *browser.Page { return agentPage }, Company: "Demo Airline"})
+	l, err := NewLive(&LiveOptions{InsecureTakeByLink: true, Control: ctl, Page: func() *browser.Page { return agentPage }, Company: "Demo Airline"})
 	if err != nil {
 		t.Fatal(err)
 	}

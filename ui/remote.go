@@ -42,6 +42,9 @@ func CheckServing(addr string, opts *LiveOptions) error {
 			return errors.New("--live-embed-origin needs the live view over https: add --live-tls-cert and --live-tls-key, or --live-behind-proxy")
 		}
 	}
+	if opts.InsecureTakeByLink && (opts.TLSCert != "" || !insecureAllowed(addr, opts)) {
+		return errors.New("--insecure-take-by-link is refused on a live view other machines can reach: only on a loopback --live address, without TLS or a proxy")
+	}
 	if opts.TLSCert == "" && opts.PublicURL == "" && addr != "" && !loopbackAddr(addr) { // "" is 127.0.0.1:0
 		return fmt.Errorf("the live view at %s is reachable from other machines over plain HTTP: add --live-tls-cert and --live-tls-key, or --live-behind-proxy https://YOUR-PUBLIC-ORIGIN, or listen on 127.0.0.1", addr)
 	}

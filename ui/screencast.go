@@ -24,6 +24,7 @@ type cast struct {
 // reports false once the live view is shut down. Each added client holds
 // l.wg until removeClient.
 func (l *Live) addClient(c *client) bool {
+	st := l.ctl.Status()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -31,7 +32,7 @@ func (l *Live) addClient(c *client) bool {
 	}
 	l.wg.Add(1)
 	l.clients[c] = struct{}{}
-	if l.lastFrame != nil {
+	if l.lastFrame != nil && l.proofOfLocked(c, st) != nil {
 		// A page that does not repaint sends no new frame: the newcomer
 		// gets the latest picture at once.
 		c.pushFrame(l.lastFrame)
@@ -164,16 +165,20 @@ func (l *Live) runCast(ctx context.Context) {
 	}
 }
 
-// broadcast sends one frame to every client.
+// broadcast sends one frame to every client whose User proved their
+// presence in it: the picture shows what the User types.
 func (l *Live) broadcast(f browser.ScreencastFrame) {
 	b, err := json.Marshal(frameMsg{Type: "frame", Data: f.JPEG, Width: f.Width, Height: f.Height})
 	if err != nil {
 		return
 	}
+	st := l.ctl.Status()
 	l.mu.Lock()
 	l.lastFrame = b
 	for c := range l.clients {
-		c.pushFrame(b)
+		if l.proofOfLocked(c, st) != nil {
+			c.pushFrame(b)
+		}
 	}
 	hook := l.onFrame
 	l.mu.Unlock()

@@ -100,6 +100,7 @@ func sameBox(a, b *boxMsg) bool {
 // setStep records where the step is and sends it to every viewer, when
 // gen is the latest follower.
 func (l *Live) setStep(gen uint64, box *boxMsg) {
+	st := l.ctl.Status()
 	l.mu.Lock()
 	if gen != l.stepGen {
 		l.mu.Unlock()
@@ -108,7 +109,9 @@ func (l *Live) setStep(gen uint64, box *boxMsg) {
 	l.step = box
 	cs := make([]*client, 0, len(l.clients))
 	for c := range l.clients {
-		cs = append(cs, c)
+		if l.proofOfLocked(c, st) != nil { // where the step is on the page: only for a proved view
+			cs = append(cs, c)
+		}
 	}
 	l.mu.Unlock()
 	for _, c := range cs {

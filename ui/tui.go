@@ -49,6 +49,11 @@ type TUIOptions struct {
 	// Outcome reports whether the agent's task is over, with the agent's
 	// last message. It is polled twice a second. Nil means never.
 	Outcome func() (finished bool, message string)
+	// Pair mints a pairing link for one of the User's devices (its
+	// passkey then proves it's them when they take control in the live
+	// view): the p key shows it, with a QR code, on this terminal only.
+	// Nil means no p key.
+	Pair func() (PairLink, error)
 }
 
 // feedMax is how many feed lines the TUI keeps.
@@ -75,6 +80,9 @@ type TUI struct {
 	note    string // the result of the last key, for the User
 	busy    bool   // a take, hand back or cancel is running
 	quit    bool
+	// pairing is the pairing link the p key showed, and its QR code.
+	pairing *PairLink
+	pairQR  string
 
 	finished bool   // the agent's task is over (Outcome)
 	lastWord string // the agent's last message
@@ -208,6 +216,8 @@ func (t *TUI) key(k tea.KeyPressMsg) tea.Cmd {
 			open, url := t.opts.OpenLive, t.opts.LiveURL
 			return func() tea.Msg { return openedMsg{err: open(url)} }
 		}
+	case "p":
+		t.pair()
 	case "q", "ctrl+c":
 		if t.opts.Control.Holder() == spec.ControllerUser && !t.finished {
 			t.confirm = true

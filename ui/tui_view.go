@@ -79,6 +79,7 @@ func (t *TUI) Render() string {
 		}
 		mid = append(mid, line)
 	}
+	mid = append(mid, t.pairLines()...)
 	if t.note != "" {
 		mid = append(mid, t.note)
 	}
@@ -89,6 +90,9 @@ func (t *TUI) Render() string {
 	}
 	help := label.Render("keys: ") + first + "  " + keyHelp("h", "hand back") + "  " +
 		keyHelp("c", "cancel your turn") + "  " + keyHelp("l", "live view") + "  " + keyHelp("q", "quit")
+	if t.opts.Pair != nil {
+		help += "  " + keyHelp("p", "pair a device")
+	}
 
 	// Lines wrap to the width first, so the feed gets what is left.
 	head := wrapLines(append(top, ""), w)

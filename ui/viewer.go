@@ -83,6 +83,10 @@ func emulated(d *control.Device) *control.Device {
 // viewer, the terminal UI), this is that User's explicit move to this
 // screen: the pages follow it.
 func (l *Live) take(ctx context.Context, c *client) error {
+	p := l.proofOf(c, l.ctl.Status())
+	if p == nil {
+		return control.ErrNoProof
+	}
 	l.mu.Lock()
 	d := emulated(c.device)
 	l.mu.Unlock()
@@ -100,9 +104,12 @@ func (l *Live) take(ctx context.Context, c *client) error {
 	// Claimed before the take is published, so every viewer's state for
 	// the take already says who holds it.
 	l.claim(c)
-	p := l.page()
-	pinned := l.pinStep(ctx, p)
-	if err := l.ctl.User().TakeOn(ctx, d); err != nil {
+	page := l.page()
+	pinned := l.pinStep(ctx, page)
+	if p.proof.Kind == control.ProofInsecureLink {
+		l.warnInsecureTake()
+	}
+	if err := l.ctl.User().TakeOn(ctx, d, p.proof); err != nil {
 		l.mu.Lock()
 		if l.controller == c {
 			l.controller = nil
@@ -111,7 +118,7 @@ func (l *Live) take(ctx context.Context, c *client) error {
 		return err
 	}
 	l.markTurn(c, l.ctl.Status().Epoch)
-	l.followAfterTake(p, pinned)
+	l.followAfterTake(page, pinned)
 	return nil
 }
 
@@ -156,7 +163,7 @@ func (l *Live) mayInput(c *client) bool {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.controllerLocked(st) == c
+	return l.controllerLocked(st) == c && l.proofOfLocked(c, st) != nil
 }
 
 // viewerFor is the state's viewer field for c.

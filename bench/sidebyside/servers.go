@@ -24,7 +24,8 @@ func poppyServer(bin, chromium string, browserArgs []string, liveURLFile string)
 		name:          "poppy-browser",
 		navigateShows: true,
 		cmd: func() *exec.Cmd {
-			args := []string{"mcp", "--no-join", "--company", testsite.CompanyDomain, "--chromium", chromium, "--live-url-file", liveURLFile}
+			args := []string{"mcp", "--no-join", "--company", testsite.CompanyDomain, "--chromium", chromium, "--live-url-file", liveURLFile,
+				"--insecure-take-by-link"} // the scripted User takes with the token: a benchmark of the turn, not of the ceremony
 			for _, a := range browserArgs {
 				args = append(args, "--browser-arg", a)
 			}

@@ -89,12 +89,15 @@ func runDemoTest(t *testing.T, ctx context.Context, flags ...string) (out string
 func TestDemoAutoUser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	out, _, _ := runDemoTest(t, ctx)
+	out, _, raw := runDemoTest(t, ctx)
 	for _, want := range []string{
 		`agent: task "Check me in for booking BKG4RT9 tomorrow, aisle seat"`,
 		"choose the aisle seat: select",
 		"denied (user_step)",
 		"agent: offers the User control: airline.test asks you to submit this form yourself",
+		"user: pairs a passkey through the terminal's pairing link (Chromium's virtual authenticator stands in for the User's phone)",
+		"user: proves it's them with a passkey",
+		"user: the live view verified the passkey and now shows the page",
 		"user: takes control",
 		"user: presses Check in",
 		"agent: control is back; reading the page again",
@@ -107,6 +110,11 @@ func TestDemoAutoUser(t *testing.T) {
 	}
 	if i, j := strings.Index(out, "user: sees the boarding pass page"), strings.Index(out, "agent: done after"); i < 0 || j < i {
 		t.Errorf("the agent reported done before the User handed back")
+	}
+	// The airline's controller=user rests on a passkey ceremony the
+	// runtime verified, and the audit log says so.
+	if !strings.Contains(raw, `"how":"take"`) || !strings.Contains(raw, `"proof":{"kind":"passkey","credential":"`) || !strings.Contains(raw, `"user_verified":true`) {
+		t.Errorf("the take's audit line does not name its passkey proof:\n%s", raw)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
+	"github.com/poppy-browser/poppy-browser/presence"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
@@ -90,6 +92,13 @@ func startDemoWith(t testing.TB, ctx context.Context, edit func(*supervisor.Opti
 		ReturnTo:    testsite.BookingURL(),
 		BrowserArgs: site.BrowserArgs(),
 		AuditLog:    t.TempDir() + "/audit.jsonl",
+		// The User's paired devices, in the test's own folder. These
+		// tests drive the User's turn with the token or a link, so they
+		// run with --insecure-take-by-link, explicitly; the ones about
+		// the proof of presence turn it off and pair a device
+		// (TestURLElicitationHandsOverTheTurn).
+		Passkeys:           presence.NewStore(filepath.Join(t.TempDir(), presence.FileName)),
+		InsecureTakeByLink: true,
 	}
 	if edit != nil {
 		edit(opts)

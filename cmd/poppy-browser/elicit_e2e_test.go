@@ -14,6 +14,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/browser/browsertest"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
+	"github.com/poppy-browser/poppy-browser/presence/presencetest"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 )
@@ -184,7 +185,8 @@ func pressIn(ctx context.Context, t *testing.T, p *browser.Page, f browser.Frame
 // elicitation is sent the offer (the User's control link as url, the
 // reason and the Company in message), without the tool call waiting for
 // the User; the tool result names the channels and holds no link. Its
-// URL, opened in the User's real Chromium, takes the turn after a click;
+// URL, opened in the User's real Chromium, takes the turn after a click
+// and the ceremony of the passkey the User paired;
 // the User hands back with a message from the live view, and
 // notifications/elicitation/complete follows with the same id. Before the
 // 2026-07-28 revision the elicitation is a request of its own; from it,
@@ -195,7 +197,7 @@ func TestURLElicitationHandsOverTheTurn(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 			defer cancel()
-			d := startDemo(t, ctx)
+			d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.InsecureTakeByLink = false }) // the User pairs, below
 			srv := mcpserver.NewServer(func(context.Context, string) (mcpserver.Runtime, error) {
 				return sessionRuntime{d.sv.Session()}, nil
 			}, nil)
@@ -238,6 +240,16 @@ func TestURLElicitationHandsOverTheTurn(t *testing.T) {
 			// nothing, the User's click takes the turn.
 			u := userChromium(t).NewPage(t)
 			if err := browsertest.SetViewport(ctx, u, 1280, 800); err != nil {
+				t.Fatal(err)
+			}
+			// The User paired this browser's passkey (Chromium's virtual
+			// authenticator) earlier, from the terminal UI's pairing link:
+			// the click takes the turn after the passkey's ceremony.
+			pairing, err := d.sv.PairingLink()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := presencetest.Pair(ctx, u, pairing.URL); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := u.Navigate(ctx, link); err != nil {

@@ -96,7 +96,7 @@ func TestJSONLogsCarryNoSecret(t *testing.T) {
 	if r, _ := callTool(t, ctx, cs, "browser_control_status", nil); r["controller"] != "agent" {
 		t.Fatalf("status: %v", r)
 	}
-	liveLine := regexp.MustCompile(`live view for the User of MCP session \S+: http://127\.0\.0\.1:\d+/live`)
+	liveLine := regexp.MustCompile(`live view for the User of MCP session \S+: http://localhost:\d+/live`)
 	waitUntil(t, ctx, "the session's live view is in the log", func() bool { return liveLine.MatchString(rt.stderr.String()) })
 	if err := rt.stop(); err != nil {
 		t.Errorf("mcp: %v", err)

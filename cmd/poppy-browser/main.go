@@ -46,6 +46,7 @@ commands:
   audit           print an audit log (JSONL) as a readable timeline
   open-live       open the live view (the User's way in) in the default web browser
   live-link       print a single-use link to the running live view, for a User who wants in
+  pair            pair one of your devices (a passkey) to prove it's you when you take control; --list, --revoke ID
   config-path     print poppy-browser's config directory (the development key, the testsite's CA)
   version         print the version (also --version)
 
@@ -77,6 +78,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return desktop.RunLiveLink(ctx, args[1:], stdout, stderr)
 	case "config-path":
 		return runConfigPath(args[1:], stdout, stderr)
+	case "pair":
+		return runPair(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "poppy-browser %s\n", version.String())
 		return nil

@@ -41,7 +41,8 @@ func TestMCPHTTPSessions(t *testing.T) {
 	defer cancel()
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
 	_, args := onDemoSite(t, "mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
-		"--audit-log", auditPath, "--max-sessions", "2", "--session-idle", "3s")
+		"--audit-log", auditPath, "--max-sessions", "2", "--session-idle", "3s",
+		"--insecure-take-by-link") // the test's User takes with the token
 	rt := startHTTPRuntime(t, ctx, args)
 	defer func() {
 		if err := rt.stop(); err != nil {

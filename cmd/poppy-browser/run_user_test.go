@@ -25,7 +25,7 @@ func TestRunReachesTheUser(t *testing.T) {
 	defer cancel()
 	auditPath := t.TempDir() + "/audit.jsonl"
 	site, args := onDemoSite(t, "run", "--company", testsite.CompanyDomain, "--no-join", "--start", testsite.BookingURL(),
-		"--task", demoTask, "--audit-log", auditPath)
+		"--task", demoTask, "--audit-log", auditPath, "--insecure-take-by-link") // the scripted User takes with the token
 	var stdout, stderr syncBuffer
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, args, strings.NewReader(""), &stdout, &stderr) }()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/internal/desktop"
+	"github.com/poppy-browser/poppy-browser/presence"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/ui"
@@ -18,6 +19,7 @@ import (
 type config struct {
 	supervisor.Options
 	browserArgs      cli.StringList
+	passkeysFile     string
 	assertionCmd     string
 	assertionTimeout time.Duration
 	// identity is the --live-identity-* flags, and --user its subject.
@@ -39,6 +41,8 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.Var((*cli.StringList)(&c.LiveEmbedOrigins), "live-embed-origin", "an https origin whose pages may frame the live view (repeatable; needs https: --live-tls-cert or --live-behind-proxy)")
 	fs.DurationVar(&c.LiveLinkTTL, "live-link-ttl", ui.DefaultLinkTTL, "how long the User's single-use link to the live view works, and a live-link login in which the User takes no turn")
 	c.registerIdentity(fs)
+	registerPasskeys(fs, &c.passkeysFile)
+	fs.BoolVar(&c.InsecureTakeByLink, "insecure-take-by-link", false, "INSECURE, for tests and demos: whoever holds a live view link or its token takes control with no proof of the User's presence (only on a loopback live view; warned of at start and at every take)")
 	fs.StringVar(&c.OnOffer, "on-offer", "", "shell command run on each offer of control, with the User's link and the offer as JSON on its stdin (never in argv or env)")
 	fs.DurationVar(&c.OnOfferTimeout, "on-offer-timeout", supervisor.DefaultOnOfferTimeout, "how long one run of --on-offer may take")
 	fs.BoolVar(&c.NotifyDesktop, "notify", false, "show a desktop notification when the agent offers the User control (notify-send, osascript)")
@@ -98,6 +102,9 @@ func (c *config) options() (supervisor.Options, error) {
 	}
 	if c.assertionCmd != "" {
 		opts.Credentials = session.CommandSource{Command: c.assertionCmd, Timeout: c.assertionTimeout}
+	}
+	if c.passkeysFile != "" {
+		opts.Passkeys = presence.NewStore(c.passkeysFile)
 	}
 	opts.BrowserArgs = append(append([]string(nil), c.browserArgs...), opts.BrowserArgs...)
 	if opts.LiveURLFile != "" {

@@ -43,6 +43,9 @@ var allowed = map[string][]string{
 	"injector":        {"browser", "spec"},
 	"control":         {"spec", "internal/queue"},
 	"audit":           {"control", "spec", "internal/pagetext"},
+	// The User's proof of presence: paired passkeys and their ceremonies.
+	"presence":              {"control", "github.com/go-webauthn/webauthn"},
+	"presence/presencetest": {"browser"},
 
 	// One way in.
 	"gate":          {"audit", "browser", "control", "marks", "spec", "internal/pagetext", "github.com/google/jsonschema-go"},
@@ -53,17 +56,17 @@ var allowed = map[string][]string{
 		"github.com/google/jsonschema-go", "github.com/modelcontextprotocol/go-sdk", "github.com/prometheus/client_golang"},
 	"agent":      {"control", "gate", "spec", "github.com/google/jsonschema-go"},
 	"agent/chat": {"agent", "internal/secret", "github.com/openai/openai-go/v3"},
-	"ui": {"audit", "browser", "control", "spec", "internal/pagetext", "internal/secret",
+	"ui": {"audit", "browser", "control", "presence", "spec", "internal/pagetext", "internal/secret",
 		"charm.land/bubbletea/v2", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi",
-		"github.com/charmbracelet/x/term", "github.com/gorilla/websocket", "github.com/go-jose/go-jose/v4"},
-	"supervisor": {"audit", "browser", "control", "gate", "injector", "marks", "session", "spec", "ui",
+		"github.com/charmbracelet/x/term", "github.com/gorilla/websocket", "github.com/go-jose/go-jose/v4", "github.com/skip2/go-qrcode"},
+	"supervisor": {"audit", "browser", "control", "gate", "injector", "marks", "presence", "session", "spec", "ui",
 		"internal/desktop", "internal/version", "github.com/prometheus/client_golang"},
 	// check acts on pages only through the gate's probe mode; it reads them
 	// through browser (requests, frames) and marks (the marks table).
 	"check": {"browser", "gate", "marks", "session", "spec", "supervisor"},
 
 	// The command: flags and subcommands.
-	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "session", "supervisor", "ui",
+	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "presence", "session", "supervisor", "ui",
 		"testsite", "testsite/demoscript",
 		"internal/cli", "internal/desktop", "internal/secret", "internal/version"},
 
@@ -71,7 +74,7 @@ var allowed = map[string][]string{
 	// puts the airline, a runtime, the agent and the User together):
 	// imported by cmd, bench and tests only.
 	"testsite":            {"spec", "internal/cli", "github.com/go-jose/go-jose/v4", "github.com/gorilla/websocket"},
-	"testsite/demoscript": {"agent", "mcpserver", "session", "supervisor", "testsite", "ui"},
+	"testsite/demoscript": {"agent", "browser", "mcpserver", "presence", "presence/presencetest", "session", "supervisor", "testsite", "ui"},
 
 	// Helpers of our own, each below whatever uses it.
 	"internal/childenv": {},

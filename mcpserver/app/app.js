@@ -9,6 +9,11 @@ const $ = (id) => document.getElementById(id);
 const META = "poppy-browser/live";
 const app = new ExtApps.App({ name: "poppy-browser live view", version: "1" }, {});
 let ws = null, login = null, controller = "agent", mine = false, turnTaken = false, frameSize = null, ended = false;
+// proved: the live view has the User's proof of presence for this app's
+// view. It never has, unless the runtime runs --insecure-take-by-link: a
+// passkey ceremony runs on the live view's own origin, so Take control
+// opens the live view top-level (ui/open-link), where it runs.
+let proved = false;
 
 function banner(text) { $("banner").textContent = text; }
 // A click before the websocket has opened (the buttons show at once) is
@@ -57,6 +62,7 @@ function connect(l) {
       const was = controller;
       controller = msg.controller;
       mine = controller === "user" && msg.viewer === "you";
+      proved = !!(msg.presence && msg.presence.proved);
       if (mine) turnTaken = true;
       if (msg.offer && msg.offer.reason) { $("reason").textContent = msg.offer.reason; $("offer").hidden = false; }
       if (was === "user" && controller === "agent") finish("Your turn is over: the agent has control again.");
@@ -90,6 +96,12 @@ function fromToolResult(result) {
 app.ontoolresult = fromToolResult;
 
 $("take").addEventListener("click", () => {
+  if (!proved && login && login.link) {
+    // The ceremony and the take happen in the live view, top-level.
+    app.openLink({ url: login.link }).catch(() => {});
+    banner("Confirm it's you with your passkey in the window that opened, then take control there.");
+    return;
+  }
   send({ type: "take" });
   displayMode("fullscreen");
 });

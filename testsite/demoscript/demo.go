@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"slices"
 	"sync"
 
@@ -84,6 +85,15 @@ func Run(ctx context.Context, o *Options) error {
 	cfg.UserMessages = o.Stderr // the live view URL holds its token: stderr, the User's channel, never the model's
 	cfg.SessionNote = "joined as a guest"
 	cfg.QuitEnds = "the demo"
+	if o.AutoUser && !cfg.InsecureTakeByLink {
+		// The auto-user's device is paired in a store of the demo's own.
+		store, dir, err := demoPasskeys()
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		cfg.Passkeys = store
+	}
 	sv := supervisor.New(&cfg)
 	if err := sv.Start(ctx); err != nil {
 		return err
@@ -148,6 +158,13 @@ func runAgent(ctx context.Context, o *Options, sv *supervisor.Supervisor, site *
 			return err
 		}
 		defer u.Close()
+		if !o.Runtime.InsecureTakeByLink {
+			closeDevice, err := giveDevice(ctx, sv, o.Runtime.Chromium, u, st.Say)
+			if err != nil {
+				return err
+			}
+			defer closeDevice()
+		}
 		waitUser = u.Start(uctx, stopLoop)
 	}
 	report, err := loop.Run(lctx, o.Task)

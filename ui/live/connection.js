@@ -1,6 +1,7 @@
 // The live view's script is these files, in this order, in one function
 // scope (ui/http.go joins them into the page's one inline script):
-// connection.js (the websocket, the viewer's screen), render.js (what the
+// connection.js (the websocket, the viewer's screen), presence.js (the
+// User's proof of presence: the passkey ceremony), render.js (what the
 // page shows), controls.js (the buttons), input.js (mouse, touch, keys),
 // start.js. docs/live-view.md describes the messages.
 //
@@ -72,13 +73,20 @@ function connect() {
     switch (msg.type) {
       case "state":
         showState(msg);
+        afterState();
         // A click on an offer's link page was the User's take: made here,
-        // once, after this screen's size went out.
+        // once, after this screen's size went out; it asks for the proof
+        // of presence first when this view has none.
         if (sessionStorage.getItem("poppy_take") === "1") {
           sessionStorage.removeItem("poppy_take");
-          if (msg.controller === "agent" && msg.offer) send({ type: "take" });
+          if (msg.controller === "agent" && msg.offer) {
+            if (proved()) send({ type: "take" });
+            else if (msg.presence && msg.presence.passkeys) prove(true);
+          }
         }
         break;
+      case "presence_challenge": answerChallenge(msg.options); break;
+      case "presence_refused": presenceRefused(msg.message); break;
       case "ended": endLogin(msg.message); break;
       case "frame":
         // The size goes with the picture when it is shown: a tap on the

@@ -1,8 +1,14 @@
-// controls.js: the buttons: take, hand back, cancel or decline (with the
+// controls.js: the buttons: take (after the proof of presence), watch
+// (the proof alone), hand back, cancel or decline (with the
 // User's message), more (the rest of the chrome during the User's turn),
 // back, forward, reload, the address, a dialog's answer.
 
-$("take").addEventListener("click", () => { status.textContent = ""; hideKeys(); send({ type: "take" }); });
+$("take").addEventListener("click", () => {
+  status.textContent = ""; hideKeys();
+  if (proved()) send({ type: "take" });
+  else prove(true); // the proof first, then the take (presence.js)
+});
+$("prove").addEventListener("click", () => prove(false));
 for (const id of ["hand_back", "cancel"]) {
   $(id).addEventListener("click", () => {
     status.textContent = ""; hideKeys();

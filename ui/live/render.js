@@ -33,6 +33,7 @@ function showState(msg) {
   take.textContent = user && msg.viewer !== "you" ? "Take control here" : "Take control";
   take.hidden = user && msg.viewer === "you";
   take.disabled = !connected;
+  if (!proved() && offer) take.textContent = "Take control with your passkey";
   $("hand_back").hidden = !user || !mine();
   const cancel = $("cancel");
   cancel.hidden = !(user ? mine() : offer);
@@ -41,6 +42,7 @@ function showState(msg) {
   // The User's words for the agent go with a hand back, cancel or decline.
   $("note-line").hidden = cancel.hidden;
 
+  showPresence();
   showNav(msg);
   const d = msg.dialog || null;
   $("dialog").hidden = !d;

@@ -1,0 +1,225 @@
+package presence
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/go-webauthn/webauthn/webauthn"
+)
+
+// FileName is the store's file in poppy-browser's config directory.
+const FileName = "passkeys.json"
+
+// Device is one paired passkey.
+type Device struct {
+	// ID is the credential's id, base64url without padding: what the
+	// audit log's proof names, and what `pair --revoke` takes.
+	ID string `json:"id"`
+	// Name is what the User called it when pairing ("" for none).
+	Name string `json:"name,omitempty"`
+	// RPID is the relying party (host) it was registered for.
+	RPID  string    `json:"rp_id"`
+	Added time.Time `json:"added"`
+	// Credential is the public key and its counter, as go-webauthn keeps it.
+	Credential webauthn.Credential `json:"credential"`
+}
+
+// storeFile is the file's shape.
+type storeFile struct {
+	// User is this runtime's WebAuthn user handle (random, made once).
+	User    []byte   `json:"user"`
+	Devices []Device `json:"devices"`
+}
+
+// Store is the paired devices, kept in one file (mode 0600; its folder
+// 0700). The zero Store is not usable: make it with [NewStore]. It is safe
+// for concurrent use within one process; each call reads the file afresh.
+type Store struct {
+	path string
+	mu   sync.Mutex
+}
+
+// NewStore is the store in file path (which need not exist yet).
+func NewStore(path string) *Store { return &Store{path: path} }
+
+// DefaultPath is the store's file in the User's config directory
+// (os.UserConfigDir()/poppy-browser/passkeys.json, as `config-path`).
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the passkey store: %w", err)
+	}
+	return filepath.Join(dir, "poppy-browser", FileName), nil
+}
+
+// Path is the store's file.
+func (s *Store) Path() string { return s.path }
+
+// ErrNoDevice is returned by [Store.Revoke] for an id no device has.
+var ErrNoDevice = errors.New("no paired device has that id")
+
+// List returns the paired devices, oldest first.
+func (s *Store) List() ([]Device, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.read()
+	if err != nil {
+		return nil, err
+	}
+	return f.Devices, nil
+}
+
+// Revoke forgets the device with id: it proves nothing from then on.
+func (s *Store) Revoke(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.read()
+	if err != nil {
+		return err
+	}
+	for i, d := range f.Devices {
+		if d.ID == id {
+			f.Devices = append(f.Devices[:i], f.Devices[i+1:]...)
+			return s.write(f)
+		}
+	}
+	return fmt.Errorf("revoking %q: %w", id, ErrNoDevice)
+}
+
+// Has reports whether the device id is paired (for rpID).
+func (s *Store) Has(id string) bool {
+	devs, err := s.List()
+	if err != nil {
+		return false
+	}
+	for _, d := range devs {
+		if d.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// user is the store's WebAuthn user for rpID. Its handle is made and
+// saved on the first pairing (create); a store never paired is not
+// written.
+func (s *Store) user(rpID string, create bool) (*user, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.read()
+	if err != nil {
+		return nil, err
+	}
+	if len(f.User) == 0 && create {
+		f.User = make([]byte, 32)
+		if _, err := rand.Read(f.User); err != nil {
+			return nil, fmt.Errorf("making a user handle: %w", err)
+		}
+		if err := s.write(f); err != nil {
+			return nil, err
+		}
+	}
+	u := &user{id: f.User}
+	for _, d := range f.Devices {
+		if d.RPID == rpID {
+			u.creds = append(u.creds, d.Credential)
+		}
+	}
+	return u, nil
+}
+
+// add saves a newly paired device.
+func (s *Store) add(d Device) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.read()
+	if err != nil {
+		return err
+	}
+	f.Devices = append(f.Devices, d)
+	return s.write(f)
+}
+
+// used records a device's new counter after an assertion. A device
+// revoked meanwhile stays revoked (ErrNoDevice).
+func (s *Store) used(c webauthn.Credential) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.read()
+	if err != nil {
+		return err
+	}
+	id := credentialID(c.ID)
+	for i := range f.Devices {
+		if f.Devices[i].ID == id {
+			f.Devices[i].Credential.Authenticator.SignCount = c.Authenticator.SignCount
+			f.Devices[i].Credential.Flags = c.Flags
+			return s.write(f)
+		}
+	}
+	return ErrNoDevice
+}
+
+func (s *Store) read() (storeFile, error) {
+	var f storeFile
+	b, err := os.ReadFile(s.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return f, fmt.Errorf("reading the passkey store: %w", err)
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return f, fmt.Errorf("reading the passkey store %s: %w", s.path, err)
+	}
+	sort.SliceStable(f.Devices, func(i, j int) bool { return f.Devices[i].Added.Before(f.Devices[j].Added) })
+	return f, nil
+}
+
+// write replaces the file atomically, mode 0600.
+func (s *Store) write(f storeFile) error {
+	dir := filepath.Dir(s.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("writing the passkey store: %w", err)
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("writing the passkey store: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".passkeys-*")
+	if err != nil {
+		return fmt.Errorf("writing the passkey store: %w", err)
+	}
+	_, werr := tmp.Write(append(b, '\n'))
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o600)); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing the passkey store: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), s.path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing the passkey store: %w", err)
+	}
+	return nil
+}
+
+func credentialID(raw []byte) string { return base64.RawURLEncoding.EncodeToString(raw) }
+
+// user is the runtime's one WebAuthn user: the User of this runtime.
+type user struct {
+	id    []byte
+	creds []webauthn.Credential
+}
+
+func (u *user) WebAuthnID() []byte                         { return u.id }
+func (u *user) WebAuthnName() string                       { return "poppy-browser user" }
+func (u *user) WebAuthnDisplayName() string                { return "The User of poppy-browser" }
+func (u *user) WebAuthnCredentials() []webauthn.Credential { return u.creds }
