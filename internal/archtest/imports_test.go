@@ -63,7 +63,8 @@ var allowed = map[string][]string{
 		"internal/desktop", "internal/version", "github.com/prometheus/client_golang"},
 	// check acts on pages only through the gate's probe mode; it reads them
 	// through browser (requests, frames) and marks (the marks table).
-	"check": {"browser", "gate", "marks", "session", "spec", "supervisor"},
+	"check": {"browser", "gate", "marks", "session", "spec", "supervisor", "internal/version",
+		"golang.org/x/net", "gopkg.in/yaml.v3"},
 
 	// The command: flags and subcommands.
 	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "presence", "session", "supervisor", "ui",
