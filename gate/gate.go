@@ -214,6 +214,10 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		if res := r.checkMarks(ctx, &p, st); res != nil {
 			return *res
 		}
+		// ... and in every other Company frame and tab its script may reach.
+		if p.touch != nil {
+			r.armElsewhere(ctx, *p.touch)
+		}
 		// 4. Take the input lease and dispatch (a read takes none: it is
 		// checked against the User's turn instead), then what the guard
 		// caught; settle; record (below).
@@ -225,7 +229,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		}
 		return p.done(ctx, st)
 	}()
-	if len(r.armed) > 0 {
+	if len(r.armed)+len(r.elsewhere) > 0 {
 		// An action that stopped between its check and its input: disarm
 		// now, so the guard can never meet the User's input later.
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
@@ -237,6 +241,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 			res.Message = "The page opened a dialog during the action, which stopped there; answer it with browser_handle_dialog before anything else (see dialog)."
 		}
 		r.tabState(ctx, &res, prior)
+		res.Message += r.unguardedNote()
 	}
 	seen := res.Page
 	g.seen.Store(&seen)

@@ -31,6 +31,11 @@ type run struct {
 	turn         uint64  // the control epoch when the run began (see marks.Action)
 	frameList    []Frame // the page's frames, read once per run
 	armed        []Frame // frames whose in-page guard the check armed
+	// elsewhere are the other Company frames and tabs where the guard was
+	// armed for the action (see armElsewhere); unguarded, the URLs of
+	// those it could not arm.
+	elsewhere []Frame
+	unguarded []string
 	// title is the top document's title read by the last disarm, valid
 	// while the top document is titleDoc.
 	title, titleDoc string
@@ -259,8 +264,12 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 // of frame stopped (caught has a mark).
 func (r *run) caughtByGuard(ctx context.Context, frame Frame, caught *marks.Caught) Result {
 	m := r.markRefs(frame, caught.Marks[0])
-	res := r.denied(ctx, spec.ReasonUserStep, fmt.Sprintf("The in-page guard stopped this action's %s before the page saw it, because it reached a step the Company leaves to the User (%s mark on %s); the page changed under the action. %s",
-		caught.Event, m.Kind, m.Marked, userStepAdvice(m)))
+	where := ""
+	if r.inOtherTab(frame) {
+		where = fmt.Sprintf(" in another tab of the Session (%s)", clipText(frame.URL, 200))
+	}
+	res := r.denied(ctx, spec.ReasonUserStep, fmt.Sprintf("The in-page guard stopped this action's %s%s before the page saw it, because it reached a step the Company leaves to the User (%s mark on %s); the page changed under the action. %s",
+		caught.Event, where, m.Kind, m.Marked, userStepAdvice(m)))
 	res.Mark, res.CaughtBy = m, CaughtByGuard
 	return res
 }
@@ -403,12 +412,20 @@ func (r *run) failed(ctx context.Context, code spec.Reason, msg string) Result {
 // first thing it caught, with its frame. A frame gone since (a navigation
 // the input started) caught nothing that took effect.
 func (r *run) disarm(ctx context.Context) (*marks.Caught, Frame) {
-	armed := r.armed
-	r.armed = nil
+	armed := append(r.armed, r.elsewhere...)
+	r.armed, r.elsewhere = nil, nil
+	// In parallel: one busy tab must not hold the others' disarm.
+	ds := make([]marks.Disarmed, len(armed))
+	errs := make([]error, len(armed))
+	forEach(len(armed), func(i int) {
+		dctx, cancel := context.WithTimeout(ctx, armWait)
+		defer cancel()
+		ds[i], errs[i] = r.marks.Disarm(dctx, armed[i])
+	})
 	var first *marks.Caught
 	var frame Frame
-	for _, f := range armed {
-		d, err := r.marks.Disarm(ctx, f)
+	for i, f := range armed {
+		d, err := ds[i], errs[i]
 		if err != nil {
 			r.g.log.Debug("disarming the guard failed", "err", err)
 			continue

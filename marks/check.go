@@ -26,6 +26,9 @@ type Action struct {
 	// a later one ([StandDown]) arms nothing, as the check raced the take.
 	Agent bool
 	Epoch uint64
+	// Tool, for [ActionGuard]: the action is a page's WebMCP tool, so the
+	// guard stays armed as long as a tool's.
+	Tool bool
 }
 
 // ActionKind is what an [Action] does to its target.
@@ -92,6 +95,7 @@ type actionJSON struct {
 	Arm   bool       `json:"arm"`
 	Agent bool       `json:"agent"`
 	Epoch uint64     `json:"epoch"`
+	Tool  bool       `json:"tool"`
 }
 
 // Calls into the scanner for a check; every value is an argument, never
@@ -108,7 +112,7 @@ const (
 // local id. A gone target is a Verdict with Stale set, not an error.
 func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	switch a.Kind {
-	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel, ActionTool:
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel, ActionTool, ActionGuard:
 	default:
 		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
 	}

@@ -2,9 +2,11 @@ package supervisor_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/supervisor"
@@ -91,5 +93,73 @@ func TestGuardJudgesByMarksAtArming(t *testing.T) {
 			t.Errorf("plain search by %s: %s %s (%s), want done", how, res.Outcome, res.Reason, res.Message)
 		}
 		waitFor(t, 20*time.Second, "the unmarked search to be POSTed", func() bool { return posts(site, sub) > was })
+	}
+}
+
+// tabAt is the open tab whose URL ends in suffix.
+func tabAt(t *testing.T, sv *supervisor.Supervisor, suffix string) *browser.Page {
+	t.Helper()
+	for _, p := range sv.Page().Context().Pages() {
+		if strings.HasSuffix(p.URL(), suffix) {
+			return p
+		}
+	}
+	t.Fatalf("no tab at %s", suffix)
+	return nil
+}
+
+// TestGuardEveryTab: a script the agent's action runs in one tab of the
+// Session (a click's handler or a WebMCP tool) that reaches another
+// Company tab (the opener through window.opener, a named window through
+// window.open("", name)) meets the guard armed there: its submission is
+// stopped and its change of a marked field put back, and the call answers
+// denied user_step naming the mark.
+func TestGuardEveryTab(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	sv, _, site := webmcpSite(t, ctx, "opener.html")
+	snap := sv.Gate().Do(ctx, gate.Snapshot{})
+	if res := sv.Gate().Do(ctx, gate.Click{Ref: refNamed(t, snap, "button", "Open the helper")}); res.Outcome != spec.OutcomeDone || len(res.TabsOpened) != 1 {
+		t.Fatalf("open the helper: %s %s (%s), tabs opened %+v", res.Outcome, res.Reason, res.Message, res.TabsOpened)
+	}
+	waitFor(t, 20*time.Second, "the helper to be the active tab", func() bool { return strings.HasSuffix(sv.Page().URL(), "/helper.html") })
+	opener := tabAt(t, sv, "/opener.html")
+	const readOpener = `function(){ return document.getElementById("passport").value + "|" + location.pathname }`
+	check := func(what string, a gate.Action, kind spec.MarkKind, path string) {
+		t.Helper()
+		was := posts(site, path)
+		res := sv.Gate().DoAndSee(ctx, a)
+		if res.Outcome != spec.OutcomeDenied || res.Reason != spec.ReasonUserStep || res.Mark == nil || res.Mark.Kind != kind || res.CaughtBy != gate.CaughtByGuard {
+			t.Errorf("%s: %s %s %+v caught by %q (%s), want denied user_step (%s) by the guard", what, res.Outcome, res.Reason, res.Mark, res.CaughtBy, res.Message, kind)
+		}
+		if got := eval(ctx, t, opener, readOpener); got != "|/fixtures/webmcp/opener.html" {
+			t.Errorf("%s: the opener reads %q, want its passport field empty, still on its page", what, got)
+		}
+		if n := posts(site, path) - was; n != 0 {
+			t.Errorf("%s: %s was POSTed %d times", what, path, n)
+		}
+	}
+	const sub, sub2 = "/fixtures/webmcp/sub", "/fixtures/webmcp/sub2"
+
+	// From the popup to its opener.
+	snap = sv.Gate().Do(ctx, gate.Snapshot{})
+	check("click: submit the opener's form", gate.Click{Ref: refNamed(t, snap, "button", "Submit the opener's form")}, spec.Submission, sub)
+	snap = sv.Gate().Do(ctx, gate.Snapshot{})
+	check("click: set the opener's passport", gate.Click{Ref: refNamed(t, snap, "button", "Set the opener's passport")}, spec.Interaction, sub)
+	listTools(t, ctx, sv, "submit_opener", "set_opener_passport")
+	check("tool: submit the opener's form", gate.WebMCPCall{Name: "submit_opener"}, spec.Submission, sub)
+	check("tool: set the opener's passport", gate.WebMCPCall{Name: "set_opener_passport"}, spec.Interaction, sub)
+
+	// From the opener to the named window.
+	zero := 0
+	if res := sv.Gate().Do(ctx, gate.Tabs{Action: gate.TabSelect, Index: &zero}); res.Outcome != spec.OutcomeDone {
+		t.Fatalf("select the opener: %s %s (%s)", res.Outcome, res.Reason, res.Message)
+	}
+	snap = sv.Gate().Do(ctx, gate.Snapshot{})
+	check("click: submit the helper's form", gate.Click{Ref: refNamed(t, snap, "button", "Submit the helper's form")}, spec.Submission, sub2)
+	listTools(t, ctx, sv, "submit_in_helper")
+	check("tool: submit the helper's form", gate.WebMCPCall{Name: "submit_in_helper"}, spec.Submission, sub2)
+	if u := tabAt(t, sv, "/helper.html").URL(); !strings.HasSuffix(u, "/helper.html") {
+		t.Errorf("the helper moved to %s", u)
 	}
 }

@@ -212,10 +212,13 @@
     function check(a) {
       guard = kept = null;
       const mayArm = !(a.agent && a.epoch <= userEpoch);
-      if (a.kind === "tool") { // a page's WebMCP tool runs: nothing is touched yet
+      // A page's WebMCP tool runs, or an action elsewhere (another frame or
+      // tab) whose script may reach this frame: nothing here is touched yet.
+      if (a.kind === "tool" || a.kind === "guard") {
         if (!mayArm) return { stale: false, marks: [], obscured: false, point: null, focused: false };
         const rec = record(listenRoots());
-        guard = { until: performance.now() + TOOL_MS, caught: null, tool: true, rec, saved: rec.saved };
+        const tool = a.kind === "tool" || a.tool;
+        guard = { until: performance.now() + (tool ? TOOL_MS : GUARD_MS), caught: null, tool, rec, saved: rec.saved };
         return { stale: false, marks: [], obscured: false, point: null, focused: false };
       }
       const out = checkNow(a);
