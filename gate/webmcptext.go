@@ -69,10 +69,13 @@ func cleanSchema(raw json.RawMessage) json.RawMessage {
 	}
 	b, err := json.Marshal(cleanValue(v))
 	if err != nil || len(b) > maxToolSchema {
-		return json.RawMessage(`{"description":"(the schema is too large to show)"}`)
+		return tooLargeSchema
 	}
 	return b
 }
+
+// tooLargeSchema stands for a schema left out for its size.
+var tooLargeSchema = json.RawMessage(`{"description":"(the schema is too large to show)"}`)
 
 func cleanValue(v any) any {
 	switch v := v.(type) {
