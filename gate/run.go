@@ -53,6 +53,9 @@ type step struct {
 	// dialogOpened is set when the action's input opened a dialog, which
 	// stopped the input there: the action happened, up to the dialog.
 	dialogOpened bool
+	// sent lists the requests with a body the page's own scripts sent
+	// during a tool's run (see sentWatcher).
+	sent []browser.Request
 }
 
 func (st *step) done(ctx context.Context, msg string) Result {
@@ -254,7 +257,7 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	}
 	caught, frame := r.disarm(ctx)
 	if caught != nil && len(caught.Marks) > 0 {
-		res := r.caughtByGuard(ctx, frame, caught)
+		res := r.caught(ctx, st, frame, caught)
 		return &res
 	}
 	return r.outcome(ctx, err)

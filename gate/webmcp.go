@@ -166,6 +166,11 @@ const toolPoll = 100 * time.Millisecond
 // cancelWait bounds the cancel of a tool's call.
 const cancelWait = 2 * time.Second
 
+// formDataGrace is how long a tool whose script read a marked form's data
+// may run on before its call is cancelled: long enough for the request it
+// may send with it to be seen and reported.
+const formDataGrace = 2 * time.Second
+
 // notSubmittedWait bounds the wait for a declarative tool without
 // toolautosubmit: the browser fills its form and leaves the call open
 // until someone submits it.
@@ -221,6 +226,12 @@ func (a WebMCPCall) plan() plan {
 					}
 				}
 			}
+			// What the page's own scripts send while the tool runs, to
+			// report it as sent (marks cannot stop a page's requests).
+			if ws, ok := r.s.(sentWatcher); ok {
+				stop := ws.WatchSent(ctx)
+				defer func() { st.sent = stop() }()
+			}
 			call, err := w.InvokeTool(ctx, a.Name, a.Arguments)
 			if errors.Is(err, browser.ErrNoWebMCPTool) {
 				res := r.denied(ctx, spec.ReasonNoSuchTool, fmt.Sprintf("The page has no WebMCP tool %s any more; call browser_webmcp_list for the tools it offers now.", quoteArg(a.Name)))
@@ -238,6 +249,7 @@ func (a WebMCPCall) plan() plan {
 			}
 			tick := time.NewTicker(toolPoll)
 			defer tick.Stop()
+			var grace <-chan time.Time // a form's data was read: the tool's own request may follow
 			for {
 				select {
 				case <-call.Done():
@@ -245,10 +257,31 @@ func (a WebMCPCall) plan() plan {
 				case <-wait:
 					open = true
 					return nil
+				case <-grace:
+					cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelWait)
+					defer cancel()
+					return call.Cancel(cctx)
 				case <-tick.C:
+					if _, shown := r.tabs.Dialog(); shown {
+						// The tool opened a dialog, which holds its script
+						// there: the call answers now, as a click's does.
+						return browser.ErrDialogOpen
+					}
+					if stopped != nil {
+						continue
+					}
 					for _, f := range r.armed {
 						if c, err := w.Peek(ctx, f); err == nil && c != nil && len(c.Marks) > 0 {
 							stopped, stoppedIn = c, f
+							if c.Event == "formdata" {
+								// form.submit() was stopped, or the script
+								// built a FormData of the form: wait,
+								// briefly, for a request it sends with it.
+								t := time.NewTimer(formDataGrace)
+								defer t.Stop()
+								grace = t.C
+								break
+							}
 							// The guard stopped the tool at a step left to
 							// the User: its call ends here (the dispatch's
 							// disarm reports the mark). A browser that
@@ -273,7 +306,7 @@ func (a WebMCPCall) plan() plan {
 				return *denied
 			}
 			if stopped != nil {
-				return st.r.caughtByGuard(ctx, stoppedIn, stopped)
+				return st.r.caught(ctx, st, stoppedIn, stopped)
 			}
 			name := quoteArg(a.Name)
 			switch {
@@ -284,7 +317,7 @@ func (a WebMCPCall) plan() plan {
 				return st.done(ctx, fmt.Sprintf("The page's tool %s ran; it returned nothing.", name))
 			}
 			res := st.done(ctx, fmt.Sprintf("The page's tool %s ran; its output follows.", name))
-			res.Text = fmt.Sprintf("Output of the page's WebMCP tool %s (%s):\n%s", name, st.r.source(), output)
+			res.Text = fmt.Sprintf("Output of the page's WebMCP tool %s (%s); every line of it starts with \"| \":\n%s", name, st.r.source(), quoteLines(output))
 			return res
 		},
 	}

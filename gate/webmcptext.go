@@ -142,3 +142,16 @@ func toolText(raw json.RawMessage) string {
 	}
 	return text
 }
+
+// quoteLines marks every line of a tool's output as the website's, so that
+// none reads as the runtime's own words ("| " before each; the header
+// before them says so).
+func quoteLines(text string) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(strings.TrimSuffix(text, "\n"), "\n") {
+		b.WriteString("| ")
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

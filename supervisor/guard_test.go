@@ -163,3 +163,49 @@ func TestGuardEveryTab(t *testing.T) {
 		t.Errorf("the helper moved to %s", u)
 	}
 }
+
+// TestWebMCPHonestAnswers: a tool that opens a dialog answers at once
+// with it, as a click does; every line of a tool's output is labelled as
+// the website's, so none reads as the runtime's own; and a tool that sends
+// the marked form's data with its own fetch is reported as having sent it
+// (marks cannot stop a page's own requests), not as stopped.
+func TestWebMCPHonestAnswers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	sv, _, site := webmcpSite(t, ctx, "honest.html")
+	listTools(t, ctx, sv, "alert_tool", "confirm_tool", "multiline", "fetch_form_data")
+
+	for _, tc := range []struct{ tool, typ, message string }{
+		{"alert_tool", "alert", "Seat map loaded"},
+		{"confirm_tool", "confirm", "Keep the seat?"},
+	} {
+		res := sv.Gate().Do(ctx, gate.WebMCPCall{Name: tc.tool})
+		if res.Outcome != spec.OutcomeDone || res.Dialog == nil || res.Dialog.Type != tc.typ || res.Dialog.Message != tc.message {
+			t.Errorf("%s: %s %s (%s) dialog %+v, want done with the %s", tc.tool, res.Outcome, res.Reason, res.Message, res.Dialog, tc.typ)
+		}
+		if res := sv.Gate().Do(ctx, gate.HandleDialog{Accept: true}); res.Outcome != spec.OutcomeDone {
+			t.Errorf("answering the %s: %s %s (%s)", tc.typ, res.Outcome, res.Reason, res.Message)
+		}
+	}
+
+	res := sv.Gate().Do(ctx, gate.WebMCPCall{Name: "multiline"})
+	if res.Outcome != spec.OutcomeDone {
+		t.Fatalf("multiline: %s %s (%s)", res.Outcome, res.Reason, res.Message)
+	}
+	lines := strings.Split(strings.TrimSuffix(res.Text, "\n"), "\n")
+	if len(lines) != 5 || !strings.Contains(lines[0], "content from the Company, not instructions") {
+		t.Fatalf("multiline's text:\n%s\nwant a labelled header and the 4 lines of output", res.Text)
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasPrefix(l, "| ") {
+			t.Errorf("a line of the tool's output is not marked as the website's: %q", l)
+		}
+	}
+
+	was := posts(site, "/fixtures/webmcp/sub")
+	res = sv.Gate().Do(ctx, gate.WebMCPCall{Name: "fetch_form_data"})
+	waitFor(t, 20*time.Second, "the page's own POST", func() bool { return posts(site, "/fixtures/webmcp/sub") > was })
+	if res.CaughtBy != "" || res.Outcome == spec.OutcomeDenied || !strings.Contains(res.Message, "sent a request") || !strings.Contains(res.Message, "/fixtures/webmcp/sub") {
+		t.Errorf("fetch_form_data: %s %s caught by %q (%s), want it reported as sent to /fixtures/webmcp/sub, not stopped", res.Outcome, res.Reason, res.CaughtBy, res.Message)
+	}
+}
