@@ -59,6 +59,7 @@ type Gate struct {
 	closeFn context.CancelFunc
 
 	refs     *refTable
+	after    afterAction // the last action whose guard may still watch (after.go)
 	ctlEpoch uint64
 	doc      string  // the top document's identity at the last sync
 	last     Surface // the page at the last sync
@@ -182,6 +183,8 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		if res := r.open(ctx); res != nil {
 			return *res
 		}
+		// What the guard stopped after the last action returned.
+		r.readLate(ctx)
 		if pr != nil {
 			// A probe names its element by frame and local id: it gets a
 			// ref of this epoch, and passes as an action with that ref.
@@ -242,6 +245,10 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		}
 		r.tabState(ctx, &res, prior)
 		res.Message += r.unguardedNote()
+		r.reportLate(&res)
+	}
+	if len(r.disarmed) > 0 {
+		g.after = afterAction{frames: r.disarmed, tool: a.Tool()}
 	}
 	seen := res.Page
 	g.seen.Store(&seen)

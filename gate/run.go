@@ -36,6 +36,10 @@ type run struct {
 	// those it could not arm.
 	elsewhere []Frame
 	unguarded []string
+	// disarmed are the frames the run disarmed, whose guard watches the
+	// window after the action; late, what it stopped after the last one.
+	disarmed []Frame
+	late     *lateCatch
 	// title is the top document's title read by the last disarm, valid
 	// while the top document is titleDoc.
 	title, titleDoc string
@@ -433,6 +437,7 @@ func (r *run) disarm(ctx context.Context) (*marks.Caught, Frame) {
 			r.g.log.Debug("disarming the guard failed", "err", err)
 			continue
 		}
+		r.disarmed = append(r.disarmed, f)
 		if len(r.frameList) > 0 && r.frameList[0].ID == f.ID {
 			if doc, err := r.s.Document(ctx); err == nil {
 				r.title, r.titleDoc = d.Title, doc

@@ -2,6 +2,8 @@ package supervisor_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +209,69 @@ func TestWebMCPHonestAnswers(t *testing.T) {
 	waitFor(t, 20*time.Second, "the page's own POST", func() bool { return posts(site, "/fixtures/webmcp/sub") > was })
 	if res.CaughtBy != "" || res.Outcome == spec.OutcomeDenied || !strings.Contains(res.Message, "sent a request") || !strings.Contains(res.Message, "/fixtures/webmcp/sub") {
 		t.Errorf("fetch_form_data: %s %s caught by %q (%s), want it reported as sent to /fixtures/webmcp/sub, not stopped", res.Outcome, res.Reason, res.CaughtBy, res.Message)
+	}
+}
+
+// TestGuardAfterTheCall: a script the agent's action started that submits
+// the marked form from a timer after the action returned (0, 50 and 1,500
+// ms) meets the guard, armed 2 s more without holding the call: the form
+// is not POSTed, and the step stopped is said in the action's result (when
+// the timer fired during it) or in the next one, and in the audit log. A
+// timer of 2,500 ms is past that window: its submission goes through, as
+// the docs say.
+func TestGuardAfterTheCall(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	sv, auditPath, site := webmcpSite(t, ctx, "late.html")
+	const sub = "/fixtures/webmcp/sub"
+	tried := func() bool {
+		return strings.Contains(eval(ctx, t, sv.Page(), `function(){ const l = document.getElementById("log"); return l ? l.textContent : "tried (gone)" }`), "tried")
+	}
+	action := func(how string, ms int) gate.Action {
+		if how == "tool" {
+			listTools(t, ctx, sv, fmt.Sprintf("submit_after_%d", ms))
+			return gate.WebMCPCall{Name: fmt.Sprintf("submit_after_%d", ms)}
+		}
+		snap := sv.Gate().Do(ctx, gate.Snapshot{})
+		return gate.Click{Ref: refNamed(t, snap, "button", fmt.Sprintf("Submit after %d ms", ms))}
+	}
+	for _, ms := range []int{0, 50, 1500} {
+		for _, how := range []string{"tool", "click"} {
+			reload(t, ctx, sv, "late.html")
+			was := posts(site, sub)
+			res := sv.Gate().Do(ctx, action(how, ms))
+			waitFor(t, 20*time.Second, "the page's timer", tried)
+			said := res.Outcome == spec.OutcomeDenied && res.Reason == spec.ReasonUserStep
+			if !said && res.Outcome != spec.OutcomeDone {
+				t.Errorf("%d ms by %s: %s %s (%s), want done or denied user_step", ms, how, res.Outcome, res.Reason, res.Message)
+			}
+			next := sv.Gate().Do(ctx, gate.Snapshot{})
+			if !said && !strings.Contains(next.Message, "After the previous action (") {
+				t.Errorf("%d ms by %s: neither the action's result (%s) nor the next one (%s) says the guard stopped the step", ms, how, res.Message, next.Message)
+			}
+			if n := posts(site, sub) - was; n != 0 {
+				t.Errorf("%d ms by %s: the form was POSTed %d times", ms, how, n)
+			}
+			if got := eval(ctx, t, sv.Page(), `function(){ return location.pathname }`); got != "/fixtures/webmcp/late.html" {
+				t.Errorf("%d ms by %s: the page moved to %s", ms, how, got)
+			}
+		}
+	}
+	// The audit log has a line for each step the guard stopped after the action.
+	raw, err := os.ReadFile(auditPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(raw), "stopped by the in-page guard after the action returned"); n == 0 {
+		t.Errorf("the audit log has no line for a step stopped after the action returned:\n%s", raw)
+	}
+	// Past the window: the 2,500 ms timer's submission goes through.
+	for _, how := range []string{"tool", "click"} {
+		reload(t, ctx, sv, "late.html")
+		was := posts(site, sub)
+		if res := sv.Gate().Do(ctx, action(how, 2500)); res.Outcome != spec.OutcomeDone {
+			t.Errorf("2500 ms by %s: %s %s (%s), want done", how, res.Outcome, res.Reason, res.Message)
+		}
+		waitFor(t, 20*time.Second, "the submission past the guard's window", func() bool { return posts(site, sub) > was })
 	}
 }

@@ -44,12 +44,19 @@
     // remembers the change as caught ("value change"). It runs at each peek (the
     // gate reads one while the tool runs), at disarm, and before a submission
     // the guard sees, which is stopped when it would send a changed control.
-    const GUARD_MS = 5000, TOOL_MS = 120000;
+    //
+    // A script the action started may run on after it returned (a timer, a
+    // promise): the disarm leaves the guard armed AFTER_MS more (after:
+    // true), judging by the same record, and what it stops then waits in
+    // late for the gate's next call (takeLate, or the next check), which
+    // reports it to the agent. A take stands it down at once, as during an
+    // action.
+    const GUARD_MS = 5000, TOOL_MS = 120000, AFTER_MS = 2000;
     const GUARDED = ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit", "formdata", "input", "change"];
     let guard = null; // {until, caught, tool, rec: record(), saved: rec.saved}
     function guardEvent(ev) {
       if (!guard) return;
-      if (performance.now() > guard.until) { guard = null; return; }
+      if (performance.now() > guard.until) { expire(); return; }
       const was = judgeBy(guard.rec.marks);
       try {
         judge(ev);
@@ -189,18 +196,43 @@
     // put back. What it caught of the agent's run (a tool's changes up to
     // now, swept first) is kept for the run's disarm. An agent's check of
     // that epoch or an older one (it raced the take) arms nothing.
-    let kept = null, userEpoch = -1;
+    let kept = null, late = null, userEpoch = -1;
     function standDown(epoch) {
       if (guard && performance.now() <= guard.until) sweep();
-      kept = guard && guard.caught || kept;
+      if (guard && guard.after) late ??= guard.caught;
+      else kept = guard && guard.caught || kept;
       guard = null;
       userEpoch = Math.max(userEpoch, epoch);
     }
+    // expire ends a guard past its time, keeping what it stopped after
+    // its action for takeLate.
+    function expire() {
+      if (guard && guard.after) late ??= guard.caught;
+      guard = null;
+    }
     function disarm() {
       if (guard && performance.now() <= guard.until) sweep();
-      const caught = guard && guard.caught || kept;
-      guard = kept = null;
+      const caught = guard && !guard.after && guard.caught || kept;
+      kept = null;
+      if (guard && !guard.after && performance.now() <= guard.until) {
+        guard = { ...guard, until: performance.now() + AFTER_MS, caught: null, after: true };
+      } else {
+        expire();
+      }
       return { caught: caught || null, title: docTitle.call(document) };
+    }
+    // takeLate returns, once, what the guard stopped after its action
+    // returned (see AFTER_MS), or null; the guard stays as it is.
+    function takeLate() {
+      if (guard && guard.after) {
+        if (performance.now() <= guard.until) sweep();
+        late ??= guard.caught;
+        guard.caught = null;
+        if (performance.now() > guard.until) guard = null;
+      }
+      const out = late;
+      late = null;
+      return out;
     }
 
     // peek is what the guard has stopped so far, without disarming it.
@@ -210,6 +242,14 @@
     }
 
     function check(a) {
+      // The window after the last action: what it stopped waits in late,
+      // and it goes on if this check arms nothing.
+      let after = null;
+      if (guard && guard.after) {
+        if (performance.now() <= guard.until) sweep();
+        late ??= guard.caught;
+        if (performance.now() <= guard.until) after = { ...guard, caught: null };
+      }
       guard = kept = null;
       const mayArm = !(a.agent && a.epoch <= userEpoch);
       // A page's WebMCP tool runs, or an action elsewhere (another frame or
@@ -225,6 +265,8 @@
       if (a.arm && mayArm && !out.stale && !out.obscured && out.marks.length === 0) {
         const rec = record(listenRoots());
         guard = { until: performance.now() + GUARD_MS, caught: null, rec, saved: rec.saved };
+      } else {
+        guard = after;
       }
       return out;
     }
@@ -269,5 +311,5 @@
       c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
       return out;
     }
-    return { check, disarm, peek, standDown, rootsChanged };
+    return { check, disarm, peek, takeLate, standDown, rootsChanged };
   })();
