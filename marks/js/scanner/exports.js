@@ -13,7 +13,7 @@
   function adopt(host, root) {
     if (Tree.adoptRoot(host, root)) {
       Memo.forget();
-      Guard.rootsChanged();
+      Roots.rootsChanged();
     }
   }
 

@@ -3,11 +3,12 @@
 // imports the const lines at its top, its exports the object it returns.
 
   const Guard = (() => {
-    const { rootQuery, docTitle, lookup, docBody, docElement, formElements } = Dom;
+    const { docTitle, lookup, docBody, docElement, formElements } = Dom;
     const { isClosedHost, rootOf, deepActive, readAgain } = Tree;
     const { deepFromPoint, hitTest } = HitTest;
     const { collector, keyMarks, interactionOf, submissionOf, clickMarks, selectMarks, formOf, kindOf, judgeBy } = Rules;
     const { record, formMarks, stateOf, isField } = Armed;
+    const { listenRoots } = Roots;
 
     // ---- the guard: a second line behind check ----
     // While the gate dispatches an allowed agent action, the guard is armed
@@ -150,46 +151,6 @@
       });
     }
     for (const type of GUARDED) addEventListener(type, guardEvent, { capture: true });
-    // listenRoots adds the guard's listeners for the events that are not
-    // composed to every shadow root it has not seen, through open and adopted
-    // closed roots (the rest reach the window). The walk costs many times a
-    // check, so it runs again only after the document or a root it found
-    // gained nodes (a new root comes with new nodes: its host inserted, or
-    // its content) or a closed root was adopted.
-    const listening = new WeakSet();
-    const GROWS = { childList: true, subtree: true };
-    let rootsGrew = true;
-    let roots = [document]; // the document and the shadow roots the last walk found
-    const growth = new MutationObserver(() => {
-      rootsGrew = true;
-      growth.disconnect(); // one record is enough until the next walk
-    });
-    function listenRoots() {
-      if (!rootsGrew && !growth.takeRecords().length) return roots;
-      rootsGrew = false;
-      growth.disconnect();
-      growth.observe(document, GROWS);
-      roots = [document];
-      const walk = (root) => {
-        for (const el of rootQuery(root, "*")) {
-          const r = rootOf(el);
-          if (!r) continue;
-          roots.push(r);
-          if (!listening.has(r)) {
-            listening.add(r);
-            for (const type of ["submit", "formdata"]) r.addEventListener(type, guardEvent, { capture: true });
-          }
-          growth.observe(r, GROWS);
-          walk(r);
-        }
-      };
-      walk(document);
-      return roots;
-    }
-    // rootsChanged: a closed root was adopted; the next arming listens in it.
-    function rootsChanged() {
-      rootsGrew = true;
-    }
     // standDown is the User's take of control (control epoch epoch), sent
     // in the step that makes the frame read "user" (package injector): the
     // guard stops judging at once, so no input of the User's is stopped or
@@ -256,14 +217,14 @@
       // tab) whose script may reach this frame: nothing here is touched yet.
       if (a.kind === "tool" || a.kind === "guard") {
         if (!mayArm) return { stale: false, marks: [], obscured: false, point: null, focused: false };
-        const rec = record(listenRoots());
+        const rec = record(listenRoots(guardEvent));
         const tool = a.kind === "tool" || a.tool;
         guard = { until: performance.now() + (tool ? TOOL_MS : GUARD_MS), caught: null, tool, rec, saved: rec.saved };
         return { stale: false, marks: [], obscured: false, point: null, focused: false };
       }
       const out = checkNow(a);
       if (a.arm && mayArm && !out.stale && !out.obscured && out.marks.length === 0) {
-        const rec = record(listenRoots());
+        const rec = record(listenRoots(guardEvent));
         guard = { until: performance.now() + GUARD_MS, caught: null, rec, saved: rec.saved };
       } else {
         guard = after;
@@ -311,5 +272,5 @@
       c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
       return out;
     }
-    return { check, disarm, peek, takeLate, standDown, rootsChanged };
+    return { check, disarm, peek, takeLate, standDown };
   })();
