@@ -7,6 +7,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -183,8 +184,6 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		if res := r.open(ctx); res != nil {
 			return *res
 		}
-		// What the guard stopped after the last action returned.
-		r.readLate(ctx)
 		if pr != nil {
 			// A probe names its element by frame and local id: it gets a
 			// ref of this epoch, and passes as an action with that ref.
@@ -214,12 +213,24 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		}
 		// 3. Ask the page what the action touches, in one round trip, and
 		// refuse a marked step (user_step); arms the in-page guard.
-		if res := r.checkMarks(ctx, &p, st); res != nil {
-			return *res
+		// Beside it, in parallel: the guard armed in every other Company
+		// frame and tab the action's script may reach, and what the guard
+		// stopped after the last action returned.
+		var (
+			beside    sync.WaitGroup
+			elsewhere []Frame
+			unguarded []string
+		)
+		r.frames() // read before the goroutines share it
+		if arm, checked := r.arms(&p, st); arm {
+			beside.Go(func() { elsewhere, unguarded = r.armElsewhere(ctx, *p.touch, checked) })
 		}
-		// ... and in every other Company frame and tab its script may reach.
-		if p.touch != nil {
-			r.armElsewhere(ctx, *p.touch)
+		beside.Go(func() { r.readLate(ctx) })
+		res := r.checkMarks(ctx, &p, st)
+		beside.Wait()
+		r.elsewhere, r.unguarded = elsewhere, unguarded
+		if res != nil {
+			return *res
 		}
 		// 4. Take the input lease and dispatch (a read takes none: it is
 		// checked against the User's turn instead), then what the guard

@@ -50,15 +50,14 @@ const (
 )
 
 // armElsewhere arms the guard in every Company frame of the page and of
-// the Session's other tabs that the check did not arm, when the check
-// armed one: a (the plan's touch) says for how long. A frame that
-// could not be armed in armWait is named in r.unguarded.
-func (r *run) armElsewhere(ctx context.Context, a marks.Action) {
-	if len(r.armed) == 0 {
-		return
-	}
+// the Session's other tabs but checked (those the check arms): a (the
+// plan's touch) says for how long. It runs beside the check, so it adds
+// no round trip to the action's time; it returns the frames it armed and
+// the URLs of those it could not arm in armWait. The page's frames must
+// have been read (r.frames) before.
+func (r *run) armElsewhere(ctx context.Context, a marks.Action, checked []Frame) (elsewhere []Frame, unguarded []string) {
 	armed := map[string]bool{}
-	for _, f := range r.armed {
+	for _, f := range checked {
 		armed[f.ID] = true
 	}
 	var todo []Frame
@@ -75,7 +74,7 @@ func (r *run) armElsewhere(ctx context.Context, a marks.Action) {
 		add(e.OtherTabFrames())
 	}
 	if len(todo) == 0 {
-		return
+		return nil, nil
 	}
 	// As the check's: a guard that stood down for the User's turn of this
 	// epoch arms nothing.
@@ -91,13 +90,30 @@ func (r *run) armElsewhere(ctx context.Context, a marks.Action) {
 	for i, f := range todo {
 		switch {
 		case ok[i]:
-			r.elsewhere = append(r.elsewhere, f)
+			elsewhere = append(elsewhere, f)
 		case errors.Is(errs[i], browser.ErrFrameGone):
 		default:
 			r.g.log.Debug("arming the guard elsewhere failed", "url", f.URL, "err", errs[i])
-			r.unguarded = append(r.unguarded, f.URL)
+			unguarded = append(unguarded, f.URL)
 		}
 	}
+	return elsewhere, unguarded
+}
+
+// arms says whether the check of plan p arms the guard, and in which
+// frames (see checkMarks).
+func (r *run) arms(p *plan, st *step) (bool, []Frame) {
+	if p.touch == nil {
+		return false, nil
+	}
+	k := p.touch.Kind
+	if !((r.probe == nil || k == marks.ActionTool) && k != marks.ActionScroll && k != marks.ActionFocus && k != marks.ActionWheel) {
+		return false, nil
+	}
+	if p.focused {
+		return true, r.frames()
+	}
+	return true, []Frame{st.frame}
 }
 
 // forEach runs fn(0..n-1), armParallel at a time, and waits for them.

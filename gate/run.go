@@ -135,7 +135,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 	// when only the marks' verdict stands between the agent and a step.
 	// A page's WebMCP tool runs with the guard armed even in a probe: its
 	// script must never take a marked step for real.
-	a.Arm = (r.probe == nil || a.Kind == marks.ActionTool) && a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
+	a.Arm, _ = r.arms(p, st)
 	// A check that races the User's take arms no guard the take stood
 	// down (a probe AsUser is given in the User's turn: its tool is
 	// guarded all the same).
