@@ -267,20 +267,6 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	return r.outcome(ctx, err)
 }
 
-// caughtByGuard is the refusal of an action whose input the in-page guard
-// of frame stopped (caught has a mark).
-func (r *run) caughtByGuard(ctx context.Context, frame Frame, caught *marks.Caught) Result {
-	m := r.markRefs(frame, caught.Marks[0])
-	where := ""
-	if r.inOtherTab(frame) {
-		where = fmt.Sprintf(" in another tab of the Session (%s)", clipText(frame.URL, 200))
-	}
-	res := r.denied(ctx, spec.ReasonUserStep, fmt.Sprintf("The in-page guard stopped this action's %s%s before the page saw it, because it reached a step the Company leaves to the User (%s mark on %s); the page changed under the action. %s",
-		caught.Event, where, m.Kind, m.Marked, userStepAdvice(m)))
-	res.Mark, res.CaughtBy = m, CaughtByGuard
-	return res
-}
-
 // errUserHasControl is what a dispatch returns when the User's turn
 // began before or during it.
 var errUserHasControl = errors.New("the user holds control")

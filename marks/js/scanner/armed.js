@@ -12,9 +12,9 @@
     // covered control or form, clone a covered form without its mark, or
     // replace its submitter before it submits or sets something. So the
     // guard records, when it arms, every marked element with its kind,
-    // every form a mark covers (its marks, its controls, its marked
-    // submitters, and what it would send: action, method and field names),
-    // and the value of every control an interaction mark covers. It is
+    // every form a mark covers (its marks and its controls), the submit
+    // buttons an interaction mark covers with their forms, and the value of
+    // every control an interaction mark covers. It is
     // read from the marked elements down, not by a walk of every element:
     // a click's cost stays near that of its check.
     const elQuery = (el, sel) => Element.prototype.querySelectorAll.call(el, sel);
@@ -22,6 +22,7 @@
     const formAction = prop(HTMLFormElement.prototype, "action");
     const formMethod = prop(HTMLFormElement.prototype, "method");
     const FIELDS = "input,select,textarea";
+    const NAMED = "input[name],select[name],textarea[name]";
     const isField = (el) => el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
 
     // record reads what the marks cover in roots (the document and the
@@ -34,37 +35,52 @@
           if (k) marks.set(el, k);
         }
       }
-      if (marks.size === 0) return { marks, forms: [], saved: new Map() };
-      return { marks, forms: coveredForms(roots), saved: saveCovered(roots, marks) };
+      if (marks.size === 0) return { marks, forms: [], submitters: new Map(), saved: new Map() };
+      return { marks, forms: coveredForms(roots, marks), submitters: markedSubmitters(marks), saved: saveCovered(roots, marks) };
     }
 
     // signature is what form f would send, but for the values: a clone
-    // of a covered form sends the same.
+    // of a covered form sends the same. It is read when a form is
+    // submitted, of that form and of the covered ones, not at arming.
     function signature(f) {
       const names = Array.from(formElements.call(f), (el) => el.name || "").filter((n) => n !== "").sort();
       return formMethod.call(f) + " " + formAction.call(f) + "\n" + names.join("\n");
     }
-    function coveredForms(roots) {
+    // coveredForms finds the forms a mark covers from the marks down: a
+    // marked form, a form inside an interaction-marked element, and (few)
+    // the forms of shadow trees; each with its marks and its named fields
+    // (descendants: a field a form= attribute gives it from elsewhere is
+    // left out), which a script may move into another form to send them.
+    function coveredForms(roots, marks) {
+      const found = new Set();
+      for (const [el, kind] of marks) {
+        if (el instanceof HTMLFormElement) found.add(el);
+        if (kind === "interaction") for (const f of elQuery(el, "form")) found.add(f);
+      }
+      for (const r of roots) if (r !== document) for (const f of rootQuery(r, "form")) found.add(f);
       const out = [];
-      for (const r of roots) {
-        for (const f of rootQuery(r, "form")) {
-          const c = collector();
-          submissionOf(f, c, f);
-          if (!c.list.length) continue;
-          const marks = [];
-          for (let n = f; n; n = parentOf(n)) {
-            const k = kindOf(n);
-            if (k === "interaction" || (n === f && k)) marks.push([k, n]);
-          }
-          const controls = new Set(submitOrder(f));
-          const submitters = [];
-          for (const el of controls) {
-            if (!isSubmit(el)) continue;
-            const s = collector();
-            interactionOf(el, s);
-            if (s.list.length) submitters.push(el);
-          }
-          out.push({ form: f, marks, controls, submitters, sig: signature(f) });
+      for (const f of found) {
+        const c = collector();
+        submissionOf(f, c, f);
+        if (!c.list.length) continue;
+        const fm = [];
+        for (let n = f; n; n = parentOf(n)) {
+          const k = kindOf(n);
+          if (k === "interaction" || (n === f && k)) fm.push([k, n]);
+        }
+        out.push({ form: f, marks: fm, controls: new Set(elQuery(f, NAMED)) });
+      }
+      return out;
+    }
+
+    // markedSubmitters maps every submit button an interaction mark covers
+    // (on it or around it) to its form.
+    function markedSubmitters(marks) {
+      const out = new Map();
+      for (const [el, kind] of marks) {
+        if (kind !== "interaction") continue;
+        for (const s of [el, ...elQuery(el, "button,input[type=submit],input[type=image]")]) {
+          if (isSubmit(s) && !out.has(s)) out.set(s, formOf(s));
         }
       }
       return out;
@@ -118,14 +134,12 @@
         let covers = f.form === t;
         if (!covers) {
           sig ??= signature(t);
-          covers = sig === f.sig || now.some((el) => f.controls.has(el));
+          covers = sig === signature(f.form) || now.some((el) => f.controls.has(el));
         }
         if (covers) for (const [kind, marked] of f.marks) c.add(kind, marked, submitter || t);
-        if (f.form === t) {
-          for (const s of f.submitters) {
-            if (s !== submitter && formOf(s) !== t) interactionOf(s, c, submitter || t);
-          }
-        }
+      }
+      for (const [s, form] of rec.submitters) {
+        if (form === t && s !== submitter && formOf(s) !== t) interactionOf(s, c, submitter || t);
       }
       if (submitter) interactionOf(submitter, c);
     }
