@@ -2,12 +2,14 @@ package supervisor_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -273,5 +275,45 @@ func TestGuardAfterTheCall(t *testing.T) {
 			t.Errorf("2500 ms by %s: %s %s (%s), want done", how, res.Outcome, res.Reason, res.Message)
 		}
 		waitFor(t, 20*time.Second, "the submission past the guard's window", func() bool { return posts(site, sub) > was })
+	}
+}
+
+// TestGuardAfterTheCallStandsDown: the User who takes control within the
+// 2 s the guard stays armed after the agent's action submits the marked
+// form themselves, and it is sent: the take stood the guard down at once,
+// and no audit line blames the User's step on the agent.
+func TestGuardAfterTheCallStandsDown(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	sv, auditPath, site := webmcpSite(t, ctx, "late.html")
+	page := sv.Page()
+	var at [2]float64
+	if err := json.Unmarshal([]byte(eval(ctx, t, page, `function(){ const r = document.getElementById("send").getBoundingClientRect(); return JSON.stringify([r.x + r.width/2, r.y + r.height/2]) }`)), &at); err != nil {
+		t.Fatal(err)
+	}
+	snap := sv.Gate().Do(ctx, gate.Snapshot{})
+	if res := sv.Gate().Do(ctx, gate.Click{Ref: refNamed(t, snap, "button", "Note")}); res.Outcome != spec.OutcomeDone {
+		t.Fatalf("the agent's click: %s %s (%s)", res.Outcome, res.Reason, res.Message)
+	}
+	seen := len(auditLines(t, auditPath))
+	// At once, well within the guard's 2 s after the click.
+	if err := sv.Control().User().Take(ctx); err != nil {
+		t.Fatal(err)
+	}
+	was := posts(site, "/fixtures/webmcp/sub")
+	if err := page.Click(ctx, at[0], at[1]); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 20*time.Second, "the User's check-in to be POSTed", func() bool { return posts(site, "/fixtures/webmcp/sub") > was })
+	if err := sv.Control().User().HandBack(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if res := sv.Gate().Do(ctx, gate.Snapshot{}); strings.Contains(res.Message, "After the previous action") {
+		t.Errorf("the User's own step is reported as the agent's: %s", res.Message)
+	}
+	for _, l := range auditLines(t, auditPath)[seen:] {
+		if l.Event == audit.EventDenied {
+			t.Errorf("an audit line blames the User's step on the agent: %s %s %s (%s)", l.Tool, l.Event, l.Reason, l.Message)
+		}
 	}
 }
