@@ -121,25 +121,29 @@
       return saved;
     }
 
-    // formMarks adds to c the marks that covered, when the guard armed,
-    // the submission of form t with submitter (null for none): t's own
-    // (moved out of a marked container since), a covered form's that t is
-    // a clone of (same action, method and field names), or whose control
-    // t now holds (moved into it), and an interaction-marked submitter of
-    // t that is gone from it (replaced by another).
+    // formMarks adds to c the marks that cover the submission of form t
+    // with submitter (null for none), now or when the guard armed: t's own
+    // (marks removed since count, as does a marked container it was moved
+    // out of); when none covers t, a covered form's that t is a clone of
+    // (same action, method and field names) or whose field t now holds
+    // (moved into it); and an interaction-marked submitter of t that is
+    // gone from it (replaced by another), or submitter's own.
     function formMarks(rec, t, submitter, c) {
-      let sig = null;
-      const now = submitOrder(t);
+      const touches = submitter || t;
+      submissionOf(t, c, touches);
       for (const f of rec.forms) {
-        let covers = f.form === t;
-        if (!covers) {
-          sig ??= signature(t);
-          covers = sig === signature(f.form) || now.some((el) => f.controls.has(el));
+        if (f.form === t) for (const [kind, marked] of f.marks) c.add(kind, marked, touches);
+      }
+      if (!c.list.length && rec.forms.length) {
+        const sig = signature(t), now = submitOrder(t);
+        for (const f of rec.forms) {
+          if (sig === signature(f.form) || now.some((el) => f.controls.has(el))) {
+            for (const [kind, marked] of f.marks) c.add(kind, marked, touches);
+          }
         }
-        if (covers) for (const [kind, marked] of f.marks) c.add(kind, marked, submitter || t);
       }
       for (const [s, form] of rec.submitters) {
-        if (form === t && s !== submitter && formOf(s) !== t) interactionOf(s, c, submitter || t);
+        if (form === t && s !== submitter && formOf(s) !== t) interactionOf(s, c, touches);
       }
       if (submitter) interactionOf(submitter, c);
     }
