@@ -2,7 +2,7 @@
 GO ?= go
 CHROMIUM_CANDIDATES := chromium chromium-browser google-chrome google-chrome-stable
 
-.PHONY: demo test chromium build bench fuzz pool-test pool-bench fleet-test capacity-bench
+.PHONY: demo test chromium sarif-multitool build bench fuzz pool-test pool-bench fleet-test capacity-bench
 
 # chromium installs Debian's Chromium when no browser is found: with apt-get
 # when we are root, otherwise it prints the exact command to run.
@@ -30,9 +30,24 @@ demo: chromium build
 # ARTIFACTS (browsertest); without -artifacts they would go with the test.
 ARTIFACTS ?= /tmp/poppy-test-artifacts
 
-test: chromium
+# sarif-multitool installs the SARIF Multitool from npm (a self-contained
+# binary in @microsoft/sarif-multitool-linux) into .cache/, best effort:
+# with it, check's tests validate their SARIF logs as GitHub Advanced
+# Security does (rule kinds Sarif and Ghas); without it (no npm, no
+# network), against the schema and the GHAS rules the tests encode.
+SARIF_MULTITOOL_DIR := .cache/sarif-multitool
+SARIF_MULTITOOL := $(CURDIR)/$(SARIF_MULTITOOL_DIR)/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+sarif-multitool:
+	@if [ ! -x "$(SARIF_MULTITOOL)" ] && command -v npm >/dev/null 2>&1 && [ "$$(uname -s)" = Linux ]; then \
+		mkdir -p $(SARIF_MULTITOOL_DIR) && \
+		npm install --silent --no-audit --no-fund --prefix $(SARIF_MULTITOOL_DIR) @microsoft/sarif-multitool@5.7.0 >/dev/null 2>&1 && \
+		chmod u+x "$(SARIF_MULTITOOL)" || echo "SARIF Multitool not installed: check's tests validate SARIF without it"; \
+	fi
+
+test: chromium sarif-multitool
 	$(GO) vet ./...
 	mkdir -p $(ARTIFACTS)
+	if [ -x "$(SARIF_MULTITOOL)" ]; then export POPPY_SARIF_MULTITOOL="$(SARIF_MULTITOOL)"; fi; \
 	$(GO) test -race -count=1 -timeout 30m -artifacts -outputdir=$(ARTIFACTS) ./...
 
 # pool-test runs poppy-browser through Browserless from npm (downloads a few
@@ -68,7 +83,8 @@ FUZZ_TARGETS := \
 	./spec:FuzzMatchesDomain ./spec:FuzzNormalizeDomain \
 	./session:FuzzParseCompany ./testsite:FuzzJoinCredential \
 	./internal/pagetext:FuzzLine ./internal/pagetext:FuzzURL \
-	./agent:FuzzParseReply ./gate:FuzzParseRef ./mcpserver:FuzzToolArguments
+	./agent:FuzzParseReply ./gate:FuzzParseRef ./mcpserver:FuzzToolArguments \
+	./check:FuzzSourceLine ./check:FuzzParseConfig
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

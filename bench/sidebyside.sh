@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark: poppy-browser's MCP server and Playwright MCP, the
 # same pages, the same MCP client, one run. Not part of make test.
-#   bench/sidebyside.sh [-runs N] [-task checkin | -pages DIR [-pages-limit N]]
+#   bench/sidebyside.sh [-runs N] [-task checkin|shop | -pages DIR [-pages-limit N]]
 # -pages DIR measures saved real pages, DIR/NAME/source.html (e.g. Mozilla
 # Readability's test/test-pages, Apache-2.0; never commit them), served from
 # realpages.test with every other host unreachable in both browsers.

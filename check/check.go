@@ -65,6 +65,14 @@ type Options struct {
 	// (staging servers).
 	CAFile  string
 	Resolve []string
+	// Headers are added to every request to the Company's hosts (and to
+	// the crawl's fetches of them): --header, for pages behind a login.
+	// Their values are secrets, never in a report or a log. Nil means none.
+	Headers map[string]string
+	// StorageState is loaded into each page's browser context before the
+	// page loads (--storage-state: Playwright's cookies and local
+	// storage). Nil means none.
+	StorageState *StorageState
 	// Progress, when set, is called before each page.
 	Progress func(i, n int, url string)
 	// Logger receives debug logs; nil discards.
@@ -93,6 +101,7 @@ type Checker struct {
 	discMu     sync.Mutex
 	discovered map[string]*Discovery
 	companies  map[string]*session.Company
+	startHosts []string // the crawl's pages given: where Headers may go
 }
 
 // runtime is one Company's runtime and the gate, in its probe mode, that
@@ -368,11 +377,11 @@ func discoveryFindings(d *Discovery) []Finding {
 	}
 	var out []Finding
 	if !d.OK {
-		out = append(out, finding(Error, CheckDiscovery, "BC-3-poppy-json",
+		out = append(out, finding("discovery-failed", Error, CheckDiscovery, "BC-3-poppy-json",
 			d.Error+"; an agent that discovers the Company will not use browser-control v1 here"))
 	}
 	for _, w := range d.Warnings {
-		out = append(out, finding(Warning, CheckDiscovery, "BC-3-poppy-json", w))
+		out = append(out, finding("discovery-warning", Warning, CheckDiscovery, "BC-3-poppy-json", w))
 	}
 	return out
 }
@@ -420,6 +429,8 @@ func (c *Checker) use(ctx context.Context, co *session.Company, page string) (*r
 			CAFile:      c.opts.CAFile,
 			Resolve:     c.opts.Resolve,
 			Logger:      c.log,
+			// The Company's hosts only; never logged.
+			CompanyRequestHeaders: c.opts.Headers,
 		})
 		if err := sv.Start(sctx); err != nil {
 			rt.err = fmt.Errorf("starting the checker's browser: %w", err)

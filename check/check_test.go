@@ -145,7 +145,7 @@ func TestFixtures(t *testing.T) {
 	t.Run("json", func(t *testing.T) { validateJSON(t, rep) })
 	t.Run("junit", func(t *testing.T) { validateJUnit(t, rep) })
 	t.Run("html", func(t *testing.T) { validateHTML(t, rep) })
-	t.Run("sarif", func(t *testing.T) { validateSARIF(t, rep) })
+	t.Run("sarif", func(t *testing.T) { validateSARIF(t, rep, nil) })
 	t.Run("exit codes", func(t *testing.T) {
 		// A page whose marked submitter's form can be submitted another way
 		// fails the default --fail-on; the page with every way out marked
@@ -263,26 +263,41 @@ func validateJUnit(t *testing.T, rep *check.Report) {
 	if len(doc.Suites) != len(rep.Pages) {
 		t.Fatalf("%d suites for %d pages", len(doc.Suites), len(rep.Pages))
 	}
-	failed, texts := map[string]bool{}, map[string]string{}
-	cases := 0
+	// One failed case per finding at least --fail-on (warning here).
+	wantFails := 0
+	for _, p := range rep.Pages {
+		for _, f := range p.Findings {
+			if f.Severity.AtLeast(check.Warning) {
+				wantFails++
+			}
+		}
+	}
+	failed := map[string]string{} // "page requirement" of each failed case, to its text
+	cases, fails := 0, 0
 	for _, s := range doc.Suites {
+		names := map[string]bool{}
 		for _, c := range s.Cases {
 			cases++
+			if names[c.Name] {
+				t.Errorf("junit: %s: case %q twice", s.Name, c.Name)
+			}
+			names[c.Name] = true
 			if c.Failure != nil {
-				failed[s.Name+" "+c.Name] = true
-				texts[s.Name+" "+c.Name] = c.Failure.Text
+				fails++
+				req, _, _ := strings.Cut(c.Name, " ")
+				failed[s.Name+" "+req] += c.Failure.Text + "\n"
 			}
 		}
 	}
 	if cases != doc.Tests {
 		t.Errorf("tests=%d but %d test cases", doc.Tests, cases)
 	}
-	if len(failed) != doc.Failures {
-		t.Errorf("failures=%d but %d failed cases", doc.Failures, len(failed))
+	if fails != doc.Failures || fails != wantFails {
+		t.Errorf("failures=%d, %d failed cases, want one per finding at least warning: %d", doc.Failures, fails, wantFails)
 	}
 	fx := testsite.CheckFixtureURLs()
 	// A failure says where its element is.
-	if got, want := texts[fx["escape-submit"]+" BC-4-mark-all"], "\n  at #quick\n  <button type=\"button\" id=\"quick\">"; !strings.Contains(got, want) {
+	if got, want := failed[fx["escape-submit"]+" BC-4-mark-all"], "\n  at #quick\n  <button type=\"button\" id=\"quick\">"; !strings.Contains(got, want) {
 		t.Errorf("junit: the escape route's failure %q lacks its place %q", got, want)
 	}
 	for _, want := range []string{
@@ -297,7 +312,7 @@ func validateJUnit(t *testing.T, rep *check.Report) {
 		fx["late-2s"] + " BC-4-mark-all",
 		fx["enter-escape"] + " BC-4-mark-all",
 	} {
-		if !failed[want] {
+		if _, ok := failed[want]; !ok {
 			t.Errorf("junit: %s did not fail", want)
 		}
 	}

@@ -17,12 +17,22 @@
 // in turn would see them).
 //
 // The checks (discovery, marks, late marks, fill, escape routes,
-// controller), where a finding points ([Finding.Where]), the probes'
-// timings, the severities and exit codes ([Report.ExitCode]) and the
-// formats of the JSON ([SchemaJSON]), JUnit, HTML and SARIF
-// ([Report.WriteSARIF]) reports are in docs/reference.md, section "Check
-// report". Each finding cites a
-// requirement of [spec.Requirements] by ID.
+// controller, WebMCP), where a finding points ([Finding.Where], the
+// served HTML's line), the probes' timings, the severities and exit codes
+// ([Report.ExitCode]) and the formats of the JSON ([SchemaJSON]), JUnit,
+// HTML, SARIF ([Report.WriteSARIFWith], for GitHub code scanning) and
+// Lighthouse-shaped ([Report.WriteLighthouse]) reports are in
+// docs/reference.md, section "Check report". Each finding has a stable id
+// ([FindingIDs]) and cites a requirement of [spec.Requirements] by ID.
+//
+// # In a Company's CI
+//
+// Report files refuse links and non-regular files ([Files.Check]); a
+// baseline of accepted findings ([Baseline], [Report.ApplyBaseline])
+// makes a run fail only on new ones; [Checker.Crawl] finds the pages of a
+// site from the pages given (links and sitemap.xml); Options.StorageState
+// and Options.Headers check pages behind a login, their values never in a
+// report; [ParseConfig] reads poppy-check.yaml as flags.
 //
 // # Probes
 //

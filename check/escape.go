@@ -29,6 +29,9 @@ var (
 	routeEnter = route{"Enter", "Pressing Enter on"}
 	routeSpace = route{" ", "Pressing Space on"}
 	routeField = route{"Enter", "Pressing Enter in"}
+	// routeChange chooses another option of a select, or checks a box: a
+	// change an agent may make, whose change handler may submit the form.
+	routeChange = route{"change", "Changing"}
 )
 
 // probe is one control and one route.
@@ -58,12 +61,41 @@ func isTextField(e marks.Element) bool {
 	return slices.Contains([]string{"", "text", "search", "email", "tel", "url", "number", "password"}, e.Type)
 }
 
+// isChoice says whether e is a choice an agent may change: a select with
+// another option to choose, or a checkbox or radio.
+func isChoice(e marks.Element) bool {
+	if e.Disabled {
+		return false
+	}
+	switch {
+	case e.Tag == "select":
+		_, ok := otherOption(e)
+		return ok
+	case e.Tag == "input" && (e.Type == "checkbox" || e.Type == "radio"):
+		return true
+	}
+	return false
+}
+
+// otherOption is the label of the first option of select e that is not
+// selected and has a label: what an agent would choose to change it.
+func otherOption(e marks.Element) (string, bool) {
+	for i, o := range e.Options {
+		if o != "" && !slices.Contains(e.Selected, i) {
+			return o, true
+		}
+	}
+	return "", false
+}
+
 // escapeProbes lists the routes to try: every control of a Company frame
 // that no mark covers and that no marked form owns (the gate refuses
-// those), when a Company frame of the page has a marked form. Buttons get
-// a click, Enter and Space; text fields get Enter.
-func escapeProbes(frames []frameData) []probe {
-	hasForm := slices.ContainsFunc(frames, func(fd frameData) bool {
+// those), when a Company frame of the page has a step form (a marked form,
+// or one with a marked submitter: stepForms). Buttons and links that go
+// nowhere get a click, Enter and Space; text fields get Enter; selects,
+// checkboxes and radios get a change.
+func escapeProbes(frames []frameData, steps bool) []probe {
+	hasForm := steps || slices.ContainsFunc(frames, func(fd frameData) bool {
 		return fd.company && slices.ContainsFunc(fd.inv, func(m marks.Marking) bool { return m.Form })
 	})
 	if !hasForm {
@@ -83,6 +115,8 @@ func escapeProbes(frames []frameData) []probe {
 				out = append(out, probe{i, e, routeClick}, probe{i, e, routeEnter}, probe{i, e, routeSpace})
 			case isTextField(e):
 				out = append(out, probe{i, e, routeField})
+			case isChoice(e):
+				out = append(out, probe{i, e, routeChange})
 			}
 		}
 	}
@@ -95,7 +129,18 @@ func escapeProbes(frames []frameData) []probe {
 // the same. The page is loaded afresh before the first probe
 // and after any probe that changed something.
 func (r *pageRun) escapeRoutes(ctx context.Context, first []frameData) error {
-	probes := escapeProbes(first)
+	// The controls the HTML form model already names (confirmRoutes drives
+	// them) are not tried again here.
+	modelled := map[[2]int]bool{}
+	for _, me := range r.escapes {
+		for _, id := range me.esc.Scripted {
+			modelled[[2]int{me.frame, id}] = true
+		}
+		for _, rt := range me.esc.Routes {
+			modelled[[2]int{me.frame, rt.ID}] = true
+		}
+	}
+	probes := slices.DeleteFunc(escapeProbes(first, len(r.escapes) > 0), func(pr probe) bool { return modelled[[2]int{pr.frame, pr.el.ID}] })
 	if len(probes) > r.c.opts.MaxProbes {
 		probes = probes[:r.c.opts.MaxProbes]
 	}
@@ -140,9 +185,18 @@ func (r *pageRun) tryRoute(ctx context.Context, frames []frameData, want frameDa
 		return true, nil
 	}
 	var a gate.Action = gate.Click{}
-	if pr.route.key != "" {
+	switch {
+	case pr.route == routeChange && target.Tag == "select":
+		label, ok := otherOption(target)
+		if !ok {
+			return false, nil
+		}
+		a = gate.Select{Values: []string{label}}
+	case pr.route == routeChange:
+	case pr.route.key != "":
 		a = gate.PressKey{Key: pr.route.key}
 	}
+	steps := r.stepForms(ctx, frames)
 	rec, stop, err := r.record(ctx)
 	if err != nil {
 		return true, err
@@ -164,14 +218,50 @@ func (r *pageRun) tryRoute(ctx context.Context, frames []frameData, want frameDa
 		}
 	}()
 	for _, other := range frames {
-		for _, m := range other.inv {
-			if !m.Form || !e.submitted(other.f, m.ID) {
-				continue
+		for _, sf := range steps[string(other.f.ID)] {
+			if e.submitted(other.f, sf.form) {
+				r.escapeFinding(fd, target, pr, other, sf, e)
+				break // one finding per input
 			}
-			r.escapeFinding(fd, target, pr, other, m, e)
 		}
 	}
 	return e.dirty, nil
+}
+
+// stepForm is a form whose submission is a marked step: a form a
+// submission mark is on, or one with a submitter (or a button) an
+// interaction mark covers (marks.Escapes), by its local id in this load.
+type stepForm struct {
+	form int
+	name string // as a message names it: the marked form, or what its mark is on
+}
+
+// stepForms are the step forms of each Company frame of this load, by
+// frame id, marked forms first.
+func (r *pageRun) stepForms(ctx context.Context, frames []frameData) map[string][]stepForm {
+	out := map[string][]stepForm{}
+	for _, fd := range frames {
+		if !fd.company {
+			continue
+		}
+		id := string(fd.f.ID)
+		for _, m := range fd.inv {
+			if m.Form {
+				out[id] = append(out[id], stepForm{m.ID, fmt.Sprintf("the %s %s", spec.KindOf(m.Value, true), fd.describe(m.ID))})
+			}
+		}
+		if len(r.escapes) == 0 {
+			continue
+		}
+		escs, err := marks.Escapes(ctx, fd.f)
+		if err != nil {
+			continue
+		}
+		for _, esc := range escs {
+			out[id] = append(out[id], stepForm{esc.Form, fmt.Sprintf("%s, %s", escapeForm(esc), markedWhat(fd, esc))})
+		}
+	}
+	return out
 }
 
 // findAgain finds el of the first load's frame want in fd.
@@ -198,9 +288,9 @@ func findAgain(fd, want frameData, el marks.Element) (marks.Element, bool) {
 }
 
 // escapeFinding reports route pr, given to target of fd (this load), which
-// submitted form m of formFrame; the finding points at pr's control in the
-// first load.
-func (r *pageRun) escapeFinding(fd frameData, target marks.Element, pr probe, formFrame frameData, m marks.Marking, e effect) {
+// submitted step form sf of formFrame; the finding points at pr's control
+// in the first load.
+func (r *pageRun) escapeFinding(fd frameData, target marks.Element, pr probe, formFrame frameData, sf stepForm, e effect) {
 	rt := pr.route
 	el := fd.describe(target.ID)
 	what := ""
@@ -208,12 +298,15 @@ func (r *pageRun) escapeFinding(fd frameData, target marks.Element, pr probe, fo
 		what = " (" + describeRequests(e.reqs) + ", blocked by the checker)"
 	}
 	fix := "Mark the button, or make it a control of the form."
-	if rt == routeField {
+	switch rt {
+	case routeField:
 		fix = "Mark the field, or keep its key handler from submitting the marked form."
+	case routeChange:
+		fix = "Mark the control, or keep its change handler from submitting the marked form."
 	}
-	f := finding(Error, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
-		"%s %s, which no mark covers, submits the %s %s%s: an agent following the extension may take the step. %s%s",
-		rt.label, noun(el), spec.KindOf(m.Value, true), formFrame.describe(m.ID), what, fix, e.boundNote())).on(pr.frame, pr.el.ID)
+	f := finding("submit-route-probed", Error, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
+		"%s %s, which no mark covers, submits %s%s: an agent following the extension may take the step. %s%s",
+		rt.label, noun(el), sf.name, what, fix, e.boundNote())).on(pr.frame, pr.el.ID)
 	f.Frame, f.Element = fd.f.URL, el
 	f.Route = routeName(rt)
 	r.rep.Findings = append(r.rep.Findings, f)
@@ -226,6 +319,8 @@ func routeName(rt route) string {
 		return "click"
 	case " ":
 		return "Space"
+	case "change":
+		return "change"
 	}
 	return rt.key
 }

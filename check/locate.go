@@ -15,6 +15,7 @@ type located struct {
 	elements map[int]map[int]marks.Location // by frame index, then local id
 	frames   map[int][]string               // frame selectors by frame index (nil: the top document)
 	offsets  map[int][2]float64             // each frame's viewport in the top frame's
+	sources  map[int][]byte                 // each frame's document as served
 }
 
 // locateFirst locates, in one call per frame, every element a finding
@@ -36,7 +37,7 @@ func (r *pageRun) locateFirst(ctx context.Context, frames []frameData) {
 			}
 		}
 	}
-	for _, pr := range escapeProbes(frames) {
+	for _, pr := range escapeProbes(frames, len(r.escapes) > 0) {
 		add(pr.frame, pr.el.ID)
 	}
 	for _, me := range r.escapes { // buttons confirmRoutes may report
@@ -52,7 +53,7 @@ func (r *pageRun) locateFirst(ctx context.Context, frames []frameData) {
 	for _, ids := range want {
 		slices.Sort(ids)
 	}
-	loc := &located{elements: map[int]map[int]marks.Location{}, frames: map[int][]string{}, offsets: map[int][2]float64{}}
+	loc := &located{elements: map[int]map[int]marks.Location{}, frames: map[int][]string{}, offsets: map[int][2]float64{}, sources: map[int][]byte{}}
 	all := map[browser.FrameID]browser.Frame{}
 	for _, f := range r.p.Frames() {
 		all[f.ID] = f
@@ -72,6 +73,11 @@ func (r *pageRun) locateFirst(ctx context.Context, frames []frameData) {
 		}
 		if x, y, err := fd.f.Offset(ctx, r.p); err == nil {
 			loc.offsets[fd.idx] = [2]float64{x, y}
+		}
+		if src, err := fd.f.Source(ctx); err == nil {
+			loc.sources[fd.idx] = src
+		} else {
+			r.c.log.Debug("reading the document's source", "url", fd.f.URL, "err", err)
 		}
 	}
 	r.loc = loc
@@ -126,6 +132,7 @@ func (r *pageRun) place() {
 		}
 		f.Selector, f.ShadowHosts, f.HTML = l.Selector, l.Hosts, l.HTML
 		f.FrameSelectors = r.loc.frames[f.at.frame]
+		f.Line = sourceLine(r.loc.sources[f.at.frame], l.HTML)
 		if view == nil || f.at.frame >= len(r.first) {
 			continue
 		}

@@ -90,7 +90,7 @@ func TestHints(t *testing.T) {
 func TestCouldNotCheckCounts(t *testing.T) {
 	r := &Report{Pages: []PageReport{
 		{URL: "https://a.example/", Status: StatusFailed, Error: "loading the page: HTTP 404", Findings: []Finding{}},
-		{URL: "https://b.example/", Status: StatusChecked, Findings: []Finding{finding(Warning, CheckMarks, "BC-4-values", "w")}},
+		{URL: "https://b.example/", Status: StatusChecked, Findings: []Finding{finding("mark-unknown-value", Warning, CheckMarks, "BC-4-values", "w")}},
 	}}
 	r.tally()
 	if want := (Counts{Error: 1, Warning: 1}); r.Counts != want || r.Failed != 1 {

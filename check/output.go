@@ -3,7 +3,6 @@ package check
 import (
 	_ "embed"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"slices"
@@ -46,7 +45,11 @@ func (r *Report) WriteText(w io.Writer, failOn Severity) error {
 			}
 		}
 		for _, f := range bySeverity(p.Findings) {
-			fmt.Fprintf(&b, "  %-7s %s (%s, section %s): %s\n", f.Severity, f.Check, f.Requirement, f.Section, f.Message)
+			accepted := ""
+			if f.Baseline {
+				accepted = " [in the baseline]"
+			}
+			fmt.Fprintf(&b, "  %-7s %s (%s, section %s)%s: %s\n", f.Severity, f.Check, f.Requirement, f.Section, accepted, f.Message)
 			if w := f.Where(); w != "" {
 				fmt.Fprintf(&b, "          at %s\n          %s\n", w, f.HTML)
 			}
@@ -56,8 +59,12 @@ func (r *Report) WriteText(w io.Writer, failOn Severity) error {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "%d page(s), %d could not be checked: %d error(s), %d warning(s), %d info; failing on %s\n",
-		len(r.Pages), r.Failed, r.Counts.Error, r.Counts.Warning, r.Counts.Info, failOn)
+	accepted := ""
+	if r.Counts.Baselined > 0 {
+		accepted = fmt.Sprintf(" (%d in the baseline)", r.Counts.Baselined)
+	}
+	fmt.Fprintf(&b, "%d page(s), %d could not be checked: %d error(s), %d warning(s), %d info%s; failing on %s\n",
+		len(r.Pages), r.Failed, r.Counts.Error, r.Counts.Warning, r.Counts.Info, accepted, failOn)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -93,106 +100,4 @@ func coversText(cs []Covered) string {
 		}
 	}
 	return "covers " + strings.Join(parts, ", ")
-}
-
-// JUnit XML, as CI systems read it.
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Failure   *junitMessage `xml:"failure,omitempty"`
-	Error     *junitMessage `xml:"error,omitempty"`
-	Skipped   *junitMessage `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitMessage struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr,omitempty"`
-	Text    string `xml:",chardata"`
-}
-
-// WriteJUnit writes one test suite per page and one test case per
-// requirement checked (or skipped) on it. A case fails when one of its
-// findings reaches failOn; lesser findings go to its system-out. A page that
-// could not be checked is one case with an error.
-func (r *Report) WriteJUnit(w io.Writer, failOn Severity) error {
-	out := junitSuites{Name: "poppy-browser check"}
-	for _, p := range r.Pages {
-		s := junitSuite{Name: p.URL}
-		if p.Status == StatusFailed {
-			s.Cases = append(s.Cases, junitCase{Name: "page", Classname: p.URL, Error: &junitMessage{Message: p.Error}})
-			s.Errors++
-		}
-		// A requirement a finding cites is a case even when no check lists
-		// it: no finding is left out of the file.
-		cases := slices.Clone(p.Checked)
-		for _, f := range p.Findings {
-			if !slices.Contains(cases, f.Requirement) {
-				cases = append(cases, f.Requirement)
-			}
-		}
-		for _, id := range cases {
-			c := junitCase{Name: id, Classname: p.URL}
-			var fails, notes []string
-			for _, f := range p.Findings {
-				if f.Requirement != id {
-					continue
-				}
-				line := fmt.Sprintf("%s: %s", f.Severity, f.Message)
-				if w := f.Where(); w != "" {
-					line += fmt.Sprintf("\n  at %s\n  %s", w, f.HTML)
-				}
-				if f.Severity.AtLeast(failOn) {
-					fails = append(fails, line)
-				} else {
-					notes = append(notes, line)
-				}
-			}
-			if len(fails) > 0 {
-				c.Failure = &junitMessage{Message: fails[0], Type: "finding", Text: strings.Join(fails, "\n")}
-				s.Failures++
-			}
-			c.SystemOut = strings.Join(notes, "\n")
-			s.Cases = append(s.Cases, c)
-		}
-		for _, id := range p.Skipped {
-			s.Cases = append(s.Cases, junitCase{Name: id, Classname: p.URL, Skipped: &junitMessage{Message: "not checked with these options"}})
-			s.Skipped++
-		}
-		s.Tests = len(s.Cases)
-		out.Tests += s.Tests
-		out.Failures += s.Failures
-		out.Errors += s.Errors
-		out.Skipped += s.Skipped
-		out.Suites = append(out.Suites, s)
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
 }

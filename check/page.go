@@ -37,6 +37,8 @@ type pageRun struct {
 	// model, for the probes that confirm them (confirmRoutes).
 	escapes []modelEscape
 	routes  []modelRoute
+	// stored: the storage state's local storage was put in (storeLocal).
+	stored bool
 }
 
 // frameData is one frame of the loaded document as the checker read it.
@@ -79,7 +81,7 @@ func (c *Checker) checkPage(ctx context.Context, raw string) PageReport {
 		if why := skipsDiscovery(u.Hostname()); why != "" {
 			// Not a warning: a page in development has no poppy.json to
 			// check; its deployed domain has.
-			rep.Findings = append(rep.Findings, finding(Info, CheckDiscovery, "BC-3-poppy-json", why+
+			rep.Findings = append(rep.Findings, finding("discovery-skipped", Info, CheckDiscovery, "BC-3-poppy-json", why+
 				", which has no poppy.json to discover, so discovery was skipped and the page's host taken as the Company's website (as with --no-discovery). This is not a warning because a page in development has nothing to discover: check the deployed page for discovery."))
 		}
 	}
@@ -91,8 +93,10 @@ func (c *Checker) checkPage(ctx context.Context, raw string) PageReport {
 	// A tab is opened and closed outside any probe as the User: the
 	// injector's Set reaches every tab and must not meet one half made.
 	err = r.asAgent(func() (err error) {
-		r.p, err = rt.sv.NewPage(ctx)
-		return err
+		if r.p, err = rt.sv.NewPage(ctx); err != nil {
+			return err
+		}
+		return c.opts.StorageState.apply(ctx, r.p)
 	})
 	if err != nil {
 		return fail(err)
@@ -320,21 +324,21 @@ func (r *pageRun) marksTable(ctx context.Context, frames []frameData) {
 				row.Covers = append(row.Covers, Covered{Element: fd.describe(o.ID), Outside: o.Outside, Form: o.FormAttr})
 			}
 			r.rep.Marks = append(r.rep.Marks, row)
-			add := func(sev Severity, id, msg string) {
-				f := finding(sev, CheckMarks, id, msg).on(fd.idx, m.ID)
+			add := func(kind string, sev Severity, id, msg string) {
+				f := finding(kind, sev, CheckMarks, id, msg).on(fd.idx, m.ID)
 				f.Frame, f.Element = fd.f.URL, row.Element
 				r.rep.Findings = append(r.rep.Findings, f)
 			}
 			switch {
 			case m.Value == string(spec.Submission) && !m.Form:
-				add(Warning, "BC-4-values", fmt.Sprintf(
+				add("mark-submission-not-form", Warning, "BC-4-values", fmt.Sprintf(
 					"%s is marked submission but is not a form, so the mark counts as interaction: every control in it is the User's to change, not only to submit; mark the form instead.", sentence(row.Element)))
 			case m.Value != string(spec.Submission) && m.Value != string(spec.Interaction):
-				add(Warning, "BC-4-values", fmt.Sprintf(
+				add("mark-unknown-value", Warning, "BC-4-values", fmt.Sprintf(
 					"%s has the unknown value %q, which counts as interaction; use interaction or submission.", sentence(row.Element), m.Value))
 			}
 			if len(m.Controls) == 0 {
-				add(Warning, "BC-4-attribute", noControl(ctx, fd, m.ID, row.Element))
+				add("mark-covers-nothing", Warning, "BC-4-attribute", noControl(ctx, fd, m.ID, row.Element))
 			}
 		}
 	}
@@ -372,7 +376,7 @@ func (r *pageRun) lateMarks(ctx context.Context, frames []frameData) {
 			if bearer != s.ID {
 				what = "the mark on " + noun(fd.describe(bearer))
 			}
-			f := finding(Warning, CheckLateMarks, "BC-4-mark-all", fmt.Sprintf(
+			f := finding("mark-late", Warning, CheckLateMarks, "BC-4-mark-all", fmt.Sprintf(
 				"%s was shown usable before %s was added; an agent could use it in between. Put the mark in the HTML, or add it before the control is shown or enabled.", sentence(el), what)).on(fd.idx, s.ID)
 			f.Frame, f.Element = fd.f.URL, el
 			usable, marked := s.At, first

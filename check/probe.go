@@ -335,7 +335,7 @@ func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, f
 			}
 		}
 		el := fd.describe(o.ID)
-		f := finding(Error, CheckFill, "BC-4-fill-not-perform", fmt.Sprintf(
+		f := finding("fill-submits", Error, CheckFill, "BC-4-fill-not-perform", fmt.Sprintf(
 			"Filling in %s in the submission %s, as an agent may, %s: filling the form performs the step the mark leaves to the User.%s", noun(el), formName, what, e.boundNote()))
 		f.Frame, f.Element = fd.f.URL, el
 		if k < len(origForm.Controls) {
@@ -348,33 +348,44 @@ func (r *pageRun) fillForm(ctx context.Context, all []frameData, fd frameData, f
 }
 
 // fillControl gives a control a plausible value the way the agent's tools
-// would, through the gate's probe mode: typing into a field, selecting an
-// option, clicking a checkbox or radio. asUser gives the User's input (the
-// User may change everything); otherwise a control the gate refuses (a
-// mark covers it) is left alone.
+// would, through the gate's probe mode, and commits it as a User would:
+// typing into a field and leaving it (Tab, so its change event fires
+// now, blamed on it, not on the next field), choosing another option than
+// the one shown, clicking a checkbox or radio. asUser gives the User's
+// input (the User may change everything); otherwise a control the gate
+// refuses (a mark covers it) is left alone.
 func (r *pageRun) fillControl(ctx context.Context, fd frameData, o marks.Owned, asUser bool) bool {
 	var a gate.Action
+	leave := false
 	switch {
 	case o.Tag == "select":
-		var pick []string
-		for _, val := range o.Options {
-			if val != "" {
-				pick = []string{val}
-				break
+		pick := ""
+		if e, ok := fd.byID[o.ID]; ok {
+			pick, _ = otherOption(e) // another option than the one shown
+		}
+		if pick == "" {
+			for _, val := range o.Options {
+				if val != "" {
+					pick = val
+					break
+				}
 			}
 		}
-		if pick == nil {
+		if pick == "" {
 			return false
 		}
-		a = gate.Select{Values: pick}
+		a = gate.Select{Values: []string{pick}}
 	case o.Tag == "input" && (o.Type == "checkbox" || o.Type == "radio"):
 		a = gate.Click{}
 	case o.Tag == "textarea", o.Tag == "input" && !slices.Contains([]string{"submit", "reset", "button", "image", "file", "hidden", "color", "range"}, o.Type):
-		a = gate.Type{Text: plausible(o)}
+		a, leave = gate.Type{Text: plausible(o)}, !asUser
 	default:
 		return false
 	}
 	given, _ := r.give(ctx, fd, o.ID, a, asUser)
+	if given && leave {
+		r.give(ctx, fd, o.ID, gate.PressKey{Key: "Tab"}, asUser)
+	}
 	return given
 }
 
@@ -430,7 +441,7 @@ func (r *pageRun) unsettledFinding() {
 	if len(shown) > 5 {
 		shown, more = shown[:5], fmt.Sprintf(" and %d more", len(r.unsettled)-5)
 	}
-	r.rep.Findings = append(r.rep.Findings, finding(Info, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
+	r.rep.Findings = append(r.rep.Findings, finding("probe-unsettled", Info, CheckSubmitPaths, "BC-4-mark-all", fmt.Sprintf(
 		"The page had not settled %g s after %s%s (the DOM or its requests kept changing), so the checker stopped waiting: nothing they caused was seen, but what they caused later is not ruled out. Info, not a warning: no way out was found; run check again on a quieter machine, or make the page settle.",
 		probeBound.Seconds(), strings.Join(shown, ", "), more)))
 }

@@ -59,6 +59,10 @@ const (
 // Finding is one thing the checker found on a page, citing the requirement
 // of browser-control v1 it concerns.
 type Finding struct {
+	// ID names the kind of finding, stable across runs and versions (the
+	// catalogue is [FindingIDs]); where check does what a Lighthouse
+	// agentic audit does, it is that audit's id.
+	ID          string   `json:"id,omitempty"`
 	Severity    Severity `json:"severity"`
 	Check       string   `json:"check"`             // one of the Check* names
 	Requirement string   `json:"requirement"`       // a spec.Requirements ID
@@ -79,6 +83,10 @@ type Finding struct {
 	ShadowHosts    []string `json:"shadow_hosts,omitempty"`
 	FrameSelectors []string `json:"frame_selectors,omitempty"`
 	HTML           string   `json:"html,omitempty"`
+	// Line is the line of the element's start tag in its document as the
+	// server sent it (frame's, or the page's); absent when it is not
+	// there as sent (a script made it) or could be one of several alike.
+	Line int `json:"line,omitempty"`
 	// Box is the element on the agent's screenshot (the first view), in its
 	// pixels; absent when the element showed no box.
 	Box *Rect `json:"box,omitempty"`
@@ -91,6 +99,9 @@ type Finding struct {
 	// milliseconds of the frame's document.
 	UsableAtMS *float64 `json:"usable_at_ms,omitempty"`
 	MarkedAtMS *float64 `json:"marked_at_ms,omitempty"`
+	// Baseline: the finding is in the baseline the run was given
+	// (--baseline), accepted: it fails nothing.
+	Baseline bool `json:"baseline,omitempty"`
 }
 
 // Rect is a box on a screenshot, in its pixels.
@@ -212,8 +223,12 @@ type PageReport struct {
 	Seconds float64   `json:"seconds"`
 	Marks   []MarkRow `json:"marks"`
 	// WebMCP lists the top document's WebMCP tools (webmcp.go).
-	WebMCP   []WebMCPTool `json:"webmcp,omitempty"`
-	Findings []Finding    `json:"findings"`
+	WebMCP []WebMCPTool `json:"webmcp,omitempty"`
+	// WebMCPSupported says whether the checker's browser runs WebMCP on
+	// the page: false means the WebMCP audits are not applicable (N/A),
+	// not passed; absent when it could not be told.
+	WebMCPSupported *bool     `json:"webmcp_supported,omitempty"`
+	Findings        []Finding `json:"findings"`
 	// Checked lists the requirement IDs the checker tested on this page;
 	// Skipped those it did not (with --no-discovery, without --fill ...).
 	Checked    []string       `json:"checked"`
@@ -229,6 +244,8 @@ type Counts struct {
 	Error   int `json:"error"`
 	Warning int `json:"warning"`
 	Info    int `json:"info"`
+	// Baselined counts the findings above that the baseline accepts.
+	Baselined int `json:"baselined,omitempty"`
 }
 
 func (c *Counts) add(s Severity) {
@@ -252,6 +269,8 @@ type Report struct {
 	Counts   Counts       `json:"counts"`
 	// Failed counts the pages that could not be checked.
 	Failed int `json:"failed"`
+	// baselined: a baseline was applied (SARIF's baselineState).
+	baselined bool
 }
 
 // ReportFlags records the options a report was made with.
@@ -276,6 +295,9 @@ func (r *Report) tally() {
 		}
 		for _, f := range p.Findings {
 			r.Counts.add(f.Severity)
+			if f.Baseline {
+				r.Counts.Baselined++
+			}
 		}
 	}
 }
@@ -287,15 +309,15 @@ const (
 	ExitCouldNotCheck = 2
 )
 
-// ExitCode is 2 when a page could not be checked, 1 when a finding is at
-// least failOn, and 0 otherwise.
+// ExitCode is 2 when a page could not be checked, 1 when a finding not in
+// the baseline is at least failOn, and 0 otherwise.
 func (r *Report) ExitCode(failOn Severity) int {
 	if r.Failed > 0 {
 		return ExitCouldNotCheck
 	}
 	for _, p := range r.Pages {
 		for _, f := range p.Findings {
-			if f.Severity.AtLeast(failOn) {
+			if f.Severity.AtLeast(failOn) && !f.Baseline {
 				return ExitFindings
 			}
 		}
@@ -303,14 +325,18 @@ func (r *Report) ExitCode(failOn Severity) int {
 	return ExitClean
 }
 
-// finding builds a finding citing the requirement id, which must be in the
-// catalogue (a wiring mistake panics in tests).
-func finding(sev Severity, check, id, msg string) Finding {
+// finding builds a finding of a kind of [FindingIDs] citing the
+// requirement id, which must be in the catalogue (a wiring mistake panics
+// in tests).
+func finding(kind string, sev Severity, check, id, msg string) Finding {
 	r, ok := spec.RequirementByID(id)
 	if !ok {
 		panic("check: unknown requirement " + id)
 	}
-	return Finding{Severity: sev, Check: check, Requirement: r.ID, Section: r.Section, Message: msg}
+	if _, ok := findingKinds[kind]; !ok {
+		panic("check: unknown finding id " + kind)
+	}
+	return Finding{ID: kind, Severity: sev, Check: check, Requirement: r.ID, Section: r.Section, Message: msg}
 }
 
 // requirementsOf are the requirements each check tests.

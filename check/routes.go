@@ -51,6 +51,10 @@ func (r *pageRun) formRoutes(ctx context.Context, frames []frameData) {
 					msg = fmt.Sprintf("Pressing Enter in %s, which no mark covers, submits %s, %s (HTML implicit submission): an agent following the extension may take that step this way. Mark the form submission, or mark the field.",
 						noun(el), form, what)
 					route = "Enter"
+				case rt.SameTarget:
+					msg = fmt.Sprintf("Clicking %s, which no mark covers, sends its own form where the marked %s sends %s (the same action and method): an agent following the extension may make the step's request this way. Mark %s, or send its form elsewhere.",
+						noun(el), strings.Join(marked, " and "), form, el)
+					route = "click"
 				default:
 					why := ""
 					switch {
@@ -65,9 +69,9 @@ func (r *pageRun) formRoutes(ctx context.Context, frames []frameData) {
 						noun(el), form, what, why, el)
 					route = "click"
 				}
-				f := finding(Error, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, rt.ID)
+				f := finding("submit-route", Error, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, rt.ID)
 				f.Frame, f.Element, f.Route = fd.f.URL, el, route
-				r.routes = append(r.routes, modelRoute{frame: fd.idx, escape: ei, id: rt.ID, enter: rt.Enter, finding: len(r.rep.Findings)})
+				r.routes = append(r.routes, modelRoute{frame: fd.idx, escape: ei, id: rt.ID, enter: rt.Enter, sameTarget: rt.SameTarget, finding: len(r.rep.Findings)})
 				r.rep.Findings = append(r.rep.Findings, f)
 			}
 		}
@@ -93,7 +97,7 @@ func (r *pageRun) fieldRoutes(ctx context.Context, frames []frameData) {
 				el := fd.describe(id)
 				msg := fmt.Sprintf("%s, which no mark covers, has the name %q of the marked %s in %s: the form sends both values under that name, so a server that reads this one takes the value the mark leaves to the User from a control an agent may change. Mark it too, or give it another name.",
 					sentence(el), clip(sh.Name), marked, form)
-				f := finding(Warning, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, id)
+				f := finding("field-shares-marked-name", Warning, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, id)
 				f.Frame, f.Element = fd.f.URL, el
 				r.rep.Findings = append(r.rep.Findings, f)
 			}
@@ -130,7 +134,7 @@ type modelEscape struct {
 // local id of the first load), its input and its finding's index.
 type modelRoute struct {
 	frame, escape, id int
-	enter             bool
+	enter, sameTarget bool
 	finding           int
 }
 
@@ -160,7 +164,7 @@ func (r *pageRun) confirmRoutes(ctx context.Context) error {
 		if budget > 0 {
 			budget--
 			var err error
-			if out, e, err = r.drive(ctx, rt.frame, rt.escape, rt.id, rt.enter); err != nil {
+			if out, e, err = r.drive(ctx, rt.frame, rt.escape, rt.id, rt.enter, rt.sameTarget); err != nil {
 				return err
 			}
 		}
@@ -185,7 +189,7 @@ func (r *pageRun) confirmRoutes(ctx context.Context) error {
 			if budget > 0 {
 				budget--
 				var err error
-				if out, e, err = r.drive(ctx, me.frame, me.index, id, false); err != nil {
+				if out, e, err = r.drive(ctx, me.frame, me.index, id, false, false); err != nil {
 					return err
 				}
 			}
@@ -225,7 +229,11 @@ func scriptedMessage(fd frameData, me modelEscape, id int, why string) string {
 }
 
 func (r *pageRun) scriptFinding(fd frameData, me modelEscape, id int, sev Severity, msg string) {
-	f := finding(sev, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, id)
+	kind := "submit-route-script"
+	if sev != Error {
+		kind = "submit-route-script-untried"
+	}
+	f := finding(kind, sev, CheckSubmitPaths, "BC-4-mark-all", msg).on(fd.idx, id)
 	f.Frame, f.Element, f.Route = fd.f.URL, fd.describe(id), "click"
 	r.rep.Findings = append(r.rep.Findings, f)
 }
@@ -262,8 +270,10 @@ func blockedNote(e effect) string {
 // drive loads the page afresh as the agent and gives control id (a local
 // id of the first load's frame) of escape index of that frame a click, or
 // Enter, through the gate's probe mode, with requests blocked; it reports
-// whether that escape's form was submitted.
-func (r *pageRun) drive(ctx context.Context, frame, index, id int, enter bool) (out driven, e effect, err error) {
+// whether that escape's form was submitted (with sameTarget, whether a
+// form was submitted with a request: the control's own form, sent where
+// the escape's marked submitter sends its form).
+func (r *pageRun) drive(ctx context.Context, frame, index, id int, enter, sameTarget bool) (out driven, e effect, err error) {
 	want := r.first[frame]
 	el, ok := want.byID[id]
 	if !ok {
@@ -310,7 +320,7 @@ func (r *pageRun) drive(ctx context.Context, frame, index, id int, enter bool) (
 		}
 		e = r.watchEffect(ctx, frames, since, rec, 0)
 		out = drivenNothing
-		if e.submitted(fd.f, escs[index].Form) {
+		if e.submitted(fd.f, escs[index].Form) || (sameTarget && len(e.reqs) > 0 && len(e.events[string(fd.f.ID)]) > 0) {
 			out = drivenSubmitted
 		}
 		return nil

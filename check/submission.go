@@ -22,7 +22,7 @@ const notAGuarantee = "Reading it is allowed, so this is no warning; but the val
 func (r *pageRun) controllerChecks(ctx context.Context, reads []string, agentView View) error {
 	use := &ControllerUse{Reads: true, ReadFrames: reads}
 	r.rep.Controller = use
-	f := finding(Info, CheckController, "BC-8.2-not-a-guarantee", "The page reads navigator.poppy.controller. "+notAGuarantee)
+	f := finding("controller-read", Info, CheckController, "BC-8.2-not-a-guarantee", "The page reads navigator.poppy.controller. "+notAGuarantee)
 	f.Frame = reads[0]
 	r.rep.Findings = append(r.rep.Findings, f)
 	return r.asUser(ctx, func() error {
@@ -36,7 +36,7 @@ func (r *pageRun) controllerChecks(ctx context.Context, reads []string, agentVie
 		if !slices.Equal(userView.Text, agentView.Text) {
 			use.ChangesView = true
 			r.rep.Views = append(r.rep.Views, userView)
-			r.rep.Findings = append(r.rep.Findings, finding(Info, CheckController, "BC-6-not-relied-on",
+			r.rep.Findings = append(r.rep.Findings, finding("controller-changes-view", Info, CheckController, "BC-6-not-relied-on",
 				"The page shows the agent something other than the User (both views are in the report). A page may do this, so this is no warning, but it must not rely on \"user\" as a guarantee that the User took the step."))
 		}
 		return nil
@@ -180,7 +180,7 @@ func (r *pageRun) reportSubmission(fd frameData, m marks.Marking, asUser, asAgen
 	if (asUser.readOnSubmit || asAgent.readOnSubmit) && len(loadReads) == 0 && !use.ReadsOnSubmit {
 		use.Reads, use.ReadsOnSubmit = true, true
 		use.ReadFrames = append(use.ReadFrames, fd.f.URL)
-		f := finding(Info, CheckController, "BC-8.2-not-a-guarantee", fmt.Sprintf(
+		f := finding("controller-read-on-submit", Info, CheckController, "BC-8.2-not-a-guarantee", fmt.Sprintf(
 			"The page reads navigator.poppy.controller when %s is submitted. %s", noun(formName), notAGuarantee))
 		f.Frame = fd.f.URL
 		r.rep.Findings = append(r.rep.Findings, f)
@@ -190,7 +190,7 @@ func (r *pageRun) reportSubmission(fd frameData, m marks.Marking, asUser, asAgen
 		msg = fmt.Sprintf("When %s is submitted, the request carries the controller in the field %q: %s as the User, %s as the agent. Record it if useful, but do not rely on it: it is not a guarantee. Sending it is allowed, so this is no warning.",
 			noun(formName), sub.Field, quoted(sub.AsUser), quoted(sub.AsAgent))
 	}
-	f := finding(Info, CheckController, "BC-6-not-relied-on", msg).on(fd.idx, m.ID)
+	f := finding("controller-in-request", Info, CheckController, "BC-6-not-relied-on", msg).on(fd.idx, m.ID)
 	f.Frame, f.Element = fd.f.URL, formName
 	r.rep.Findings = append(r.rep.Findings, f)
 }

@@ -71,7 +71,7 @@ func (r *pageRun) suggestMarks(frames []frameData) {
 			}
 			n++
 			el := fd.describe(e.ID)
-			f := finding(Info, CheckMarks, "BC-4-mark-all", fmt.Sprintf(
+			f := finding("mark-suggested", Info, CheckMarks, "BC-4-mark-all", fmt.Sprintf(
 				"The page has no marks, but %s looks like %s. If a step is the User's, mark its form or its control with data-poppy-user-step, or an agent may take it. The checker cannot tell whether the step is the User's, so this is no warning.", noun(el), what)).on(fd.idx, e.ID)
 			f.Frame, f.Element = fd.f.URL, el
 			r.rep.Findings = append(r.rep.Findings, f)

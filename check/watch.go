@@ -20,6 +20,15 @@ func (r *pageRun) load(ctx context.Context, window time.Duration, wantMarks int)
 	if err != nil {
 		return fmt.Errorf("loading the page: %w%s", err, loadHint(err, dnsUp(ctx)))
 	}
+	if again, err := r.storeLocal(lctx); err != nil {
+		return err
+	} else if again {
+		// The local storage of the storage state is there now: load the
+		// page as a signed-in visitor's browser would.
+		if res, err = r.p.Navigate(lctx, r.url); err != nil {
+			return fmt.Errorf("loading the page: %w%s", err, loadHint(err, dnsUp(ctx)))
+		}
+	}
 	if res.Status >= 400 {
 		return fmt.Errorf("loading the page: HTTP %d", res.Status)
 	}
@@ -30,7 +39,8 @@ func (r *pageRun) load(ctx context.Context, window time.Duration, wantMarks int)
 // DOM have been quiet for Quiet (at most Settle more): a mark added by a
 // timer, a fetch or a framework's hydration arrives within it. With
 // wantMarks > 0 (a probe's fresh load of a page whose marks are known) it
-// ends as soon as that many marks are there and the page is quiet, or after
+// ends as soon as that many marks and the first load's frames are there
+// and the page is quiet, or after
 // Watch plus Settle. It adopts closed shadow roots as they appear.
 func (r *pageRun) watch(ctx context.Context, window time.Duration, wantMarks int) error {
 	start := time.Now()
@@ -95,7 +105,9 @@ func (r *pageRun) watch(ctx context.Context, window time.Duration, wantMarks int
 		}
 		done := still && time.Since(start) >= window
 		if wantMarks > 0 {
-			done = still && count >= wantMarks
+			// The frames of the first load are back too (a frame a script
+			// inserts late, whose controls a probe tries).
+			done = still && count >= wantMarks && len(r.p.Frames()) >= len(r.first)
 		}
 		if done {
 			return nil

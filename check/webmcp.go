@@ -2,8 +2,11 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -35,6 +38,11 @@ type WebMCPTool struct {
 // finds the declarative tools whose toolautosubmit submits a marked form.
 // A browser without WebMCP lists none.
 func (r *pageRun) webmcpTools(ctx context.Context, frames []frameData) {
+	supported := r.p.WebMCPSupported(ctx)
+	if supported == nil || errors.Is(supported, browser.ErrWebMCPUnsupported) {
+		ok := supported == nil
+		r.rep.WebMCPSupported = &ok
+	}
 	tools, err := r.p.WebMCPTools()
 	if err != nil || len(tools) == 0 || len(frames) == 0 {
 		return
@@ -51,25 +59,49 @@ func (r *pageRun) webmcpTools(ctx context.Context, frames []frameData) {
 		r.c.log.Debug("reading the WebMCP tools' forms failed", "err", err)
 		forms = nil
 	}
+	// A form whose marked submitter (or button) is the User's step: the
+	// tool's autosubmit submits it without that control.
+	stepped := map[int]marks.Escape{}
+	if escs, err := marks.Escapes(ctx, top.f); err == nil {
+		for _, esc := range escs {
+			stepped[esc.Form] = esc
+		}
+	}
 	for _, t := range tools {
 		row := WebMCPTool{Name: t.Name, Kind: "imperative"}
 		if t.Declarative {
 			row.Kind, row.Autosubmit = "declarative", t.Autosubmit
 		}
 		form, ok := forms[t.Name]
+		esc, viaMarked := stepped[form.ID]
 		if ok {
 			row.Form = top.describe(form.ID)
-			if len(form.Marks) > 0 {
+			if row.Form == "element" { // a form no mark is on is not in the scan's lists
+				row.Form = fmt.Sprintf("form %q", t.Name)
+				if viaMarked && esc.Name != "" {
+					row.Form = fmt.Sprintf("form %q", clip(esc.Name))
+				}
+			}
+			switch {
+			case len(form.Marks) > 0:
 				row.Mark = form.Marks[0].Kind
+			case viaMarked:
+				row.Mark = spec.Interaction
 			}
 		}
 		r.rep.WebMCP = append(r.rep.WebMCP, row)
 		if !ok || !row.Autosubmit || row.Mark == "" {
 			continue
 		}
-		f := finding(Warning, CheckWebMCP, "BC-4-fill-not-perform", fmt.Sprintf(
-			"The WebMCP tool %q submits %s when an agent fills it (toolautosubmit), but a %s mark leaves that step to the User: an agent's browser that runs the tool performs the step by filling the form in. Remove toolautosubmit (the WebMCP draft's own answer for a step that is the human's: the browser fills the form, the human submits it); poppy-browser fills and never submits, but another agent's browser would.",
-			t.Name, row.Form, row.Mark))
+		step := fmt.Sprintf("a %s mark leaves that step to the User", row.Mark)
+		if len(form.Marks) == 0 && viaMarked {
+			step = markedWhat(top, esc) + ", and its mark leaves that step to the User"
+			step = strings.Replace(step, "the form that", "the form is the one that", 1)
+		}
+		// An error: an agent's action (the call) takes the marked step.
+		f := finding("webmcp-autosubmit-marked", Error, CheckWebMCP, "BC-4-fill-not-perform", fmt.Sprintf(
+			"The WebMCP tool %q submits %s when an agent fills it (toolautosubmit), but %s: an agent's browser that runs the tool performs the step by filling the form in. Remove toolautosubmit (the WebMCP draft's own answer for a step that is the human's: the browser fills the form, the human submits it).",
+			t.Name, row.Form, step))
 		f.Frame, f.Element = top.f.URL, row.Form
 		f.at = &elementRef{frame: top.idx, id: form.ID}
 		r.rep.Findings = append(r.rep.Findings, f)
@@ -112,7 +144,7 @@ func (r *pageRun) webmcpProbes(ctx context.Context) error {
 			continue
 		}
 		r.rep.WebMCP[i].Mark = res.Mark.Kind
-		f := finding(Warning, CheckWebMCP, "BC-4-fill-not-perform", fmt.Sprintf(
+		f := finding("webmcp-tool-takes-step", Warning, CheckWebMCP, "BC-4-mark-all", fmt.Sprintf(
 			"Calling the WebMCP tool %q takes a step a %s mark leaves to the User (its script reached it; poppy-browser's guard stopped it, and the probe sent nothing): an agent's browser that runs the tool performs the step. Let the tool fill the form and leave the step to the User, or do not offer it to agents.",
 			t.Name, res.Mark.Kind))
 		f.Frame = r.rep.FinalURL

@@ -48,7 +48,7 @@ func TestWebMCPTools(t *testing.T) {
 			findings = append(findings, string(f.Severity)+" "+f.Requirement+" "+f.HTML)
 		}
 	}
-	wantF := []string{`warning BC-4-fill-not-perform <form id="checkin" toolname="check_in_marked" tooldescription="Check in with a seat." toolautosubmit action="submitted.html" method="get" data-poppy-user-step="submission">`}
+	wantF := []string{`error BC-4-fill-not-perform <form id="checkin" toolname="check_in_marked" tooldescription="Check in with a seat." toolautosubmit action="submitted.html" method="get" data-poppy-user-step="submission">`}
 	if diff := cmp.Diff(wantF, findings); diff != "" {
 		t.Errorf("webmcp findings (-want +got):\n%s", diff)
 	}
@@ -85,6 +85,11 @@ func TestWebMCPImperativeProbe(t *testing.T) {
 	for _, f := range p.Findings {
 		if f.Check == check.CheckWebMCP {
 			n++
+			// Nothing was filled: the tool is a way to the step no mark
+			// can cover.
+			if f.Requirement != "BC-4-mark-all" || f.ID != "webmcp-tool-takes-step" {
+				t.Errorf("an imperative tool's finding cites %s (%s), want BC-4-mark-all (webmcp-tool-takes-step)", f.Requirement, f.ID)
+			}
 		}
 	}
 	if n != 5 {

@@ -129,6 +129,14 @@ type Snapshot struct {
 	// From is the first line to show of a snapshot longer than
 	// MaxSnapshotText (1, or 0, for the start).
 	From int
+	// Since is an epoch the model has read the page in: when it is the
+	// page's epoch, the snapshot shows only what changed since the
+	// model's last look (each changed block where it is, and a line
+	// counting the rest), else the whole page. SinceLast asks the same of
+	// whatever epoch the model last read. With neither, or with Ref or a
+	// From past the first line, the snapshot is the whole page.
+	Since     uint64
+	SinceLast bool
 }
 
 // Hover moves the pointer over the element's visible centre. It is gated

@@ -86,13 +86,13 @@ type (
 	NoInput struct{}
 	// RefInput is the input of actions that name one element.
 	RefInput struct {
-		Ref string `json:"ref" jsonschema:"ref from the latest snapshot, e.g. e12"`
+		Ref string `json:"ref" jsonschema:"element ref, e.g. e12"`
 	}
 	// RequestInput is the input of an offer of control to the User (not
 	// an action of the gate; both front ends offer it).
 	RequestInput struct {
-		Reason string `json:"reason" jsonschema:"one sentence for the User: what step is theirs and why"`
-		Ref    string `json:"ref,omitempty" jsonschema:"the touches ref of the user_step denial"`
+		Reason string `json:"reason" jsonschema:"for the User: which step is theirs and why"`
+		Ref    string `json:"ref,omitempty" jsonschema:"touches of the user_step denial"`
 	}
 )
 

@@ -114,6 +114,8 @@ func startSite() (*testSite, error) {
 			fmt.Fprint(w, `<!doctype html><title>Slow</title><p>finally loaded</p>`)
 		case "/check-in":
 			fmt.Fprint(w, checkInPage)
+		case "/basket":
+			fmt.Fprint(w, basketPage) // changes_chromium_test.go
 		case "/hostile":
 			fmt.Fprint(w, hostilePage) // snapshot_hostile_test.go
 		case "/files":

@@ -48,7 +48,11 @@
 // snapshot's grammar in its section "Snapshot text" (the golden file:
 // gate/testdata/snapshot.txt). [MaxSnapshotText] bounds one part of a long
 // page; [Gate.DoAndSee] brings the new snapshot back with an action that
-// changed the page. A snapshot clears [control.Status.MustReobserve]
+// changed the page, and [Gate.DoAndSeeChanges] (the MCP server's) also
+// brings what changed after an action on the same document: a look at a
+// document the model has read shows only what changed since its last
+// look ([Snapshot].Since, changes.go; docs/reference.md, "What changed").
+// A snapshot clears [control.Status.MustReobserve]
 // ([control.Control.ObservedAt]). Each run reads the page's frame list once
 // and passes [Frame] values.
 //

@@ -61,6 +61,7 @@ type Gate struct {
 
 	refs     *refTable
 	after    afterAction // the last action whose guard may still watch (after.go)
+	look     look        // the page as the model last read it
 	ctlEpoch uint64
 	doc      string  // the top document's identity at the last sync
 	last     Surface // the page at the last sync

@@ -30,7 +30,7 @@ var catalogue = []declared{
 var clickDecl = Decl[RefInput]{
 	Tool:        spec.ToolClick,
 	Title:       "Click",
-	Description: "Click an element by ref with a real mouse click.",
+	Description: "Click an element (real mouse input).",
 	Loop:        Loop{Name: "click", Brief: "Click an element by its ref from the current page."},
 	Build:       func(in RefInput) Action { return Click{Ref: in.Ref} },
 }
@@ -68,15 +68,15 @@ func atCentre(ctx context.Context, st *step, what string, input func(ctx context
 
 // TypeInput is browser_type's input.
 type TypeInput struct {
-	Ref    string `json:"ref" jsonschema:"ref of the field"`
-	Text   string `json:"text" jsonschema:"the text to type"`
+	Ref    string `json:"ref" jsonschema:"the field's ref"`
+	Text   string `json:"text"`
 	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter after typing"`
 }
 
 var typeDecl = Decl[TypeInput]{
 	Tool:        spec.ToolType,
-	Title:       "Type text",
-	Description: "Type into a field by ref; submit presses Enter after (checked as a submission first).",
+	Title:       "Type",
+	Description: "Type into a field; submit presses Enter after (gated as a submission).",
 	Loop:        Loop{Name: "type", Brief: "Type text into a field by its ref; with submit, press Enter afterwards."},
 	Build:       func(in TypeInput) Action { return Type{Ref: in.Ref, Text: in.Text, Submit: in.Submit} },
 }
@@ -116,14 +116,14 @@ func (a Type) plan() plan {
 
 // SelectInput is browser_select's input.
 type SelectInput struct {
-	Ref    string   `json:"ref" jsonschema:"ref of a native select element"`
-	Values []string `json:"values" jsonschema:"option values or labels to select"`
+	Ref    string   `json:"ref" jsonschema:"the select's ref"`
+	Values []string `json:"values" jsonschema:"option values or labels"`
 }
 
 var selectDecl = Decl[SelectInput]{
 	Tool:        spec.ToolSelect,
-	Title:       "Select options",
-	Description: "Select options of a native select element by ref.",
+	Title:       "Select",
+	Description: "Select options of a select element.",
 	Loop:        Loop{Name: "select", Brief: "Select options of a native select element by its ref."},
 	Schema:      func(s *jsonschema.Schema) { s.Properties["values"].MinItems = ptr(1) },
 	Build:       func(in SelectInput) Action { return Select{Ref: in.Ref, Values: in.Values} },
@@ -162,7 +162,7 @@ type PressKeyInput struct {
 var pressKeyDecl = Decl[PressKeyInput]{
 	Tool:        spec.ToolPressKey,
 	Title:       "Press a key",
-	Description: "Press a key (Enter, Tab, ArrowDown, ' ') on an element by ref or on what has focus.",
+	Description: "Press a key (Enter, Tab, ArrowDown) on an element or on the focus.",
 	Loop:        Loop{Name: "press_key", Brief: "Press a key (Enter, Tab, ArrowDown, Escape), on an element by ref or on what has focus."},
 	Build:       func(in PressKeyInput) Action { return PressKey{Key: in.Key, Ref: in.Ref} },
 }
@@ -205,7 +205,7 @@ func (a PressKey) plan() plan {
 
 // ScrollInput is browser_scroll's input.
 type ScrollInput struct {
-	Ref       string    `json:"ref,omitempty" jsonschema:"element to scroll; without it the page scrolls"`
+	Ref       string    `json:"ref,omitempty" jsonschema:"element to scroll (default: the page)"`
 	Direction Direction `json:"direction"`
 	Amount    float64   `json:"amount,omitempty" jsonschema:"CSS pixels; default 600"`
 }
@@ -213,7 +213,7 @@ type ScrollInput struct {
 var scrollDecl = Decl[ScrollInput]{
 	Tool:        spec.ToolScroll,
 	Title:       "Scroll",
-	Description: "Scroll the page, or an element by ref, up, down, left or right.",
+	Description: "Scroll the page or an element.",
 	Loop:        Loop{Name: "scroll", Brief: "Scroll the page, or an element by ref."},
 	Schema: func(s *jsonschema.Schema) {
 		s.Properties["direction"].Enum = enum(Directions())
@@ -274,12 +274,12 @@ func (a Scroll) plan() plan {
 
 // NavigateInput is browser_navigate's input.
 type NavigateInput struct {
-	URL string `json:"url" jsonschema:"an absolute http or https URL"`
+	URL string `json:"url"`
 }
 
 var navigateDecl = Decl[NavigateInput]{
 	Tool:        spec.ToolNavigate,
-	Title:       "Navigate to a URL",
+	Title:       "Navigate",
 	Description: "Open an http(s) URL; answers with the page (new epoch).",
 	Loop:        Loop{Name: "navigate", Brief: "Open an http or https URL."},
 	Build:       func(in NavigateInput) Action { return Navigate{URL: in.URL} },
@@ -319,7 +319,7 @@ func (a Navigate) plan() plan {
 var backDecl = Decl[NoInput]{
 	Tool:        spec.ToolBack,
 	Title:       "Go back",
-	Description: "Go back one page; answers with that page (new epoch).",
+	Description: "Go back one page; answers with it (new epoch).",
 	Loop:        Loop{Name: "back", Brief: "Go back one page."},
 	Build:       func(NoInput) Action { return Back{} },
 }
@@ -327,7 +327,7 @@ var backDecl = Decl[NoInput]{
 var forwardDecl = Decl[NoInput]{
 	Tool:        spec.ToolForward,
 	Title:       "Go forward",
-	Description: "Go forward one page; answers with that page (new epoch).",
+	Description: "Go forward one page; answers with it (new epoch).",
 	Loop:        Loop{Name: "forward", Brief: "Go forward one page."},
 	Build:       func(NoInput) Action { return Forward{} },
 }
@@ -373,7 +373,7 @@ func historyPlan(delta int) plan {
 var hoverDecl = Decl[RefInput]{
 	Tool:        spec.ToolHover,
 	Title:       "Hover",
-	Description: "Move the pointer over an element by ref (menus, tooltips). Gated like a click.",
+	Description: "Hover over an element (menus, tooltips).",
 	Loop:        Loop{Name: "hover", Brief: "Move the pointer over an element by its ref."},
 	Build:       func(in RefInput) Action { return Hover{Ref: in.Ref} },
 }

@@ -31,6 +31,13 @@ const maxRenderedText = 8 << 20
 // Page text is labelled as content from its website, never instructions.
 // A field a mark gives to the User never shows its value.
 func renderSnapshot(scans []frameScan, refs *refTable, company func(host string) bool, page PageState, from int) (string, []ElementInfo) {
+	head, body, elems := renderPage(scans, refs, company, page)
+	return head + part(body, from), elems
+}
+
+// renderPage is renderSnapshot's text whole, as its head (the page line,
+// and the legend when a mark shows) and its body.
+func renderPage(scans []frameScan, refs *refTable, company func(host string) bool, page PageState) (head, body string, elems []ElementInfo) {
 	var b strings.Builder
 	// About 20 bytes a line: one allocation for most pages, not a dozen
 	// doublings.
@@ -44,14 +51,14 @@ func renderSnapshot(scans []frameScan, refs *refTable, company func(host string)
 		fmt.Fprintf(&b, " (HTTP status %d)", page.Status)
 	}
 	fmt.Fprintf(&b, " (epoch %d, controller %s)\n", page.Epoch, page.Controller)
-	elems := []ElementInfo{}
+	elems = []ElementInfo{}
 	for _, fs := range scans {
 		if hasMark(fs.scan) {
 			b.WriteString(legend)
 			break
 		}
 	}
-	head := b.Len()
+	headLen := b.Len()
 	r := &renderer{b: &b, refs: refs, elems: &elems}
 	for i, fs := range scans {
 		host, web := frameHost(scans, fs.frame)
@@ -86,7 +93,7 @@ func renderSnapshot(scans []frameScan, refs *refTable, company func(host string)
 		fmt.Fprintf(&b, "[... %d more lines and elements not read: the page passes %d MB of text; take browser_snapshot with the ref of a form, dialog or other element shown to read it alone]\n", r.cut, maxRenderedText>>20)
 	}
 	text := b.String()
-	return text[:head] + part(text[head:], from), elems
+	return text[:headLen], text[headLen:], elems
 }
 
 // part is the lines of body from line from (1-based) that fit

@@ -19,6 +19,12 @@ type Result struct {
 	// Text and Elements are set by a snapshot.
 	Text     string        `json:"text,omitempty" jsonschema:"the page for the model, one element a line (snapshot only)"`
 	Elements []ElementInfo `json:"elements,omitzero" jsonschema:"the page's actionable elements with their refs (snapshot only)"`
+	// Changes is set when Text shows only what changed since the model's
+	// last look at the page (Snapshot.Since); Elements are still all.
+	Changes bool `json:"changes,omitempty" jsonschema:"the text shows only what changed since your last look at this page"`
+	// onlyChanged is, with Changes, the ref of the one element that
+	// changed when it is all that changed (see [Gate.DoAndSeeChanges]).
+	onlyChanged string
 	// CaughtBy is "guard" when the in-page guard stopped the action's input
 	// at a covered element after the gate's check had allowed it.
 	CaughtBy string `json:"caught_by,omitempty" jsonschema:"guard when the in-page guard stopped the input at a step left to the User (reason user_step)"`

@@ -23,15 +23,15 @@ type box struct{ x, y, w, h float64 }
 
 // ScreenshotInput is browser_screenshot's input.
 type ScreenshotInput struct {
-	Ref          string `json:"ref,omitempty" jsonschema:"picture only this element"`
-	FullPage     bool   `json:"full_page,omitempty" jsonschema:"the whole page, not only the viewport"`
+	Ref          string `json:"ref,omitempty" jsonschema:"only this element"`
+	FullPage     bool   `json:"full_page,omitempty"`
 	OutlineMarks bool   `json:"outline_marks,omitempty" jsonschema:"outline the User's steps"`
 }
 
 var screenshotDecl = Decl[ScreenshotInput]{
 	Tool:        spec.ToolScreenshot,
-	Title:       "Take a screenshot",
-	Description: "A PNG of the viewport, the full page or an element. The User's field values are masked.",
+	Title:       "Screenshot",
+	Description: "PNG of the viewport, the page or an element; the User's fields masked.",
 	ReadOnly:    true,
 	Build: func(in ScreenshotInput) Action {
 		return Screenshot{Ref: in.Ref, FullPage: in.FullPage, OutlineMarks: in.OutlineMarks}

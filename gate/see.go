@@ -22,26 +22,78 @@ import (
 // own: when the User took control in between, or the page could not be
 // read, the result is the action's alone and its message says to take a
 // snapshot.
-func (g *Gate) DoAndSee(ctx context.Context, a Action) Result {
+func (g *Gate) DoAndSee(ctx context.Context, a Action) Result { return g.doAndSee(ctx, a, false) }
+
+// DoAndSeeChanges is [Gate.DoAndSee] for a model that keeps what it read
+// (an MCP client's): the snapshot it brings shows only what changed since
+// the model's last look when the page is the same document
+// ([Snapshot].SinceLast), and an action that may change the document
+// without leaving it (a click, typing, a key, a select, a hover, a dialog
+// answered) brings it too, so that the model sees at once what its action
+// did. A new document is always shown whole.
+func (g *Gate) DoAndSeeChanges(ctx context.Context, a Action) Result { return g.doAndSee(ctx, a, true) }
+
+func (g *Gate) doAndSee(ctx context.Context, a Action, onlyChanges bool) Result {
 	before := g.lastPage()
 	res := g.Do(ctx, a)
-	if !changedPage(a, before, res) {
+	changed := changedPage(a, before, res)
+	if !changed && !(onlyChanges && mayChange(a) && res.Outcome == spec.OutcomeDone && res.Dialog == nil) {
 		return res
 	}
-	snap := g.Do(ctx, Snapshot{})
+	snap := g.Do(ctx, Snapshot{SinceLast: onlyChanges})
 	if snap.Outcome != spec.OutcomeDone {
 		return res
+	}
+	if !changed && snap.Page.Epoch != before.Epoch {
+		changed = true // the document changed while it was read
 	}
 	msg := res.Message
 	if i := strings.Index(strings.ToLower(msg), "take a snapshot"); i >= 0 {
 		msg = strings.TrimRight(msg[:i], " ;:,.") + "."
 	}
-	res.Message = fmt.Sprintf("%s The page as it is now follows; its refs are valid in epoch %d.", msg, snap.Page.Epoch)
+	if snap.Changes && snap.onlyChanged != "" && snap.onlyChanged == refOf(a) && res.Text == "" {
+		// The element acted on is all that changed: the model knows how.
+		res.Message = fmt.Sprintf("%s Nothing else on the page changed; refs are valid in epoch %d.", msg, snap.Page.Epoch)
+		res.Page = snap.Page
+		return res
+	}
+	if snap.Changes {
+		res.Message = fmt.Sprintf("%s What changed on the page follows; refs are valid in epoch %d.", msg, snap.Page.Epoch)
+	} else {
+		res.Message = fmt.Sprintf("%s The page as it is now follows; its refs are valid in epoch %d.", msg, snap.Page.Epoch)
+	}
 	if res.Text != "" { // a WebMCP tool's output, then the page it left
 		snap.Text = res.Text + "\n" + snap.Text
 	}
-	res.Text, res.Elements, res.Page = snap.Text, snap.Elements, snap.Page
+	res.Text, res.Elements, res.Page, res.Changes = snap.Text, snap.Elements, snap.Page, snap.Changes
 	return res
+}
+
+// refOf is the ref an action names, "" for none.
+func refOf(a Action) string {
+	switch a := a.(type) {
+	case Click:
+		return a.Ref
+	case Type:
+		return a.Ref
+	case Select:
+		return a.Ref
+	case PressKey:
+		return a.Ref
+	case Hover:
+		return a.Ref
+	}
+	return ""
+}
+
+// mayChange says an action may change the document it acts on without
+// leaving it.
+func mayChange(a Action) bool {
+	switch a.(type) {
+	case Click, Type, Select, PressKey, Hover, HandleDialog:
+		return true
+	}
+	return false
 }
 
 // changedPage reports whether a done action left the model a page it has

@@ -55,7 +55,7 @@ type TabsInput struct {
 var tabsDecl = Decl[TabsInput]{
 	Tool:        spec.ToolTabs,
 	Title:       "Manage tabs",
-	Description: "List, select, close or open tabs. A tab an action opens becomes the active one. Refs belong to one tab.",
+	Description: "List, select, close or open tabs; refs belong to one tab.",
 	Schema: func(s *jsonschema.Schema) {
 		s.Properties["action"].Enum = enum(TabActions())
 		s.Properties["index"].Minimum = ptr(0.0)
@@ -132,13 +132,13 @@ func (a Tabs) plan() plan {
 // HandleDialogInput is browser_handle_dialog's input.
 type HandleDialogInput struct {
 	Accept     bool   `json:"accept" jsonschema:"OK (true) or Cancel"`
-	PromptText string `json:"prompt_text,omitempty" jsonschema:"the answer to a prompt"`
+	PromptText string `json:"prompt_text,omitempty"`
 }
 
 var handleDialogDecl = Decl[HandleDialogInput]{
 	Tool:        spec.ToolHandleDialog,
 	Title:       "Answer a dialog",
-	Description: "Answer the open alert, confirm, prompt or beforeunload of the active tab; until then no other action runs there.",
+	Description: "Answer the tab's open dialog; it blocks other actions.",
 	Build:       func(in HandleDialogInput) Action { return HandleDialog{Accept: in.Accept, PromptText: in.PromptText} },
 }
 

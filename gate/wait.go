@@ -13,14 +13,14 @@ import (
 
 // WaitInput is browser_wait's input.
 type WaitInput struct {
-	Seconds float64 `json:"seconds,omitempty" jsonschema:"how long to wait, at most 30"`
-	Text    string  `json:"text,omitempty" jsonschema:"stop as soon as this text is on the page"`
+	Seconds float64 `json:"seconds,omitempty"`
+	Text    string  `json:"text,omitempty"`
 }
 
 var waitDecl = Decl[WaitInput]{
 	Tool:        spec.ToolWait,
 	Title:       "Wait",
-	Description: "Wait up to 30 seconds, or until a text appears on the page.",
+	Description: "Wait up to 30 s, or until a text appears.",
 	Loop:        Loop{Name: "wait", Brief: "Wait up to 30 seconds, or until a text appears on the page."},
 	ReadOnly:    true,
 	Schema: func(s *jsonschema.Schema) {

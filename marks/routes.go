@@ -14,17 +14,20 @@ const (
 	callSameName = `function() { return globalThis.poppyMarks.sameName(); }`
 )
 
-// Escape is a form no submission mark is on, one of whose submitters an
-// interaction mark covers, and the other ways an agent may submit it
+// Escape is a form no submission mark is on, one of whose submitters (or
+// of the controls in it with a button's role, such as a div role=button)
+// an interaction mark covers, and the other ways an agent may submit it
 // that no mark covers, as the gate's own rules judge them.
 type Escape struct {
 	Form   int     `json:"form"`   // local id of the form
 	Name   string  `json:"name"`   // the form's name, as a scan gives it
-	Marked []int   `json:"marked"` // local ids of its submitters a mark covers
+	Marked []int   `json:"marked"` // local ids of its submitters (and buttons) a mark covers
 	Routes []Route `json:"routes"` // empty when the model finds none
 	// Scripted are the form's buttons (owned by it or inside it) with no
-	// default action, shown and enabled, that no mark covers: a script
-	// could submit the form from them, which only a probe can tell.
+	// default action, and the links of its document or shadow root that go
+	// nowhere by themselves ("#", "javascript:"), shown and enabled, that
+	// no mark covers: a script could submit the form from them, which only
+	// a probe can tell.
 	Scripted []int `json:"scripted"`
 }
 
@@ -38,6 +41,9 @@ type Route struct {
 	Via       int  `json:"via"`
 	IsDefault bool `json:"isDefault"` // the submitter is the form's default button
 	Outside   bool `json:"outside"`   // the control is outside the form, owned with form=
+	// SameTarget: the submitter belongs to another form and sends it where
+	// a marked submitter sends this one (formaction, formmethod).
+	SameTarget bool `json:"sameTarget,omitempty"`
 }
 
 // Escapes reads, changing nothing, every [Escape] of the frame's

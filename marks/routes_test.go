@@ -40,3 +40,27 @@ func TestSameNameAndScripted(t *testing.T) {
 		t.Errorf("Escapes (-want +got):\n%s", diff)
 	}
 }
+
+// TestStepForms: a form whose only marked control is a div role=button is
+// a step form too (Enter in its one field submits it); a submitter of
+// another form that sends it where the marked Pay sends its own is a way
+// out (the page names both actions); links to "#" are scripted; a real
+// link is not.
+func TestStepForms(t *testing.T) {
+	tp, ctx := open(t, "/step-forms.html")
+	s := tp.scan(ctx, t)
+	id := func(sel string) int { return tp.id(ctx, t, s, "css:"+sel) }
+	escs, err := marks.Escapes(ctx, tp.frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []marks.Escape{
+		{Form: id("#pay"), Name: "pay", Marked: []int{id("#payb")}, Routes: []marks.Route{{ID: id("#same"), Outside: true, SameTarget: true}},
+			Scripted: []int{id("#hash")}},
+		{Form: id("#voucher"), Name: "voucher", Marked: []int{id("#redeem")}, Routes: []marks.Route{{ID: id("#code"), Enter: true}},
+			Scripted: []int{id("#hash")}},
+	}
+	if diff := cmp.Diff(want, escs); diff != "" {
+		t.Errorf("Escapes (-want +got):\n%s", diff)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
-	"github.com/poppy-browser/poppy-browser/spec"
 )
 
 // The channels an offer reached the User by, in offer.reached.
@@ -76,11 +74,18 @@ type elicits struct {
 
 // sessionElicit is one session's latest elicitation.
 type sessionElicit struct {
-	offer, id string // the offer and its elicitationId
+	offer, id string // the offer and its elicitation's id (sent as elicitationId before 2026-07-28)
 	action    string
 	declining bool // the client's decline is being applied
 	done      bool // complete sent, or not to be sent (a decline)
 	watching  bool
+	// stateless: the elicitation travels in an input-required result
+	// (2026-07-28), which has no elicitationId and no complete
+	// notification. nonce is its requestState's (mrtr.go), spent once the
+	// retry that answers it has been taken.
+	stateless bool
+	nonce     []byte
+	spent     bool
 	// stop ends the elicitation/create request still waiting for the
 	// client's answer: once the offer's turn is over, or a newer offer
 	// replaces it, nobody waits for that answer any more.
@@ -127,36 +132,43 @@ func offerChannelsOf(rt Runtime) []string {
 // protocol 2026-07-28 it returns the input request to put in the tool's
 // result (the client answers by retrying the call); before it, the
 // request goes out in the background and the call does not wait for it.
-func (s *Server) elicitOffer(req *mcp.CallToolRequest, offer control.Offer) (sent bool, input *mcp.ElicitParams) {
+func (s *Server) elicitOffer(req *mcp.CallToolRequest, offer control.Offer) (sent bool, input *mcp.ElicitParams, state string) {
 	ss := req.Session
 	rt := s.runtimeOf(ss)
 	lk, ok := rt.(linker)
 	if !ok || ss == nil || !clientWantsURL(req) {
-		return false, nil
+		return false, nil, ""
 	}
 	link, expires, err := lk.OfferLinkURL(offer.ID)
 	if err != nil {
 		s.opts.Logger.Warn("no control link for the URL elicitation", "offer", offer.ID, "err", err)
-		return false, nil
+		return false, nil, ""
 	}
 	e := s.reg.lookup(ss)
 	if e == nil {
-		return false, nil
+		return false, nil, ""
 	}
 	company := "the Company"
 	if c, ok := rt.(companyNamer); ok && c.CompanyName() != "" {
 		company = c.CompanyName()
 	}
 	eid := newElicitationID()
-	params := &mcp.ElicitParams{Mode: "url", URL: link, ElicitationID: eid,
+	params := &mcp.ElicitParams{Mode: "url", URL: link,
 		Message: fmt.Sprintf("Your agent asks you to take over a step on %s's website: %s. "+
 			"The link opens the live view of the browser; it works once, until %s.",
 			company, offer.Reason, expires.UTC().Format("15:04 UTC"))}
-	s.elicit.begin(ss, offer.ID, eid)
-	s.watchElicits(e, ss, rt.Gate())
-	if req.ProtocolVersion() >= protocolStateless {
-		return true, params
+	// The negotiated revision decides, not the one the client asked for.
+	if negotiatedVersion(req) >= protocolStateless {
+		// 2026-07-28 removed elicitationId and the complete notification:
+		// the retry's requestState names the round instead.
+		state, nonce := s.states.mint(e.id, offer.ID)
+		s.elicit.begin(ss, offer.ID, eid, nonce)
+		s.watchElicits(e, ss, rt.Gate())
+		return true, params, state
 	}
+	params.ElicitationID = eid
+	s.elicit.begin(ss, offer.ID, eid, nil)
+	s.watchElicits(e, ss, rt.Gate())
 	ok = s.reg.goOwned("sending an offer's URL elicitation", func() {
 		ctx, stop := context.WithCancel(e.ctx)
 		defer stop()
@@ -169,35 +181,7 @@ func (s *Server) elicitOffer(req *mcp.CallToolRequest, offer control.Offer) (sen
 		}
 		s.elicitAnswered(e.ctx, ss, rt, eid, res, err)
 	})
-	return ok, nil
-}
-
-// elicitRetry handles the retry of browser_request_user_control that
-// carries the client's answer to the input-required result (protocol
-// 2026-07-28): it records the answer and returns the offer it was for, or
-// ok false when the retry names no elicitation of this session.
-func (s *Server) elicitRetry(ctx context.Context, req *mcp.CallToolRequest) (offer string, action string, ok bool) {
-	ss := req.Session
-	eid := req.Params.RequestState
-	s.elicit.mu.Lock()
-	se := s.elicit.by[ss]
-	known := se != nil && se.id == eid && eid != ""
-	if known {
-		offer = se.offer
-	}
-	s.elicit.mu.Unlock()
-	if !known {
-		return "", "", false
-	}
-	var res *mcp.ElicitResult
-	var err error
-	if r, isElicit := req.Params.InputResponses[elicitInputKey].(*mcp.ElicitResult); isElicit && r != nil {
-		res = r
-	} else {
-		err = errors.New("no answer to the elicitation")
-	}
-	s.elicitAnswered(ctx, ss, s.runtimeOf(ss), eid, res, err)
-	return offer, s.elicitState(ss).Action, true
+	return ok, nil, ""
 }
 
 // elicitAnswered records the client's answer to elicitation eid; a
@@ -248,8 +232,9 @@ func (s *Server) elicitState(ss *mcp.ServerSession) *Elicitation {
 	return &Elicitation{Offer: se.offer, Action: se.action}
 }
 
-// begin records the elicitation eid of offer as the session's latest.
-func (el *elicits) begin(ss *mcp.ServerSession, offer, eid string) {
+// begin records the elicitation eid of offer as the session's latest; a
+// nonce says it travels in an input-required result (its requestState's).
+func (el *elicits) begin(ss *mcp.ServerSession, offer, eid string, nonce []byte) {
 	el.mu.Lock()
 	defer el.mu.Unlock()
 	if el.by == nil {
@@ -259,7 +244,8 @@ func (el *elicits) begin(ss *mcp.ServerSession, offer, eid string) {
 	if prev != nil && prev.stop != nil {
 		prev.stop()
 	}
-	el.by[ss] = &sessionElicit{offer: offer, id: eid, action: ElicitPending, watching: prev != nil && prev.watching}
+	el.by[ss] = &sessionElicit{offer: offer, id: eid, action: ElicitPending, watching: prev != nil && prev.watching,
+		stateless: nonce != nil, nonce: nonce}
 }
 
 // waiting records stop as the way to end the request of elicitation eid;
@@ -308,14 +294,15 @@ func (s *Server) watchElicits(e *entry, ss *mcp.ServerSession, g *gate.Gate) {
 			}
 		}
 		var id string
+		notify := false
 		if over {
-			cur.done, id = true, cur.id
+			cur.done, id, notify = true, cur.id, !cur.stateless
 			if cur.stop != nil {
 				cur.stop()
 			}
 		}
 		s.elicit.mu.Unlock()
-		if over {
+		if notify {
 			// A client that has gone only misses the notice.
 			_ = ss.NotifyElicitationComplete(e.ctx, &mcp.ElicitationCompleteParams{ElicitationID: id})
 		}
@@ -355,7 +342,7 @@ func reachedMessage(reached []string) string {
 func (s *Server) reachUser(req *mcp.CallToolRequest, res OfferResult) any {
 	rt := s.runtimeOf(req.Session)
 	reached := append([]string{}, offerChannelsOf(rt)...)
-	sent, input := s.elicitOffer(req, res.Offer.Offer)
+	sent, input, state := s.elicitOffer(req, res.Offer.Offer)
 	if sent {
 		reached = append(reached, ReachedElicitation)
 	}
@@ -376,41 +363,9 @@ func (s *Server) reachUser(req *mcp.CallToolRequest, res OfferResult) any {
 		return r
 	}
 	s.elicit.mu.Lock()
-	if se := s.elicit.by[req.Session]; se != nil && se.id == input.ElicitationID {
+	if se := s.elicit.by[req.Session]; se != nil && se.offer == res.Offer.ID && se.stateless {
 		se.result, se.meta = res, meta
 	}
 	s.elicit.mu.Unlock()
-	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{elicitInputKey: input}, RequestState: input.ElicitationID}
-}
-
-// offerRetry answers the retry of browser_request_user_control that
-// carries the client's answer to its URL elicitation (protocol
-// 2026-07-28): the offer's result, with that answer.
-func (s *Server) offerRetry(ctx context.Context, req *mcp.CallToolRequest) (any, bool) {
-	if _, _, ok := s.elicitRetry(ctx, req); !ok {
-		return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument,
-			Message: "This retry's requestState names no elicitation of this session; call browser_request_user_control again without inputResponses."}, true
-	}
-	s.elicit.mu.Lock()
-	se := s.elicit.by[req.Session]
-	if se == nil { // the session ended meanwhile
-		s.elicit.mu.Unlock()
-		return OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBrowserUnavailable, Message: "This MCP session has ended."}, true
-	}
-	res, meta := se.result, se.meta
-	state := &Elicitation{Offer: se.offer, Action: se.action}
-	s.elicit.mu.Unlock()
-	res.Elicitation = state
-	switch state.Action {
-	case ElicitDecline:
-		res.Message = "The User declined the offer of control in their MCP client; you hold control and the step stays undone. Do not do it for them."
-	case ElicitCancel:
-		res.Message += " The User dismissed the link in their MCP client; the offer stays open on their other channels."
-	}
-	if meta != nil && state.Action != ElicitDecline {
-		if r, err := resultWithMeta(res, meta); err == nil {
-			return r, false
-		}
-	}
-	return res, false
+	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{elicitInputKey: input}, RequestState: state}
 }

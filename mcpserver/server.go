@@ -115,8 +115,9 @@ type Server struct {
 	reg     *registry
 	opts    Options
 	metrics *metrics
-	elicit  elicits // each session's URL elicitation (elicit.go)
-	withApp bool    // the offer declares the MCP App (app.go)
+	elicit  elicits        // each session's URL elicitation (elicit.go)
+	states  *requestStates // the requestState of input-required results (mrtr.go)
+	withApp bool           // the offer declares the MCP App (app.go)
 
 	shutdown     chan struct{} // closed when the server starts shutting down
 	shutdownOnce sync.Once
@@ -143,7 +144,7 @@ const closeTimeout = 10 * time.Second
 
 // WaitForControlInput is browser_wait_for_control's input.
 type WaitForControlInput struct {
-	TimeoutSeconds float64 `json:"timeout_seconds" jsonschema:"seconds to wait, at most 60"`
+	TimeoutSeconds float64 `json:"timeout_seconds"`
 }
 
 // OfferResult is browser_request_user_control's answer.
@@ -210,7 +211,7 @@ func newServer(open OpenFunc, notify bool, opts *Options) *Server {
 	reg.pending = o.Pending
 	// Only per-session runtimes (NewServer) have the live view logins the
 	// MCP App needs; a fixed gate's server (New) declares no app.
-	s := &Server{reg: reg, opts: o, shutdown: make(chan struct{}), withApp: notify}
+	s := &Server{reg: reg, opts: o, shutdown: make(chan struct{}), withApp: notify, states: newRequestStates()}
 	var sessionID func() string
 	if o.Instance != "" {
 		sessionID = func() string { return o.Instance + "." + rand.Text() }
@@ -224,7 +225,7 @@ func newServer(open OpenFunc, notify bool, opts *Options) *Server {
 	s.metrics = newMetrics(reg.count)
 	reg.metrics = s.metrics
 	// recoverCalls is outermost: a panic anywhere below still answers.
-	s.mcp.AddReceivingMiddleware(s.recoverCalls, checkLogLevel, reg.middleware, s.metrics.middleware)
+	s.mcp.AddReceivingMiddleware(s.recoverCalls, checkLogLevel, reg.middleware, s.metrics.middleware, clampInitialize)
 	for _, e := range gate.Catalogue() {
 		s.addAction(e)
 	}

@@ -23,11 +23,13 @@ var (
 	obj = &jsonschema.Schema{Type: "object"}
 	// resultSchema is the shape of every action tool's result: the field a
 	// client branches on (message, reason, page and the rest are in
-	// docs/reference.md and the tool descriptions).
-	resultSchema = &jsonschema.Schema{Type: "object", Required: []string{"outcome"},
+	// docs/reference.md and the tool descriptions). Every result has an
+	// outcome; the schema does not repeat it as "required" on sixteen
+	// tools (tools/list carries each copy).
+	resultSchema = &jsonschema.Schema{Type: "object",
 		Properties: map[string]*jsonschema.Schema{"outcome": outcome}}
 	// offerSchema is browser_request_user_control's.
-	offerSchema = &jsonschema.Schema{Type: "object", Required: []string{"outcome"},
+	offerSchema = &jsonschema.Schema{Type: "object",
 		Properties: map[string]*jsonschema.Schema{"outcome": outcome, "offer": obj}}
 	statusSchema = &jsonschema.Schema{Type: "object", Required: []string{"controller"},
 		Properties: map[string]*jsonschema.Schema{"controller": {Type: "string", Enum: []any{"agent", "user"}}}}
@@ -42,8 +44,7 @@ var (
 // the outcome, the page and (when asked) the elements.
 func (s *Server) addAction(e gate.Entry) {
 	tool := &mcp.Tool{Name: e.Tool, Title: e.Title, Description: e.Description, InputSchema: e.Input, OutputSchema: resultSchema,
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: e.ReadOnly, IdempotentHint: e.Idempotent,
-			DestructiveHint: ptr(false), OpenWorldHint: ptr(true)}}
+		Annotations: annotations(e.ReadOnly, e.Idempotent, true)}
 	s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		raw := req.Params.Arguments
 		if err := validate(e.Input, raw); err != nil {
@@ -74,6 +75,22 @@ func (s *Server) addAction(e gate.Entry) {
 	})
 }
 
+// annotations are a tool's hints, each only where it differs from the
+// MCP default a client assumes (tools/list carries every one): a tool that
+// changes the page is not destructive (default true; meaningless for a
+// read-only one), and a control tool does not reach the open web
+// (openWorldHint, default true).
+func annotations(readOnly, idempotent, openWorld bool) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: idempotent}
+	if !readOnly {
+		a.DestructiveHint = ptr(false)
+	}
+	if !openWorld {
+		a.OpenWorldHint = ptr(false)
+	}
+	return a
+}
+
 // shutdownGrace is how long an action may take to stop once the server
 // shuts down before its call is answered without it.
 const shutdownGrace = 500 * time.Millisecond
@@ -91,7 +108,7 @@ func (s *Server) do(ctx context.Context, g *gate.Gate, a gate.Action) gate.Resul
 				done <- gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonInternal, Message: internalMessage}
 			}
 		}()
-		done <- g.DoAndSee(ctx, a)
+		done <- g.DoAndSeeChanges(ctx, a)
 	}
 	if !s.reg.goOwned("running a browser action", run) {
 		return shuttingDown()
@@ -172,11 +189,10 @@ func capText(text string) string {
 
 // controlTools describes the control tools, for the model.
 var controlTools = map[string]string{
-	spec.ToolRequestUserControl: "Offer the User control for a step that is theirs (user_step). " +
-		"Answers at once; tell the User, then wait or do other work.",
-	spec.ToolControlStatus: "Who holds the browser, the open offer, the last return of control, must_reobserve.",
-	spec.ToolWaitForControl: "Wait (at most 60 s) until the User's turn is over; " +
-		"if timed_out, call again; once control is back, take a snapshot.",
+	spec.ToolRequestUserControl: "Offer the User control for their step (user_step). " +
+		"Answers at once; tell the User, then wait or work on.",
+	spec.ToolControlStatus:  "Who holds the browser, the open offer, must_reobserve.",
+	spec.ToolWaitForControl: "Wait up to 60 s for the User's turn to end; if timed_out, call again.",
 }
 
 // addControlTools adds the tools that offer control to the User and
@@ -193,8 +209,7 @@ func (s *Server) addControlTools() {
 			meta = appToolMeta()
 		}
 		tool := &mcp.Tool{Meta: meta, Name: name, Title: title, Description: controlTools[name], InputSchema: in, OutputSchema: out,
-			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, IdempotentHint: readOnly,
-				DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}}
+			Annotations: annotations(readOnly, readOnly, false)}
 		s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var v any
 			isErr := false
@@ -215,7 +230,7 @@ func (s *Server) addControlTools() {
 				Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 		})
 	}
-	add(spec.ToolRequestUserControl, "Offer control to the User", false, gate.SchemaFor[gate.RequestInput](nil), offerSchema,
+	add(spec.ToolRequestUserControl, "Offer the User control", false, gate.SchemaFor[gate.RequestInput](nil), offerSchema,
 		func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (any, bool) {
 			g, _, stop, err := s.reg.runtime(ctx, req)
 			defer stop()

@@ -105,6 +105,11 @@ const (
 	// ReasonAuditUnavailable: the audit log cannot be written, so no agent
 	// action runs until it can.
 	ReasonAuditUnavailable Reason = "audit_unavailable"
+	// ReasonBadRequestState: a retry of an input-required result (MCP
+	// 2026-07-28) carried a requestState this server did not give this
+	// session for its open offer, or one already answered (each is
+	// single-use).
+	ReasonBadRequestState Reason = "bad_request_state"
 )
 
 // Failure codes of the built-in agent loop's steps that ran no browser

@@ -72,6 +72,11 @@ type Options struct {
 	// holds control (always on with Headful; tests set it headless). False
 	// means no guard when headless.
 	GuardWindow bool
+	// CompanyRequestHeaders are more headers the browser adds to every
+	// request to the Company's hosts, and to no other host (check's
+	// --header, for pages behind a login). Their values are secrets: never
+	// logged. Nil means none; Poppy-Extensions is never replaced.
+	CompanyRequestHeaders map[string]string
 	// WatchMarks also installs the marks watcher, which reports marks added
 	// after load (the conformance checker). False installs the scanner only.
 	WatchMarks bool
@@ -114,9 +119,11 @@ type Options struct {
 	// listener under a path naming the Session (ui.Router), instead of a
 	// listener per live view. LiveAddr is then unused.
 	LiveRouter *ui.Router
-	// LiveUserHeader, "NAME=VALUE", makes every live view request need
-	// that header value (ui.LiveOptions.UserHeader). Empty means none.
-	LiveUserHeader string
+	// LiveIdentity, when set, verifies on every live view request the
+	// operator's signed identity of the Session's User
+	// (ui.LiveOptions.UserIdentity; ui.NewIdentity makes it, its subject
+	// the runtime's User). Nil means none.
+	LiveIdentity *ui.Identity
 	// OnOffer is a shell command run on each offer of control with the
 	// User's link and the offer as JSON on its standard input (see
 	// [OfferNotice]); never in its arguments or environment. Its failure is
@@ -167,7 +174,7 @@ func (o *Options) Check() error {
 			addr = o.LiveRouter.Addr().String() // the listener every live view is on
 		}
 		if err := ui.CheckServing(addr, &ui.LiveOptions{TLSCert: o.LiveTLSCert, TLSKey: o.LiveTLSKey, PublicURL: o.LiveBehindProxy,
-			EmbedOrigins: o.LiveEmbedOrigins, UserHeader: o.LiveUserHeader}); err != nil {
+			EmbedOrigins: o.LiveEmbedOrigins}); err != nil {
 			return fmt.Errorf("starting runtime: %w", err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
+	"github.com/poppy-browser/poppy-browser/ui"
 )
 
 // Server is what the Sessions of one runtime share: the Company, the audit
@@ -57,6 +59,14 @@ type Server struct {
 	unanswered bool
 
 	stopAuditWatch func() // ends the audit log's health report on stderr
+}
+
+// userIdentity is the identity a Session's live view needs, nil for none:
+// the runtime's User (--user). This is the one place a Session's own User
+// is to be set (over --http, the subject that started its MCP session):
+// s.opts.LiveIdentity.ForSubject(that subject).
+func (s *Server) userIdentity(*Session) *ui.Identity {
+	return s.opts.LiveIdentity
 }
 
 // NewServer returns a Server for opts; it starts nothing.
@@ -208,7 +218,7 @@ func (s *Server) launchBrowser(ctx context.Context) (*browser.Browser, error) {
 		Args:           append(slices.Clone(s.opts.BrowserArgs), netArgs...),
 		CompanyHost:    s.company.IsCompanyHost,
 		CompanyURL:     s.company.DeclaresTo,
-		CompanyHeaders: map[string]string{spec.HeaderExtensions: header},
+		CompanyHeaders: companyHeaders(s.opts.CompanyRequestHeaders, header),
 		// A page in a dialog loop would hold the tab; no page writes to disk.
 		DialogLimit: browser.DialogLimit{Count: 5, Window: 5 * time.Second},
 		Downloads:   browser.DownloadsRefused,
@@ -282,3 +292,17 @@ func (s *Server) currentBrowser() *browser.Browser {
 
 // Audit is the audit log, once Ready; a Session's lines carry its id.
 func (s *Server) Audit() *audit.Log { return s.audit }
+
+// companyHeaders are the headers of the Company's requests: the
+// extensions header, and the caller's others (a Poppy-Extensions among
+// them does not replace it).
+func companyHeaders(extra map[string]string, extensions string) map[string]string {
+	out := map[string]string{}
+	for k, v := range extra {
+		if !strings.EqualFold(k, spec.HeaderExtensions) {
+			out[k] = v
+		}
+	}
+	out[spec.HeaderExtensions] = extensions
+	return out
+}

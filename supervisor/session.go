@@ -205,7 +205,7 @@ func (ss *Session) startLive() (err error) {
 	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Router: s.opts.LiveRouter, Control: ss.control, Page: ss.Page, Logger: ss.log,
 		Company: s.companyName(), LinkTTL: s.opts.LiveLinkTTL, Audit: ss.audit,
 		TLSCert: s.opts.LiveTLSCert, TLSKey: s.opts.LiveTLSKey, PublicURL: s.opts.LiveBehindProxy,
-		EmbedOrigins: s.opts.LiveEmbedOrigins, UserHeader: s.opts.LiveUserHeader})
+		EmbedOrigins: s.opts.LiveEmbedOrigins, UserIdentity: s.userIdentity(ss)})
 	if err != nil {
 		return err
 	}

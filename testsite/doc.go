@@ -7,7 +7,10 @@
 //     /.well-known/poppy.json, the browser join at POST /poppy/browser-session,
 //     booking bkg_4Rt9 with its marked check-in page and boarding pass, and
 //     fixtures under /fixtures/ (an unmarked check-in, an off-site redirect, a
-//     popup, a page that tampers with navigator.poppy);
+//     popup, a page that tampers with navigator.poppy), and a travel shop
+//     under /shop ([ShopStartURL]: a search of 200 results filtered in
+//     place, a product, a cart in a cookie, a checkout form marked
+//     submission), for a task of ten steps;
 //   - pay.airline.test, a Company subdomain serving the pay frame;
 //   - partner.test, a third party serving a frame and a landing page.
 //
@@ -41,7 +44,8 @@
 //
 // The Site records facts that tests assert on: every request per host
 // ([Site.Requests]), check-ins ([Site.CheckIns]), page reports
-// ([Site.FrameReports]) and joins ([Site.Joins]). It never records the
+// ([Site.FrameReports]), joins ([Site.Joins]) and the shop's orders
+// ([Site.ShopOrders]). It never records the
 // credential or the passport number a User typed. [Site.WaitFor] and friends
 // wait for a record without sleeping; [Site.Reset] clears them between tests.
 //

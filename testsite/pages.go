@@ -116,6 +116,7 @@ func (s *Site) airlineMux() http.Handler {
 	mux.HandleFunc("GET "+ClockFixturePath, serveClockFixture)
 	s.markFixtures(mux)
 	webmcpFixtures(mux)
+	s.serveShop(mux)
 	mux.HandleFunc("GET /fixtures/redirect-offsite", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://"+PartnerHost+"/landing", http.StatusFound)
 	})

@@ -72,6 +72,7 @@ type Site struct {
 	jtis       map[string]struct{} // used jti values
 	sessions   map[string]string   // cookie value -> subject
 	lastSeat   string
+	shopOrders int
 	joinAnswer JoinAnswer
 
 	srv  *http.Server

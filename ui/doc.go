@@ -50,8 +50,11 @@
 //
 // # Security
 //
-// With UserHeader, every request must carry that header value first (else
-// 403 and one line). The websocket must carry the per-run token (compared
+// With UserIdentity, every request must first carry the operator's signed
+// identity of the session's User, a JWT verified against the identity
+// provider's keys ([Identity], identity.go, jwks.go); else 403 and one line
+// naming the failed check. [Live.IdentityProof] gives the verified
+// subject's hash to a take. The websocket must carry the per-run token (compared
 // in constant time) or a live login as the subprotocol poppy-viewer.SECRET;
 // minting a link needs the token; a refusal is a bare 403 and its
 // connection is closed. A login comes from a hand-off link ([Live.MintLink],

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
@@ -82,8 +83,9 @@ func (l *Live) handler() http.Handler {
 	return l.guard(mux)
 }
 
-// guard refuses every request that lacks the --live-user-header value
-// (403 and one line saying so), then every request that lacks its
+// guard refuses every request that lacks the User's signed identity, when
+// one is needed (403 and one line saying which check failed, never the
+// token), then every request that lacks its
 // credential, reached the server under a host it does not answer to, or
 // comes from another origin: a bare 403, no body, no hint of what was
 // wrong. A refused connection is closed. Only the path is logged.
@@ -93,13 +95,17 @@ func (l *Live) guard(next http.Handler) http.Handler {
 		h.Set("Cache-Control", "no-store")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Content-Type-Options", "nosniff")
-		if !l.userHeader.ok(r) {
-			l.log.Debug("live view request refused", "path", l.logPath(r.URL.Path), "reason", "user-header")
-			h.Set("Connection", "close")
-			h.Set("Content-Type", "text/plain; charset=utf-8")
-			w.WriteHeader(http.StatusForbidden)
-			_, _ = io.WriteString(w, userHeaderRefusal)
-			return
+		if l.identity != nil {
+			subject, err := l.identity.Verify(r)
+			if err != nil {
+				l.log.Debug("live view request refused", "path", l.logPath(r.URL.Path), "reason", "identity", "why", err.Error())
+				h.Set("Connection", "close")
+				h.Set("Content-Type", "text/plain; charset=utf-8")
+				w.WriteHeader(http.StatusForbidden)
+				_, _ = io.WriteString(w, identityRefusal+err.Error()+".\n")
+				return
+			}
+			r = r.WithContext(context.WithValue(r.Context(), verifiedSubjectKey{}, subject))
 		}
 		if why := l.refuse(r); why != "" {
 			l.log.Debug("live view request refused", "path", l.logPath(r.URL.Path), "reason", why)
@@ -186,32 +192,24 @@ func (l *Live) refuse(r *http.Request) string {
 	return ""
 }
 
-// userHeader is --live-user-header: a header every request must carry.
-type userHeader struct{ name, value string }
+// identityRefusal begins the one line a request without the User's
+// verified identity gets; the failed check follows.
+const identityRefusal = "This live view answers only requests with the User's signed identity from the operator's authenticating proxy (--live-identity-header): "
 
-const userHeaderRefusal = "This live view answers only requests that come through the User's authenticating proxy (--live-user-header).\n"
+// verifiedSubjectKey is the request context's key of the subject the
+// guard verified.
+type verifiedSubjectKey struct{}
 
-// parseUserHeader reads "NAME=VALUE"; "" is none.
-func parseUserHeader(s string) (userHeader, error) {
-	if s == "" {
-		return userHeader{}, nil
+// IdentityProof reports whether the guard verified the operator's signed
+// identity of the session's User on r (UserIdentity), and then the
+// subject's hash ([SubjectHash]): the proof of presence "identity" of the
+// view r opens. Without UserIdentity it is always false.
+func (l *Live) IdentityProof(r *http.Request) (subjectHash string, ok bool) {
+	sub, ok := r.Context().Value(verifiedSubjectKey{}).(string)
+	if !ok || sub == "" || l.identity == nil {
+		return "", false
 	}
-	name, value, ok := strings.Cut(s, "=")
-	name = strings.TrimSpace(name)
-	if !ok || name == "" || value == "" || strings.ContainsAny(name, " \t:\r\n") || strings.ContainsAny(value, "\r\n") {
-		return userHeader{}, errors.New("the user header must be NAME=VALUE, both non-empty")
-	}
-	return userHeader{name: http.CanonicalHeaderKey(name), value: value}, nil
-}
-
-// ok reports whether r carries the header with its value (every request,
-// when none is set). The compare takes the same time wherever they differ.
-func (h userHeader) ok(r *http.Request) bool {
-	if h.name == "" {
-		return true
-	}
-	got := r.Header.Values(h.name)
-	return len(got) == 1 && subtle.ConstantTimeCompare([]byte(got[0]), []byte(h.value)) == 1
+	return SubjectHash(sub), true
 }
 
 func (l *Live) tokenOK(got string) bool {

@@ -310,7 +310,7 @@ func TestLiveLinkWithoutAnOffer(t *testing.T) {
 	if err := l.WriteURLFile(file); err != nil {
 		t.Fatal(err)
 	}
-	link, exp, err := desktop.MintLiveLink(ctx, file, false, "")
+	link, exp, err := desktop.MintLiveLink(ctx, file, false, nil)
 	if err != nil || !strings.Contains(link, "/live/link/") || time.Until(exp) <= 0 {
 		t.Fatalf("MintLiveLink = %q %v %v", link, exp, err)
 	}

@@ -59,11 +59,12 @@ type LiveOptions struct {
 	// view (CSP frame-ancestors lists exactly them). They need TLS or
 	// PublicURL. Empty means no page may frame it.
 	EmbedOrigins []string
-	// UserHeader, "NAME=VALUE", makes every request to the live view (its
-	// page, websocket and links) need header NAME with exactly VALUE, as
-	// the Personal Agent service's own authenticating proxy in front sets
-	// it for the User; any other request gets 403. Empty means none.
-	UserHeader string
+	// UserIdentity, when set, makes every request to the live view (its
+	// page, websocket and links) carry the operator's signed identity of
+	// the session's User, as the Personal Agent service's authenticating
+	// proxy in front sets it ([Identity]); any other request gets 403 and
+	// one line saying which check failed. Nil means none.
+	UserIdentity *Identity
 	// Router, when set, serves this live view on the Router's listener
 	// (the MCP listener over --http, or one live view listener for every
 	// Session) under a path of its own, /live/INSTANCE/KEY, instead of a
@@ -97,8 +98,9 @@ type Live struct {
 	// auditLog gets the links' lines (links.go).
 	auditLog *audit.Log
 	remote   remote // TLS or the proxy's origin (remote.go)
-	// userHeader is the header every request must carry (UserHeader).
-	userHeader userHeader
+	// identity verifies the User's signed identity on every request
+	// (UserIdentity); nil when none is needed.
+	identity *Identity
 	// headerTimeout and idleTimeout bound a connection's header and idle
 	// keep-alive time (the constants; tests shorten them).
 	headerTimeout, idleTimeout time.Duration
@@ -164,10 +166,6 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 			return nil, fmt.Errorf("creating live view: making a token: %w", err)
 		}
 	}
-	uh, err := parseUserHeader(opts.UserHeader)
-	if err != nil {
-		return nil, fmt.Errorf("creating live view: %w", err)
-	}
 	site, err := buildSitePage()
 	if err != nil {
 		return nil, fmt.Errorf("creating live view: %w", err)
@@ -188,7 +186,7 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		framed:  make(chan struct{}, 1),
 
 		auditLog:      opts.Audit,
-		userHeader:    uh,
+		identity:      opts.UserIdentity,
 		headerTimeout: headerTimeout,
 		idleTimeout:   idleTimeout,
 	}

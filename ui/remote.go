@@ -28,9 +28,6 @@ func CheckServing(addr string, opts *LiveOptions) error {
 	if (opts.TLSCert == "") != (opts.TLSKey == "") {
 		return errors.New("the live view's TLS needs both --live-tls-cert and --live-tls-key")
 	}
-	if _, err := parseUserHeader(opts.UserHeader); err != nil {
-		return fmt.Errorf("--live-user-header: %w", err)
-	}
 	if opts.PublicURL != "" {
 		u, err := url.Parse(opts.PublicURL)
 		if err != nil || u.Scheme != "https" || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {

@@ -138,8 +138,8 @@ func routerRefusal(w http.ResponseWriter, status int, text string) {
 }
 
 // Listen serves the Router on a listener of its own at addr (over TLS with
-// certFile and keyFile when set), until [Router.Shutdown]. opts' TLS,
-// PublicURL and UserHeader are checked as a live view's ([CheckServing]).
+// certFile and keyFile when set), until [Router.Shutdown]. opts' TLS and
+// PublicURL are checked as a live view's ([CheckServing]).
 func (r *Router) Listen(addr string, opts *LiveOptions, log *slog.Logger) error {
 	if opts == nil {
 		opts = &LiveOptions{}

@@ -14,7 +14,8 @@
 //
 // With -task checkin it runs the check-in task of the spec's section 7
 // instead, on both servers, and reports what the model reads and how long
-// its calls take (task.go).
+// its calls take (task.go); with -task shop, ten steps in the airline's
+// travel shop (shoptask.go).
 //
 // With -pages DIR it measures a folder of saved real pages instead (each
 // DIR/NAME/source.html, such as Mozilla Readability's test pages), served
@@ -47,13 +48,13 @@ func main() {
 	playwright := flag.String("playwright", "", "path to @playwright/mcp's cli.js (empty: measure poppy-browser alone)")
 	chromium := flag.String("chromium", "/usr/bin/chromium", "Chromium binary for both servers")
 	runs := flag.Int("runs", 10, "timed repetitions of each snapshot and click, or of the task")
-	taskName := flag.String("task", "", "run a task instead of the pages: checkin (section 7 of the spec)")
+	taskName := flag.String("task", "", "run a task instead of the pages: checkin (section 7 of the spec) or shop (ten steps in the travel shop)")
 	pagesDir := flag.String("pages", "", "measure the saved pages DIR/NAME/source.html instead of the built-in pages")
 	pagesLimit := flag.Int("pages-limit", 0, "with -pages, measure only the first N pages in name order (0: all)")
 	flag.Parse()
 	log.SetFlags(0)
-	if *taskName != "" && *taskName != "checkin" {
-		log.Fatalf("sidebyside: -task is checkin or empty, not %q", *taskName)
+	if *taskName != "" && *taskName != "checkin" && *taskName != "shop" {
+		log.Fatalf("sidebyside: -task is checkin, shop or empty, not %q", *taskName)
 	}
 	if *taskName != "" && *pagesDir != "" {
 		log.Fatalf("sidebyside: -task and -pages are two different runs; give one")
@@ -110,6 +111,24 @@ type server struct {
 	// navigateShows says browser_navigate answers with the page's
 	// snapshot; without it a model takes browser_snapshot to read a page.
 	navigateShows bool
+	// wholePage says a result shows the whole page (not only what
+	// changed, nor no page at all): the refs the model read before it
+	// are of an older look.
+	wholePage func(*mcp.CallToolResult) bool
+	// showsPage says a result shows the page, whole or what changed.
+	showsPage func(*mcp.CallToolResult) bool
+	// wholeArgs are browser_snapshot's arguments that read the whole page
+	// (poppy-browser shows what changed on a page the model has read).
+	wholeArgs map[string]any
+}
+
+// whole is a new copy of s's arguments that read the whole page.
+func (s server) whole() map[string]any {
+	out := map[string]any{}
+	for k, v := range s.wholeArgs {
+		out[k] = v
+	}
+	return out
 }
 
 // result is what one server measured.
@@ -191,8 +210,11 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName, pagesDir 
 		defer cs.Close()
 		sessions[i] = cs
 	}
-	if taskName == "checkin" {
+	switch taskName {
+	case "checkin":
 		return runCheckIn(ctx, site, servers, sessions, runs, out)
+	case "shop":
+		return runShop(ctx, site, servers, sessions, runs, out)
 	}
 	if realPs != nil {
 		measureRealPages(ctx, realPs, servers, sessions, runs, out)
@@ -305,7 +327,7 @@ func measureSnapshot(ctx context.Context, cs *mcp.ClientSession, s server, pr *p
 		return 0
 	}
 	t := time.Now()
-	res, err := call(ctx, cs, "browser_snapshot", map[string]any{})
+	res, err := call(ctx, cs, "browser_snapshot", s.whole())
 	d := time.Since(t)
 	if err != nil {
 		pr.err = err
@@ -340,7 +362,7 @@ func measureOpen(ctx context.Context, cs *mcp.ClientSession, s server, pr *pageR
 		return 0
 	}
 	if !s.navigateShows {
-		if _, err := call(ctx, cs, "browser_snapshot", map[string]any{}); err != nil {
+		if _, err := call(ctx, cs, "browser_snapshot", s.whole()); err != nil {
 			pr.err = err
 			return 0
 		}

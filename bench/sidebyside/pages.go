@@ -185,7 +185,7 @@ const maxParts = 20
 func readOn(ctx context.Context, cs *mcp.ClientSession, s server, p page) readOnResult {
 	var all strings.Builder
 	r := readOnResult{}
-	args := map[string]any{}
+	args := s.whole()
 	for r.parts < maxParts {
 		res, err := call(ctx, cs, "browser_snapshot", args)
 		if err != nil {

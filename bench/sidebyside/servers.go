@@ -48,6 +48,9 @@ func poppyServer(bin, chromium string, browserArgs []string, liveURLFile string)
 			return ""
 		},
 		clickArgs:   func(ref, _ string) map[string]any { return map[string]any{"ref": ref} },
+		wholePage:   poppyWholePage,
+		wholeArgs:   map[string]any{"since": 0},
+		showsPage:   poppyShowsPage,
 		selectTool:  "browser_select",
 		liveURLFile: liveURLFile,
 	}
@@ -97,6 +100,9 @@ func playwrightServer(cli, chromium string, browserArgs []string) (server, func(
 		// Playwright MCP names the ref "target" and asks for a description too.
 		clickArgs:  func(ref, name string) map[string]any { return map[string]any{"target": ref, "element": name} },
 		selectTool: "browser_select_option",
+		// Every result that shows the page shows its whole snapshot.
+		wholePage: func(res *mcp.CallToolResult) bool { return strings.Contains(firstText(res), "```yaml") },
+		showsPage: func(res *mcp.CallToolResult) bool { return strings.Contains(firstText(res), "```yaml") },
 	}
 	return s, func() { os.RemoveAll(dir) }, nil
 }

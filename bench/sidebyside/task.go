@@ -230,7 +230,7 @@ func runCheckIn(ctx context.Context, site *testsite.Site, servers []server, sess
 			results[i].recorded = append(results[i].recorded, recorded(site.CheckIns()))
 		}
 	}
-	reportTask(out, servers, results)
+	reportSteps(out, servers, results, steps, "what the airline recorded")
 	return nil
 }
 
@@ -249,7 +249,10 @@ func recorded(cs []testsite.CheckIn) string {
 	return fmt.Sprintf("seat %s, controller %q, %s", c.Seat, c.Controller, passport)
 }
 
-func reportTask(out io.Writer, servers []server, rs []taskResult) {
+// reportSteps reports the runs of a task: each step's call on each
+// server (median bytes and time), the calls, bytes and time of the median
+// run, and what the website recorded.
+func reportSteps(out io.Writer, servers []server, rs []taskResult, steps []string, recordedLabel string) {
 	fmt.Fprintf(out, "| step | %s |\n| --- |%s\n", names(servers), strings.Repeat(" --- |", len(servers)))
 	row := func(label string, f func(r taskResult) string) {
 		cells := make([]string, len(rs))
@@ -289,7 +292,7 @@ func reportTask(out io.Writer, servers []server, rs []taskResult) {
 			return int(c.took)
 		})))
 	})
-	row("what the airline recorded", func(r taskResult) string {
+	row(recordedLabel, func(r taskResult) string {
 		return strings.Join(slices.Compact(slices.Sorted(slices.Values(r.recorded))), "; ")
 	})
 }

@@ -54,7 +54,7 @@ func TestCDPURLAttach(t *testing.T) {
 		if r, _ := callTool(t, ctx, cs, "browser_navigate", map[string]any{"url": target}); r["outcome"] != "done" {
 			t.Fatalf("navigate through the separate browser: %v\n%s", r, stderr.String())
 		}
-		if r, _ := callTool(t, ctx, cs, "browser_snapshot", nil); r["outcome"] != "done" || !strings.Contains(fmt.Sprint(r["text"]), "Check in") {
+		if r, _ := callTool(t, ctx, cs, "browser_snapshot", map[string]any{"since": 0}); r["outcome"] != "done" || !strings.Contains(fmt.Sprint(r["text"]), "Check in") {
 			t.Fatalf("snapshot through the separate browser: %v", r)
 		}
 		if i == 0 {

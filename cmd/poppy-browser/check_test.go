@@ -90,8 +90,9 @@ func TestCheckCommand(t *testing.T) {
 				t.Errorf("%s not written: %v", f, err)
 			}
 		}
-		// The SARIF log has the escape route as an error at its page and
-		// selector, under the rule of its requirement.
+		// The SARIF log has the escape route as an error at its page (as a
+		// scheme-less host/path, which code scanning takes, the real URL in
+		// its properties) and selector, under the rule of its requirement.
 		raw, err = os.ReadFile(filepath.Join(dir, "r.sarif"))
 		if err != nil {
 			t.Fatal(err)
@@ -112,6 +113,9 @@ func TestCheckCommand(t *testing.T) {
 							Name string `json:"name"`
 						} `json:"logicalLocations"`
 					} `json:"locations"`
+					Properties struct {
+						URL string `json:"url"`
+					} `json:"properties"`
 				} `json:"results"`
 			} `json:"runs"`
 		}
@@ -121,7 +125,7 @@ func TestCheckCommand(t *testing.T) {
 		found := false
 		for _, r := range sarif.Runs[0].Results {
 			if r.RuleID == "BC-4-mark-all" && r.Level == "error" && len(r.Locations) == 1 &&
-				r.Locations[0].Physical.Artifact.URI == fx["escape-submit"] &&
+				r.Locations[0].Physical.Artifact.URI == strings.TrimPrefix(fx["escape-submit"], "https://") && r.Properties.URL == fx["escape-submit"] &&
 				len(r.Locations[0].Logical) == 1 && r.Locations[0].Logical[0].Name == "#quick" {
 				found = true
 			}

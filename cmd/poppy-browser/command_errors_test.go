@@ -46,6 +46,12 @@ func TestCommandErrorMessages(t *testing.T) {
 		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", "0.0.0.0:0"}, 2, "mcp: the live views are on the --http listener"},
 		{[]string{"testsite", "--addr", taken}, 1, "testsite: " + taken + " is in use: choose another with --addr"},
 		{[]string{"dev-credential", "extra"}, 2, `dev-credential: unexpected argument "extra"`},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--live-user-header", "X-Auth-User=alice"}, 2, "mcp: --live-user-header is removed: use --live-identity-header NAME"},
+		{[]string{"run", "--company", "airline.test", "--task", "check me in", "--live-user-header=X-Auth-User=alice"}, 2, "run: --live-user-header is removed: use --live-identity-header NAME"},
+		{[]string{"live-link", "--live-user-header", "X-Auth-User=alice"}, 2, "live-link: --live-user-header is removed: use --live-identity-header NAME"},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--live-identity-header", "X-Poppy-Identity", "--live-identity-jwks", "https://idp.example/jwks", "--live-identity-issuer", "https://idp.example", "--live-identity-audience", "poppy"}, 2, "mcp: --live-identity-header needs --user SUB"},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--live-identity-header", "X-Poppy-Identity", "--live-identity-jwks", "http://idp.example/jwks", "--live-identity-issuer", "https://idp.example", "--live-identity-audience", "poppy", "--user", "alice"}, 2, `mcp: --live-identity-jwks "http://idp.example/jwks": want an https URL`},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--live-identity-header", "X-Poppy-Identity", "--live-identity-jwks", "/nonexistent/jwks.json", "--live-identity-issuer", "https://idp.example", "--live-identity-audience", "poppy", "--user", "alice"}, 1, "mcp: reading --live-identity-jwks: open /nonexistent/jwks.json"},
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()} // no DISPLAY, no WAYLAND_DISPLAY
 	for _, c := range cases {

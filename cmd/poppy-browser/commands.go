@@ -75,7 +75,10 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	} else {
 		mo.Instance = "" // names a process among several over --http only
 	}
-	opts := cfg.options()
+	opts, err := cfg.options()
+	if err != nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
 	if err := opts.Check(); err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
@@ -169,7 +172,7 @@ func liveRouter(fs *flag.FlagSet, cfg *config, instance string, l net.Listener) 
 		return nil, false, err
 	}
 	if err := r.Listen(cfg.LiveAddr, &ui.LiveOptions{TLSCert: cfg.LiveTLSCert, TLSKey: cfg.LiveTLSKey,
-		PublicURL: cfg.LiveBehindProxy, UserHeader: cfg.LiveUserHeader}, cfg.Logger); err != nil {
+		PublicURL: cfg.LiveBehindProxy}, cfg.Logger); err != nil {
 		return nil, false, fmt.Errorf("mcp: %w", err)
 	}
 	return r, false, nil

@@ -121,7 +121,7 @@ func TestStdioJoinsWhenTheCompanyComesBack(t *testing.T) {
 	var text string
 	waitUntil(t, ctx, "a snapshot succeeds once the Company answers", func() bool {
 		var isErr bool
-		snap, text, isErr = call(spec.ToolSnapshot, nil)
+		snap, text, isErr = call(spec.ToolSnapshot, map[string]any{"since": 0})
 		if snap["outcome"] == "done" {
 			return true
 		}

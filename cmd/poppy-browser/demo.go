@@ -50,8 +50,12 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer cli.CloseListener(httpListener)
+	ro, err := cfg.options()
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
 	return demoscript.Run(ctx, &demoscript.Options{
-		Runtime: cfg.options(), Model: model, MaxSteps: mf.maxSteps, Task: *task,
+		Runtime: ro, Model: model, MaxSteps: mf.maxSteps, Task: *task,
 		HTTP: httpListener, Serve: func(ctx context.Context, srv *mcpserver.Server, l net.Listener) error {
 			return serveHTTP(ctx, srv, l, stderr, nil)
 		},
@@ -93,7 +97,10 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	cfg.UserMessages = stderr // the live view's URL, at start and with each offer: the User's, not the model's
 	cfg.AnnounceOffers = true
-	ro := cfg.options()
+	ro, err := cfg.options()
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
 	sv := supervisor.New(&ro)
 	if err := sv.Start(ctx); err != nil {
 		return err

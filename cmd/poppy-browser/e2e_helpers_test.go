@@ -200,7 +200,7 @@ func contentText(res *mcp.CallToolResult) string {
 
 func (d *demo) snapshot(ctx context.Context) result {
 	d.t.Helper()
-	r := d.call(ctx, "browser_snapshot", map[string]any{"elements": true})
+	r := d.call(ctx, "browser_snapshot", map[string]any{"elements": true, "since": 0})
 	if r.Outcome != "done" {
 		d.t.Fatalf("snapshot: %+v", r)
 	}

@@ -312,10 +312,10 @@ func TestFleet(t *testing.T) {
 		})
 		_ = bc.Close(ctx)
 		waitUntil(t, ctx, fmt.Sprintf("session %d's page shows what its User typed", i), func() bool {
-			return strings.Contains(s.d.call(ctx, "browser_snapshot", nil).Text, typed(i))
+			return strings.Contains(s.d.call(ctx, "browser_snapshot", map[string]any{"since": 0}).Text, typed(i))
 		})
 		for j, o := range sessions {
-			if j != i && strings.Contains(o.d.call(ctx, "browser_snapshot", nil).Text, typed(i)) {
+			if j != i && strings.Contains(o.d.call(ctx, "browser_snapshot", map[string]any{"since": 0}).Text, typed(i)) {
 				t.Errorf("session %d's page shows what session %d's User typed", j, i)
 			}
 		}
@@ -333,7 +333,7 @@ func TestFleet(t *testing.T) {
 		if r := s.d.call(ctx, "browser_navigate", map[string]any{"url": cookiePage}); r.Outcome != "done" {
 			t.Fatalf("session %d reads its cookie: %+v", i, r)
 		}
-		snap := s.d.call(ctx, "browser_snapshot", nil).Text
+		snap := s.d.call(ctx, "browser_snapshot", map[string]any{"since": 0}).Text
 		if want := fmt.Sprintf("%s: fleet-%d", testsite.CookieFixtureName, i); !strings.Contains(snap, want) {
 			t.Errorf("session %d's page does not show its own cookie %q:\n%s", i, want, snap)
 		}

@@ -154,7 +154,7 @@ func TestReadmeStdioSnippet(t *testing.T) {
 	if r := call("browser_navigate", map[string]any{"url": testsite.BookingURL()}); r["outcome"] != "done" {
 		t.Fatalf("navigate: %v", r)
 	}
-	if r := call("browser_snapshot", nil); r["outcome"] != "done" || !strings.Contains(r["text"].(string), "Check in") {
+	if r := call("browser_snapshot", map[string]any{"since": 0}); r["outcome"] != "done" || !strings.Contains(r["text"].(string), "Check in") {
 		t.Errorf("snapshot: %v", r)
 	}
 	asked := time.Now()

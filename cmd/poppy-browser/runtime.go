@@ -20,6 +20,8 @@ type config struct {
 	browserArgs      cli.StringList
 	assertionCmd     string
 	assertionTimeout time.Duration
+	// identity is the --live-identity-* flags, and --user its subject.
+	identity ui.IdentityOptions
 }
 
 func (c *config) register(fs *flag.FlagSet) {
@@ -36,11 +38,38 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.LiveBehindProxy, "live-behind-proxy", "", "the public https origin a reverse proxy serves the live view at (links name it; Host and Origin must)")
 	fs.Var((*cli.StringList)(&c.LiveEmbedOrigins), "live-embed-origin", "an https origin whose pages may frame the live view (repeatable; needs https: --live-tls-cert or --live-behind-proxy)")
 	fs.DurationVar(&c.LiveLinkTTL, "live-link-ttl", ui.DefaultLinkTTL, "how long the User's single-use link to the live view works, and a live-link login in which the User takes no turn")
-	fs.StringVar(&c.LiveUserHeader, "live-user-header", "", "NAME=VALUE: every live view request (page, websocket, links) must carry this header value, as the User's authenticating proxy in front sets it; others get 403")
+	c.registerIdentity(fs)
 	fs.StringVar(&c.OnOffer, "on-offer", "", "shell command run on each offer of control, with the User's link and the offer as JSON on its stdin (never in argv or env)")
 	fs.DurationVar(&c.OnOfferTimeout, "on-offer-timeout", supervisor.DefaultOnOfferTimeout, "how long one run of --on-offer may take")
 	fs.BoolVar(&c.NotifyDesktop, "notify", false, "show a desktop notification when the agent offers the User control (notify-send, osascript)")
 	c.registerNetwork(fs)
+}
+
+// registerIdentity adds the flags of the operator's signed identity.
+func (c *config) registerIdentity(fs *flag.FlagSet) {
+	id := &c.identity
+	fs.StringVar(&id.Subject, "user", "", "the User's subject (sub) at the operator's identity provider: the identity of --live-identity-header must name it")
+	fs.StringVar(&id.Header, "live-identity-header", "", "NAME: every live view request (page, websocket, links) must carry in this header a JWT that the operator's authenticating proxy in front got signed for --user; others get 403 saying why")
+	fs.StringVar(&id.JWKS, "live-identity-jwks", "", "URL|FILE: the identity provider's public keys (JWKS) that sign --live-identity-header: an https URL (http only on loopback) or a file")
+	fs.StringVar(&id.Issuer, "live-identity-issuer", "", "the issuer (iss) the identity's JWT must name")
+	fs.StringVar(&id.Audience, "live-identity-audience", "", "an audience (aud) the identity's JWT must include: this runtime's")
+	fs.DurationVar(&id.Skew, "live-identity-skew", ui.DefaultIdentitySkew, "leeway on the identity's exp, nbf and iat for clocks that differ (at most 5m)")
+	// A constant any process that reached the port could send, and that
+	// showed in ps.
+	cli.Removed(fs, "live-user-header", "use --live-identity-header NAME with --live-identity-jwks, --live-identity-issuer, --live-identity-audience and --user (a signed identity of the User, not a constant)")
+}
+
+// liveIdentity is the verifier the --live-identity-* flags describe
+// (its JWKS file read now), nil when none is set.
+func (c *config) liveIdentity() (*ui.Identity, error) {
+	id := c.identity
+	if id.Header == "" && id.JWKS == "" && id.Issuer == "" && id.Audience == "" {
+		return nil, nil
+	}
+	if err := ui.CheckIdentity(&id); err != nil {
+		return nil, cli.UsageErrorf("%v", err)
+	}
+	return ui.NewIdentity(&id)
 }
 
 // registerNetwork adds the flags for staging servers.
@@ -58,9 +87,15 @@ func (c *config) registerCompany(fs *flag.FlagSet) {
 	fs.StringVar(&c.ReturnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
 }
 
-// options are the runtime's options the flags describe.
-func (c *config) options() supervisor.Options {
+// options are the runtime's options the flags describe; the live view's
+// identity is made here (a JWKS file read), so a bad one is one error at
+// once.
+func (c *config) options() (supervisor.Options, error) {
 	opts := c.Options
+	var err error
+	if opts.LiveIdentity, err = c.liveIdentity(); err != nil {
+		return opts, err
+	}
 	if c.assertionCmd != "" {
 		opts.Credentials = session.CommandSource{Command: c.assertionCmd, Timeout: c.assertionTimeout}
 	}
@@ -70,5 +105,5 @@ func (c *config) options() supervisor.Options {
 		// yet; if it cannot be made, writing the file says why.
 		_ = os.MkdirAll(filepath.Dir(opts.LiveURLFile), 0o700)
 	}
-	return opts
+	return opts, nil
 }

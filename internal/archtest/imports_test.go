@@ -55,7 +55,7 @@ var allowed = map[string][]string{
 	"agent/chat": {"agent", "internal/secret", "github.com/openai/openai-go/v3"},
 	"ui": {"audit", "browser", "control", "spec", "internal/pagetext", "internal/secret",
 		"charm.land/bubbletea/v2", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi",
-		"github.com/charmbracelet/x/term", "github.com/gorilla/websocket"},
+		"github.com/charmbracelet/x/term", "github.com/gorilla/websocket", "github.com/go-jose/go-jose/v4"},
 	"supervisor": {"audit", "browser", "control", "gate", "injector", "marks", "session", "spec", "ui",
 		"internal/desktop", "internal/version", "github.com/prometheus/client_golang"},
 	// check acts on pages only through the gate's probe mode; it reads them

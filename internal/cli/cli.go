@@ -66,9 +66,38 @@ func Parse(fs *flag.FlagSet, args []string) error {
 		printUsage()
 		return err
 	case err != nil:
+		if name, instead, ok := removedIn(fs, err); ok {
+			// One line naming the replacement, never the value given.
+			return UsageErrorf("%s: --%s is removed: %s", fs.Name(), name, instead)
+		}
 		return UsageErrorf("%s: %v (see poppy-browser %s --help)", fs.Name(), err, fs.Name())
 	}
 	return nil
+}
+
+// removedPrefix begins the usage of a flag [Removed] registered, and
+// removedMark its error, before its name.
+const (
+	removedPrefix = "removed: "
+	removedMark   = "removed flag -"
+)
+
+// Removed registers name as a flag that no longer exists: giving it, with
+// or without a value, is a usage error saying instead (what to use now).
+func Removed(fs *flag.FlagSet, name, instead string) {
+	fs.BoolFunc(name, removedPrefix+instead, func(string) error { return errors.New(removedMark + name) })
+}
+
+// removedIn reports whether err is the parse error of a flag [Removed]
+// registered, and that flag's name and replacement.
+func removedIn(fs *flag.FlagSet, err error) (name, instead string, ok bool) {
+	fs.VisitAll(func(f *flag.Flag) {
+		// The flag package ends each of its errors with the func's.
+		if !ok && strings.HasPrefix(f.Usage, removedPrefix) && strings.HasSuffix(err.Error(), removedMark+f.Name) {
+			name, instead, ok = f.Name, strings.TrimPrefix(f.Usage, removedPrefix), true
+		}
+	})
+	return name, instead, ok
 }
 
 // StringList is a repeatable flag.

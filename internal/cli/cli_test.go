@@ -22,3 +22,22 @@ func TestParse(t *testing.T) {
 		t.Errorf("bad flag: %v, printed %q; want one line, exit 2, no usage", err, out.String())
 	}
 }
+
+// TestRemoved: a removed flag, with a value or without, is one usage
+// line naming its replacement and never echoing the value given.
+func TestRemoved(t *testing.T) {
+	for _, args := range [][]string{
+		{"--live-user-header", "X-Auth=alice"},
+		{"--live-user-header=X-Auth=alice"},
+		{"-live-user-header"},
+	} {
+		fs := NewFlagSet("mcp", "mcp", &bytes.Buffer{})
+		fs.Bool("x", false, "a flag")
+		Removed(fs, "live-user-header", "use --live-identity-header")
+		err := Parse(fs, args)
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || err.Error() != "mcp: --live-user-header is removed: use --live-identity-header" {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}

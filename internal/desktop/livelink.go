@@ -19,17 +19,24 @@ import (
 // for a single-use link without an offer, for a User who wants in, and
 // prints it with its expiry.
 func RunLiveLink(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlagSet("live-link", "live-link [--live-url-file FILE] [--read-only] [--live-user-header NAME=VALUE]", stderr)
+	const synopsis = "live-link [--live-url-file FILE] [--read-only] [--live-identity-header NAME --live-identity-file FILE]"
+	fs := cli.NewFlagSet("live-link", synopsis, stderr)
 	file := fs.String("live-url-file", DefaultURLFile(), "the live view URL file the runtime wrote")
 	readOnly := fs.Bool("read-only", false, "a link that only watches (never takes control)")
-	header := fs.String("live-user-header", "", "NAME=VALUE: send this header, when the runtime runs with --live-user-header")
+	var id Identity
+	fs.StringVar(&id.Header, "live-identity-header", "", "NAME: send the User's signed identity in this header, when the runtime runs with --live-identity-header")
+	fs.StringVar(&id.File, "live-identity-file", "", "FILE holding the User's signed identity (a JWT from the operator's identity provider) for --live-identity-header")
+	cli.Removed(fs, "live-user-header", "use --live-identity-header NAME --live-identity-file FILE (the User's signed identity)")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
-		return cli.UsageErrorf("live-link: takes no arguments (poppy-browser live-link [--live-url-file FILE] [--read-only] [--live-user-header NAME=VALUE])")
+		return cli.UsageErrorf("live-link: takes no arguments (poppy-browser %s)", synopsis)
 	}
-	link, expires, err := MintLiveLink(ctx, *file, *readOnly, *header)
+	if (id.Header == "") != (id.File == "") {
+		return cli.UsageErrorf("live-link: --live-identity-header and --live-identity-file go together")
+	}
+	link, expires, err := MintLiveLink(ctx, *file, *readOnly, &id)
 	if err != nil {
 		return fmt.Errorf("live-link: %w", err)
 	}
@@ -38,9 +45,15 @@ func RunLiveLink(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return nil
 }
 
-// MintLiveLink asks the live view whose URL is in urlFile for a link;
-// header, "NAME=VALUE" or "", is sent with the request (--live-user-header).
-func MintLiveLink(ctx context.Context, urlFile string, readOnly bool, header string) (string, time.Time, error) {
+// Identity is the User's signed identity that live-link sends, when the
+// runtime's live view needs one (--live-identity-header): the JWT in File
+// (never on a command line), in the header Header. The zero Identity
+// sends none.
+type Identity struct{ Header, File string }
+
+// MintLiveLink asks the live view whose URL is in urlFile for a link,
+// with the User's signed identity when id names one (nil sends none).
+func MintLiveLink(ctx context.Context, urlFile string, readOnly bool, id *Identity) (string, time.Time, error) {
 	b, err := os.ReadFile(urlFile)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("%w (is the agent's poppy-browser running?)", err)
@@ -61,10 +74,16 @@ func MintLiveLink(ctx context.Context, urlFile string, readOnly bool, header str
 	if err != nil {
 		return "", time.Time{}, errors.New("bad live view url")
 	}
-	if name, value, ok := strings.Cut(header, "="); ok && name != "" {
-		req.Header.Set(strings.TrimSpace(name), value)
-	} else if header != "" {
-		return "", time.Time{}, errors.New("--live-user-header must be NAME=VALUE")
+	if id != nil && id.Header != "" {
+		tok, err := os.ReadFile(id.File)
+		if err != nil {
+			return "", time.Time{}, fmt.Errorf("reading --live-identity-file: %w", err)
+		}
+		v := strings.TrimSpace(string(tok))
+		if v == "" || strings.ContainsAny(v, "\r\n") || strings.ContainsAny(id.Header, " \t:\r\n") {
+			return "", time.Time{}, errors.New("--live-identity-file must hold one JWT, and --live-identity-header a header name")
+		}
+		req.Header.Set(id.Header, v)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -43,15 +43,34 @@
     // A form with a marked submitter and no such route is listed too, with
     // its scripted buttons (see below) and no routes.
     const SCRIPTED = "button,input[type=button],[role~=button]";
+    // LINKS: links that go nowhere by themselves ("#", "javascript:"): a
+    // script may submit a form from them, which a probe can try.
+    const LINKS = "a[href^='#'],a[href^='javascript:' i],a[href='']";
+    // STEP_BUTTONS: controls with a button's role that are not submitters
+    // (a div role=button): one an interaction mark covers, in the form,
+    // stands for the form's step as a marked submitter does.
+    const STEP_BUTTONS = "[role~=button]:not(button):not(input)";
+    // target: where a submitter sends its form, "METHOD URL", when the
+    // page names it (a formaction, or the form's action); "" when it does
+    // not (a form without action goes back to its page, as most do).
+    const target = (el, f) => {
+      if (!el.hasAttribute("formaction") && !f.hasAttribute("action")) return "";
+      const method = (el.hasAttribute("formmethod") ? el.formMethod : f.method) || "get";
+      const action = el.hasAttribute("formaction") ? el.formAction : f.action;
+      return method.toLowerCase() + " " + action;
+    };
+    const interactionMarked = (el) => marksOf((c) => clickMarks(el, c)).some((m) => m.kind === "interaction");
     function escapes() {
       const out = [];
-      for (const f of forms()) {
+      const all = forms();
+      for (const f of all) {
         if (kindOf(f) === "submission") continue;
         const order = submitOrder(f);
         const def = order.find(isSubmit) || null; // the default button
         const submitters = order.filter((el) => isSubmit(el) && !el.matches(":disabled"));
-        const marked = submitters.filter((el) => marksOf((c) => clickMarks(el, c)).some((m) => m.kind === "interaction"));
-        if (!marked.length) continue;
+        const marked = submitters.filter(interactionMarked);
+        const stepButtons = Array.from(rootQuery(f.getRootNode(), STEP_BUTTONS)).filter((el) => f.contains(el) && interactionMarked(el));
+        if (!marked.length && !stepButtons.length) continue;
         const routes = [];
         for (const el of submitters) {
           if (marked.includes(el) || !shown(el) || marksOf((c) => clickMarks(el, c)).length) continue;
@@ -63,17 +82,29 @@
           if (!t || marksOf((c) => keyMarks(el, "Enter", c)).length) continue;
           routes.push({ id: idFor(el), enter: true, via: t === f ? 0 : idFor(t), isDefault: false, outside: !f.contains(el) });
         }
+        // sameTarget: a submitter of another form that sends it where a
+        // marked submitter sends this one (formaction, formmethod): the
+        // request the step makes, made another way.
+        const targets = new Set(marked.map((el) => target(el, f)).filter((t) => t));
+        for (const g of all) {
+          if (g === f || !targets.size || kindOf(g) === "submission") continue;
+          for (const el of submitOrder(g)) {
+            if (!isSubmit(el) || el.matches(":disabled") || !shown(el) || marksOf((c) => clickMarks(el, c)).length) continue;
+            if (targets.has(target(el, g))) routes.push({ id: idFor(el), enter: false, via: 0, isDefault: false, outside: true, sameTarget: true });
+          }
+        }
         // scripted: buttons of the form (owned by it, or inside it) with
-        // no default action of their own that no mark covers: only a
+        // no default action of their own that no mark covers, and the
+        // links beside the form that go nowhere by themselves: only a
         // script could submit the form from them, which a probe can try.
         const scripted = [];
-        for (const el of rootQuery(f.getRootNode(), SCRIPTED)) {
-          if (isSubmit(el) || el.matches(":disabled") || !shown(el) || marked.includes(el)) continue;
-          if (formOf(el) !== f && !f.contains(el)) continue;
+        for (const el of rootQuery(f.getRootNode(), SCRIPTED + "," + LINKS)) {
+          if (isSubmit(el) || el.matches(":disabled") || !shown(el) || marked.includes(el) || stepButtons.includes(el)) continue;
+          if (!el.matches(LINKS) && formOf(el) !== f && !f.contains(el)) continue;
           if (marksOf((c) => clickMarks(el, c)).length) continue;
           scripted.push(idFor(el));
         }
-        out.push({ form: idFor(f), name: nameOf(f), marked: marked.map(idFor), routes, scripted });
+        out.push({ form: idFor(f), name: nameOf(f), marked: marked.concat(stepButtons).map(idFor), routes, scripted });
       }
       return out;
     }

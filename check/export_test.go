@@ -1,0 +1,4 @@
+package check
+
+// Wanted is wanted, for the crawl's pattern tests.
+var Wanted = wanted

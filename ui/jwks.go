@@ -1,0 +1,274 @@
+package ui
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/rsa"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+)
+
+// Bounds of a JSON Web Key Set: its size, its keys, how long a fetch may
+// take, and how long loaded keys are used before they are loaded again.
+const (
+	maxJWKSBytes   = 1 << 20
+	maxJWKSKeys    = 64
+	jwksTimeout    = 10 * time.Second
+	jwksMaxAge     = time.Hour
+	maxIdentityLen = 16 << 10
+)
+
+// keySource is the identity provider's public keys, from a URL or a file,
+// loaded when first needed, again for a key id it lacks (at most every
+// refresh) and after jwksMaxAge. A failed load keeps the keys it had.
+type keySource struct {
+	url     *url.URL // or
+	file    string
+	client  *http.Client
+	refresh time.Duration
+	now     func() time.Time
+
+	loadMu sync.Mutex // held by the one load running
+	mu     sync.Mutex
+	keys   []jose.JSONWebKey
+	loaded time.Time // the last load tried; zero before the first
+}
+
+// jwksURL is src as a URL to fetch, nil for a file; an http URL must name
+// a loopback host, and no other scheme is allowed.
+func jwksURL(src string) (*url.URL, error) {
+	if !strings.Contains(src, "://") {
+		return nil, nil
+	}
+	u, err := url.Parse(src)
+	if err == nil && u.Host != "" && u.User == nil && (u.Scheme == "https" || u.Scheme == "http" && loopbackHost(u.Hostname())) {
+		return u, nil
+	}
+	return nil, fmt.Errorf("--live-identity-jwks %q: want an https URL (http only on a loopback host) or a file", src)
+}
+
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func newKeySource(src string, client *http.Client, refresh time.Duration, now func() time.Time) (*keySource, error) {
+	u, err := jwksURL(src)
+	if err != nil {
+		return nil, err
+	}
+	if client == nil {
+		client = &http.Client{Timeout: jwksTimeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	}
+	if refresh <= 0 {
+		refresh = DefaultJWKSRefresh
+	}
+	ks := &keySource{url: u, file: src, client: client, refresh: refresh, now: now}
+	if u == nil {
+		keys, err := ks.fetch(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		ks.keys, ks.loaded = keys, now()
+	}
+	return ks, nil
+}
+
+// verify checks tok's signature with the key kid names (any key when it
+// names none) that fits alg, and decodes its claims into claims.
+func (ks *keySource) verify(ctx context.Context, tok *jwt.JSONWebToken, kid string, alg jose.SignatureAlgorithm, claims *jwt.Claims) error {
+	keys, err := ks.lookup(ctx, kid)
+	if err != nil {
+		return err
+	}
+	fits := 0
+	for _, k := range keys {
+		if !keyFits(k, alg) {
+			continue
+		}
+		fits++
+		if tok.Claims(k.Key, claims) == nil {
+			return nil
+		}
+	}
+	if fits == 0 {
+		return errors.New("the identity is signed by no key of --live-identity-jwks for its algorithm (kid, alg)")
+	}
+	return errors.New("the identity's signature does not verify")
+}
+
+// lookup returns the keys named kid (every key for ""), loading the set
+// when it has none, is old, or lacks kid and may be loaded again. One load
+// runs at a time; a request whose key is known never waits for it.
+func (ks *keySource) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
+	found, load := ks.cached(kid)
+	if load {
+		ks.loadMu.Lock()
+		// Another request may have loaded the set while this one waited.
+		if found, load = ks.cached(kid); load {
+			// The client going away does not cut the load short for the
+			// requests waiting on it.
+			keys, err := ks.fetch(context.WithoutCancel(ctx))
+			ks.mu.Lock()
+			ks.loaded = ks.now()
+			if err == nil {
+				ks.keys = keys
+			}
+			keys = ks.keys
+			ks.mu.Unlock()
+			if err != nil && len(keys) == 0 {
+				ks.loadMu.Unlock()
+				return nil, err
+			}
+			found = match(keys, kid)
+		}
+		ks.loadMu.Unlock()
+	}
+	if len(found) == 0 {
+		return nil, errors.New("the identity is signed by a key --live-identity-jwks does not list (kid)")
+	}
+	return found, nil
+}
+
+// cached returns the loaded keys named kid, and whether the set is to be
+// loaded first: it has no key, is older than jwksMaxAge, or lacks kid and
+// was loaded at least refresh ago.
+func (ks *keySource) cached(kid string) (found []jose.JSONWebKey, load bool) {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	found = match(ks.keys, kid)
+	age := ks.now().Sub(ks.loaded)
+	return found, len(ks.keys) == 0 || age >= jwksMaxAge || (len(found) == 0 && age >= ks.refresh)
+}
+
+func match(keys []jose.JSONWebKey, kid string) []jose.JSONWebKey {
+	if kid == "" {
+		return keys
+	}
+	var out []jose.JSONWebKey
+	for _, k := range keys {
+		if k.KeyID == kid {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// fetch reads the key set from its URL or file: its public signing keys
+// (a private key listed is used as its public half; symmetric keys are
+// left out, so none can verify anything).
+func (ks *keySource) fetch(ctx context.Context) ([]jose.JSONWebKey, error) {
+	var body []byte
+	if ks.url != nil {
+		ctx, cancel := context.WithTimeout(ctx, jwksTimeout)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, ks.url.String(), nil)
+		if err != nil {
+			return nil, errors.New("fetching --live-identity-jwks: bad URL")
+		}
+		resp, err := ks.client.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("fetching --live-identity-jwks from %s: it did not answer", ks.url.Host)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("fetching --live-identity-jwks from %s: %s", ks.url.Host, resp.Status)
+		}
+		if body, err = io.ReadAll(io.LimitReader(resp.Body, maxJWKSBytes+1)); err != nil {
+			return nil, fmt.Errorf("fetching --live-identity-jwks from %s: %w", ks.url.Host, err)
+		}
+	} else {
+		f, err := os.Open(ks.file)
+		if err != nil {
+			return nil, fmt.Errorf("reading --live-identity-jwks: %w", err)
+		}
+		defer f.Close()
+		if body, err = io.ReadAll(io.LimitReader(f, maxJWKSBytes+1)); err != nil {
+			return nil, fmt.Errorf("reading --live-identity-jwks: %w", err)
+		}
+	}
+	return parseJWKS(body)
+}
+
+// parseJWKS reads a JSON Web Key Set, keeping its public signing keys.
+func parseJWKS(body []byte) ([]jose.JSONWebKey, error) {
+	if len(body) > maxJWKSBytes {
+		return nil, errors.New("--live-identity-jwks: the key set is over 1 MiB")
+	}
+	var set jose.JSONWebKeySet
+	if err := json.Unmarshal(body, &set); err != nil {
+		return nil, errors.New("--live-identity-jwks: not a JSON Web Key Set")
+	}
+	var keys []jose.JSONWebKey
+	for _, k := range set.Keys {
+		if k.Use != "" && k.Use != "sig" {
+			continue
+		}
+		if !k.IsPublic() {
+			k = k.Public() // a private key's public half; invalid for a symmetric key
+		}
+		if !k.Valid() || !publicKey(k.Key) {
+			continue
+		}
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return nil, errors.New("--live-identity-jwks: the key set holds no public signing key")
+	}
+	if len(keys) > maxJWKSKeys {
+		return nil, fmt.Errorf("--live-identity-jwks: the key set holds over %d keys", maxJWKSKeys)
+	}
+	return keys, nil
+}
+
+func publicKey(k any) bool {
+	switch k.(type) {
+	case *rsa.PublicKey, *ecdsa.PublicKey, ed25519.PublicKey:
+		return true
+	}
+	return false
+}
+
+// keyFits reports whether k may verify a signature of alg: the key's
+// type is the algorithm's, and the key, when it names an algorithm,
+// names that one.
+func keyFits(k jose.JSONWebKey, alg jose.SignatureAlgorithm) bool {
+	if k.Algorithm != "" && k.Algorithm != string(alg) {
+		return false
+	}
+	switch key := k.Key.(type) {
+	case *rsa.PublicKey:
+		switch alg {
+		case jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512:
+			return key.N.BitLen() >= 2048
+		}
+	case *ecdsa.PublicKey:
+		switch alg {
+		case jose.ES256:
+			return key.Curve.Params().Name == "P-256"
+		case jose.ES384:
+			return key.Curve.Params().Name == "P-384"
+		case jose.ES512:
+			return key.Curve.Params().Name == "P-521"
+		}
+	case ed25519.PublicKey:
+		return alg == jose.EdDSA
+	}
+	return false
+}
