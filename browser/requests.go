@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/chromedp/cdproto/fetch"
 )
@@ -77,4 +78,46 @@ func (b *Browser) failRequest(ev fetch.EventRequestPaused) error {
 	return b.conn.Root().Call(b.ctx, fetch.CommandFulfillRequest, fetch.FulfillRequestParams{
 		RequestID: ev.RequestID, ResponseCode: 204,
 	}, nil)
+}
+
+// maxWatchedRequests bounds what [Page.WatchSent] keeps.
+const maxWatchedRequests = 64
+
+// WatchSent records the requests of the page's own scripts that carry a
+// body (not GET or HEAD, not a navigation) from now until stop, which
+// returns them (URL and method; no body), those of frames no longer in the
+// page left out. It is how the gate reports honestly what a page sent
+// that marks cannot stop (a fetch with a form's data).
+func (p *Page) WatchSent(ctx context.Context) (stop func() []Request) {
+	var (
+		mu   sync.Mutex
+		seen []Request
+	)
+	end, _ := p.b.ObserveRequests(ctx, func(r Request) bool {
+		if r.Method == "GET" || r.Method == "HEAD" || r.ResourceType == "Document" {
+			return false
+		}
+		mu.Lock()
+		if len(seen) < maxWatchedRequests {
+			seen = append(seen, Request{URL: r.URL, Method: r.Method, ResourceType: r.ResourceType, FrameID: r.FrameID})
+		}
+		mu.Unlock()
+		return false
+	})
+	return func() []Request {
+		end()
+		ours := map[FrameID]bool{}
+		for _, f := range p.Frames() {
+			ours[f.ID] = true
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		var out []Request
+		for _, r := range seen {
+			if ours[r.FrameID] {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -44,6 +45,9 @@ type WebMCPTool struct {
 	Declarative, Autosubmit bool
 	// ReadOnly is the page's readOnly hint.
 	ReadOnly bool
+	// DescriptionCut and SchemaCut say the page's description was cut, or
+	// its schema dropped, for its size (see maxKeptDescription).
+	DescriptionCut, SchemaCut bool
 }
 
 // webmcpState is a target's WebMCP tools, by frame, in registration order.
@@ -52,26 +56,53 @@ type webmcpState struct {
 	err   error // why the domain could not be enabled; nil when it is on
 	known bool  // the enable has answered
 	tools map[cdp.FrameID][]WebMCPTool
+	// dropped counts, by frame, the tools past maxKeptTools.
+	dropped map[cdp.FrameID]int
 }
+
+// Bounds on what a page's tools may keep in this process: a page that
+// registers thousands of tools with large descriptions and schemas must
+// not grow the runtime's memory without end. Past maxKeptTools a frame's
+// tools are counted, not kept; a description is cut at maxKeptDescription
+// bytes and a schema past maxKeptSchema bytes is dropped (SchemaCut).
+const (
+	maxKeptTools       = 1000
+	maxKeptDescription = 4 << 10
+	maxKeptSchema      = 16 << 10
+)
 
 // trackWebMCP follows the domain's tool lists in t (see configure, which
 // enables it).
 func (t *tgt) trackWebMCP() {
 	t.webmcp.tools = map[cdp.FrameID][]WebMCPTool{}
+	t.webmcp.dropped = map[cdp.FrameID]int{}
 	track(t, webmcp.ToolsAdded, func(ev webmcp.EventToolsAdded) {
 		for _, tl := range ev.Tools {
 			if tl == nil {
 				continue
 			}
 			w := WebMCPTool{Name: tl.Name, Description: tl.Description, Declarative: tl.BackendNodeID != 0}
-			if len(tl.InputSchema) > 0 {
+			if len(w.Name) > maxKeptDescription {
+				w.Name = w.Name[:maxKeptDescription] // a longer name names no tool the gate shows
+			}
+			if len(w.Description) > maxKeptDescription {
+				w.Description, w.DescriptionCut = strings.ToValidUTF8(w.Description[:maxKeptDescription], ""), true
+			}
+			switch {
+			case len(tl.InputSchema) > maxKeptSchema:
+				w.SchemaCut = true
+			case len(tl.InputSchema) > 0:
 				w.InputSchema = json.RawMessage(append([]byte(nil), tl.InputSchema...))
 			}
 			if a := tl.Annotations; a != nil {
 				w.Autosubmit, w.ReadOnly = a.Autosubmit, a.ReadOnly
 			}
 			list := t.webmcp.tools[tl.FrameID]
-			list = removeTool(list, tl.Name)
+			list = removeTool(list, w.Name)
+			if len(list) >= maxKeptTools {
+				t.webmcp.dropped[tl.FrameID]++
+				continue
+			}
 			t.webmcp.tools[tl.FrameID] = append(list, w)
 		}
 	})
@@ -88,9 +119,11 @@ func (t *tgt) trackWebMCP() {
 // starts with none) and of frames no longer known.
 func (t *tgt) dropWebMCPLocked(frame cdp.FrameID) {
 	delete(t.webmcp.tools, frame)
+	delete(t.webmcp.dropped, frame)
 	for id := range t.webmcp.tools {
 		if t.frames[id] == nil {
 			delete(t.webmcp.tools, id)
+			delete(t.webmcp.dropped, id)
 		}
 	}
 }
@@ -127,6 +160,15 @@ func (p *Page) WebMCPTools() ([]WebMCPTool, error) {
 		return nil, t.webmcp.err
 	}
 	return append([]WebMCPTool(nil), t.webmcp.tools[t.mainID]...), nil
+}
+
+// WebMCPToolsDropped is how many tools the top document registered past
+// the number this process keeps (1,000): they are not listed, nor callable.
+func (p *Page) WebMCPToolsDropped() int {
+	t := p.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.webmcp.dropped[t.mainID]
 }
 
 // WebMCPSupported tells a page without tools from a browser without

@@ -19,13 +19,17 @@
 //  3. ask the page, in one round trip (marks.Check), what the action
 //     touches and which marks cover it, and refuse a marked step
 //     (user_step, with the refs of the marked element and of what the
-//     action would touch); the check arms the in-page guard, which a
-//     take stands down in every Company frame (package supervisor), and
-//     which arms nothing when the check raced a take;
+//     action would touch); the check arms the in-page guard, beside it the
+//     guard is armed in every other Company frame and tab of the Session
+//     (a script reaches them through opener or a named window) and what
+//     it stopped after the last action is read; a take stands the guard
+//     down in every Company frame (package supervisor), and it arms
+//     nothing when the check raced a take;
 //  4. take control's input lease, so that a take by the User and the
 //     agent's input never overlap; dispatch real input (mouse, keys,
 //     inserted text) or the navigation, then read what the guard caught
-//     and disarm it; settle (wait briefly for a navigation the input
+//     and disarm it (it stays armed 2 s more, without holding the call,
+//     and the next action reports what it stopped then); settle (wait briefly for a navigation the input
 //     started); record the decision in the audit log (one line: event,
 //     tool, ref, reason, mark, epoch, url; never typed text).
 //

@@ -7,6 +7,7 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -59,7 +60,8 @@ type Gate struct {
 	closeFn context.CancelFunc
 
 	refs     *refTable
-	look     look // the page as the model last read it
+	after    afterAction // the last action whose guard may still watch (after.go)
+	look     look        // the page as the model last read it
 	ctlEpoch uint64
 	doc      string  // the top document's identity at the last sync
 	last     Surface // the page at the last sync
@@ -212,7 +214,23 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		}
 		// 3. Ask the page what the action touches, in one round trip, and
 		// refuse a marked step (user_step); arms the in-page guard.
-		if res := r.checkMarks(ctx, &p, st); res != nil {
+		// Beside it, in parallel: the guard armed in every other Company
+		// frame and tab the action's script may reach, and what the guard
+		// stopped after the last action returned.
+		var (
+			beside    sync.WaitGroup
+			elsewhere []Frame
+			unguarded []string
+		)
+		r.frames() // read before the goroutines share it
+		if arm, checked := r.arms(&p, st); arm {
+			beside.Go(func() { elsewhere, unguarded = r.armElsewhere(ctx, *p.touch, checked) })
+		}
+		beside.Go(func() { r.readLate(ctx) })
+		res := r.checkMarks(ctx, &p, st)
+		beside.Wait()
+		r.elsewhere, r.unguarded = elsewhere, unguarded
+		if res != nil {
 			return *res
 		}
 		// 4. Take the input lease and dispatch (a read takes none: it is
@@ -226,7 +244,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		}
 		return p.done(ctx, st)
 	}()
-	if len(r.armed) > 0 {
+	if len(r.armed)+len(r.elsewhere) > 0 {
 		// An action that stopped between its check and its input: disarm
 		// now, so the guard can never meet the User's input later.
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
@@ -238,6 +256,11 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 			res.Message = "The page opened a dialog during the action, which stopped there; answer it with browser_handle_dialog before anything else (see dialog)."
 		}
 		r.tabState(ctx, &res, prior)
+		res.Message += r.unguardedNote()
+		r.reportLate(&res)
+	}
+	if len(r.disarmed) > 0 {
+		g.after = afterAction{frames: r.disarmed, tool: a.Tool()}
 	}
 	seen := res.Page
 	g.seen.Store(&seen)

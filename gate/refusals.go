@@ -52,3 +52,17 @@ func userStepMessage(m *MarkRefs) string {
 func userStepAdvice(m *MarkRefs) string {
 	return fmt.Sprintf("Do not try another way; call browser_request_user_control with ref %s and a short reason, then continue other work or poll browser_wait_for_control.", m.Touches)
 }
+
+// caughtByGuard is the refusal of an action whose input the in-page guard
+// of frame stopped (caught has a mark).
+func (r *run) caughtByGuard(ctx context.Context, frame Frame, caught *marks.Caught) Result {
+	m := r.markRefs(frame, caught.Marks[0])
+	where := ""
+	if r.inOtherTab(frame) {
+		where = fmt.Sprintf(" in another tab of the Session (%s)", clipText(frame.URL, 200))
+	}
+	res := r.denied(ctx, spec.ReasonUserStep, fmt.Sprintf("The in-page guard stopped this action's %s%s before the page saw it, because it reached a step the Company leaves to the User (%s mark on %s); the page changed under the action. %s",
+		caught.Event, where, m.Kind, m.Marked, userStepAdvice(m)))
+	res.Mark, res.CaughtBy = m, CaughtByGuard
+	return res
+}

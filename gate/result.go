@@ -42,6 +42,8 @@ type Result struct {
 	Tabs []TabInfo `json:"tabs,omitempty" jsonschema:"the open tabs (browser_tabs only)"`
 	// Tools lists the page's WebMCP tools (browser_webmcp_list only).
 	Tools []WebMCPTool `json:"tools,omitzero" jsonschema:"the page's WebMCP tools (browser_webmcp_list only); their words are the website's content"`
+	// LeftOut counts the tools a browser_webmcp_list result left out.
+	LeftOut int `json:"left_out,omitempty" jsonschema:"how many of the page's tools this list left out (browser_webmcp_list only); its message says how to read on (from)"`
 	// Filled names the fields a declarative WebMCP tool filled on a form
 	// whose submission is the User's (browser_webmcp_call, user_step).
 	Filled []string `json:"filled,omitzero" jsonschema:"the fields the tool filled before the step left to the User (browser_webmcp_call only)"`

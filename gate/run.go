@@ -31,6 +31,15 @@ type run struct {
 	turn         uint64  // the control epoch when the run began (see marks.Action)
 	frameList    []Frame // the page's frames, read once per run
 	armed        []Frame // frames whose in-page guard the check armed
+	// elsewhere are the other Company frames and tabs where the guard was
+	// armed for the action (see armElsewhere); unguarded, the URLs of
+	// those it could not arm.
+	elsewhere []Frame
+	unguarded []string
+	// disarmed are the frames the run disarmed, whose guard watches the
+	// window after the action; late, what it stopped after the last one.
+	disarmed []Frame
+	late     *lateCatch
 	// title is the top document's title read by the last disarm, valid
 	// while the top document is titleDoc.
 	title, titleDoc string
@@ -48,6 +57,9 @@ type step struct {
 	// dialogOpened is set when the action's input opened a dialog, which
 	// stopped the input there: the action happened, up to the dialog.
 	dialogOpened bool
+	// sent lists the requests with a body the page's own scripts sent
+	// during a tool's run (see sentWatcher).
+	sent []browser.Request
 }
 
 func (st *step) done(ctx context.Context, msg string) Result {
@@ -123,7 +135,7 @@ func (r *run) checkMarks(ctx context.Context, p *plan, st *step) *Result {
 	// when only the marks' verdict stands between the agent and a step.
 	// A page's WebMCP tool runs with the guard armed even in a probe: its
 	// script must never take a marked step for real.
-	a.Arm = (r.probe == nil || a.Kind == marks.ActionTool) && a.Kind != marks.ActionScroll && a.Kind != marks.ActionFocus && a.Kind != marks.ActionWheel
+	a.Arm, _ = r.arms(p, st)
 	// A check that races the User's take arms no guard the take stood
 	// down (a probe AsUser is given in the User's turn: its tool is
 	// guarded all the same).
@@ -249,20 +261,10 @@ func (r *run) dispatch(ctx context.Context, p *plan, st *step) *Result {
 	}
 	caught, frame := r.disarm(ctx)
 	if caught != nil && len(caught.Marks) > 0 {
-		res := r.caughtByGuard(ctx, frame, caught)
+		res := r.caught(ctx, st, frame, caught)
 		return &res
 	}
 	return r.outcome(ctx, err)
-}
-
-// caughtByGuard is the refusal of an action whose input the in-page guard
-// of frame stopped (caught has a mark).
-func (r *run) caughtByGuard(ctx context.Context, frame Frame, caught *marks.Caught) Result {
-	m := r.markRefs(frame, caught.Marks[0])
-	res := r.denied(ctx, spec.ReasonUserStep, fmt.Sprintf("The in-page guard stopped this action's %s before the page saw it, because it reached a step the Company leaves to the User (%s mark on %s); the page changed under the action. %s",
-		caught.Event, m.Kind, m.Marked, userStepAdvice(m)))
-	res.Mark, res.CaughtBy = m, CaughtByGuard
-	return res
 }
 
 // errUserHasControl is what a dispatch returns when the User's turn
@@ -403,16 +405,25 @@ func (r *run) failed(ctx context.Context, code spec.Reason, msg string) Result {
 // first thing it caught, with its frame. A frame gone since (a navigation
 // the input started) caught nothing that took effect.
 func (r *run) disarm(ctx context.Context) (*marks.Caught, Frame) {
-	armed := r.armed
-	r.armed = nil
+	armed := append(r.armed, r.elsewhere...)
+	r.armed, r.elsewhere = nil, nil
+	// In parallel: one busy tab must not hold the others' disarm.
+	ds := make([]marks.Disarmed, len(armed))
+	errs := make([]error, len(armed))
+	forEach(len(armed), func(i int) {
+		dctx, cancel := context.WithTimeout(ctx, armWait)
+		defer cancel()
+		ds[i], errs[i] = r.marks.Disarm(dctx, armed[i])
+	})
 	var first *marks.Caught
 	var frame Frame
-	for _, f := range armed {
-		d, err := r.marks.Disarm(ctx, f)
+	for i, f := range armed {
+		d, err := ds[i], errs[i]
 		if err != nil {
 			r.g.log.Debug("disarming the guard failed", "err", err)
 			continue
 		}
+		r.disarmed = append(r.disarmed, f)
 		if len(r.frameList) > 0 && r.frameList[0].ID == f.ID {
 			if doc, err := r.s.Document(ctx); err == nil {
 				r.title, r.titleDoc = d.Title, doc

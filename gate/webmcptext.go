@@ -69,10 +69,13 @@ func cleanSchema(raw json.RawMessage) json.RawMessage {
 	}
 	b, err := json.Marshal(cleanValue(v))
 	if err != nil || len(b) > maxToolSchema {
-		return json.RawMessage(`{"description":"(the schema is too large to show)"}`)
+		return tooLargeSchema
 	}
 	return b
 }
+
+// tooLargeSchema stands for a schema left out for its size.
+var tooLargeSchema = json.RawMessage(`{"description":"(the schema is too large to show)"}`)
 
 func cleanValue(v any) any {
 	switch v := v.(type) {
@@ -138,4 +141,17 @@ func toolText(raw json.RawMessage) string {
 		text = text[:cut] + fmt.Sprintf("\n[... %d KB more of the tool's output not shown]", (len(text)-cut+1023)>>10)
 	}
 	return text
+}
+
+// quoteLines marks every line of a tool's output as the website's, so that
+// none reads as the runtime's own words ("| " before each; the header
+// before them says so).
+func quoteLines(text string) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(strings.TrimSuffix(text, "\n"), "\n") {
+		b.WriteString("| ")
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

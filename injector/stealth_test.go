@@ -44,6 +44,7 @@ type probeResult struct {
 		WindowOwn           []string `json:"windowOwn"`
 		NotNative           []string `json:"notNative"`
 		ConsoleReadsGetters bool     `json:"consoleReadsGetters"`
+		WindowSize          string   `json:"windowSize"` // innerWidth x innerHeight x outerWidth x outerHeight x screen
 	} `json:"seen"`
 	MS map[string]float64 `json:"ms"` // each probe's time, by name, as the page measured it
 }
@@ -192,7 +193,8 @@ func openProbes(tb testing.TB, ctx context.Context, pr *prober, b *browser.Brows
 // browser is a Personal Agent's"): its debugger statements pause nothing
 // (no pause reaches the DevTools protocol), navigator, window and the
 // source text of builtins are what a plain Chromium with the same flags
-// shows, and no DevTools client reads what the page logs. The Company's
+// shows (its window's inner and outer size and its screen too), and no
+// DevTools client reads what the page logs. The Company's
 // page differs from a plain one by navigator.poppy alone, and its debugger
 // statements pause nothing either while no switch of control is under way.
 func TestPagesCannotTell(t *testing.T) {
@@ -230,6 +232,7 @@ func TestPagesCannotTell(t *testing.T) {
 			{"window's own properties", got.WindowOwn, want.WindowOwn},
 			{"builtins whose source is not native", got.NotNative, want.NotNative},
 			{"a console call reads an object's getters", got.ConsoleReadsGetters, want.ConsoleReadsGetters},
+			{"the window's size (inner, outer, screen)", got.WindowSize, want.WindowSize},
 		} {
 			if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
 				t.Errorf("%s: %s: %v under poppy-browser, %v in a plain Chromium", site.key, c.what, c.got, c.want)

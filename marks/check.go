@@ -26,6 +26,9 @@ type Action struct {
 	// a later one ([StandDown]) arms nothing, as the check raced the take.
 	Agent bool
 	Epoch uint64
+	// Tool, for [ActionGuard]: the action is a page's WebMCP tool, so the
+	// guard stays armed as long as a tool's.
+	Tool bool
 }
 
 // ActionKind is what an [Action] does to its target.
@@ -92,6 +95,7 @@ type actionJSON struct {
 	Arm   bool       `json:"arm"`
 	Agent bool       `json:"agent"`
 	Epoch uint64     `json:"epoch"`
+	Tool  bool       `json:"tool"`
 }
 
 // Calls into the scanner for a check; every value is an argument, never
@@ -100,6 +104,7 @@ const (
 	callCheck  = `function(a) { return globalThis.poppyMarks.check(a); }`
 	callDisarm = `function() { return globalThis.poppyMarks.disarm(); }`
 	callStand  = `function(epoch) { globalThis.poppyMarks.standDown(epoch); }`
+	callLate   = `function() { return globalThis.poppyMarks.takeLate(); }`
 )
 
 // Check reads, in one round trip, what action a would touch in the frame and
@@ -108,7 +113,7 @@ const (
 // local id. A gone target is a Verdict with Stale set, not an error.
 func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	switch a.Kind {
-	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel, ActionTool:
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel, ActionTool, ActionGuard:
 	default:
 		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
 	}
@@ -145,13 +150,27 @@ type Disarmed struct {
 }
 
 // Disarm disarms the frame's guard (see [Action.Arm]) and returns what it
-// stopped while armed, with the document's title.
+// stopped while armed, with the document's title. The guard stays armed
+// two seconds more for what the action's scripts do after it (see [Late]).
 func Disarm(ctx context.Context, f browser.Frame) (Disarmed, error) {
 	var d Disarmed
 	if err := f.Call(ctx, World, callDisarm, &d); err != nil {
 		return Disarmed{}, fmt.Errorf("disarming the guard: %w", err)
 	}
 	return d, nil
+}
+
+// Late returns, once, what the frame's guard stopped after the action it
+// was armed for returned: [Disarm] leaves it armed two seconds more
+// (judging by the same marks) for the scripts that action started (a
+// timer, a promise), and the gate reads this at its next action. Nil when
+// it stopped nothing.
+func Late(ctx context.Context, f browser.Frame) (*Caught, error) {
+	var c *Caught
+	if err := f.Call(ctx, World, callLate, &c); err != nil {
+		return nil, fmt.Errorf("reading the guard: %w", err)
+	}
+	return c, nil
 }
 
 // StandDown tells the frame's guard that the User took control in control

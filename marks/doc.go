@@ -31,9 +31,14 @@
 // # The guard
 //
 // [Check] with [Action.Arm] arms the frame's in-page guard when it allows
-// the action; [Disarm] disarms it and reports what it caught. The gate
-// arms it only between its check and the end of the agent's input, so the
-// User's own input never meets it.
+// the action ([ActionGuard] arms it for an action elsewhere, [ActionTool]
+// for a page's WebMCP tool); [Disarm] reports what it caught and leaves it
+// armed two seconds more for the scripts the action started, and [Late]
+// reads, once, what it stopped then. It judges by the marks as they were
+// when it armed (recorded from the marked elements down: the forms they
+// cover, their fields, marked submitters, covered values) and by the marks
+// now, whichever covers more. A take stands it down at once ([StandDown]),
+// so the User's own input never meets it.
 //
 // # Conformance watcher
 //

@@ -216,7 +216,7 @@ func TestScannerRuns(t *testing.T) {
 	if err := tp.frame.Call(ctx, marks.World, `function() { return Object.keys(globalThis.poppyMarks || {}).sort(); }`, &names); err != nil {
 		t.Fatalf("reading the scanner's functions: %v", err)
 	}
-	want := []string{"adopt", "check", "disarm", "elementOf", "escapes", "focus", "idOf", "implicitRule", "labelled", "marks", "peek", "pendingHosts", "ref", "reusedBlocks", "sameName", "scan", "scanWire", "scrollBy", "selectKeys", "selectedValues", "shadowRootOf", "standDown", "toolFill", "toolForms", "toolPlan"}
+	want := []string{"adopt", "check", "disarm", "elementOf", "escapes", "focus", "idOf", "implicitRule", "labelled", "marks", "peek", "pendingHosts", "ref", "reusedBlocks", "sameName", "scan", "scanWire", "scrollBy", "selectKeys", "selectedValues", "shadowRootOf", "standDown", "takeLate", "toolFill", "toolForms", "toolPlan"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("globalThis.poppyMarks functions (-want +got):\n%s", diff)
 	}

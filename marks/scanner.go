@@ -27,6 +27,8 @@ var scannerParts = []string{
 	"memo.js",    // Memo: the reads a scan records; its last whole-document scan, and its blocks to reuse
 	"rules.js",   // Rules: the mark rules: what an action touches, which marks cover it
 	"hittest.js", // HitTest: where a click lands
+	"roots.js",   // Roots: the shadow roots the guard listens in
+	"armed.js",   // Armed: what the marks covered when the guard armed
 	"guard.js",   // Guard: the in-page guard, and check, which arms it
 	"scan.js",    // Scan: what the agent may read: one element's entry
 	"text.js",    // Text: the walk: text in reading order, controls in their lines

@@ -14,6 +14,14 @@ import (
 // there, and the value put back.
 const ActionTool ActionKind = "tool"
 
+// ActionGuard arms the frame's guard for an action that runs elsewhere
+// (another frame or tab of the Session) and may run a script that reaches
+// this frame (through opener, a named window, a parent): it touches
+// nothing here, and the guard judges by the marks as they are now, at its
+// arming, until [Disarm] (at most as long as an action's guard, or a
+// tool's when Tool is set).
+const ActionGuard ActionKind = "guard"
+
 // ToolForm is the form of a declarative WebMCP tool (<form toolname>) in
 // the frame's document.
 type ToolForm struct {

@@ -3,6 +3,8 @@ package main
 import (
 	"testing"
 
+	"github.com/poppy-browser/poppy-browser/gate"
+	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
@@ -49,5 +51,33 @@ func BenchmarkDeniedClick(b *testing.B) {
 		if r := d.call(ctx, "browser_click", map[string]any{"ref": checkIn.Ref}); r.Reason != "user_step" {
 			b.Fatalf("click: %+v", r)
 		}
+	}
+}
+
+// BenchmarkClickBuiltInPages is one allowed click through Gate.Do (check,
+// the guard armed in every Company frame and tab, input, settle, disarm,
+// the page state) on each of the three built-in pages of the side-by-side
+// bench (bench/sidebyside): 2,400 buttons, 5,000 elements, the check-in
+// form. Compare runs of two builds alternated in one sitting
+// (BENCHMARKS.md).
+func BenchmarkClickBuiltInPages(b *testing.B) {
+	for _, pg := range []struct{ name, url, role, label string }{
+		{"buttons2400", "https://" + testsite.CompanyDomain + "/fixtures/marks/buttons-2400.html", "button", "Button 30"},
+		{"elements5000", "https://" + testsite.CompanyDomain + "/fixtures/marks/elements-5000.html", "button", "Order item 1"},
+		{"checkin", testsite.CheckInURL(), "combobox", "Seat"},
+	} {
+		b.Run(pg.name, func(b *testing.B) {
+			ctx := b.Context()
+			d := startDemo(b, ctx)
+			if r := d.call(ctx, "browser_navigate", map[string]any{"url": pg.url}); r.Outcome != "done" {
+				b.Fatalf("navigate: %+v", r)
+			}
+			target := ref(b, d.snapshot(ctx), pg.role, pg.label)
+			for b.Loop() {
+				if r := d.sv.Gate().Do(ctx, gate.Click{Ref: target.Ref}); r.Outcome != spec.OutcomeDone {
+					b.Fatalf("click: %+v", r)
+				}
+			}
+		})
 	}
 }

@@ -30,6 +30,14 @@ func flags(cfg Config, userDataDir string) []string {
 		// drives: the DevTools pipe alone would turn it on, and any page
 		// could tell.
 		"--disable-blink-features=AutomationControlled",
+		// Chromium shows a banner for flags it does not support (such as
+		// --no-sandbox, which it needs as root) in the first tab it
+		// opens, which takes 56 px from that page's height: a page there
+		// read innerHeight 657 where one in any other tab, the runtime's
+		// included, reads 713. Without the banner every tab of the
+		// runtime's browser and of a plain one started with the same
+		// flags reads the same window.
+		"--test-type",
 	}
 	if !cfg.Headful {
 		args = append(args, "--headless", "--hide-scrollbars", "--disable-gpu")

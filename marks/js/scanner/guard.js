@@ -3,10 +3,12 @@
 // imports the const lines at its top, its exports the object it returns.
 
   const Guard = (() => {
-    const { rootQuery, docTitle, lookup, docBody, docElement, formElements } = Dom;
+    const { docTitle, lookup, docBody, docElement, formElements } = Dom;
     const { isClosedHost, rootOf, deepActive, readAgain } = Tree;
     const { deepFromPoint, hitTest } = HitTest;
-    const { collector, keyMarks, interactionOf, submissionOf, clickMarks, selectMarks, formOf, kindOf } = Rules;
+    const { collector, keyMarks, interactionOf, submissionOf, clickMarks, selectMarks, formOf, kindOf, judgeBy } = Rules;
+    const { record, formMarks, stateOf, isField } = Armed;
+    const { listenRoots } = Roots;
 
     // ---- the guard: a second line behind check ----
     // While the gate dispatches an allowed agent action, the guard is armed
@@ -28,29 +30,50 @@
     // (step 9), so the guard takes a covered form out of its tree for that
     // moment and puts it back in a microtask, before the page's script runs on.
     //
+    // What it judges by is the marks as they were when it armed (armed.js)
+    // and the marks now, whichever covers more: a script the action runs
+    // (a click's handler, a page's WebMCP tool) may remove a mark, clone a
+    // form without it or move a control before it submits or sets it.
+    //
     // A page's WebMCP tool (check with kind "tool") arms it for the tool's
-    // whole run (at most TOOL_MS): its script may click, submit or set a
-    // value and fire input or change itself, so those events are stopped
-    // too when they reach a covered control, and the value it set on one is
-    // put back (saved at arming). A script may also set a covered control's
+    // whole run (at most TOOL_MS). A script the action runs may click,
+    // submit or set a value and fire input or change itself, so those
+    // events are stopped too when they reach a covered control, and the
+    // value it set on one is put back (saved at arming). It may also set a covered control's
     // value, checked, selection or files without any event: sweep compares
     // every saved control with its value now, puts back the changed ones and
     // remembers the change as caught ("value change"). It runs at each peek (the
     // gate reads one while the tool runs), at disarm, and before a submission
     // the guard sees, which is stopped when it would send a changed control.
-    const GUARD_MS = 5000, TOOL_MS = 120000;
+    //
+    // A script the action started may run on after it returned (a timer, a
+    // promise): the disarm leaves the guard armed AFTER_MS more (after:
+    // true), judging by the same record, and what it stops then waits in
+    // late for the gate's next call (takeLate, or the next check), which
+    // reports it to the agent. A take stands it down at once, as during an
+    // action.
+    const GUARD_MS = 5000, TOOL_MS = 120000, AFTER_MS = 2000;
     const GUARDED = ["click", "auxclick", "dblclick", "keydown", "beforeinput", "submit", "formdata", "input", "change"];
-    let guard = null; // {until, caught, tool, saved}
+    let guard = null; // {until, caught, tool, rec: record(), saved: rec.saved}
     function guardEvent(ev) {
       if (!guard) return;
-      if (performance.now() > guard.until) { guard = null; return; }
+      if (performance.now() > guard.until) { expire(); return; }
+      const was = judgeBy(guard.rec.marks);
+      try {
+        judge(ev);
+      } finally {
+        judgeBy(was);
+      }
+    }
+    function judge(ev) {
       let t = ev.composedPath()[0];
       if (!(t instanceof Element)) return;
       if (isClosedHost(t)) { // the event comes from inside a closed tree
         t = ev instanceof MouseEvent ? deepFromPoint(t, ev.clientX, ev.clientY) : ev.type === "submit" ? t : deepActive() || t;
       }
       const c = collector();
-      if (guard.tool && (ev.type === "submit" || ev.type === "formdata") && t instanceof HTMLFormElement) {
+      if ((ev.type === "submit" || ev.type === "formdata") && t instanceof HTMLFormElement) {
+        formMarks(guard.rec, t, ev.submitter || null, c);
         for (const el of sweep()) if (el.form === t) interactionOf(el, c); // it would send a value put back
         // A script may go around the User's control instead of changing
         // it: take it out of the form (replaced by a clone with its value,
@@ -61,8 +84,7 @@
         for (const el of formElements.call(t)) if (isField(el) && !guard.saved.has(el)) interactionOf(el, c);
       }
       switch (ev.type) {
-        case "input": case "change":
-          if (!guard.tool) return; // the agent's own input was checked before it
+        case "input": case "change": // the agent's own input was checked before it: a script's
           interactionOf(t, c);
           if (c.list.length) restore(t);
           break;
@@ -79,37 +101,6 @@
       ev.stopImmediatePropagation();
       c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
       guard.caught ??= { event: ev.type, marks: c.list };
-    }
-    // saveCovered remembers the value of every control an interaction mark
-    // covers, and restore puts one back: a tool's script that set it is
-    // stopped at its input or change event, after the value changed.
-    const isField = (el) => el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
-    // Controls in open and adopted closed shadow roots too: a host an
-    // interaction mark covers covers its shadow tree. Each keeps its form
-    // and marks of then, for a submission after it was taken out (guardEvent).
-    function saveCovered() {
-      const saved = new Map();
-      const roots = [document];
-      for (let i = 0; i < roots.length; i++) {
-        for (const el of rootQuery(roots[i], "*")) {
-          const r = rootOf(el);
-          if (r) roots.push(r);
-          if (!isField(el)) continue;
-          const c = collector();
-          interactionOf(el, c);
-          if (c.list.length) saved.set(el, { ...stateOf(el), form: formOf(el), marks: c.list.map((m) => [m.kind, lookup(m.marked)]).filter((m) => m[1]) });
-        }
-      }
-      return saved;
-    }
-    // stateOf is what the User sees of a control: its value, checked, the
-    // options selected, the files chosen.
-    function stateOf(el) {
-      return {
-        value: el.value, checked: !!el.checked,
-        selected: el instanceof HTMLSelectElement ? Array.from(el.options, (o) => o.selected) : null,
-        files: el instanceof HTMLInputElement && el.files ? Array.from(el.files) : null,
-      };
     }
     const sameList = (a, b) => (a || []).length === (b || []).length && (a || []).every((x, i) => x === b[i]);
     function same(el, v) {
@@ -133,13 +124,18 @@
     // the arming, event or none, remembers the change as caught, and returns
     // the controls it put back.
     function sweep() {
-      if (!guard || !guard.tool || !guard.saved) return [];
+      if (!guard || !guard.saved.size) return [];
       const back = [], c = collector();
-      for (const [el, v] of guard.saved) {
-        if (!el.isConnected || same(el, v)) continue;
-        restore(el);
-        interactionOf(el, c);
-        back.push(el);
+      const was = judgeBy(guard.rec.marks);
+      try {
+        for (const [el, v] of guard.saved) {
+          if (!el.isConnected || same(el, v)) continue;
+          restore(el);
+          interactionOf(el, c);
+          back.push(el);
+        }
+      } finally {
+        judgeBy(was);
       }
       if (c.list.length) guard.caught ??= { event: "value change", marks: c.list };
       return back;
@@ -155,60 +151,49 @@
       });
     }
     for (const type of GUARDED) addEventListener(type, guardEvent, { capture: true });
-    // listenRoots adds the guard's listeners for the events that are not
-    // composed to every shadow root it has not seen, through open and adopted
-    // closed roots (the rest reach the window). The walk costs many times a
-    // check, so it runs again only after the document or a root it found
-    // gained nodes (a new root comes with new nodes: its host inserted, or
-    // its content) or a closed root was adopted.
-    const listening = new WeakSet();
-    const GROWS = { childList: true, subtree: true };
-    let rootsGrew = true;
-    const growth = new MutationObserver(() => {
-      rootsGrew = true;
-      growth.disconnect(); // one record is enough until the next walk
-    });
-    function listenRoots() {
-      if (!rootsGrew && !growth.takeRecords().length) return;
-      rootsGrew = false;
-      growth.disconnect();
-      growth.observe(document, GROWS);
-      const walk = (root) => {
-        for (const el of rootQuery(root, "*")) {
-          const r = rootOf(el);
-          if (!r) continue;
-          if (!listening.has(r)) {
-            listening.add(r);
-            for (const type of ["submit", "formdata"]) r.addEventListener(type, guardEvent, { capture: true });
-          }
-          growth.observe(r, GROWS);
-          walk(r);
-        }
-      };
-      walk(document);
-    }
-    // rootsChanged: a closed root was adopted; the next arming listens in it.
-    function rootsChanged() {
-      rootsGrew = true;
-    }
     // standDown is the User's take of control (control epoch epoch), sent
     // in the step that makes the frame read "user" (package injector): the
     // guard stops judging at once, so no input of the User's is stopped or
     // put back. What it caught of the agent's run (a tool's changes up to
     // now, swept first) is kept for the run's disarm. An agent's check of
     // that epoch or an older one (it raced the take) arms nothing.
-    let kept = null, userEpoch = -1;
+    let kept = null, late = null, userEpoch = -1;
     function standDown(epoch) {
       if (guard && performance.now() <= guard.until) sweep();
-      kept = guard && guard.caught || kept;
+      if (guard && guard.after) late ??= guard.caught;
+      else kept = guard && guard.caught || kept;
       guard = null;
       userEpoch = Math.max(userEpoch, epoch);
     }
+    // expire ends a guard past its time, keeping what it stopped after
+    // its action for takeLate.
+    function expire() {
+      if (guard && guard.after) late ??= guard.caught;
+      guard = null;
+    }
     function disarm() {
       if (guard && performance.now() <= guard.until) sweep();
-      const caught = guard && guard.caught || kept;
-      guard = kept = null;
+      const caught = guard && !guard.after && guard.caught || kept;
+      kept = null;
+      if (guard && !guard.after && performance.now() <= guard.until) {
+        guard = { ...guard, until: performance.now() + AFTER_MS, caught: null, after: true };
+      } else {
+        expire();
+      }
       return { caught: caught || null, title: docTitle.call(document) };
+    }
+    // takeLate returns, once, what the guard stopped after its action
+    // returned (see AFTER_MS), or null; the guard stays as it is.
+    function takeLate() {
+      if (guard && guard.after) {
+        if (performance.now() <= guard.until) sweep();
+        late ??= guard.caught;
+        guard.caught = null;
+        if (performance.now() > guard.until) guard = null;
+      }
+      const out = late;
+      late = null;
+      return out;
     }
 
     // peek is what the guard has stopped so far, without disarming it.
@@ -218,18 +203,31 @@
     }
 
     function check(a) {
+      // The window after the last action: what it stopped waits in late,
+      // and it goes on if this check arms nothing.
+      let after = null;
+      if (guard && guard.after) {
+        if (performance.now() <= guard.until) sweep();
+        late ??= guard.caught;
+        if (performance.now() <= guard.until) after = { ...guard, caught: null };
+      }
       guard = kept = null;
       const mayArm = !(a.agent && a.epoch <= userEpoch);
-      if (a.kind === "tool") { // a page's WebMCP tool runs: nothing is touched yet
+      // A page's WebMCP tool runs, or an action elsewhere (another frame or
+      // tab) whose script may reach this frame: nothing here is touched yet.
+      if (a.kind === "tool" || a.kind === "guard") {
         if (!mayArm) return { stale: false, marks: [], obscured: false, point: null, focused: false };
-        listenRoots();
-        guard = { until: performance.now() + TOOL_MS, caught: null, tool: true, saved: saveCovered() };
+        const rec = record(listenRoots(guardEvent));
+        const tool = a.kind === "tool" || a.tool;
+        guard = { until: performance.now() + (tool ? TOOL_MS : GUARD_MS), caught: null, tool, rec, saved: rec.saved };
         return { stale: false, marks: [], obscured: false, point: null, focused: false };
       }
       const out = checkNow(a);
       if (a.arm && mayArm && !out.stale && !out.obscured && out.marks.length === 0) {
-        listenRoots();
-        guard = { until: performance.now() + GUARD_MS, caught: null };
+        const rec = record(listenRoots(guardEvent));
+        guard = { until: performance.now() + GUARD_MS, caught: null, rec, saved: rec.saved };
+      } else {
+        guard = after;
       }
       return out;
     }
@@ -274,5 +272,5 @@
       c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
       return out;
     }
-    return { check, disarm, peek, standDown, rootsChanged };
+    return { check, disarm, peek, takeLate, standDown };
   })();

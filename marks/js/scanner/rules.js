@@ -8,11 +8,24 @@
     const { parentOf, closest } = Tree;
 
     // kindOf mirrors spec.KindOf: only an exact "submission" on a form is a
-    // submission mark; every other value is an interaction mark.
+    // submission mark; every other value is an interaction mark. While the
+    // guard judges an event (judgeBy), a mark the element had when the
+    // guard armed counts too, whichever covers more: a script that removed
+    // or changed a mark first does not uncover what it covered.
+    let atArming = null; // Map: element -> its mark's kind when the guard armed
     function kindOf(el) {
       const v = attr(el, ATTR);
-      if (v === null) return "";
-      return v === "submission" && el instanceof HTMLFormElement ? "submission" : "interaction";
+      const now = v === null ? "" : v === "submission" && el instanceof HTMLFormElement ? "submission" : "interaction";
+      if (atArming === null || now === "interaction") return now;
+      const then = atArming.get(el);
+      return then === "interaction" || !now ? then || now : now;
+    }
+    // judgeBy makes kindOf count the marks of then (null: the marks now
+    // only), and returns what it counted before, to put back.
+    function judgeBy(then) {
+      const was = atArming;
+      atArming = then;
+      return was;
     }
 
     // formOf is the browser's own form owner (form= attribute included); for a
@@ -178,6 +191,6 @@
       interactionOf(el, c);
       for (const o of el.querySelectorAll("[" + ATTR + "]")) c.add(kindOf(o), o, el); // marked options it may (de)select
     }
-    return { kindOf, isControl, formOf, isSubmit, ROLES, INTERACTIVE, CONTENT, FIELD_ROLES, collector, interactionOf, submissionOf, clickMarks, keyMarks, selectMarks, isTextField, implicitRule,
+    return { kindOf, judgeBy, isControl, formOf, isSubmit, ROLES, INTERACTIVE, CONTENT, FIELD_ROLES, collector, interactionOf, submissionOf, clickMarks, keyMarks, selectMarks, isTextField, implicitRule,
       submitOrder, blocksImplicit, implicitTarget };
   })();

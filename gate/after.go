@@ -1,0 +1,87 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/audit"
+	"github.com/poppy-browser/poppy-browser/marks"
+	"github.com/poppy-browser/poppy-browser/spec"
+)
+
+// This file reports the window after an action: the in-page guard stays
+// armed two seconds after the frames' disarm (marks.Disarm) for what the
+// action's scripts do later (a timer, a promise), without holding the call
+// up. What it stopped then is read at the gate's next action, in every
+// frame the last one disarmed, and said in that action's result and in
+// the audit log.
+
+// lateReader is a surface that reads what a frame's guard stopped after
+// its action returned (see marks.Late).
+type lateReader interface {
+	Late(ctx context.Context, f Frame) (*marks.Caught, error)
+}
+
+func (s *pageSurface) Late(ctx context.Context, f Frame) (*marks.Caught, error) {
+	return marks.Late(ctx, f.handle)
+}
+
+// afterAction is the last action whose guard may still watch: the frames
+// it disarmed and its tool, for the report. Guarded by the gate's sem.
+type afterAction struct {
+	frames []Frame
+	tool   string
+}
+
+// lateCatch is what the guard stopped after the last action returned.
+type lateCatch struct {
+	frame  Frame
+	caught *marks.Caught
+	tool   string
+}
+
+// lateWait bounds reading the frames of the last action.
+const lateWait = 2 * time.Second
+
+// readLate reads, once, what the guard stopped after the last action in
+// the frames it disarmed, in parallel; the first catch is the run's to
+// report.
+func (r *run) readLate(ctx context.Context) {
+	last := r.g.after
+	r.g.after = afterAction{}
+	lr, ok := r.s.(lateReader)
+	if !ok || len(last.frames) == 0 {
+		return
+	}
+	found := make([]*marks.Caught, len(last.frames))
+	forEach(len(last.frames), func(i int) {
+		lctx, cancel := context.WithTimeout(ctx, lateWait)
+		defer cancel()
+		found[i], _ = lr.Late(lctx, last.frames[i]) // a frame gone or busy stopped nothing to report
+	})
+	for i, c := range found {
+		if c != nil && len(c.Marks) > 0 {
+			r.late = &lateCatch{frame: last.frames[i], caught: c, tool: last.tool}
+			return
+		}
+	}
+}
+
+// reportLate adds what the guard stopped after the last action to res
+// and records it in the audit log.
+func (r *run) reportLate(res *Result) {
+	l := r.late
+	if l == nil {
+		return
+	}
+	m := r.markRefs(l.frame, l.caught.Marks[0])
+	res.Message += fmt.Sprintf(" After the previous action (%s) returned, a script it started went on and the in-page guard stopped its %s, because it reached a step the Company leaves to the User (%s mark on %s): the step was not taken.",
+		l.tool, l.caught.Event, m.Kind, m.Marked)
+	e := audit.Entry{Event: audit.EventDenied, Tool: l.tool, Reason: string(spec.ReasonUserStep), URL: withoutQuery(l.frame.URL), Epoch: res.Page.Epoch, By: r.g.by,
+		Message: "stopped by the in-page guard after the action returned (" + l.caught.Event + ")",
+		Mark:    &audit.Mark{Kind: m.Kind, Marked: m.Marked, Touches: m.Touches}}
+	if err := r.g.audit.Record(e); err != nil {
+		r.g.log.Error("audit record failed", "tool", l.tool, "err", err)
+	}
+}
