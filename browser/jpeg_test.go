@@ -38,6 +38,41 @@ func TestJPEGShape(t *testing.T) {
 	}
 }
 
+// TestJPEGBelowScale: a picture captured at an older, smaller surface's
+// size is blurry on the User's screen, whatever its shape.
+func TestJPEGBelowScale(t *testing.T) {
+	for _, c := range []struct {
+		w, h       int
+		cssW, cssH float64
+		k          float64
+		want       bool
+	}{
+		{1688, 692, 844, 346, 2, false}, // a phone in landscape at 2x
+		{1280, 525, 844, 346, 2, true},  // the same page fitted into the 2x window's own surface (1280x626)
+		{780, 1688, 390, 844, 2, false}, // a phone at 2x
+		{390, 844, 390, 844, 2, true},   // captured before the window's move
+		{1280, 813, 1280, 813, 1, false},
+		{1242, 692, 1280, 713, 1, true},   // the agent's layout fitted into the phone's old surface
+		{1920, 1067, 1280, 711, 2, false}, // 2x fitted into MaxFrameSide
+		{1600, 889, 1280, 711, 2, true},   // below that fit
+		{1920, 1069, 1280, 713, 1, false}, // sharper than the screen: shown
+		{720, 1280, 360, 640, 2, false},   // a small phone at 2x
+		{700, 1244, 360, 640, 2, true},    // 3% short
+		{2532, 1038, 844, 346, 2, false},  // a screenshot at the emulated 3x
+	} {
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, image.NewGray(image.Rect(0, 0, c.w, c.h)), nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := belowScale(buf.Bytes(), c.cssW, c.cssH, c.k); got != c.want {
+			t.Errorf("%dx%d for %vx%v CSS px on a %vx screen: below scale %v, want %v", c.w, c.h, c.cssW, c.cssH, c.k, got, c.want)
+		}
+	}
+	if belowScale([]byte("not a jpeg"), 390, 844, 2) {
+		t.Error("an unreadable picture is dropped, want it passed on")
+	}
+}
+
 func TestFrameViewport(t *testing.T) {
 	for _, c := range []struct {
 		w, h, scale  float64

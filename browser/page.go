@@ -42,6 +42,9 @@ type Page struct {
 	in inputBlock // whether the page ignores window input, see windowinput.go
 
 	ownScreen *screenSize // the screen before the first device emulation, see emulation.go
+	// frameScale is the scale of the screen the page's window is on (0:
+	// 1), below which its screencast's pictures are stale: see sharp.go.
+	frameScale float64
 }
 
 func newPage(b *Browser, t *tgt, info *target.Info) *Page {

@@ -33,21 +33,27 @@ func (p *Page) Screencast(ctx context.Context, fn func(ScreencastFrame)) error {
 	s := p.t.s
 	frames, stop := s.Subscribe(page.ScreencastFrame.Method)
 	defer stop()
-	if _, err := cdp.Call(ctx, s, page.StartScreencast, page.StartScreencastParams{
-		Format: page.StartScreencastFormatJpeg, Quality: ptr(int64(60)), MaxWidth: MaxFrameSide, MaxHeight: MaxFrameSide,
-	}); err != nil {
-		return fmt.Errorf("starting the screencast: %w", err)
+	start := func() error {
+		_, err := cdp.Call(ctx, s, page.StartScreencast, page.StartScreencastParams{
+			Format: page.StartScreencastFormatJpeg, Quality: ptr(int64(60)), MaxWidth: MaxFrameSide, MaxHeight: MaxFrameSide,
+		})
+		return err
 	}
-	defer func() {
+	end := func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
 		_, _ = cdp.Call(cctx, s, page.StopScreencast, cdp.Empty{})
-	}()
+	}
+	if err := start(); err != nil {
+		return fmt.Errorf("starting the screencast: %w", err)
+	}
+	defer end()
 	// A page that does not repaint may send no frame at all: its first
 	// picture is then taken as a screenshot of what it shows.
 	first := time.NewTimer(firstFrameWait)
 	defer first.Stop()
 	framed := false
+	dropped := 0 // stale pictures since the last one shown
 	for {
 		select {
 		case <-first.C:
@@ -71,14 +77,27 @@ func (p *Page) Screencast(ctx context.Context, fn func(ScreencastFrame)) error {
 				continue
 			}
 			_, _ = cdp.Call(ctx, s, page.ScreencastFrameAck, page.ScreencastFrameAckParams{SessionID: ev.SessionID})
-			if !sameShape(ev.Data, ev.Metadata.DeviceWidth, ev.Metadata.DeviceHeight) {
-				// Just after the page's size or its window's screen changed,
-				// Chromium may send a picture of the old surface with the new
-				// size: drawn, it would be stretched. The next one is right.
+			w, h := ev.Metadata.DeviceWidth, ev.Metadata.DeviceHeight
+			if !sameShape(ev.Data, w, h) || (dropped < maxStaleDrops && belowScale(ev.Data, w, h, p.windowScale())) {
+				// Just after the page's size or its window's screen
+				// changed, Chromium may send a picture captured at the old
+				// surface's size with the new size's label: stretched, or
+				// of the right shape at a lower scale (1280x525 for 844x346
+				// on a 2x screen: blurry). A page that does not repaint
+				// sends no next frame, so a new screencast, which starts
+				// at the surface's size with a frame, takes its place.
+				if dropped < maxStaleDrops {
+					dropped++
+					end()
+					if err := start(); err != nil {
+						return fmt.Errorf("starting the screencast again: %w", err)
+					}
+				}
 				continue
 			}
+			dropped = 0
 			framed = true
-			w, h := frameViewport(ev.Metadata)
+			w, h = frameViewport(ev.Metadata)
 			fn(ScreencastFrame{JPEG: ev.Data, Width: w, Height: h})
 		}
 	}
@@ -118,6 +137,24 @@ func (p *Page) viewportPicture(ctx context.Context) (ScreencastFrame, error) {
 		return ScreencastFrame{}, fmt.Errorf("taking the first picture: %w", err)
 	}
 	return ScreencastFrame{JPEG: shot.Data, Width: m.CSSVisualViewport.ClientWidth, Height: m.CSSVisualViewport.ClientHeight}, nil
+}
+
+// maxStaleDrops bounds the new screencasts started in a row for stale
+// pictures, and the pictures below the window's scale dropped: a browser
+// that keeps drawing below it still shows the page.
+const maxStaleDrops = 3
+
+// belowScale reports whether a JPEG picture has fewer pixels than the
+// surface it says it shows, cssW x cssH DIPs on a screen of scale k
+// (fitted into MaxFrameSide): it was captured at an older, smaller
+// surface's size. A picture whose size cannot be read passes.
+func belowScale(jpeg []byte, cssW, cssH, k float64) bool {
+	w, _ := jpegSize(jpeg)
+	if w == 0 || cssW <= 0 || cssH <= 0 {
+		return false
+	}
+	fit := min(k, MaxFrameSide/cssW, MaxFrameSide/cssH) // picture pixels per DIP
+	return float64(w) < 0.98*cssW*fit
 }
 
 // sameShape reports whether a JPEG picture has the shape (width over

@@ -99,6 +99,7 @@ func (e *emulated) sharpenErr(ctx context.Context, p *Page, k float64) error {
 		// window back (the others leave it in the same EmulateDevice):
 		// a tab left behind on a screen that goes keeps seeing it.
 		delete(s.pages, p)
+		p.setFrameScale(1)
 		mw := s.windows[id]
 		if mw == nil {
 			return nil
@@ -107,6 +108,7 @@ func (e *emulated) sharpenErr(ctx context.Context, p *Page, k float64) error {
 		s.returned = append(s.returned, p)
 		for q, qid := range s.pages {
 			if qid == id {
+				q.setFrameScale(1)
 				s.returned = append(s.returned, q)
 			}
 		}
@@ -115,6 +117,7 @@ func (e *emulated) sharpenErr(ctx context.Context, p *Page, k float64) error {
 	s.pages[p] = id
 	mw := s.windows[id]
 	if mw != nil && mw.scale == k {
+		p.setFrameScale(k)
 		return nil // another tab of the window moved it
 	}
 	if mw == nil {
@@ -127,10 +130,13 @@ func (e *emulated) sharpenErr(ctx context.Context, p *Page, k float64) error {
 			}
 		}
 		s.windows[id] = mw
-	} else if err := e.moveBack(ctx, p, id, mw.place); err != nil {
+	} else {
 		// From one virtual screen to another by way of the primary
 		// screen, where the window's place is exact.
-		return err
+		p.setFrameScale(1)
+		if err := e.moveBack(ctx, p, id, mw.place); err != nil {
+			return err
+		}
 	}
 	if s.refused {
 		return nil
@@ -155,6 +161,7 @@ func (e *emulated) sharpenErr(ctx context.Context, p *Page, k float64) error {
 		return fmt.Errorf("moving the window: %w", err)
 	}
 	mw.scale = k
+	p.setFrameScale(k)
 	// Once the frames have seen this screen, the next screen they see is
 	// the next move's: the way back is then awaited on a known order.
 	p.awaitFrames(ctx, func(f screenSize) bool { return f.Ratio == k })
@@ -268,4 +275,20 @@ func (e *emulated) refreshHidden(ctx context.Context) {
 			_ = front.b.conn.Root().Call(ctx, target.CommandActivateTarget, target.ActivateTargetParams{TargetID: front.t.s.TargetID()}, nil)
 		}
 	}
+}
+
+// setFrameScale records the scale of the screen p's window is on: its
+// screencast drops the pictures drawn below it (see Page.Screencast).
+func (p *Page) setFrameScale(k float64) {
+	p.mu.Lock()
+	p.frameScale = k
+	p.mu.Unlock()
+}
+
+// windowScale is the scale of the screen p's window is on, 1 unless it
+// was moved to a virtual screen.
+func (p *Page) windowScale() float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return max(p.frameScale, 1)
 }

@@ -25,13 +25,18 @@ import (
 // page has settled: probeQuiet with none of these since the last, and no
 // submit event still owing its request. A page that never settles (an
 // animation, a ticking clock) ends the wait at probeBound, and the finding
-// says so. A probe's fresh load waits until the page shows the marks of
+// says so. probeBound is the page's own time: the time its timers fired
+// late in the wait for quiet (a renderer starved on a loaded machine, when
+// the page ran not at all) is added to it, up to probeCeiling, so a page
+// that settles is not taken for one that never does because the machine
+// was busy. A probe's fresh load waits until the page shows the marks of
 // the first load and is quiet (see pageRun.watch).
 const (
-	probeQuiet = 500 * time.Millisecond // settled: this long without a signal
-	probeBound = 4 * time.Second        // the longest wait for one action's effect
-	probePoll  = 40 * time.Millisecond  // how often the page's watcher is read
-	probeGap   = 200 * time.Millisecond // a page timer later than this: its loop was starved
+	probeQuiet   = 500 * time.Millisecond // settled: this long without a signal
+	probeBound   = 4 * time.Second        // the longest wait for one action's effect, in the page's time
+	probeCeiling = 20 * time.Second       // the longest wait, however starved the page
+	probePoll    = 40 * time.Millisecond  // how often the page's watcher is read
+	probeGap     = 200 * time.Millisecond // a page timer later than this: its loop was starved
 )
 
 // settleJS waits in a frame's event loop until its document has settled
@@ -42,25 +47,28 @@ const (
 var settleJS string
 
 // settled reports whether every frame's document settled (settle.js),
-// frame after frame, within what is left of probeBound after start.
-func settled(ctx context.Context, frames []frameData, start time.Time) bool {
+// frame after frame, before deadline, and the longest time a frame's
+// timers fired late meanwhile (the page did not run).
+func settled(ctx context.Context, frames []frameData, deadline time.Time) (ok bool, late time.Duration) {
 	for _, fd := range frames {
-		left := probeBound - time.Since(start)
+		left := time.Until(deadline)
 		if left < probeQuiet {
-			return false
+			return false, late
 		}
 		var res struct {
-			Settled bool `json:"settled"`
-			Changed bool `json:"changed"`
+			Settled bool    `json:"settled"`
+			Changed bool    `json:"changed"`
+			Late    float64 `json:"late"`
 		}
 		if err := fd.f.Call(ctx, marks.World, settleJS, &res, probeQuiet.Milliseconds(), min(left, 2*probeQuiet).Milliseconds(), probeGap.Milliseconds()); err != nil {
 			continue // gone or replaced: nothing more to see there
 		}
+		late = max(late, time.Duration(res.Late*float64(time.Millisecond)))
 		if !res.Settled {
-			return false
+			return false, late
 		}
 	}
-	return true
+	return true, late
 }
 
 // recorder keeps the navigations and non-GET requests of the page's frames
@@ -178,6 +186,7 @@ func describeRequests(reqs []browser.Request) string {
 // It ends once the page has settled (see probeQuiet), or at probeBound.
 func (r *pageRun) watchEffect(ctx context.Context, frames []frameData, since clocks, rec *recorder, before int) effect {
 	start := time.Now()
+	deadline, ceiling := start.Add(probeBound), start.Add(probeCeiling)
 	bound := time.NewTimer(probeBound)
 	defer bound.Stop()
 	poll := time.NewTicker(probePoll)
@@ -223,7 +232,19 @@ func (r *pageRun) watchEffect(ctx context.Context, frames []frameData, since clo
 		// Quiet on this side (no request, no change between two reads) is
 		// confirmed in the page's own event loop, which a starved renderer
 		// cannot fake.
-		if !signal && !owed && settled(ctx, frames, start) && rec.sent() == seen && len(rec.requests()[before:]) == len(e.reqs) {
+		quiet := false
+		if !signal && !owed {
+			var late time.Duration
+			quiet, late = settled(ctx, frames, deadline)
+			if late > 0 && deadline.Before(ceiling) {
+				// The page did not run for that long: its bound waits.
+				if deadline = deadline.Add(late); deadline.After(ceiling) {
+					deadline = ceiling
+				}
+				bound.Reset(time.Until(deadline))
+			}
+		}
+		if quiet && rec.sent() == seen && len(rec.requests()[before:]) == len(e.reqs) {
 			still := true // and nothing changed between the read above and the page's wait
 			for _, fd := range frames {
 				if w, err := marks.WatchReport(ctx, fd.f); err == nil && last[string(fd.f.ID)] != (mark{w.LastChange, w.LastNetwork, len(w.Events)}) {

@@ -4,7 +4,8 @@
 // finished, a submit or formdata event. A timer that fires late (more than
 // gap ms) means the event loop did not run in between, so the quiet counted
 // so far starts over: a starved renderer never looks settled. It gives up at
-// max ms. Returns {settled, changed}.
+// max ms. Returns {settled, changed, late}: late is how long (ms) its
+// timers fired after they were due, time the page did not run.
 function (quiet, max, gap) {
   const w = globalThis.poppyWatch;
   if (!w) return { settled: true, changed: false };
@@ -15,15 +16,16 @@ function (quiet, max, gap) {
   return new Promise((resolve) => {
     const start = performance.now();
     const first = sig();
-    let prev = start, calm = 0;
+    let prev = start, calm = 0, late = 0;
     const step = () => {
       const now = performance.now();
-      if (sig() !== first) return resolve({ settled: false, changed: true });
       const d = now - prev;
       prev = now;
+      if (d > gap) late += d - 50;
+      if (sig() !== first) return resolve({ settled: false, changed: true, late });
       calm = d <= gap ? calm + d : 0;
-      if (calm >= quiet) return resolve({ settled: true, changed: false });
-      if (now - start >= max) return resolve({ settled: false, changed: false });
+      if (calm >= quiet) return resolve({ settled: true, changed: false, late });
+      if (now - start >= max) return resolve({ settled: false, changed: false, late });
       setTimeout(step, 50);
     };
     setTimeout(step, 50);
