@@ -114,6 +114,8 @@ func startSite() (*testSite, error) {
 			fmt.Fprint(w, `<!doctype html><title>Slow</title><p>finally loaded</p>`)
 		case "/check-in":
 			fmt.Fprint(w, checkInPage)
+		case "/readme-marks":
+			fmt.Fprint(w, `<!doctype html><title>Marks</title>`+readmeMarksExample()) // readme_marks_test.go
 		case "/basket":
 			fmt.Fprint(w, basketPage) // changes_chromium_test.go
 		case "/hostile":

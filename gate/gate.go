@@ -158,7 +158,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 	}
 	// 1. Refuse at once while the User holds control, without waiting for
 	// a running action.
-	if res := g.refusal(pr); res != nil {
+	if res := g.refusal(pr, false); res != nil {
 		return g.recorded(a, *res)
 	}
 	if res := g.acquire(ctx); res != nil {
@@ -167,7 +167,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 	defer func() { <-g.sem }()
 	// 1, again: the User may have taken control while the action waited
 	// for its slot.
-	if res := g.refusal(pr); res != nil {
+	if res := g.refusal(pr, true); res != nil {
 		return g.recorded(a, *res)
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
@@ -271,14 +271,26 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 
 // refusal is the answer to an action that must not start: the gate is
 // closed, or the User holds control (and the action is not a probe of the
-// User's input, pr.AsUser).
-func (g *Gate) refusal(pr *Probe) *Result {
+// User's input, pr.AsUser). held says the caller holds the action's slot.
+func (g *Gate) refusal(pr *Probe, held bool) *Result {
 	var res Result
 	switch {
 	case g.life.Err() != nil:
 		res = g.shuttingDown()
 	case g.ctl.Holder() == spec.ControllerUser && (pr == nil || !pr.AsUser):
 		res = g.userHasControl()
+		if held {
+			g.pageNow(&res.Page)
+		} else {
+			// The slot is free while the User holds control (every
+			// action is refused); if it is not, the page last seen does.
+			select {
+			case g.sem <- struct{}{}:
+				g.pageNow(&res.Page)
+				<-g.sem
+			default:
+			}
+		}
 	default:
 		return nil
 	}
@@ -340,6 +352,27 @@ func (g *Gate) lastPage() PageState {
 	}
 	p.Controller = g.ctl.Holder()
 	return p
+}
+
+// titleWait bounds the read of the page's title for a refusal, which must
+// not wait on a busy page (the title the browser last reported stands in).
+const titleWait = time.Second
+
+// pageNow brings p up to the page as it is now, which the User may have
+// moved on from in their turn: its url, title and status, read without
+// running an action. The caller holds the action's slot.
+func (g *Gate) pageNow(p *PageState) {
+	s := g.current()
+	if s == nil || s.Gone() {
+		return
+	}
+	u := s.URL()
+	if u == p.URL {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(g.life), titleWait)
+	defer cancel()
+	p.URL, p.Title, p.Status = u, clip(s.Title(ctx)), s.Status()
 }
 
 func (g *Gate) userHasControl() Result {

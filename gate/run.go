@@ -332,7 +332,8 @@ func (r *run) outcome(ctx context.Context, err error) *Result {
 // userHasControl is the refusal for a User who took control during the run.
 func (r *run) userHasControl() Result {
 	res := r.g.userHasControl()
-	res.Page.URL, res.Page.Epoch = r.s.URL(), r.g.refs.epoch
+	r.g.pageNow(&res.Page)
+	res.Page.Epoch = r.g.refs.epoch
 	return res
 }
 

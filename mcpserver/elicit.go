@@ -326,9 +326,15 @@ func newElicitationID() string {
 }
 
 // reachedMessage says which of the User's channels an offer reached, for
-// the model: the channels' names only, never a link.
-func reachedMessage(reached []string) string {
+// the model: the channels' names only, never a link. With none, it says
+// where the User's way in is: over HTTP the session's live view (its
+// address is on the server's stderr), since live-link reads the URL file
+// that only a stdio runtime writes.
+func reachedMessage(reached []string, overHTTP bool) string {
 	if len(reached) == 0 {
+		if overHTTP {
+			return " No channel of the User's was reached by this server (no URL elicitation, MCP App or --on-offer): the User takes it in this session's live view, whose address the server printed on its stderr (\"live view for the User of MCP session ...\"), or the operator adds --on-offer to send the User a link; or show them the offer yourself."
+		}
 		return " No channel of the User's was reached by this server (no URL elicitation, MCP App or --on-offer): tell the User to run poppy-browser live-link, or show them the offer yourself."
 	}
 	return fmt.Sprintf(" It reached the User by: %v.", reached)
@@ -351,7 +357,7 @@ func (s *Server) reachUser(req *mcp.CallToolRequest, res OfferResult) any {
 		reached = append(reached, ReachedApp)
 	}
 	res.Offer.Reached = reached
-	res.Message += reachedMessage(reached)
+	res.Message += reachedMessage(reached, s.overHTTP)
 	if input == nil {
 		if meta == nil {
 			return res

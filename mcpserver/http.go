@@ -95,6 +95,7 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 	// A session's browser context opens at its first tool call: a bare
 	// initialize costs no browser.
 	s.reg.lazy = true
+	s.overHTTP = true
 	ctx, cancel := context.WithCancel(ctx)
 	var owned sync.WaitGroup // the reaper and the shutdown, waited for below
 	defer func() {

@@ -118,6 +118,9 @@ type Server struct {
 	elicit  elicits        // each session's URL elicitation (elicit.go)
 	states  *requestStates // the requestState of input-required results (mrtr.go)
 	withApp bool           // the offer declares the MCP App (app.go)
+	// overHTTP: ServeHTTP serves it (set before it serves): the User's way
+	// in is each session's live view, not live-link's URL file.
+	overHTTP bool
 
 	shutdown     chan struct{} // closed when the server starts shutting down
 	shutdownOnce sync.Once
@@ -165,8 +168,10 @@ type OfferResult struct {
 type OfferView struct {
 	control.Offer
 	// Reached names the User's channels the offer went to: "on_offer",
-	// "terminal", "elicitation", "app". Empty: none of this server's.
-	Reached []string `json:"reached,omitempty"`
+	// "terminal", "elicitation", "app". Empty (and present): none of this
+	// server's. Absent (nil) where this call did not reach the User (an
+	// offer already open).
+	Reached []string `json:"reached,omitzero"`
 }
 
 // ControlStatus is browser_control_status's answer, and

@@ -311,7 +311,7 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 	fail := func(msg string) { c.queue(errorMsg{Type: "error", Message: msg}) }
 	if !l.loginAlive(c) {
 		// Its turn is over (or its time): nothing more through it.
-		l.endLogin(c)
+		l.endLogin(c, endedMsg{Type: "ended", Message: endedWords})
 		return
 	}
 	switch m.Type {

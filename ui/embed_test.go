@@ -120,12 +120,12 @@ func TestFramedByTheAgentsApp(t *testing.T) {
 	})
 	clickInFrame(ctx, t, framer, l, "hand_back")
 	poll(ctx, t, "the agent holding control after Hand back in the frame", func() bool { return ctl.Holder() == spec.ControllerAgent })
-	// The login was the offer's turn's: it ended with it.
-	poll(ctx, t, "the frame saying its login ended, and no viewer left", func() bool {
+	// The login was the offer's turn's: it ended with it, as a turn done.
+	poll(ctx, t, "the frame saying the turn is done, and no viewer left", func() bool {
 		f, ok := liveFrame(framer, l)
 		var s string
 		return ok && f.Call(ctx, browser.UtilityWorld, `function(){ return document.getElementById("banner").textContent }`, &s) == nil &&
-			s == "This live view has ended" && ctl.Status().Viewers == 0
+			s == "You handed back: the agent continues." && ctl.Status().Viewers == 0
 	})
 
 	// Another origin (the live view's own host name on the app's port is

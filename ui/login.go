@@ -51,19 +51,27 @@ type viewerSession struct {
 	app    bool
 	origin string
 	conns  int
+	// epoch is the control epoch when it was given: a later one means a
+	// turn ended (a hand back or cancel) since.
+	epoch uint64
 }
 
 // endedMsg tells a viewer its login has ended; the connection closes.
+// Kind says how when the User ended it themselves (handed_back,
+// cancelled, declined): the view then shows the end of a turn done, with
+// Note, the User's own message, not a failure.
 type endedMsg struct {
 	Type    string `json:"type"` // "ended"
 	Message string `json:"message"`
+	Kind    string `json:"kind,omitempty"`
+	Note    string `json:"note,omitempty"`
 }
 
 const endedWords = "This live view's login has ended: the turn it was for is over, or its time ran out. To take control again, open a new link."
 
 // addLogin records the login given for the spent link e.
 func (l *Live) addLogin(secret string, e linkEntry) {
-	v := &viewerSession{readOnly: e.readOnly, offer: e.offer, expires: e.expires}
+	v := &viewerSession{readOnly: e.readOnly, offer: e.offer, expires: e.expires, epoch: l.ctl.Status().Epoch}
 	if e.offer == "" {
 		v.expires = l.now().Add(l.linkTTL)
 	}
@@ -142,10 +150,12 @@ func (l *Live) markTurn(c *client, epoch uint64) {
 func (l *Live) sweepLogins() {
 	st, now := l.ctl.Status(), l.now()
 	var ended []*client
+	endings := map[[32]byte]endedMsg{}
 	l.mu.Lock()
 	for k, v := range l.viewers {
 		if !loginAliveLocked(v, st, now) {
 			delete(l.viewers, k)
+			endings[k] = endingOf(v, st)
 		}
 	}
 	for c := range l.clients {
@@ -155,13 +165,35 @@ func (l *Live) sweepLogins() {
 	}
 	l.mu.Unlock()
 	for _, c := range ended {
-		l.endLogin(c)
+		m, ok := endings[c.login]
+		if !ok {
+			m = endedMsg{Type: "ended", Message: endedWords}
+		}
+		l.endLogin(c, m)
 	}
 }
 
-// endLogin tells c its login ended and closes it once that is written.
-func (l *Live) endLogin(c *client) {
-	if !c.queueLast(endedMsg{Type: "ended", Message: endedWords}) {
+// endingOf is the ended message of login v, which st ended: the User's own
+// hand back, cancel or decline when that is what ended it, else a login
+// that is over (its offer withdrawn or replaced, its time run out).
+func endingOf(v *viewerSession, st control.Status) endedMsg {
+	m := endedMsg{Type: "ended", Message: endedWords}
+	switch {
+	case st.Controller != spec.ControllerAgent:
+	case st.LastReturn != nil && st.Epoch > v.epoch && (v.turn != 0 || v.offer != ""):
+		m.Kind = string(st.LastReturn.How)
+	case v.offer != "" && st.Declined != nil && st.Declined.Offer == v.offer:
+		m.Kind = "declined"
+	}
+	if m.Kind != "" {
+		m.Note = st.UserMessage
+	}
+	return m
+}
+
+// endLogin tells c its login ended (m) and closes it once that is written.
+func (l *Live) endLogin(c *client, m endedMsg) {
+	if !c.queueLast(m) {
 		return
 	}
 	l.wg.Go(func() {

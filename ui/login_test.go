@@ -432,7 +432,7 @@ func TestEndedIsTheLastWord(t *testing.T) {
 				c.pushFrame([]byte(`{"type":"frame"}`))
 			}
 		}()
-		l.endLogin(c)
+		l.endLogin(c, endedMsg{Type: "ended", Message: endedWords})
 		var last string
 		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 		for {

@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -100,4 +102,39 @@ func TestCommandAutoUserFalseWithoutTerminal(t *testing.T) {
 		}
 	}
 	t.Fatalf("the demo ended without leaving the User's part to a person (%v)\nstderr:\n%s", ctx.Err(), stderr.String())
+}
+
+// TestOpenLiveOnAHeadlessMachineExitsOne: open-live where no web browser
+// can be opened (no display: xdg-open itself exits 3) fails as the README
+// says errors do: one line naming the cause, exit 1, not the opener's own
+// exit status.
+func TestOpenLiveOnAHeadlessMachineExitsOne(t *testing.T) {
+	if _, err := exec.LookPath("xdg-open"); err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs xdg-open on Linux")
+	}
+	bin := buildBinary(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	urlFile := filepath.Join(t.TempDir(), "live-url")
+	if err := os.WriteFile(urlFile, []byte("http://"+l.Addr().String()+"/live?token=tok-never-shown\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "open-live", "--live-url-file", urlFile)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()} // no DISPLAY, no WAYLAND_DISPLAY, no BROWSER
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("open-live without a display: %v, want exit status 1; stderr:\n%s", err, stderr.String())
+	}
+	got := strings.TrimSuffix(stderr.String(), "\n")
+	if strings.Contains(got, "\n") || !strings.HasPrefix(got, "poppy-browser: open-live: opening the live view: xdg-open") || strings.Contains(got, "tok-never-shown") {
+		t.Errorf("stderr %q, want one line naming xdg-open and no token", got)
+	}
 }

@@ -134,10 +134,13 @@ func runHelper(ctx context.Context, args []string, name string) error {
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
 		}
+		// %v, not %w: the helper's exit status is not ours (main exits
+		// with an error's ExitCode, and xdg-open's 3 is not an exit code
+		// the README gives).
 		if msg != "" {
-			return fmt.Errorf("%s: %w: %s", filepath.Base(name), err, msg)
+			return fmt.Errorf("%s: %v: %s", filepath.Base(name), err, msg)
 		}
-		return fmt.Errorf("%s: %w", filepath.Base(name), err)
+		return fmt.Errorf("%s: %v", filepath.Base(name), err)
 	}
 	return nil
 }

@@ -48,6 +48,32 @@ function endLogin(message, title) {
   $("hand_back").hidden = true;
 }
 
+// endTurn shows the end of a turn the User ended themselves through a
+// login that was for it (a hand back, a cancel, a decline): done, in calm
+// words, with the User's own message; the answered offer is gone, and
+// nothing reads as an error.
+function endTurn(msg) {
+  ended = true;
+  connected = false;
+  sessionStorage.removeItem("poppy_viewer");
+  sessionStorage.removeItem("poppy_take");
+  const who = (state && state.agent) || "the agent";
+  const words = {
+    handed_back: "You handed back: " + who + " continues.",
+    cancelled: "You cancelled: control went back to " + who + ".",
+    declined: "You declined: " + who + " keeps control.",
+  };
+  document.body.classList.remove("turn");
+  banner.textContent = words[msg.kind] || "Your turn is over";
+  banner.className = "done ended";
+  status.textContent = "";
+  $("offer").hidden = true;
+  $("story").hidden = !msg.note;
+  $("story-text").textContent = msg.note ? "You said: " + msg.note : "";
+  $("take").hidden = $("cancel").hidden = $("hand_back").hidden = $("note-line").hidden = true;
+  $("take").disabled = $("cancel").disabled = true;
+}
+
 // --- the connection: reconnects by itself, with backoff ---
 
 function connect() {
@@ -87,7 +113,7 @@ function connect() {
         break;
       case "presence_challenge": answerChallenge(msg.options); break;
       case "presence_refused": presenceRefused(msg.message); break;
-      case "ended": endLogin(msg.message); break;
+      case "ended": if (msg.kind) endTurn(msg); else endLogin(msg.message); break;
       case "frame":
         // The size goes with the picture when it is shown: a tap on the
         // picture still on screen maps with that picture's size.
