@@ -15,7 +15,6 @@ import (
 	"github.com/poppy-browser/poppy-browser/injector"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
-	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
 
@@ -120,31 +119,17 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	if !s.ownContexts() {
 		scope, window, screen = ss.browser, ss.browser, ss.browser
 	}
-	// A take stands the in-page guard of every Company frame down in the
-	// step that makes the frame read "user": an agent's run that has not
-	// disarmed it yet (a frame of the page keeps it waiting) never judges
-	// the User's input.
-	standDown := func(ctx context.Context, f browser.Frame, c spec.Controller) error {
-		if c != spec.ControllerUser {
-			return nil
-		}
-		err := marks.StandDown(ctx, f, ss.control.Status().Epoch)
-		if errors.Is(err, browser.ErrNoObject) {
-			return nil // no scanner in the document, so no guard
-		}
-		return err
+	if !s.opts.Headful && !s.opts.GuardWindow {
+		window = nil // a headless window has no input of its own
 	}
-	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log, Also: standDown}); err != nil {
+	h := newHandover(markGuard{ss}, window, screen, ss.audit)
+	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log, Also: h.inFrame}); err != nil {
 		return err
 	}
 	if err := ss.injector.Install(ctx); err != nil {
 		return err
 	}
-	if !s.opts.Headful && !s.opts.GuardWindow {
-		window = nil // a headless window has no input of its own
-	}
-	h, err := newHandover(ctx, ss.injector, window, screen, ss.audit)
-	if err != nil {
+	if err := h.open(ctx, ss.injector); err != nil {
 		return err
 	}
 	ss.control = control.New(&control.Options{Handover: h, Audit: ss.audit, Logger: ss.log})
@@ -176,6 +161,14 @@ func (ss *Session) start(ctx context.Context) (err error) {
 		ss.stops = append(ss.stops, startOfferAnnouncements(ss.control, s.opts.UserMessages, ss.LiveURL))
 	}
 	return nil
+}
+
+// markGuard stands down the marks script's guard in a frame, for the
+// Session's current control epoch (the take's).
+type markGuard struct{ ss *Session }
+
+func (g markGuard) StandDown(ctx context.Context, f browser.Frame) error {
+	return marks.StandDown(ctx, f, g.ss.control.Status().Epoch)
 }
 
 // join joins the Company's Session in the agent's page and records it.
