@@ -43,7 +43,8 @@ type Prober struct {
 
 // NewProber returns a gate in probe mode over opts. Its Page is the
 // Prober's: the page each call names (a test's opts.Surface stays, and
-// then the page named is not used).
+// then the page named is not used). It is opts.Control's one gate (see
+// [New]); [Prober.Gate] is that gate.
 func NewProber(opts *Options) *Prober {
 	p := &Prober{}
 	o := *opts
@@ -54,6 +55,10 @@ func NewProber(opts *Options) *Prober {
 	p.g.by = ByCheck
 	return p
 }
+
+// Gate is the prober's gate: the one gate of its Control, whose page is
+// the page of the probe in flight (none between probes).
+func (p *Prober) Gate() *Gate { return p.g }
 
 // ByCheck is the by of a probe's audit lines.
 const ByCheck = "check"

@@ -81,6 +81,10 @@ type Options struct {
 	// WatchMarks also installs the marks watcher, which reports marks added
 	// after load (the conformance checker). False installs the scanner only.
 	WatchMarks bool
+	// Probe builds the Session's one gate in probe mode, for the
+	// conformance checker: [Session.Prober] is its view, and its page is
+	// the page of the probe in flight. False builds the agent's gate.
+	Probe bool
 
 	// ContextPerSession gives every [Session] of a [Server] its own browser
 	// context (cookies, storage, tabs), navigator.poppy, control state,

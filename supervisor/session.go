@@ -35,7 +35,8 @@ type Session struct {
 	page     *browser.Page
 	injector *injector.Injector
 	control  *control.Control
-	gate     *gate.Gate
+	gate     *gate.Gate   // the Control's one gate
+	prober   *gate.Prober // its probe view, with Options.Probe
 	live     *ui.Live
 	links    offerLinks // the User's link for the open offer (onoffer.go)
 	// stops end what runs beside the Session (the User's navigations,
@@ -142,13 +143,19 @@ func (ss *Session) start(ctx context.Context) (err error) {
 			return err
 		}
 	}
-	ss.gate = gate.New(&gate.Options{
+	gopts := &gate.Options{
 		Page:        ss.Page,
 		Control:     ss.control,
 		Audit:       ss.audit,
 		CompanyHost: s.company.IsCompanyHost,
 		Logger:      ss.log,
-	})
+	}
+	if s.opts.Probe {
+		ss.prober = gate.NewProber(gopts)
+		ss.gate = ss.prober.Gate()
+	} else {
+		ss.gate = gate.New(gopts)
+	}
 	if !s.opts.NoLiveView {
 		if err := ss.startLive(); err != nil {
 			return err
@@ -288,6 +295,9 @@ func (ss *Session) close(ctx context.Context, reason string) error {
 			stop()
 		}
 		var errs []error
+		if ss.gate != nil {
+			errs = append(errs, ss.gate.Close(ctx)) // no action runs on a closing Session
+		}
 		if ss.live != nil {
 			ss.live.Finish(ctx, "") // the viewers see the end, not a lost connection
 			errs = append(errs, ss.live.Shutdown(ctx))
@@ -331,6 +341,10 @@ func (ss *Session) Control() *control.Control { return ss.control }
 
 // Gate is the agent's one path to the Session's page.
 func (ss *Session) Gate() *gate.Gate { return ss.gate }
+
+// Prober is the probe view of the Session's gate, for package check; nil
+// unless [Options.Probe].
+func (ss *Session) Prober() *gate.Prober { return ss.prober }
 
 // Audit is the Session's view of the audit log.
 func (ss *Session) Audit() *audit.Log { return ss.audit }

@@ -62,6 +62,9 @@ func (s *Supervisor) Start(ctx context.Context) (err error) {
 // Session to close (the live view's websockets and screencast).
 const SessionCloseTimeout = 5 * time.Second
 
+// Prober is the probe view of the Session's gate (see [Session.Prober]).
+func (s *Supervisor) Prober() *gate.Prober { return s.sess.Prober() }
+
 // Close stops the live view, then the browser, then the audit log, and
 // returns their errors joined. It waits at most SessionCloseTimeout for
 // the live view's websockets and screencast to end. Later calls return
