@@ -58,7 +58,7 @@ type Options struct {
 	// Parallel is how many pages are checked at once (they share the
 	// browser of their Company); 0 means 2.
 	Parallel int
-	// CAFile and Resolve are supervisor.Options.CAFile and Resolve: a
+	// CAFile and Resolve are supervisor.BrowserOptions.CAFile and Resolve: a
 	// private CA and host mappings for discovery and the browser alike
 	// (staging servers).
 	CAFile  string
@@ -117,7 +117,7 @@ func New(ctx context.Context, opts *Options) (*Checker, error) {
 		var err error
 		if c.opts.CAFile != "" || len(c.opts.Resolve) > 0 {
 			// Discovery reaches staging servers as the browser does.
-			sopts := supervisor.Options{CAFile: c.opts.CAFile, Resolve: c.opts.Resolve}
+			sopts := supervisor.Options{Browser: supervisor.BrowserOptions{CAFile: c.opts.CAFile, Resolve: c.opts.Resolve}}
 			if c.client, err = sopts.Client(); err != nil {
 				return nil, err
 			}

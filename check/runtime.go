@@ -57,21 +57,23 @@ func (c *Checker) use(ctx context.Context, co *session.Company, page string) (*r
 			trust = []string{u.Host}
 		}
 		sv := supervisor.New(&supervisor.Options{
-			TrustHosts:  trust,
-			Company:     co.Domain,
-			NoJoin:      true,
-			NoLiveView:  true,
-			WatchMarks:  true,
-			Probe:       true,
-			Chromium:    c.opts.Chromium,
-			CDPURL:      c.opts.CDPURL,
-			Headful:     c.opts.Headful,
-			BrowserArgs: append(slices.Clone(foreground), c.opts.BrowserArgs...),
-			CAFile:      c.opts.CAFile,
-			Resolve:     c.opts.Resolve,
-			Logger:      c.log,
-			// The Company's hosts only; never logged.
-			CompanyRequestHeaders: c.opts.Headers,
+			Company: co.Domain,
+			Logger:  c.log,
+			Join:    supervisor.JoinOptions{Skip: true},
+			Browser: supervisor.BrowserOptions{
+				TrustHosts: trust,
+				WatchMarks: true,
+				Probe:      true,
+				Chromium:   c.opts.Chromium,
+				CDPURL:     c.opts.CDPURL,
+				Headful:    c.opts.Headful,
+				Args:       append(slices.Clone(foreground), c.opts.BrowserArgs...),
+				CAFile:     c.opts.CAFile,
+				Resolve:    c.opts.Resolve,
+				// The Company's hosts only; never logged.
+				CompanyRequestHeaders: c.opts.Headers,
+			},
+			Live: supervisor.LiveOptions{Off: true},
 		})
 		if err := sv.Start(sctx); err != nil {
 			rt.err = fmt.Errorf("starting the checker's browser: %w", err)

@@ -17,7 +17,7 @@
 // new browser context (Target.createBrowserContext), disposed of when the
 // Session closes: cookies, storage, tabs, the holder of control and
 // navigator.poppy's value are the Session's alone, and its live view
-// listens on a free port of LiveAddr's host. Without it (stdio, demo, run,
+// listens on a free port of Live.Addr's host. Without it (stdio, demo, run,
 // check) the one Session drives the tab Chromium opened at launch (or, when
 // attached, an existing blank tab; only if there is none, one new tab), in
 // the default context: no extra tab or context is paid for.
@@ -38,7 +38,7 @@
 // # What it must not do
 //
 // Parse flags, print to a terminal on its own (the live view's URL goes to
-// [Options.UserMessages] only), or act for the model: the agent acts only
+// [LiveOptions.UserMessages] only), or act for the model: the agent acts only
 // through a Session's gate, the User only through control's User handle
 // and the live view.
 //
@@ -75,14 +75,14 @@
 // concurrency. Each Session watches control's events ([control.Watch], one
 // goroutine each) up to four times: one records the User's own
 // navigations in the audit log, one shows a desktop notification for each
-// offer ([Options.NotifyDesktop]), one writes each offer with the live
-// view's address to UserMessages ([Options.AnnounceOffers]), one runs the
-// --on-offer command for each offer ([Options.OnOffer], each run in a
+// offer ([OfferOptions.NotifyDesktop]), one writes each offer with the live
+// view's address to UserMessages ([OfferOptions.Announce]), one runs the
+// --on-offer command for each offer ([OfferOptions.Command], each run in a
 // goroutine of its own). [Session.Close] stops each and waits for it and
 // its runs. The browser and the live views own their
 // goroutines, and a caller runs Server.Start in its own goroutine when it
 // wants the start in the background.
-// The Server reports the audit log's health on Options.UserMessages, and
+// The Server reports the audit log's health on Options.Live.UserMessages, and
 // each Session in its live view: while the log cannot be written the gate
 // refuses agent actions (audit_unavailable).
 package supervisor

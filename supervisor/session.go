@@ -120,7 +120,7 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	if !s.ownContexts() {
 		scope, window, screen = ss.browser, ss.browser, ss.browser
 	}
-	if !s.opts.Headful && !s.opts.GuardWindow {
+	if !s.opts.Browser.Headful && !s.opts.Browser.GuardWindow {
 		window = nil // a headless window has no input of its own
 	}
 	h := newHandover(markGuard{ss}, window, screen, ss.audit)
@@ -135,10 +135,10 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	}
 	ss.control = control.New(&control.Options{Handover: h, Audit: ss.audit, Logger: ss.log})
 	ss.stops = append(ss.stops, startUserNavigations(ss.control, ss.Page, ss.audit))
-	if s.opts.NotifyDesktop {
-		ss.stops = append(ss.stops, startDesktopNotices(ss.control, s.opts.notify))
+	if s.opts.Offers.NotifyDesktop {
+		ss.stops = append(ss.stops, startDesktopNotices(ss.control, s.opts.Offers.notify))
 	}
-	if !s.opts.NoJoin {
+	if !s.opts.Join.Skip {
 		if err := ss.join(ctx); err != nil {
 			return err
 		}
@@ -150,22 +150,22 @@ func (ss *Session) start(ctx context.Context) (err error) {
 		CompanyHost: s.company.IsCompanyHost,
 		Logger:      ss.log,
 	}
-	if s.opts.Probe {
+	if s.opts.Browser.Probe {
 		ss.prober = gate.NewProber(gopts)
 		ss.gate = ss.prober.Gate()
 	} else {
 		ss.gate = gate.New(gopts)
 	}
-	if !s.opts.NoLiveView {
+	if !s.opts.Live.Off {
 		if err := ss.startLive(); err != nil {
 			return err
 		}
 	}
-	if s.opts.OnOffer != "" && ss.live != nil {
-		ss.stops = append(ss.stops, ss.startOnOffer(s.opts.OnOffer, s.opts.OnOfferTimeout))
+	if s.opts.Offers.Command != "" && ss.live != nil {
+		ss.stops = append(ss.stops, ss.startOnOffer(s.opts.Offers.Command, s.opts.Offers.Timeout))
 	}
-	if s.opts.AnnounceOffers && s.opts.UserMessages != nil {
-		ss.stops = append(ss.stops, startOfferAnnouncements(ss.control, s.opts.UserMessages, ss.LiveURL))
+	if s.opts.Offers.Announce && s.opts.Live.UserMessages != nil {
+		ss.stops = append(ss.stops, startOfferAnnouncements(ss.control, s.opts.Live.UserMessages, ss.LiveURL))
 	}
 	return nil
 }
@@ -181,7 +181,7 @@ func (g markGuard) StandDown(ctx context.Context, f browser.Frame) error {
 // join joins the Company's Session in the agent's page and records it.
 func (ss *Session) join(ctx context.Context) error {
 	s := ss.srv
-	returnTo := s.opts.ReturnTo
+	returnTo := s.opts.Join.ReturnTo
 	if returnTo == "" {
 		returnTo = "https://" + s.company.Domain + "/"
 	}
@@ -189,7 +189,7 @@ func (ss *Session) join(ctx context.Context) error {
 	if !s.ownContexts() {
 		j.cookies = ss.browser
 	}
-	if err := session.Join(ctx, j, s.company, s.opts.Credentials, returnTo, &session.JoinOptions{Logger: ss.log}); err != nil {
+	if err := session.Join(ctx, j, s.company, s.opts.Join.Credentials, returnTo, &session.JoinOptions{Logger: ss.log}); err != nil {
 		return err
 	}
 	ss.record(audit.Entry{Event: audit.EventJoin, URL: returnTo})
@@ -198,23 +198,23 @@ func (ss *Session) join(ctx context.Context) error {
 
 func (ss *Session) startLive() (err error) {
 	s := ss.srv
-	addr := s.opts.LiveAddr
-	if s.opts.ContextPerSession && s.opts.LiveRouter == nil {
+	addr := s.opts.Live.Addr
+	if s.opts.ContextPerSession && s.opts.Live.Router == nil {
 		addr = freePortOf(addr) // each Session its own live view and token
 	}
-	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Router: s.opts.LiveRouter, Control: ss.control, Page: ss.Page, Logger: ss.log,
-		Company: s.companyName(), LinkTTL: s.opts.LiveLinkTTL, Audit: ss.audit,
-		TLSCert: s.opts.LiveTLSCert, TLSKey: s.opts.LiveTLSKey, PublicURL: s.opts.LiveBehindProxy,
-		EmbedOrigins: s.opts.LiveEmbedOrigins, UserIdentity: s.userIdentity(ss),
-		Passkeys:           s.opts.Passkeys,
-		InsecureTakeByLink: s.opts.InsecureTakeByLink, Warnings: s.opts.UserMessages})
+	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Router: s.opts.Live.Router, Control: ss.control, Page: ss.Page, Logger: ss.log,
+		Company: s.companyName(), LinkTTL: s.opts.Live.LinkTTL, Audit: ss.audit,
+		TLSCert: s.opts.Live.TLSCert, TLSKey: s.opts.Live.TLSKey, PublicURL: s.opts.Live.BehindProxy,
+		EmbedOrigins: s.opts.Live.EmbedOrigins, UserIdentity: s.userIdentity(ss),
+		Passkeys:           s.opts.Live.Passkeys,
+		InsecureTakeByLink: s.opts.Live.InsecureTakeByLink, Warnings: s.opts.Live.UserMessages})
 	if err != nil {
 		return err
 	}
-	if s.opts.InsecureTakeByLink {
+	if s.opts.Live.InsecureTakeByLink {
 		ss.log.Warn("live view without proof of presence (--insecure-take-by-link)")
-		if s.opts.UserMessages != nil {
-			fmt.Fprintln(s.opts.UserMessages, "poppy-browser: "+ui.InsecureWarning)
+		if s.opts.Live.UserMessages != nil {
+			fmt.Fprintln(s.opts.Live.UserMessages, "poppy-browser: "+ui.InsecureWarning)
 		}
 	}
 	if err := ss.live.Start(); err != nil {
@@ -228,16 +228,16 @@ func (ss *Session) startLive() (err error) {
 			live.SetAlert("")
 		}
 	}))
-	if s.opts.LiveURLFile != "" && !s.opts.ContextPerSession {
-		if err := ss.live.WriteURLFile(s.opts.LiveURLFile); err != nil {
+	if s.opts.Live.URLFile != "" && !s.opts.ContextPerSession {
+		if err := ss.live.WriteURLFile(s.opts.Live.URLFile); err != nil {
 			return err
 		}
 	}
-	if s.opts.UserMessages != nil {
+	if s.opts.Live.UserMessages != nil {
 		if ss.id != "" {
-			fmt.Fprintf(s.opts.UserMessages, "live view for the User of MCP session %s: %s\n", ss.id, ss.live.URL())
+			fmt.Fprintf(s.opts.Live.UserMessages, "live view for the User of MCP session %s: %s\n", ss.id, ss.live.URL())
 		} else {
-			fmt.Fprintf(s.opts.UserMessages, "live view for the User: %s\n", ss.live.URL())
+			fmt.Fprintf(s.opts.Live.UserMessages, "live view for the User: %s\n", ss.live.URL())
 		}
 	}
 	return nil
@@ -371,7 +371,7 @@ func (ss *Session) LiveURL() string {
 // with ContextPerSession, and always in a browser the runtime attached to
 // (--cdp-url): a pool's browser is shared, its first tab is not ours.
 func (s *Server) ownContexts() bool {
-	return s.opts.ContextPerSession || s.opts.CDPURL != ""
+	return s.opts.ContextPerSession || s.opts.Browser.CDPURL != ""
 }
 
 // outcome is the end of the agent's task for the terminal UI: whether it

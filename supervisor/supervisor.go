@@ -108,7 +108,7 @@ func (s *Supervisor) Audit() *audit.Log { return s.srv.audit }
 func (s *Supervisor) Gate() *gate.Gate { return s.sess.Gate() }
 
 // PairingLink mints a one-time pairing link on the live view, to pair one
-// of the User's devices (a passkey) with Options.Passkeys. Show it only
+// of the User's devices (a passkey) with Options.Live.Passkeys. Show it only
 // where the User alone sees it (their terminal).
 func (s *Supervisor) PairingLink() (ui.PairLink, error) {
 	if s.sess == nil {
