@@ -8,6 +8,8 @@ import (
 	"net"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
@@ -39,9 +41,14 @@ type Session struct {
 	prober   *gate.Prober // its probe view, with Options.Probe
 	live     *ui.Live
 	links    offerLinks // the User's link for the open offer (onoffer.go)
-	// stops end what runs beside the Session (the User's navigations,
-	// notices, offer lines), in Close.
-	stops []func()
+
+	// group runs what works beside the Session (the User's navigations,
+	// notices, offer lines, the audit log's health), each until life
+	// ends: Close ends it and waits for the group.
+	group   *errgroup.Group
+	life    context.Context
+	endLife context.CancelFunc
+	opened  bool // Open was called
 
 	closeOnce sync.Once
 	closeErr  error
@@ -51,9 +58,10 @@ type Session struct {
 	lastWord string // the agent's last message, from Finish
 }
 
-// NewSession opens the Session id (the MCP session id; "" over stdio) once
-// the Server is Ready, in the order: browser context and page, injector,
-// control, join, gate, live view. On error it closes what it opened.
+// NewSession builds the Session id (the MCP session id; "" over stdio) and
+// opens it ([Session.Open]) once the Server is Ready. It is the one
+// constructor of a Session's runtime: mcpserver's sessions (through the
+// command's OpenFunc), run, demo and check all get theirs from it.
 func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
 	if err := s.Ready(ctx); err != nil {
 		return nil, err
@@ -66,14 +74,33 @@ func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
 	if id != "" {
 		ss.audit = s.audit.ForSession(id)
 	}
-	if err := ss.open(ctx); err != nil {
-		_ = ss.close(context.WithoutCancel(ctx), "")
+	if err := ss.Open(ctx); err != nil {
 		return nil, err
 	}
-	if id != "" {
+	return ss, nil
+}
+
+// Open builds and starts everything of the Session's runtime, in the
+// order: browser context and page, injector and hand-over, control (and
+// the work beside it), join, the Control's one gate (and its probe view
+// with Options.Browser.Probe), live view. What works beside the Session
+// runs in one errgroup until [Session.Close]. On error Open closes what it
+// opened and returns the error. Open may be called once.
+func (ss *Session) Open(ctx context.Context) error {
+	if ss.opened {
+		return errors.New("opening a session: already opened")
+	}
+	ss.opened = true
+	ss.life, ss.endLife = context.WithCancel(context.WithoutCancel(ctx))
+	ss.group, ss.life = errgroup.WithContext(ss.life)
+	if err := ss.open(ctx); err != nil {
+		_ = ss.close(context.WithoutCancel(ctx), "")
+		return err
+	}
+	if ss.id != "" {
 		ss.record(audit.Entry{Event: audit.EventSessionStart})
 	}
-	return ss, nil
+	return nil
 }
 
 // open makes the Session's page and starts the rest on it.
@@ -134,9 +161,9 @@ func (ss *Session) start(ctx context.Context) (err error) {
 		return err
 	}
 	ss.control = control.New(&control.Options{Handover: h, Audit: ss.audit, Logger: ss.log})
-	ss.stops = append(ss.stops, startUserNavigations(ss.control, ss.Page, ss.audit))
+	ss.run(userNavigations(ss.control, ss.Page, ss.audit))
 	if s.opts.Offers.NotifyDesktop {
-		ss.stops = append(ss.stops, startDesktopNotices(ss.control, s.opts.Offers.notify))
+		ss.run(desktopNotices(ss.control, s.opts.Offers.notify))
 	}
 	if !s.opts.Join.Skip {
 		if err := ss.join(ctx); err != nil {
@@ -162,10 +189,10 @@ func (ss *Session) start(ctx context.Context) (err error) {
 		}
 	}
 	if s.opts.Offers.Command != "" && ss.live != nil {
-		ss.stops = append(ss.stops, ss.startOnOffer(s.opts.Offers.Command, s.opts.Offers.Timeout))
+		ss.run(ss.onOffer(s.opts.Offers.Command, s.opts.Offers.Timeout))
 	}
 	if s.opts.Offers.Announce && s.opts.Live.UserMessages != nil {
-		ss.stops = append(ss.stops, startOfferAnnouncements(ss.control, s.opts.Live.UserMessages, ss.LiveURL))
+		ss.run(offerAnnouncements(ss.control, s.opts.Live.UserMessages, ss.LiveURL))
 	}
 	return nil
 }
@@ -221,13 +248,18 @@ func (ss *Session) startLive() (err error) {
 		return err
 	}
 	live := ss.live
-	ss.stops = append(ss.stops, ss.audit.WatchHealth(func(err error) {
+	unwatch := ss.audit.WatchHealth(func(err error) {
 		if err != nil {
 			live.SetAlert("The audit log cannot be written (the disk may be full): the agent's actions are stopped until it can. Your control still works.")
 		} else {
 			live.SetAlert("")
 		}
-	}))
+	})
+	ss.run(func(ctx context.Context) error {
+		<-ctx.Done()
+		unwatch()
+		return nil
+	})
 	if s.opts.Live.URLFile != "" && !s.opts.ContextPerSession {
 		if err := ss.live.WriteURLFile(s.opts.Live.URLFile); err != nil {
 			return err
@@ -280,7 +312,8 @@ func (ss *Session) Finish(ctx context.Context, message string) {
 	}
 }
 
-// Close ends the Session within ctx: its live view (waiting for its
+// Close ends the Session within ctx: the work beside it (its errgroup,
+// waited for), its gate (the action in flight ends), its live view (waiting for its
 // websockets and screencast), then its browser context (tabs, cookies and
 // storage; the default context's tab stays), and records the end with
 // reason ("idle", "closed") in the audit log. Later calls return the
@@ -291,10 +324,11 @@ func (ss *Session) Close(ctx context.Context, reason string) error {
 
 func (ss *Session) close(ctx context.Context, reason string) error {
 	ss.closeOnce.Do(func() {
-		for _, stop := range ss.stops {
-			stop()
-		}
 		var errs []error
+		if ss.group != nil {
+			ss.endLife()
+			errs = append(errs, waitGroup(ctx, ss.group))
+		}
 		if ss.gate != nil {
 			errs = append(errs, ss.gate.Close(ctx)) // no action runs on a closing Session
 		}
