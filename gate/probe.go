@@ -27,7 +27,8 @@ import (
 // it armed so that its script never takes a marked step for real) and
 // does not settle, as check watches what its input caused; and a probe AsUser gives the input a User may give.
 //
-// Create it with [NewProber] and Close it. It is safe for concurrent use:
+// supervisor.Session creates it with [NewProber] (one gate per Control)
+// and closes its gate. It is safe for concurrent use:
 // one probe or snapshot runs at a time, on the page it names.
 type Prober struct {
 	g    *Gate
