@@ -22,7 +22,7 @@ type metrics struct {
 	control *prometheus.CounterVec
 	// subjects counts sessions by their subject's hash (httpauth.go).
 	subjects *prometheus.CounterVec
-	known   map[string]bool // tool names that may become labels
+	known    map[string]bool // tool names that may become labels
 }
 
 func newMetrics(sessions func() int) *metrics {
