@@ -105,7 +105,7 @@ func Check(opts *Options) error {
 		}
 	}
 	if opts.Skew < 0 || opts.Skew > MaxSkew {
-		return fmt.Errorf("--auth-skew %s: want between 0 and %s", opts.Skew, MaxSkew)
+		return fmt.Errorf("the tokens' clock skew %s: want between 0 and %s", opts.Skew, MaxSkew)
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ import (
 type Session struct {
 	srv     *Server
 	id      string
+	subject string // the sub of the OAuth token that began the MCP session, "" for none (subject.go)
 	log     *slog.Logger
 	browser *browser.Browser // the Server's when the Session opened; it keeps it
 
@@ -55,6 +56,10 @@ type Session struct {
 // the Server is Ready, in the order: browser context and page, injector,
 // control, join, gate, live view. On error it closes what it opened.
 func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
+	return s.newSession(ctx, id, "")
+}
+
+func (s *Server) newSession(ctx context.Context, id, subject string) (*Session, error) {
 	if err := s.Ready(ctx); err != nil {
 		return nil, err
 	}
@@ -62,7 +67,7 @@ func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	ss := &Session{srv: s, id: id, log: s.log.With("session", id), audit: s.audit, browser: b}
+	ss := &Session{srv: s, id: id, subject: subject, log: s.log.With("session", id), audit: s.audit, browser: b}
 	if id != "" {
 		ss.audit = s.audit.ForSession(id)
 	}
@@ -71,7 +76,7 @@ func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
 		return nil, err
 	}
 	if id != "" {
-		ss.record(audit.Entry{Event: audit.EventSessionStart})
+		ss.record(audit.Entry{Event: audit.EventSessionStart, Subject: ss.subjectHash()})
 	}
 	return ss, nil
 }
@@ -206,7 +211,7 @@ func (ss *Session) startLive() (err error) {
 		Company: s.companyName(), LinkTTL: s.opts.LiveLinkTTL, Audit: ss.audit,
 		TLSCert: s.opts.LiveTLSCert, TLSKey: s.opts.LiveTLSKey, PublicURL: s.opts.LiveBehindProxy,
 		EmbedOrigins: s.opts.LiveEmbedOrigins, UserIdentity: s.userIdentity(ss),
-		Passkeys:           s.opts.Passkeys,
+		Passkeys:           ss.passkeys(),
 		InsecureTakeByLink: s.opts.InsecureTakeByLink, Warnings: s.opts.UserMessages})
 	if err != nil {
 		return err

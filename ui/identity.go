@@ -33,8 +33,14 @@ type IdentityOptions struct {
 	// Audience must be among every token's aud. Required.
 	Audience string
 	// Subject is the sub every token must name: the session's User
-	// ([Identity.ForSubject] gives another session its own). Required.
+	// ([Identity.ForSubject] gives another session its own). Required
+	// unless PerSession.
 	Subject string
+	// PerSession says each session's User is its own (over --http with
+	// OAuth, the subject of the token that began it): Subject may be
+	// empty, and a verifier not made for a session by ForSubject accepts
+	// no identity.
+	PerSession bool
 	// Skew is the leeway on exp, nbf and iat, for clocks that differ.
 	// Zero means [DefaultIdentitySkew]; at most [MaxIdentitySkew].
 	Skew time.Duration
@@ -80,7 +86,7 @@ func CheckIdentity(opts *IdentityOptions) error {
 		return errors.New("--live-identity-header needs --live-identity-issuer: the iss the identity provider signs")
 	case opts.Audience == "":
 		return errors.New("--live-identity-header needs --live-identity-audience: the aud the identity provider signs for this runtime")
-	case opts.Subject == "":
+	case opts.Subject == "" && !opts.PerSession:
 		return errors.New("--live-identity-header needs --user SUB: the subject of the User whose identity takes control")
 	case opts.Skew < 0 || opts.Skew > MaxIdentitySkew:
 		return fmt.Errorf("--live-identity-skew %s: want between 0 and %s", opts.Skew, MaxIdentitySkew)
