@@ -262,4 +262,3 @@ func grepLines(s, substr string) string {
 	}
 	return strings.Join(out, "\n")
 }
-

@@ -30,8 +30,8 @@ type Device struct {
 	// Subject is the hash of the User it was paired for over --http with
 	// OAuth (sha256: of the token's sub), "" for the runtime's own User.
 	// It proves presence for sessions of that subject only.
-	Subject string `json:"subject,omitempty"`
-	Added time.Time `json:"added"`
+	Subject string    `json:"subject,omitempty"`
+	Added   time.Time `json:"added"`
 	// Credential is the public key and its counter, as go-webauthn keeps it.
 	Credential webauthn.Credential `json:"credential"`
 }
