@@ -219,3 +219,67 @@ func TestOAuthTwoUsersOneRuntime(t *testing.T) {
 		t.Errorf("takes of Bob's session: %v, want one by %s", got, bobDev.ID)
 	}
 }
+
+// TestOAuthLiveIdentityNamesTheSessionsSubject: with --live-identity-*
+// and no --user, a session's live view takes only the operator's signed
+// identity of the subject whose token began the session: Alice's view
+// answers Alice's identity, and refuses Bob's with one line.
+func TestOAuthLiveIdentityNamesTheSessionsSubject(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	const audience, liveAudience = "https://poppy.test/mcp", "poppy-live"
+	issuer := oauthtest.New(t)
+	_, args := onDemoSite(t, "mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0", "--live-url-file", "",
+		"--auth-issuer", issuer.URL, "--auth-audience", audience,
+		"--live-identity-header", "X-Poppy-Identity", "--live-identity-jwks", issuer.URL+"/jwks",
+		"--live-identity-issuer", issuer.URL, "--live-identity-audience", liveAudience)
+	rt := &httpRuntime{}
+	rt.stop = runInTest(t, ctx, args, &rt.stderr)
+	defer func() {
+		if err := rt.stop(); err != nil {
+			t.Errorf("mcp --http: %v", err)
+		}
+	}()
+	waitUntil(t, ctx, "the endpoint is announced", func() bool {
+		m := announcedOAuth.FindStringSubmatch(rt.stderr.String())
+		if m != nil {
+			rt.endpoint = m[1]
+		}
+		return m != nil
+	})
+	tok := issuer.Mint(oauthtest.Token{Sub: "alice", Audience: audience})
+	c := mcp.NewClient(&mcp.Implementation{Name: "model", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: rt.endpoint,
+		HTTPClient: &http.Client{Transport: &oauthtest.Bearer{Token: func() string { return tok }}}, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_control_status"}); err != nil {
+		t.Fatal(err)
+	}
+	live := ""
+	waitUntil(t, ctx, "the live view is announced", func() bool {
+		m := regexp.MustCompile(`live view for the User of MCP session \S+: (\S+)`).FindStringSubmatch(rt.stderr.String())
+		if m != nil {
+			live = m[1]
+		}
+		return m != nil
+	})
+	for _, tc := range []struct {
+		name, sub string
+		code      int
+	}{{"alice's identity", "alice", http.StatusOK}, {"bob's identity", "bob", http.StatusForbidden}} {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, live, nil)
+		req.Header.Set("X-Poppy-Identity", issuer.Mint(oauthtest.Token{Sub: tc.sub, Audience: liveAudience}))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.code || (tc.code != http.StatusOK && !strings.Contains(string(body), "another user")) {
+			t.Errorf("%s: %d %.200q, want %d", tc.name, resp.StatusCode, body, tc.code)
+		}
+	}
+}
