@@ -283,3 +283,16 @@ func TestOAuthLiveIdentityNamesTheSessionsSubject(t *testing.T) {
 		}
 	}
 }
+
+// TestOAuthRefusesTheStaticToken: with --auth-issuer, a POPPY_MCP_TOKEN
+// in the environment is not quietly accepted beside OAuth: the command
+// says to unset it.
+func TestOAuthRefusesTheStaticToken(t *testing.T) {
+	t.Setenv("POPPY_MCP_TOKEN", "planted-static-token")
+	var stderr syncBuffer
+	err := run(t.Context(), []string{"mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
+		"--auth-issuer", "https://idp.example", "--auth-audience", "https://poppy.example/mcp"}, strings.NewReader(""), io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "POPPY_MCP_TOKEN is set") || strings.Contains(err.Error(), "planted") {
+		t.Errorf("run = %v", err)
+	}
+}
