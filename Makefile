@@ -84,7 +84,7 @@ FUZZ_TARGETS := \
 	./session:FuzzParseCompany ./testsite:FuzzJoinCredential \
 	./internal/pagetext:FuzzLine ./internal/pagetext:FuzzURL \
 	./agent:FuzzParseReply ./gate:FuzzParseRef ./mcpserver:FuzzToolArguments \
-	./check:FuzzSourceLine ./check:FuzzParseConfig
+	./check:FuzzSourceLine ./check:FuzzParseConfig ./oauth:FuzzVerify
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -95,6 +95,10 @@ type Entry struct {
 	// size), on a take's control line; nil when they took it without one
 	// (the terminal UI).
 	Device *Device `json:"device,omitempty"`
+	// Subject is the hash of the MCP session's User (sha256: of the sub of
+	// the OAuth token that began it), on its session_start line over
+	// --http with OAuth; never the subject itself.
+	Subject string `json:"subject,omitempty"`
 	// Proof is how the User's presence was proved, on a take's control
 	// line: what its controller=user rests on.
 	Proof *Proof `json:"proof,omitempty"`

@@ -37,7 +37,13 @@
 // ([DefaultReadHeaderTimeout]) and an idle bound ([HTTPOptions].IdleTimeout),
 // with a warning for a non-loopback address ([WarnIfExposed]), and answers
 // GET /healthz, /readyz ([HTTPOptions].Ready) and /metrics (with
-// [HTTPOptions].Collectors). [Server.ServeStdio] serves stdio.
+// [HTTPOptions].Collectors). With [HTTPOptions].Auth (package oauth) it is
+// an OAuth 2.1 resource server instead: every request's access token is
+// verified, the Protected Resource Metadata is served, and each MCP session
+// belongs to the subject of the token that began it ([SubjectOf] gives it
+// to the OpenFunc); a request with another subject's token is refused
+// before the session is touched (httpauth.go). [Server.ServeStdio] serves
+// stdio.
 //
 // # What it must not do
 //

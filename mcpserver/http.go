@@ -19,6 +19,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/poppy-browser/poppy-browser/oauth"
 )
 
 // HTTPOptions configures [Server.ServeHTTP].
@@ -40,6 +42,13 @@ type HTTPOptions struct {
 	// IdleTimeout closes a keep-alive connection idle this long between
 	// requests. Zero means DefaultIdleTimeout.
 	IdleTimeout time.Duration
+	// Auth, when set, makes the endpoint an OAuth 2.1 resource server
+	// (httpauth.go): every request but /healthz, /readyz, the live views
+	// and the Protected Resource Metadata needs an access token it
+	// verifies, and each MCP session belongs to the subject of the token
+	// that began it. Token and TokenFromEnv must then be empty: no static
+	// token is accepted. Nil means the static token.
+	Auth *oauth.ResourceServer
 	// Live, when set, serves every request whose path starts with /live/
 	// (the live views of the sessions, ui.Router), ahead of MCP's Origin
 	// and token checks: it applies the live view's own.
@@ -82,7 +91,10 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 		msgs = io.Discard
 	}
 	token, shown := o.Token, o.TokenFromEnv
-	if token == "" {
+	if o.Auth != nil && (token != "" || shown != "") {
+		return errors.New("mcp: with --auth-issuer the endpoint takes OAuth access tokens only, not a static token (unset POPPY_MCP_TOKEN)")
+	}
+	if token == "" && o.Auth == nil {
 		var err error
 		if token, err = randomToken(); err != nil {
 			return fmt.Errorf("mcp: %w", err)
@@ -114,16 +126,29 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 		}
 	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
-	h := s.recoverHTTP(requireBearer(token, s.door(s.opts.Instance, sdk)))
+	door := s.door(s.opts.Instance, o.Auth, sdk)
+	var h, metricsAuth http.Handler
+	if o.Auth != nil {
+		h = s.recoverHTTP(closeRefused(protect(o.Auth, door)))
+		metricsAuth = closeRefused(o.Auth.Middleware()(s.metricsHandler()))
+	} else {
+		h = s.recoverHTTP(requireBearer(token, door))
+		metricsAuth = requireBearer(token, s.metricsHandler())
+	}
 	idle := o.IdleTimeout
 	if idle <= 0 {
 		idle = DefaultIdleTimeout
 	}
 	// No ReadTimeout or WriteTimeout: a GET's event stream and a long
 	// tool call (browser_wait_for_control) outlive any such bound.
-	hs := &http.Server{Handler: instanceRoutes(s.opts.Instance, o.Live, refuseForeignOrigin(s.probes(token, o.Ready, h))),
+	hs := &http.Server{Handler: instanceRoutes(s.opts.Instance, o.Live, refuseForeignOrigin(s.probes(metricsAuth, o.Ready, h))),
 		ReadHeaderTimeout: DefaultReadHeaderTimeout, IdleTimeout: idle}
-	fmt.Fprintf(msgs, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), shown)
+	if o.Auth != nil {
+		fmt.Fprintf(msgs, "MCP (Streamable HTTP) at http://%s/ for OAuth access tokens of %s with the audience %s (metadata: %s)\n",
+			l.Addr(), strings.Join(o.Auth.Metadata().AuthorizationServers, ", "), o.Auth.Audience(), o.Auth.MetadataURL())
+	} else {
+		fmt.Fprintf(msgs, "MCP (Streamable HTTP) at http://%s/ with the header: Authorization: Bearer %s\n", l.Addr(), shown)
+	}
 	owned.Go(func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
@@ -141,9 +166,10 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o *HTTPOptions) 
 }
 
 // door is what the server checks before the go-sdk sees a request: the
+// session's owner (with OAuth, the subject of the token that began it),
 // a call before initialize, activity, a DELETE's calls, and the responses
 // of cancelled calls (dropped).
-func (s *Server) door(instance string, next http.Handler) http.Handler {
+func (s *Server) door(instance string, rs *oauth.ResourceServer, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(sessionHeader)
 		if id != "" {
@@ -154,6 +180,10 @@ func (s *Server) door(instance string, next http.Handler) http.Handler {
 					return
 				}
 				next.ServeHTTP(w, r)
+				return
+			}
+			if !e.ownedBy(r) {
+				refuseOtherSubject(w, rs)
 				return
 			}
 			e.busy(0) // seen now

@@ -20,7 +20,9 @@ type metrics struct {
 	calls   *prometheus.CounterVec
 	latency *prometheus.HistogramVec
 	control *prometheus.CounterVec
-	known   map[string]bool // tool names that may become labels
+	// subjects counts sessions by their subject's hash (httpauth.go).
+	subjects *prometheus.CounterVec
+	known    map[string]bool // tool names that may become labels
 }
 
 func newMetrics(sessions func() int) *metrics {
@@ -33,6 +35,7 @@ func newMetrics(sessions func() int) *metrics {
 			Buckets: []float64{.01, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}}, []string{"tool"}),
 		control: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "poppy_control_events_total",
 			Help: "Changes of control: offer, take, hand_back, cancel, decline."}, []string{"event"}),
+		subjects: newSubjectSessions(),
 	}
 	m.known = map[string]bool{}
 	for _, e := range gate.Catalogue() {
@@ -41,7 +44,7 @@ func newMetrics(sessions func() int) *metrics {
 	for name := range controlTools {
 		m.known[name] = true
 	}
-	m.reg.MustRegister(m.calls, m.latency, m.control,
+	m.reg.MustRegister(m.calls, m.latency, m.control, m.subjects,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "poppy_mcp_sessions_open",
 			Help: "MCP sessions open, each with its own browser context."}, func() float64 { return float64(sessions()) }))
 	return m

@@ -106,7 +106,7 @@ func (r *registry) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if e == nil {
 			var err error
-			if e, err = r.admit(ss); err != nil {
+			if e, err = r.admit(ss, req); err != nil {
 				return nil, err
 			}
 			if method == "initialize" {
@@ -136,11 +136,13 @@ func (r *registry) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 const CodeTooManySessions = -32000
 
 // admit registers ss, unless MaxSessions are open or the server is
-// closing, and ends it when its MCP session ends.
-func (r *registry) admit(ss *mcp.ServerSession) (*entry, error) {
+// closing, and ends it when its MCP session ends. The session belongs to
+// the subject of first's token, if any (httpauth.go).
+func (r *registry) admit(ss *mcp.ServerSession, first mcp.Request) (*entry, error) {
 	now := time.Now()
 	e := &entry{id: ss.ID(), ss: ss, ready: make(chan struct{}), began: now, lastSeen: now}
-	e.ctx, e.cancel = context.WithCancel(context.Background())
+	base, sub, bound := withSubject(context.Background(), first)
+	e.ctx, e.cancel = context.WithCancel(base)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if old := r.byConn[ss]; old != nil { // two first requests at once: keep one
@@ -158,6 +160,9 @@ func (r *registry) admit(ss *mcp.ServerSession) (*entry, error) {
 	}
 	r.byConn[ss] = e
 	r.byID[e.id] = e
+	if bound && r.metrics != nil {
+		r.metrics.subjects.WithLabelValues(sub.Hash()).Inc()
+	}
 	r.goLocked("ending an MCP session", func() {
 		_ = ss.Wait()
 		r.end(context.Background(), e, EndClosed)

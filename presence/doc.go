@@ -7,7 +7,10 @@
 // [Store]: the paired devices (WebAuthn credentials) in one JSON file in
 // the User's config directory, mode 0600, read afresh for every ceremony,
 // so a device revoked by `poppy-browser pair --revoke` in another process
-// proves nothing from then on. [Party]: one relying party (an RP ID and
+// proves nothing from then on. [Store.ForSubject] is the view of one
+// User of a service (an OAuth subject, by hash): its devices, and its own
+// WebAuthn user handle, prove presence in that subject's sessions only.
+// [Party]: one relying party (an RP ID and
 // the one origin its ceremonies run on) over github.com/go-webauthn/webauthn,
 // which begins and finishes a registration ([Party.BeginPairing]) and an
 // assertion ([Party.BeginAssertion]). Both require user verification: a

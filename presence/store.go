@@ -26,8 +26,12 @@ type Device struct {
 	// Name is what the User called it when pairing ("" for none).
 	Name string `json:"name,omitempty"`
 	// RPID is the relying party (host) it was registered for.
-	RPID  string    `json:"rp_id"`
-	Added time.Time `json:"added"`
+	RPID string `json:"rp_id"`
+	// Subject is the hash of the User it was paired for over --http with
+	// OAuth (sha256: of the token's sub), "" for the runtime's own User.
+	// It proves presence for sessions of that subject only.
+	Subject string    `json:"subject,omitempty"`
+	Added   time.Time `json:"added"`
 	// Credential is the public key and its counter, as go-webauthn keeps it.
 	Credential webauthn.Credential `json:"credential"`
 }
@@ -35,20 +39,39 @@ type Device struct {
 // storeFile is the file's shape.
 type storeFile struct {
 	// User is this runtime's WebAuthn user handle (random, made once).
-	User    []byte   `json:"user"`
-	Devices []Device `json:"devices"`
+	User []byte `json:"user"`
+	// Users are the handles of the subjects' users, by subject hash.
+	Users   map[string][]byte `json:"users,omitempty"`
+	Devices []Device          `json:"devices"`
 }
 
 // Store is the paired devices, kept in one file (mode 0600; its folder
 // 0700). The zero Store is not usable: make it with [NewStore]. It is safe
 // for concurrent use within one process; each call reads the file afresh.
 type Store struct {
-	path string
-	mu   sync.Mutex
+	path    string
+	subject string // the view's subject hash ("" for the runtime's own User)
+	mu      *sync.Mutex
 }
 
-// NewStore is the store in file path (which need not exist yet).
-func NewStore(path string) *Store { return &Store{path: path} }
+// NewStore is the store in file path (which need not exist yet): the
+// devices of the runtime's own User.
+func NewStore(path string) *Store { return &Store{path: path, mu: &sync.Mutex{}} }
+
+// ForSubject is the view of s that holds the devices paired for one
+// subject (its hash, as ui.SubjectHash gives it): the User of the
+// sessions an OAuth token of that sub began. Its devices prove nothing
+// for another subject's session, nor for the runtime's own User; the
+// runtime's own User's prove nothing for it. "" is s's own User.
+func (s *Store) ForSubject(subjectHash string) *Store {
+	if s == nil {
+		return nil
+	}
+	return &Store{path: s.path, subject: subjectHash, mu: s.mu}
+}
+
+// Subject is the view's subject hash, "" for the runtime's own User.
+func (s *Store) Subject() string { return s.subject }
 
 // DefaultPath is the store's file in the User's config directory
 // (os.UserConfigDir()/poppy-browser/passkeys.json, as `config-path`).
@@ -66,7 +89,7 @@ func (s *Store) Path() string { return s.path }
 // ErrNoDevice is returned by [Store.Revoke] for an id no device has.
 var ErrNoDevice = errors.New("no paired device has that id")
 
-// List returns the paired devices, oldest first.
+// List returns the devices paired for the view's User, oldest first.
 func (s *Store) List() ([]Device, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -74,10 +97,17 @@ func (s *Store) List() ([]Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.Devices, nil
+	var out []Device
+	for _, d := range f.Devices {
+		if d.Subject == s.subject {
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
-// Revoke forgets the device with id: it proves nothing from then on.
+// Revoke forgets the device with id, whoever it was paired for: it
+// proves nothing from then on.
 func (s *Store) Revoke(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -118,18 +148,30 @@ func (s *Store) user(rpID string, create bool) (*user, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(f.User) == 0 && create {
-		f.User = make([]byte, 32)
-		if _, err := rand.Read(f.User); err != nil {
+	handle := f.User
+	if s.subject != "" {
+		handle = f.Users[s.subject]
+	}
+	if len(handle) == 0 && create {
+		handle = make([]byte, 32)
+		if _, err := rand.Read(handle); err != nil {
 			return nil, fmt.Errorf("making a user handle: %w", err)
+		}
+		if s.subject == "" {
+			f.User = handle
+		} else {
+			if f.Users == nil {
+				f.Users = map[string][]byte{}
+			}
+			f.Users[s.subject] = handle
 		}
 		if err := s.write(f); err != nil {
 			return nil, err
 		}
 	}
-	u := &user{id: f.User}
+	u := &user{id: handle}
 	for _, d := range f.Devices {
-		if d.RPID == rpID {
+		if d.RPID == rpID && d.Subject == s.subject {
 			u.creds = append(u.creds, d.Credential)
 		}
 	}
@@ -144,6 +186,7 @@ func (s *Store) add(d Device) error {
 	if err != nil {
 		return err
 	}
+	d.Subject = s.subject
 	f.Devices = append(f.Devices, d)
 	return s.write(f)
 }
@@ -159,7 +202,7 @@ func (s *Store) used(c webauthn.Credential) error {
 	}
 	id := credentialID(c.ID)
 	for i := range f.Devices {
-		if f.Devices[i].ID == id {
+		if f.Devices[i].ID == id && f.Devices[i].Subject == s.subject {
 			f.Devices[i].Credential.Authenticator.SignCount = c.Authenticator.SignCount
 			f.Devices[i].Credential.Flags = c.Flags
 			return s.write(f)

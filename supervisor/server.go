@@ -62,10 +62,12 @@ type Server struct {
 }
 
 // userIdentity is the identity a Session's live view needs, nil for none:
-// the runtime's User (--user). This is the one place a Session's own User
-// is to be set (over --http, the subject that started its MCP session):
-// s.opts.Live.Identity.ForSubject(that subject).
-func (s *Server) userIdentity(*Session) *ui.Identity {
+// the runtime's User (--user), or over --http with OAuth the subject that
+// began its MCP session (subject.go).
+func (s *Server) userIdentity(ss *Session) *ui.Identity {
+	if s.opts.Live.Identity != nil && ss.subject != "" {
+		return s.opts.Live.Identity.ForSubject(ss.subject)
+	}
 	return s.opts.Live.Identity
 }
 

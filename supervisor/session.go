@@ -29,6 +29,7 @@ import (
 type Session struct {
 	srv     *Server
 	id      string
+	subject string // the sub of the OAuth token that began the MCP session, "" for none (subject.go)
 	log     *slog.Logger
 	browser *browser.Browser // the Server's when the Session opened; it keeps it
 
@@ -63,6 +64,10 @@ type Session struct {
 // constructor of a Session's runtime: mcpserver's sessions (through the
 // command's OpenFunc), run, demo and check all get theirs from it.
 func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
+	return s.newSession(ctx, id, "")
+}
+
+func (s *Server) newSession(ctx context.Context, id, subject string) (*Session, error) {
 	if err := s.Ready(ctx); err != nil {
 		return nil, err
 	}
@@ -70,7 +75,7 @@ func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	ss := &Session{srv: s, id: id, log: s.log.With("session", id), audit: s.audit, browser: b}
+	ss := &Session{srv: s, id: id, subject: subject, log: s.log.With("session", id), audit: s.audit, browser: b}
 	if id != "" {
 		ss.audit = s.audit.ForSession(id)
 	}
@@ -98,7 +103,7 @@ func (ss *Session) Open(ctx context.Context) error {
 		return err
 	}
 	if ss.id != "" {
-		ss.record(audit.Entry{Event: audit.EventSessionStart})
+		ss.record(audit.Entry{Event: audit.EventSessionStart, Subject: ss.subjectHash()})
 	}
 	return nil
 }
@@ -233,7 +238,7 @@ func (ss *Session) startLive() (err error) {
 		Company: s.companyName(), LinkTTL: s.opts.Live.LinkTTL, Audit: ss.audit,
 		TLSCert: s.opts.Live.TLSCert, TLSKey: s.opts.Live.TLSKey, PublicURL: s.opts.Live.BehindProxy,
 		EmbedOrigins: s.opts.Live.EmbedOrigins, UserIdentity: s.userIdentity(ss),
-		Passkeys:           s.opts.Live.Passkeys,
+		Passkeys:           ss.passkeys(),
 		InsecureTakeByLink: s.opts.Live.InsecureTakeByLink, Warnings: s.opts.Live.UserMessages})
 	if err != nil {
 		return err

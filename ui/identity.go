@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
-	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/poppy-browser/poppy-browser/internal/jwtverify"
 )
 
 // IdentityOptions configures the check of the operator's signed identity
@@ -32,8 +33,14 @@ type IdentityOptions struct {
 	// Audience must be among every token's aud. Required.
 	Audience string
 	// Subject is the sub every token must name: the session's User
-	// ([Identity.ForSubject] gives another session its own). Required.
+	// ([Identity.ForSubject] gives another session its own). Required
+	// unless PerSession.
 	Subject string
+	// PerSession says each session's User is its own (over --http with
+	// OAuth, the subject of the token that began it): Subject may be
+	// empty, and a verifier not made for a session by ForSubject accepts
+	// no identity.
+	PerSession bool
 	// Skew is the leeway on exp, nbf and iat, for clocks that differ.
 	// Zero means [DefaultIdentitySkew]; at most [MaxIdentitySkew].
 	Skew time.Duration
@@ -51,16 +58,11 @@ type IdentityOptions struct {
 const (
 	DefaultIdentitySkew = 30 * time.Second
 	MaxIdentitySkew     = 5 * time.Minute
-	DefaultJWKSRefresh  = 30 * time.Second
+	DefaultJWKSRefresh  = jwtverify.DefaultRefresh
 )
 
-// identityAlgorithms are the signatures a token may carry: asymmetric
-// only. No "none" and no HMAC, so a public key can never serve as an HMAC
-// secret.
-var identityAlgorithms = []jose.SignatureAlgorithm{
-	jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512,
-	jose.ES256, jose.ES384, jose.ES512, jose.EdDSA,
-}
+// maxIdentityLen is the longest identity header read.
+const maxIdentityLen = jwtverify.MaxTokenLen
 
 // Identity verifies the operator's signed identity of the User on a live
 // view request. Make it with [NewIdentity]; it is safe for concurrent use,
@@ -69,7 +71,7 @@ type Identity struct {
 	header, issuer, audience, subject string
 	skew                              time.Duration
 	now                               func() time.Time
-	keys                              *keySource
+	keys                              *jwtverify.Keys
 }
 
 // CheckIdentity reports, without I/O, what is missing or wrong in opts,
@@ -84,12 +86,12 @@ func CheckIdentity(opts *IdentityOptions) error {
 		return errors.New("--live-identity-header needs --live-identity-issuer: the iss the identity provider signs")
 	case opts.Audience == "":
 		return errors.New("--live-identity-header needs --live-identity-audience: the aud the identity provider signs for this runtime")
-	case opts.Subject == "":
+	case opts.Subject == "" && !opts.PerSession:
 		return errors.New("--live-identity-header needs --user SUB: the subject of the User whose identity takes control")
 	case opts.Skew < 0 || opts.Skew > MaxIdentitySkew:
 		return fmt.Errorf("--live-identity-skew %s: want between 0 and %s", opts.Skew, MaxIdentitySkew)
 	}
-	_, err := jwksURL(opts.JWKS)
+	_, err := jwtverify.SourceURL(opts.JWKS, "--live-identity-jwks")
 	return err
 }
 
@@ -111,7 +113,8 @@ func NewIdentity(opts *IdentityOptions) (*Identity, error) {
 	if id.now == nil {
 		id.now = time.Now
 	}
-	ks, err := newKeySource(opts.JWKS, opts.HTTPClient, opts.JWKSRefresh, id.now)
+	ks, err := jwtverify.New(&jwtverify.Options{Source: opts.JWKS, Name: "--live-identity-jwks", Token: "the identity",
+		Refresh: opts.JWKSRefresh, HTTPClient: opts.HTTPClient, Now: id.now})
 	if err != nil {
 		return nil, err
 	}
@@ -146,16 +149,8 @@ func (id *Identity) Verify(r *http.Request) (string, error) {
 	if len(raw) > maxIdentityLen {
 		return "", errors.New("the identity is too long")
 	}
-	tok, err := jwt.ParseSigned(raw, identityAlgorithms)
-	if err != nil {
-		return "", errors.New("the identity is not a JWT signed with an allowed algorithm (RS, PS, ES or EdDSA)")
-	}
-	if len(tok.Headers) != 1 {
-		return "", errors.New("the identity must carry one signature")
-	}
-	h := tok.Headers[0]
 	var claims jwt.Claims
-	if err := id.keys.verify(r.Context(), tok, h.KeyID, jose.SignatureAlgorithm(h.Algorithm), &claims); err != nil {
+	if err := id.keys.Verify(r.Context(), raw, &claims); err != nil {
 		return "", err
 	}
 	return id.checkClaims(claims)

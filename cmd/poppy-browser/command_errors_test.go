@@ -53,6 +53,10 @@ func TestCommandErrorMessages(t *testing.T) {
 		{[]string{"live-link", "--live-user-header", "X-Auth-User=alice"}, 2, "live-link: --live-user-header is removed: use --live-identity-header NAME"},
 		{[]string{"mcp", "--company", "airline.test", "--no-join", "--live-identity-header", "X-Poppy-Identity", "--live-identity-jwks", "https://idp.example/jwks", "--live-identity-issuer", "https://idp.example", "--live-identity-audience", "poppy"}, 2, "mcp: --live-identity-header needs --user SUB"},
 		{[]string{"mcp", "--company", "airline.test", "--no-join", "--live-identity-header", "X-Poppy-Identity", "--live-identity-jwks", "http://idp.example/jwks", "--live-identity-issuer", "https://idp.example", "--live-identity-audience", "poppy", "--user", "alice"}, 2, `mcp: --live-identity-jwks "http://idp.example/jwks": want an https URL`},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--auth-issuer", "https://idp.example", "--auth-audience", "https://poppy.example/mcp"}, 2, "mcp: --auth-issuer and --auth-audience need --http"},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", "127.0.0.1:0", "--auth-issuer", "http://idp.example", "--auth-audience", "https://poppy.example/mcp"}, 2, `mcp: --auth-issuer "http://idp.example": want an https URL`},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", "127.0.0.1:0", "--auth-issuer", "https://idp.example"}, 2, "mcp: --auth-issuer needs --auth-audience URI"},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", "127.0.0.1:0", "--auth-issuer", "https://idp.example", "--auth-audience", "https://poppy.example/mcp", "--user", "alice"}, 2, "mcp: --user names one User"},
 		{[]string{"mcp", "--company", "airline.test", "--no-join", "--live-identity-header", "X-Poppy-Identity", "--live-identity-jwks", "/nonexistent/jwks.json", "--live-identity-issuer", "https://idp.example", "--live-identity-audience", "poppy", "--user", "alice"}, 1, "mcp: reading --live-identity-jwks: open /nonexistent/jwks.json"},
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()} // no DISPLAY, no WAYLAND_DISPLAY

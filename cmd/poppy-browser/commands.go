@@ -28,6 +28,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.IntVar(&mo.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over --http: at most this many MCP sessions at once; a new one beyond is refused")
 	fs.DurationVar(&mo.SessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "over --http: end a session (and its browser context) after this long without a request")
 	fs.StringVar(&mo.Instance, "instance", defaultInstance(), "over --http: this runtime process's name among several behind one reverse proxy (default the host name): in the Poppy-Instance header of every response, at the start of every MCP session id (NAME.) and in every live view path (/live/NAME/...), for the proxy to route on; a request for another instance's session gets 421")
+	var af authFlags
+	af.register(fs)
 	logFormat := fs.String("log-format", "text", "log lines on stderr (browser attached, lost, reattached) as text or json; with json every line on stderr is a JSON record and none carries a secret: the live view's address is shown without its token (the User's links go by --on-offer, the TUI or --live-url-file), and --http needs POPPY_MCP_TOKEN")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
@@ -36,7 +38,17 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	if *logFormat == "json" && *httpAddr != "" && os.Getenv("POPPY_MCP_TOKEN") == "" {
+	rs, err := af.resourceServer(*httpAddr)
+	if err != nil {
+		return err
+	}
+	if rs != nil && cfg.identity.Subject != "" {
+		return cli.UsageErrorf("mcp: --user names one User; with --auth-issuer each session's User is the subject (sub) of the token that began it: leave --user out")
+	}
+	if rs != nil {
+		cfg.identity.PerSession = true // each session's User is its token's subject
+	}
+	if *logFormat == "json" && *httpAddr != "" && rs == nil && os.Getenv("POPPY_MCP_TOKEN") == "" {
 		return cli.UsageErrorf("mcp: --http with --log-format json needs the token in POPPY_MCP_TOKEN: JSON logs never carry it, so a random one could not be shown")
 	}
 	if cfg.Company == "" {
@@ -106,7 +118,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}()
 	srv := mcpserver.NewServer(func(ctx context.Context, id string) (mcpserver.Runtime, error) {
-		ss, err := rt.NewSession(ctx, id)
+		ss, err := openFor(ctx, rt, id)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +129,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return ss, nil
 	}, &mo)
 	if httpListener != nil {
-		ho := &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors()}
+		ho := &mcpserver.HTTPOptions{Ready: rt.Serving, Collectors: rt.Collectors(), Auth: rs}
 		if liveOnHTTP != nil {
 			ho.Live = liveOnHTTP
 		}
@@ -142,7 +154,11 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, l net.Listener, stder
 	if o == nil {
 		o = &mcpserver.HTTPOptions{}
 	}
-	o.Token, o.Messages = os.Getenv("POPPY_MCP_TOKEN"), stderr
+	o.Messages = stderr
+	if o.Auth != nil {
+		return srv.ServeHTTP(ctx, l, o) // OAuth access tokens, no static one
+	}
+	o.Token = os.Getenv("POPPY_MCP_TOKEN")
 	if o.Token != "" {
 		o.TokenFromEnv = "$POPPY_MCP_TOKEN"
 	}

@@ -27,12 +27,13 @@ func registerPasskeys(fs *flag.FlagSet, path *string) {
 // own terminal: the one-time, short-lived pairing link is printed here
 // only. --list and --revoke ID manage the paired devices.
 func runPair(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlagSet("pair", "pair [--list | --revoke ID] [--passkeys FILE] [--ttl DURATION]", stderr)
+	fs := cli.NewFlagSet("pair", "pair [--list | --revoke ID] [--subject SUB] [--passkeys FILE] [--ttl DURATION]", stderr)
 	var path string
 	registerPasskeys(fs, &path)
 	list := fs.Bool("list", false, "list the paired devices")
 	revoke := fs.String("revoke", "", "forget the paired device with this id: it takes control no more")
 	ttl := fs.Duration("ttl", ui.DefaultPairTTL, "how long the pairing link works")
+	subject := fs.String("subject", "", "pair (or --list) the devices of this User of an `mcp --http --auth-issuer` service: the sub of their OAuth tokens; their devices take only their sessions (default: the runtime's own User)")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
@@ -47,6 +48,9 @@ func runPair(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return cli.UsageErrorf("pair: --ttl must be between 0 and 1h, got %s", *ttl)
 	}
 	store := presence.NewStore(path)
+	if *subject != "" {
+		store = store.ForSubject(ui.SubjectHash(*subject))
+	}
 	switch {
 	case *list:
 		devs, err := store.List()

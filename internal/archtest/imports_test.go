@@ -47,16 +47,20 @@ var allowed = map[string][]string{
 	"presence":              {"control", "github.com/go-webauthn/webauthn"},
 	"presence/presencetest": {"browser"},
 
+	// The MCP endpoint as an OAuth resource server: whose each request is.
+	"oauth":           {"internal/jwtverify", "github.com/go-jose/go-jose/v4", "github.com/modelcontextprotocol/go-sdk"},
+	"oauth/oauthtest": {"github.com/go-jose/go-jose/v4"},
+
 	// One way in.
 	"gate":          {"audit", "browser", "control", "marks", "spec", "internal/pagetext", "github.com/google/jsonschema-go"},
 	"gate/gatetest": {"audit", "browser", "control", "gate", "marks", "marks/markstest"},
 
 	// The gate's clients and the User's side.
-	"mcpserver": {"control", "gate", "spec", "internal/version",
+	"mcpserver": {"control", "gate", "oauth", "spec", "internal/version",
 		"github.com/google/jsonschema-go", "github.com/modelcontextprotocol/go-sdk", "github.com/prometheus/client_golang"},
 	"agent":      {"control", "gate", "spec", "github.com/google/jsonschema-go"},
 	"agent/chat": {"agent", "internal/secret", "github.com/openai/openai-go/v3"},
-	"ui": {"audit", "browser", "control", "presence", "spec", "internal/pagetext", "internal/secret",
+	"ui": {"audit", "browser", "control", "presence", "spec", "internal/jwtverify", "internal/pagetext", "internal/secret",
 		"charm.land/bubbletea/v2", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi",
 		"github.com/charmbracelet/x/term", "github.com/gorilla/websocket", "github.com/go-jose/go-jose/v4", "github.com/skip2/go-qrcode"},
 	"supervisor": {"audit", "browser", "control", "gate", "injector", "marks", "presence", "session", "spec", "ui",
@@ -67,7 +71,7 @@ var allowed = map[string][]string{
 		"golang.org/x/net", "gopkg.in/yaml.v3"},
 
 	// The command: flags and subcommands.
-	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "presence", "session", "supervisor", "ui",
+	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "oauth", "presence", "session", "supervisor", "ui",
 		"testsite", "testsite/demoscript",
 		"internal/cli", "internal/desktop", "internal/secret", "internal/version"},
 
@@ -78,17 +82,18 @@ var allowed = map[string][]string{
 	"testsite/demoscript": {"agent", "browser", "mcpserver", "presence", "presence/presencetest", "session", "supervisor", "testsite", "ui"},
 
 	// Helpers of our own, each below whatever uses it.
-	"internal/childenv": {},
-	"internal/cli":      {},
-	"internal/desktop":  {"internal/cli"},
-	"internal/golden":   {"github.com/google/go-cmp"},
-	"internal/pagetext": {},
-	"internal/poolproc": {},
-	"internal/queue":    {},
-	"internal/secret":   {},
-	"internal/tail":     {},
-	"internal/version":  {},
-	"internal/archtest": {},
+	"internal/childenv":  {},
+	"internal/cli":       {},
+	"internal/desktop":   {"internal/cli"},
+	"internal/golden":    {"github.com/google/go-cmp"},
+	"internal/jwtverify": {"github.com/go-jose/go-jose/v4"},
+	"internal/pagetext":  {},
+	"internal/poolproc":  {},
+	"internal/queue":     {},
+	"internal/secret":    {},
+	"internal/tail":      {},
+	"internal/version":   {},
+	"internal/archtest":  {},
 
 	// Measuring and deploying: programs and examples beside the runtime.
 	"bench/sessions":     {"browser", "internal/poolproc", "testsite", "github.com/modelcontextprotocol/go-sdk", "github.com/gorilla/websocket"},
