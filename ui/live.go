@@ -85,6 +85,9 @@ type LiveOptions struct {
 	// Warnings receives a line on each take of InsecureTakeByLink (stderr
 	// in the commands). Nil means none.
 	Warnings io.Writer
+	// MaxFileBytes bounds a file the User sends to the page's file
+	// chooser in their turn (files.go). Zero means [DefaultMaxFileBytes].
+	MaxFileBytes int
 }
 
 // How long the live view waits for a request's header, and keeps an idle
@@ -172,6 +175,11 @@ type Live struct {
 	pairs    *pairLinks // pairing links minted for the terminal UI (pairing.go)
 	insecure bool
 	warnings io.Writer
+
+	// The User's files in their turn (files.go): when the turn began and
+	// last ended (under mu), and the bound of one file.
+	turnStart, turnEnd time.Time
+	fileLimit          int
 }
 
 // NewLive checks opts and prepares a live view. It listens on nothing yet.
@@ -212,6 +220,8 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		pairs:    newPairLinks(DefaultPairTTL, opts.Now),
 		insecure: opts.InsecureTakeByLink,
 		warnings: opts.Warnings,
+
+		fileLimit: opts.MaxFileBytes,
 
 		auditLog:      opts.Audit,
 		identity:      opts.UserIdentity,

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -198,6 +199,9 @@ func (l *Live) shownKey() string {
 	k := st.URL
 	if st.Dialog != nil {
 		k += "\x00" + st.Dialog.Type + "\x00" + st.Dialog.Message
+	}
+	if st.FileRequest != nil {
+		k += fmt.Sprintf("\x00file %d", st.FileRequest.ID)
 	}
 	for _, t := range st.Tabs {
 		k += "\x00" + t.URL + "\x00" + t.Title + "\x00" + map[bool]string{true: "*"}[t.Active]

@@ -52,6 +52,7 @@ function showState(msg) {
     $("dialog-ok").disabled = $("dialog-cancel").disabled = !mine();
     $("dialog-note").textContent = mine() ? "" : "Take control to answer it.";
   }
+  showFiles(msg); // files.js
   if (!mine()) hideKeys();
   layout();
 }

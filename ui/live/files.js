@@ -1,0 +1,80 @@
+// files.js: the page's file chooser in the User's turn ("airline.test asks
+// for a file: Passport scan"), answered with files from this device
+// (camera included where the device offers it for the input's accept),
+// sent in chunks over the websocket; and the downloads of the turn,
+// offered to save here.
+
+const fileChunk = 32 << 10; // bytes a file_chunk carries: within the runtime's message bound
+let fileShown = 0; // the request the picker was set up for
+let fileSending = false;
+
+function showFiles(msg) {
+  const r = msg.file_request || null;
+  $("files").hidden = !r;
+  if (!r) { fileShown = 0; return; }
+  $("files-ask").textContent = (r.host || "The page") + " asks for a file" + (r.label ? ": " : "");
+  $("files-label").textContent = r.label || "";
+  const pick = $("files-pick");
+  if (fileShown !== r.id) {
+    fileShown = r.id;
+    pick.value = "";
+    pick.accept = r.accept || "";
+    pick.multiple = !!r.multiple;
+    $("files-note").textContent = "";
+  }
+  pick.disabled = $("files-cancel").disabled = !mine() || fileSending;
+  if (!mine()) $("files-note").textContent = "Take control here to send a file.";
+}
+
+async function sendFiles() {
+  const r = state && state.file_request;
+  const files = Array.from($("files-pick").files || []);
+  if (!r || !files.length || !mine()) return;
+  const note = $("files-note");
+  const big = files.find((f) => f.size > r.max_bytes);
+  if (big) {
+    note.textContent = "\u201c" + big.name + "\u201d is " + sizeWords(big.size) + "; the largest file the live view sends is " + sizeWords(r.max_bytes) + ".";
+    $("files-pick").value = "";
+    return;
+  }
+  fileSending = true;
+  $("files-pick").disabled = $("files-cancel").disabled = true;
+  note.textContent = "Sending…";
+  try {
+    send({ type: "file_begin", request: r.id, files: files.map((f) => ({ name: f.name, type: f.type, size: f.size })) });
+    for (const f of files) {
+      for (let at = 0; at < f.size; at += fileChunk) {
+        const bytes = new Uint8Array(await f.slice(at, at + fileChunk).arrayBuffer());
+        let bin = "";
+        for (let i = 0; i < bytes.length; i += 4096) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 4096));
+        send({ type: "file_chunk", request: r.id, data: btoa(bin) });
+      }
+    }
+  } catch {
+    note.textContent = "This device could not read the file.";
+    fileSending = false;
+    $("files-pick").disabled = $("files-cancel").disabled = !mine();
+  }
+}
+
+// fileAnswer is the runtime's word on the files sent: set on the page, or
+// refused with why.
+function fileAnswer(msg) {
+  fileSending = false;
+  $("files-note").textContent = msg.message;
+  $("files-pick").value = "";
+  $("files-pick").disabled = $("files-cancel").disabled = !mine();
+  if (msg.type === "file_sent") status.textContent = msg.message;
+}
+
+function sizeWords(n) {
+  if (n < 1024) return n + " bytes";
+  if (n < 1 << 20) return (n / 1024).toFixed(1) + " KB";
+  return (n / (1 << 20)).toFixed(1) + " MB";
+}
+
+$("files-pick").addEventListener("change", sendFiles);
+$("files-cancel").addEventListener("click", () => {
+  const r = state && state.file_request;
+  if (r) send({ type: "file_cancel", request: r.id });
+});
