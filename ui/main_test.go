@@ -165,7 +165,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Host == "company.test" && r.URL.Path == "/upload" && r.Method == http.MethodPost:
 		b, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 		select {
-		case s.report("upload:"+r.URL.Query().Get("name")) <- string(b):
+		case s.report("upload:" + r.URL.Query().Get("name")) <- string(b):
 		case <-r.Context().Done():
 		}
 	case r.Host == "company.test" && r.URL.Path == "/form":
