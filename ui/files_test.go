@@ -207,7 +207,7 @@ func fileTurn(ctx context.Context, t *testing.T, name string, agentPage *browser
 		t.Errorf("the page's input.files = %s", got)
 	}
 	poll(ctx, t, "the live view to say it was sent", func() bool {
-		return text("files-note") == "Sent to the page: "+file+" (300.0 KB)" || text("status") == "Sent to the page: "+file+" (300.0 KB)"
+		return text("files-done") == "Sent to the page: "+file+" (300.0 KB)"
 	})
 	poll(ctx, t, "the request gone", func() bool { return text("files") == "(hidden)" })
 	screenshot(ctx, t, live, "files-"+name+"-2-sent")

@@ -11,7 +11,9 @@ let fileSending = false;
 function showFiles(msg) {
   const r = msg.file_request || null;
   $("files").hidden = !r;
+  if (!mine()) $("files-done").textContent = "";
   if (!r) { fileShown = 0; return; }
+  if (fileShown !== r.id) $("files-done").textContent = "";
   $("files-ask").textContent = (r.host || "The page") + " asks for a file" + (r.label ? ": " : "");
   $("files-label").textContent = r.label || "";
   const pick = $("files-pick");
@@ -64,7 +66,7 @@ function fileAnswer(msg) {
   $("files-note").textContent = msg.message;
   $("files-pick").value = "";
   $("files-pick").disabled = $("files-cancel").disabled = !mine();
-  if (msg.type === "file_sent") status.textContent = msg.message;
+  if (msg.type === "file_sent") $("files-done").textContent = msg.message;
 }
 
 function sizeWords(n) {
