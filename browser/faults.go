@@ -24,7 +24,8 @@ import (
 // Download is a download a page started and the browser refused.
 type Download struct {
 	URL      string
-	Filename string // the name the page suggested
+	Filename string  // the name the page suggested
+	Frame    FrameID // the frame that started it
 	At       time.Time
 }
 
@@ -87,7 +88,7 @@ func (b *Browser) watchFaults(root *cdpconn.Session) {
 		}
 		if p := b.pageOfFrame(ev.FrameID); p != nil {
 			p.mu.Lock()
-			p.downloads = appendKept(p.downloads, Download{URL: ev.URL, Filename: ev.SuggestedFilename, At: time.Now()})
+			p.downloads = appendKept(p.downloads, Download{URL: ev.URL, Filename: ev.SuggestedFilename, Frame: FrameID(ev.FrameID), At: time.Now()})
 			p.mu.Unlock()
 		}
 	})

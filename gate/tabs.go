@@ -223,7 +223,7 @@ func (r *run) tabState(ctx context.Context, res *Result, b *Activity) {
 // User's step), an authentication challenge (cancelled).
 func caused(res *Result, before, after Activity) {
 	if n := len(after.Downloads); n > len(before.Downloads) {
-		res.Message += fmt.Sprintf(" The page started a download (%q), which the browser refused: downloads are not saved.", after.Downloads[n-1])
+		res.Message += fmt.Sprintf(" The page started a download (%q), which the browser refused for the agent: downloads go to the User only, who can take it in their turn (browser_request_user_control) and save it on their device.", after.Downloads[n-1])
 	}
 	if after.FileChoosers > before.FileChoosers {
 		res.Message += " The page opened a file chooser: choosing a file is the User's step (browser_request_user_control); no file was picked."

@@ -270,6 +270,7 @@ func (l *Live) state() stateMsg {
 			m.Dialog = &dialogMsg{Type: d.Type, Message: d.Message}
 		}
 		m.FileRequest = l.fileRequest(p, st)
+		m.Downloads = l.downloadsFor(st)
 	}
 	return m
 }
@@ -353,6 +354,9 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			l.log.Warn("live view take failed", "err", err)
 			fail("could not take control: the browser did not switch over")
 		}
+		return
+	case "download_get":
+		l.sendDownload(c, m.Download) // downloads.go
 		return
 	case "hand_back", "cancel":
 		// The User's own end of their turn: refused only from a viewer

@@ -88,6 +88,7 @@ func (l *Live) noteTurn(e control.Event) {
 	case e.Kind == control.Taken:
 		if l.turnStart.IsZero() || e.From != spec.ControllerUser {
 			l.turnStart = e.Time
+			l.downloads = nil // a new turn: the last one's downloads are gone
 		}
 	case e.Kind.ChangesHolder():
 		l.turnStart = time.Time{}

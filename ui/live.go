@@ -88,6 +88,9 @@ type LiveOptions struct {
 	// MaxFileBytes bounds a file the User sends to the page's file
 	// chooser in their turn (files.go). Zero means [DefaultMaxFileBytes].
 	MaxFileBytes int
+	// MaxDownloadBytes bounds a download of the User's turn offered in
+	// the live view (downloads.go). Zero means [DefaultMaxDownloadBytes].
+	MaxDownloadBytes int
 }
 
 // How long the live view waits for a request's header, and keeps an idle
@@ -180,6 +183,12 @@ type Live struct {
 	// last ended (under mu), and the bound of one file.
 	turnStart, turnEnd time.Time
 	fileLimit          int
+	// The downloads of the User's turn (downloads.go), under mu: kept
+	// until the turn ends plus a grace; the newest one looked at; the
+	// bound of one.
+	downloads     []*keptDownload
+	downloadSeen  time.Time
+	downloadLimit int
 }
 
 // NewLive checks opts and prepares a live view. It listens on nothing yet.
@@ -221,7 +230,8 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		insecure: opts.InsecureTakeByLink,
 		warnings: opts.Warnings,
 
-		fileLimit: opts.MaxFileBytes,
+		fileLimit:     opts.MaxFileBytes,
+		downloadLimit: opts.MaxDownloadBytes,
 
 		auditLog:      opts.Audit,
 		identity:      opts.UserIdentity,

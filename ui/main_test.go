@@ -168,6 +168,12 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case s.report("upload:" + r.URL.Query().Get("name")) <- string(b):
 		case <-r.Context().Done():
 		}
+	case r.Host == "company.test" && r.URL.Path == "/boarding":
+		io.WriteString(w, boardingPage) // downloads_test.go
+	case r.Host == "company.test" && r.URL.Path == "/boarding-pass.pdf":
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Header().Set("Content-Disposition", `attachment; filename="boarding-pass.pdf"`)
+		w.Write(boardingPass)
 	case r.Host == "company.test" && r.URL.Path == "/form":
 		io.WriteString(w, formPage)
 	case r.Host == "company.test" && r.URL.Path == "/checkin":

@@ -42,6 +42,8 @@ type inMsg struct {
 	Request uint64     `json:"request,omitempty"`
 	Files   []fileMeta `json:"files,omitempty"`
 	Data    []byte     `json:"data,omitempty"`
+	// "download_get": the download of the User's turn to send (downloads.go).
+	Download string `json:"download,omitempty"`
 }
 
 // stateMsg tells the User who holds the browser and what the agent offers.
@@ -77,6 +79,9 @@ type stateMsg struct {
 	// FileRequest is the page's file chooser, opened in the User's turn
 	// (files.go).
 	FileRequest *fileRequestMsg `json:"file_request,omitempty"`
+	// Downloads are the downloads of the User's turn, to save on their
+	// device (downloads.go).
+	Downloads []downloadMsg `json:"downloads,omitempty"`
 }
 
 type boxMsg struct {

@@ -145,6 +145,7 @@ func (l *Live) runCast(ctx context.Context) {
 					l.mu.Unlock()
 					break watch
 				}
+				l.checkDownloads(p) // downloads.go
 				if k := l.shownKey(); k != shown {
 					shown = k
 					l.broadcastState()
@@ -202,6 +203,9 @@ func (l *Live) shownKey() string {
 	}
 	if st.FileRequest != nil {
 		k += fmt.Sprintf("\x00file %d", st.FileRequest.ID)
+	}
+	for _, d := range st.Downloads {
+		k += "\x00download " + d.ID
 	}
 	for _, t := range st.Tabs {
 		k += "\x00" + t.URL + "\x00" + t.Title + "\x00" + map[bool]string{true: "*"}[t.Active]

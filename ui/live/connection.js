@@ -124,6 +124,7 @@ function connect() {
       case "step": liveStep = msg.box || null; showStepBox(); break;
       case "error": status.textContent = msg.message; break;
       case "file_sent": case "file_refused": fileAnswer(msg); break;
+      case "download_chunk": downloadChunk(msg); break;
     }
   };
   ws.onclose = () => {

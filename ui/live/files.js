@@ -80,3 +80,65 @@ $("files-cancel").addEventListener("click", () => {
   const r = state && state.file_request;
   if (r) send({ type: "file_cancel", request: r.id });
 });
+
+// --- downloads: offered here only, saved on this device ---
+
+const incoming = new Map(); // download id -> {parts, got}
+
+function showDownloads(msg) {
+  const list = $("downloads-list");
+  const ds = msg.downloads || [];
+  $("downloads").hidden = !ds.length;
+  const key = JSON.stringify(ds);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.textContent = "";
+  for (const d of ds) {
+    const li = document.createElement("li");
+    const what = document.createElement("span");
+    what.textContent = (d.host ? d.host + ": " : "") + d.name + (d.refused ? "" : " (" + sizeWords(d.size) + ")");
+    li.append(what);
+    if (d.refused) {
+      const why = document.createElement("span");
+      why.className = "why";
+      why.textContent = " cannot be saved: " + d.refused;
+      li.append(why);
+    } else {
+      const save = document.createElement("button");
+      save.type = "button";
+      save.textContent = "Save";
+      save.dataset.download = d.id;
+      save.addEventListener("click", () => {
+        save.disabled = true;
+        save.textContent = "Saving…";
+        send({ type: "download_get", download: d.id });
+      });
+      li.append(" ", save);
+    }
+    list.append(li);
+  }
+}
+
+// downloadChunk collects a download's bytes; once whole, the device saves
+// them under the page's name for it.
+function downloadChunk(msg) {
+  let d = incoming.get(msg.id);
+  if (!d || msg.at === 0) { d = { parts: [], got: 0 }; incoming.set(msg.id, d); }
+  const bin = atob(msg.data || "");
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  d.parts.push(bytes);
+  d.got += bytes.length;
+  if (d.got < msg.size) return;
+  incoming.delete(msg.id);
+  const url = URL.createObjectURL(new Blob(d.parts, { type: msg.mime || "application/octet-stream" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = msg.name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+  const b = document.querySelector('#downloads-list button[data-download="' + CSS.escape(msg.id) + '"]');
+  if (b) { b.textContent = "Saved"; b.disabled = false; }
+}

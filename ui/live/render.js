@@ -53,6 +53,7 @@ function showState(msg) {
     $("dialog-note").textContent = mine() ? "" : "Take control to answer it.";
   }
   showFiles(msg); // files.js
+  showDownloads(msg);
   if (!mine()) hideKeys();
   layout();
 }
