@@ -203,8 +203,8 @@ func downloadName(d browser.Download) string {
 		}
 		return r
 	}, name)
-	if name == "" || name == "." || name == ".." {
-		name = "download"
+	if strings.Trim(name, "_. ") == "" {
+		name = "download" // nothing of a name: "/", "..", blanks
 	}
 	if len(name) > 200 {
 		name = name[len(name)-200:]

@@ -94,6 +94,14 @@ func downloadTurn(ctx context.Context, t *testing.T, name string, agentPage *bro
 		}
 	}
 	poll(ctx, t, "the live view to connect", func() bool { return strings.HasSuffix(text("banner"), "is using the browser") })
+	// Outside the User's turn the agent's click starts a download: the
+	// browser refuses it, and no live view offers it later.
+	if r, err := agentPage.Locate(ctx, "#pass"); err != nil {
+		t.Fatal(err)
+	} else if err := agentPage.Click(ctx, r.X+r.Width/2, r.Y+r.Height/2); err != nil {
+		t.Fatal(err)
+	}
+	poll(ctx, t, "the agent's download refused", func() bool { return len(agentPage.Downloads()) == 1 })
 	press("#take")
 	poll(ctx, t, "the User's turn", func() bool { return text("banner") == "You have control" })
 	poll(ctx, t, "a picture", func() bool {
@@ -105,8 +113,14 @@ func downloadTurn(ctx context.Context, t *testing.T, name string, agentPage *bro
 	} else {
 		clickThrough(ctx, t, live, agentPage, "#pass")
 	}
+	if got := text("downloads"); got != "(hidden)" {
+		t.Errorf("the agent's download from before the turn is offered in the live view: %q", got)
+	}
 	want := "company.test: boarding-pass.pdf (" + sizeWords(len(boardingPass)) + ") Save"
 	poll(ctx, t, "the download offered in the live view", func() bool { return text("downloads-list") == want })
+	if n := strings.Count(text("downloads-list"), "boarding-pass.pdf"); n != 1 {
+		t.Errorf("the live view offers %d downloads, want the one of the User's turn", n)
+	}
 	screenshot(ctx, t, live, "download-"+name+"-1-offer")
 
 	// The device saves what the live view hands it: catch the file it

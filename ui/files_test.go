@@ -310,4 +310,17 @@ func TestFileOverBound(t *testing.T) {
 	if got := evalString(ctx, t, agentPage, `function(){ return String(document.getElementById("scan").files.length) }`); got != "0" {
 		t.Errorf("the page's input has %s files after the refusals, want 0", got)
 	}
+
+	// "Not now" closes the request in the live view and on the page.
+	r, err = live.Locate(ctx, "#files-cancel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := live.Click(ctx, r.X+r.Width/2, r.Y+r.Height/2); err != nil {
+		t.Fatal(err)
+	}
+	poll(ctx, t, "the request closed", func() bool {
+		_, open := agentPage.FileRequest()
+		return !open && evalString(ctx, t, live, `function(){ return String(document.getElementById("files").hidden) }`) == "true"
+	})
 }
