@@ -38,6 +38,19 @@ const DefaultMaxFileBytes = 10 << 20
 // maxFiles bounds the files of one answer to a chooser that takes several.
 const maxFiles = 10
 
+// turnFiles is the live view's part for files in its User's turn.
+type turnFiles struct {
+	// When the turn began (zero outside one) and last ended: a chooser or
+	// download from before it is not the User's here.
+	turnStart, turnEnd time.Time
+	fileLimit          int // the bound of one file in; 0: DefaultMaxFileBytes
+	// The downloads of the turn (downloads.go), kept until it ends plus
+	// downloadGrace; the newest one looked at; the bound of one.
+	downloads     []*keptDownload
+	downloadSeen  time.Time
+	downloadLimit int
+}
+
 // fileRequestMsg is the page's file chooser, in the state during the
 // User's turn.
 type fileRequestMsg struct {

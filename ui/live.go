@@ -179,16 +179,7 @@ type Live struct {
 	insecure bool
 	warnings io.Writer
 
-	// The User's files in their turn (files.go): when the turn began and
-	// last ended (under mu), and the bound of one file.
-	turnStart, turnEnd time.Time
-	fileLimit          int
-	// The downloads of the User's turn (downloads.go), under mu: kept
-	// until the turn ends plus a grace; the newest one looked at; the
-	// bound of one.
-	downloads     []*keptDownload
-	downloadSeen  time.Time
-	downloadLimit int
+	turnFiles // files in and out of the User's turn (files.go), under mu
 }
 
 // NewLive checks opts and prepares a live view. It listens on nothing yet.
@@ -230,8 +221,7 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		insecure: opts.InsecureTakeByLink,
 		warnings: opts.Warnings,
 
-		fileLimit:     opts.MaxFileBytes,
-		downloadLimit: opts.MaxDownloadBytes,
+		turnFiles: turnFiles{fileLimit: opts.MaxFileBytes, downloadLimit: opts.MaxDownloadBytes},
 
 		auditLog:      opts.Audit,
 		identity:      opts.UserIdentity,
