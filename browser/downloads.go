@@ -6,8 +6,11 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/url"
+	"path"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // A download is refused by the browser (nothing is written to any disk:
@@ -67,6 +70,31 @@ func (p *Page) FetchDownload(ctx context.Context, d Download, max int) ([]byte, 
 		return nil, "", fmt.Errorf("reading the download: %d bytes of %d", len(data), meta.Size)
 	}
 	return data, meta.Type, nil
+}
+
+// SaveName is the name to save d under: the page's suggestion, else the
+// last part of its address, without a folder or a control character,
+// "download" when nothing of a name is left.
+func (d Download) SaveName() string {
+	name := d.Filename
+	if name == "" {
+		if u, err := url.Parse(d.URL); err == nil {
+			name = path.Base(u.Path)
+		}
+	}
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '/' || r == '\\' {
+			return '_'
+		}
+		return r
+	}, name)
+	if strings.Trim(name, "_. ") == "" {
+		return "download" // nothing of a name: "/", "..", blanks
+	}
+	if len(name) > 200 {
+		name = name[len(name)-200:]
+	}
+	return name
 }
 
 // frame finds one of the page's frames by its ID.

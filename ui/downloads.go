@@ -9,10 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"path"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -188,29 +185,8 @@ func (l *Live) sendDownload(c *client, id string) {
 	})
 }
 
-// downloadName is the name to save d under: the page's suggestion, else
-// the last part of its address, without any folder or control character.
-func downloadName(d browser.Download) string {
-	name := d.Filename
-	if name == "" {
-		if u, err := url.Parse(d.URL); err == nil {
-			name = path.Base(u.Path)
-		}
-	}
-	name = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '/' || r == '\\' {
-			return '_'
-		}
-		return r
-	}, name)
-	if strings.Trim(name, "_. ") == "" {
-		name = "download" // nothing of a name: "/", "..", blanks
-	}
-	if len(name) > 200 {
-		name = name[len(name)-200:]
-	}
-	return name
-}
+// downloadName is the name to save d under (browser.Download.SaveName).
+func downloadName(d browser.Download) string { return d.SaveName() }
 
 func hostOf(s string) string {
 	if u, err := url.Parse(s); err == nil {
