@@ -113,6 +113,11 @@ type Options struct {
 	// LiveEmbedOrigins are the https origins whose pages may frame the
 	// live view (the Personal Agent's own app). Nil means none may.
 	LiveEmbedOrigins []string
+	// DownloadsForAgent is a folder where a download the agent's action
+	// starts is saved for the agent (gate.Options.DownloadsForAgent).
+	// Empty (the default) refuses it: downloads are the User's, offered
+	// in the live view in their turn.
+	DownloadsForAgent string
 	// LiveLinkTTL is how long the User's single-use link to the live view
 	// works (one per offer). Zero means ui.DefaultLinkTTL (ten minutes).
 	LiveLinkTTL time.Duration

@@ -163,6 +163,8 @@ func (ss *Session) start(ctx context.Context) (err error) {
 		Audit:       ss.audit,
 		CompanyHost: s.company.IsCompanyHost,
 		Logger:      ss.log,
+		// Off by default: a download is the User's (the live view).
+		DownloadsForAgent: s.opts.DownloadsForAgent,
 	})
 	if !s.opts.NoLiveView {
 		if err := ss.startLive(); err != nil {
