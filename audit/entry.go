@@ -36,6 +36,16 @@ const (
 	// viewer's user agent in Message), refused (why in Reason) or revoked,
 	// in How. Never the link itself.
 	EventLink Event = "link"
+	// EventFile is a file that crossed the live view in the User's turn:
+	// How says which way (FileChosen, FileDownloaded), File names it.
+	// Never its bytes, its path or a link to it.
+	EventFile Event = "file"
+)
+
+// Which way a file went, in [Entry.How] of an [EventFile] line.
+const (
+	FileChosen     = "chosen"     // the User chose it for the page's file input
+	FileDownloaded = "downloaded" // the page's download, offered to the User
 )
 
 // What happened to a hand-off link, in [Entry.How] of an [EventLink] line.
@@ -110,6 +120,17 @@ type Entry struct {
 	// WebMCPTool names the page's WebMCP tool on a browser_webmcp_call
 	// line (the page's own name for it, cleaned like page text).
 	WebMCPTool string `json:"webmcp_tool,omitempty"`
+	// File is the file of an [EventFile] line.
+	File *File `json:"file,omitempty"`
+}
+
+// File is a file the User chose or downloaded in their turn: its name
+// (the User's or the page's words), its size and the SHA-256 of its bytes
+// (hex), so an operator can match it; never its bytes.
+type File struct {
+	Name   string `json:"name"`
+	Size   int    `json:"size"`
+	SHA256 string `json:"sha256"`
 }
 
 // Device is the size of the User's screen: CSS pixels, device pixel ratio,
@@ -157,6 +178,11 @@ func (e *Entry) clean() {
 		m.Kind = spec.MarkKind(pagetext.Line(string(m.Kind)))
 		m.Marked, m.Touches = pagetext.Line(m.Marked), pagetext.Line(m.Touches)
 		e.Mark = &m
+	}
+	if e.File != nil {
+		f := *e.File
+		f.Name, f.SHA256 = pagetext.Line(f.Name), pagetext.Line(f.SHA256)
+		e.File = &f
 	}
 }
 

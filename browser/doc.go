@@ -45,7 +45,11 @@
 // [Page.Touch] dispatches touch events; [Page.FocusedField] says which text
 // field a tap focused. Downloads, file choosers and authentication
 // challenges are recorded on their tab ([Page.Downloads],
-// [Page.FileChoosers], [Page.AuthChallenges]).
+// [Page.FileChoosers], [Page.AuthChallenges]). For the User's turn, a
+// chooser the page opened ([Page.FileRequest]) is answered with the bytes
+// of the User's files ([Page.ChooseFiles]: set in the page, no path on any
+// disk) and a refused download is fetched again through the browser
+// ([Page.FetchDownload]); both work with a browser attached from a pool.
 //
 // # Typed failures
 //

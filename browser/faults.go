@@ -14,17 +14,20 @@ import (
 )
 
 // Downloads are refused: a page cannot write to the disk of the machine the
-// runtime runs on, and nothing would hand the file to the User. Each refused
-// download is recorded on its tab ([Page.Downloads]) so the caller can say
-// so. File choosers are intercepted (no dialog opens, no file is picked)
-// and recorded ([Page.FileChoosers]): picking a file is the User's step.
+// browser runs on. Each refused download is recorded on its tab
+// ([Page.Downloads]) so the caller can say so, or fetch it for the User in
+// their turn ([Page.FetchDownload], downloads.go). File choosers are
+// intercepted (no dialog opens, no file is picked) and recorded
+// ([Page.FileChoosers], [Page.FileRequest]): picking a file is the User's
+// step, answered in their turn with [Page.ChooseFiles] (files.go).
 // HTTP authentication challenges are answered with cancel (the page then
 // shows the server's 401 page) and recorded ([Page.AuthChallenges]).
 
 // Download is a download a page started and the browser refused.
 type Download struct {
 	URL      string
-	Filename string // the name the page suggested
+	Filename string  // the name the page suggested
+	Frame    FrameID // the frame that started it
 	At       time.Time
 }
 
@@ -87,7 +90,7 @@ func (b *Browser) watchFaults(root *cdpconn.Session) {
 		}
 		if p := b.pageOfFrame(ev.FrameID); p != nil {
 			p.mu.Lock()
-			p.downloads = appendKept(p.downloads, Download{URL: ev.URL, Filename: ev.SuggestedFilename, At: time.Now()})
+			p.downloads = appendKept(p.downloads, Download{URL: ev.URL, Filename: ev.SuggestedFilename, Frame: FrameID(ev.FrameID), At: time.Now()})
 			p.mu.Unlock()
 		}
 	})

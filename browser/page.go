@@ -37,6 +37,8 @@ type Page struct {
 	autoDismiss bool        // a dialog loop: dismiss every dialog until the next document
 	downloads   []Download
 	choosers    []FileChooser
+	request     *FileRequest // the open file chooser, see files.go
+	chosen      []ChosenFile // the files the User chose in this document
 	auths       []AuthChallenge
 
 	in inputBlock // whether the page ignores window input, see windowinput.go
@@ -269,9 +271,7 @@ func (p *Page) watch(t *tgt) {
 	})
 	s.On(page.FileChooserOpened.Method, func(raw jsonv2.Value) {
 		if ev, ok := cdpconn.Decode[page.EventFileChooserOpened](raw); ok {
-			p.mu.Lock()
-			p.choosers = appendKept(p.choosers, FileChooser{Frame: FrameID(ev.FrameID), Multiple: ev.Mode == page.FileChooserOpenedModeSelectMultiple, At: time.Now()})
-			p.mu.Unlock()
+			p.chooserOpened(t, ev)
 		}
 	})
 	if t != p.t {
@@ -285,6 +285,7 @@ func (p *Page) watch(t *tgt) {
 		}
 		p.mu.Lock()
 		p.crashed, p.autoDismiss, p.recent = false, false, nil
+		p.newDocumentFilesLocked()
 		p.notifyLocked()
 		p.mu.Unlock()
 		p.tabs.touch()

@@ -36,6 +36,10 @@ type Options struct {
 	Timeout time.Duration
 	// Logger receives debug logs. Nil discards.
 	Logger *slog.Logger
+	// DownloadsForAgent is a folder where a download an agent's action
+	// starts is saved for the agent (--downloads-for-agent; files.go).
+	// "" (the default) refuses it: downloads are the User's, in their turn.
+	DownloadsForAgent string
 }
 
 // Gate is the one path from the agent's model to the page. Every agent
@@ -48,6 +52,7 @@ type Gate struct {
 	timeout time.Duration
 	log     *slog.Logger
 	by      string // who acts, on every audit line: "" for the agent, "check" for a Prober's gate
+	saveTo  string // Options.DownloadsForAgent
 	current func() Surface
 	page    func() *browser.Page // Options.Page, safe to call at any time; nil with a Surface
 
@@ -87,6 +92,7 @@ func New(opts *Options) *Gate {
 		company: opts.CompanyHost,
 		timeout: opts.Timeout,
 		log:     opts.Logger,
+		saveTo:  opts.DownloadsForAgent,
 		current: opts.Surface,
 		page:    opts.Page,
 		sem:     make(chan struct{}, 1),

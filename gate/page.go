@@ -233,6 +233,9 @@ func (s *pageSurface) Activity() Activity {
 	for _, d := range s.p.Downloads() {
 		a.Downloads = append(a.Downloads, d.Filename)
 	}
+	for _, f := range s.p.ChosenFiles() {
+		a.Chosen = append(a.Chosen, ChosenFile{Label: f.Label, Name: f.Name, Size: f.Size})
+	}
 	return a
 }
 

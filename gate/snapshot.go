@@ -92,6 +92,7 @@ func (a Snapshot) plan() plan {
 			r := st.r
 			page := r.page(ctx)
 			head, body, elems := renderPage(scans, r.g.refs, r.g.company, page)
+			head += chosenFiles(r.tabs.Activity().Chosen) // files.go
 			r.g.ctl.ObservedAt(epoch)
 			if a.Ref != "" {
 				return Result{Outcome: spec.OutcomeDone, Message: fmt.Sprintf("Snapshot of %d elements; refs are valid in epoch %d.", len(elems), page.Epoch),

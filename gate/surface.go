@@ -203,4 +203,14 @@ type Activity struct {
 	Downloads []string // the names the page suggested, in order
 	// FileChoosers and AuthChallenges count what the page asked for.
 	FileChoosers, AuthChallenges int
+	// Chosen are the files the User chose for the document in their
+	// turn: names and sizes, never bytes (files.go).
+	Chosen []ChosenFile
+}
+
+// ChosenFile is a file the User chose for the page's file input.
+type ChosenFile struct {
+	Label string // the input's label: the page's words
+	Name  string // the file's name on the User's device
+	Size  int
 }

@@ -201,7 +201,12 @@ func browserFailure(err error) *failure {
 // the tabs opened since b and what else the page did.
 func (r *run) tabState(ctx context.Context, res *Result, b *Activity) {
 	if b != nil {
-		caused(res, *b, r.tabs.Activity())
+		after := r.tabs.Activity()
+		saved := ""
+		if r.g.saveTo != "" && len(after.Downloads) > len(b.Downloads) {
+			saved = r.saveForAgent(ctx, res) // files.go
+		}
+		caused(res, *b, after, saved)
 	}
 	if d, open := r.tabs.Dialog(); open {
 		res.Dialog = &d
@@ -219,11 +224,14 @@ func (r *run) tabState(ctx context.Context, res *Result, b *Activity) {
 }
 
 // caused adds to the result's message what the page did that the agent
-// cannot see in a snapshot: a download (refused), a file chooser (the
-// User's step), an authentication challenge (cancelled).
-func caused(res *Result, before, after Activity) {
-	if n := len(after.Downloads); n > len(before.Downloads) {
-		res.Message += fmt.Sprintf(" The page started a download (%q), which the browser refused: downloads are not saved.", after.Downloads[n-1])
+// cannot see in a snapshot: a download (refused, or saved: what
+// saveForAgent said), a file chooser (the User's step), an authentication
+// challenge (cancelled).
+func caused(res *Result, before, after Activity, saved string) {
+	if n := len(after.Downloads); n > len(before.Downloads) && saved != "" {
+		res.Message += saved
+	} else if n > len(before.Downloads) {
+		res.Message += fmt.Sprintf(" The page started a download (%q), which the browser refused for the agent: downloads go to the User only, who can take it in their turn (browser_request_user_control) and save it on their device.", after.Downloads[n-1])
 	}
 	if after.FileChoosers > before.FileChoosers {
 		res.Message += " The page opened a file chooser: choosing a file is the User's step (browser_request_user_control); no file was picked."

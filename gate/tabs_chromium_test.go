@@ -249,6 +249,8 @@ func TestChromiumDownloadsAndFileChoosers(t *testing.T) {
 	}
 	if !strings.Contains(res.Message, `download ("ticket.pdf")`) {
 		t.Logf("the click's message did not mention the download (it came after): %s", res.Message)
+	} else if !strings.Contains(res.Message, "who can take it in their turn") {
+		t.Errorf("the refused download's message does not say the User can take it in their turn: %s", res.Message)
 	}
 	var file ElementInfo
 	for _, e := range snap.Elements {

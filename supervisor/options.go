@@ -91,6 +91,11 @@ type BrowserOptions struct {
 	// holds control (always on with Headful; tests set it headless). False
 	// means no guard when headless.
 	GuardWindow bool
+	// DownloadsForAgent is a folder where a download the agent's action
+	// starts is saved for the agent (gate.Options.DownloadsForAgent).
+	// Empty (the default) refuses it: downloads are the User's, offered
+	// in the live view in their turn.
+	DownloadsForAgent string
 
 	// CAFile is a PEM file of CA certificates trusted besides the system's
 	// for the Company's HTTPS, in discovery, the join and the browser

@@ -181,6 +181,8 @@ func (ss *Session) start(ctx context.Context) (err error) {
 		Audit:       ss.audit,
 		CompanyHost: s.company.IsCompanyHost,
 		Logger:      ss.log,
+		// Off by default: a download is the User's (the live view).
+		DownloadsForAgent: s.opts.Browser.DownloadsForAgent,
 	}
 	if s.opts.Browser.Probe {
 		ss.prober = gate.NewProber(gopts)

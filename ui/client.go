@@ -61,6 +61,8 @@ type client struct {
 	// guarded by Live.mu.
 	proof   *viewProof
 	pending *pendingCeremony
+	// upload is the files it is sending the page (files.go); reader only.
+	upload *upload
 }
 
 func (c *client) close() {
@@ -267,6 +269,8 @@ func (l *Live) state() stateMsg {
 		if d, open := p.Dialog(); open {
 			m.Dialog = &dialogMsg{Type: d.Type, Message: d.Message}
 		}
+		m.FileRequest = l.fileRequest(p, st)
+		m.Downloads = l.downloadsFor(st)
 	}
 	return m
 }
@@ -351,6 +355,9 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			fail("could not take control: the browser did not switch over")
 		}
 		return
+	case "download_get":
+		l.sendDownload(c, m.Download) // downloads.go
+		return
 	case "hand_back", "cancel":
 		// The User's own end of their turn: refused only from a viewer
 		// while another one holds control (and it claims nothing).
@@ -373,7 +380,7 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 			fail("control returned to the agent, but not every page heard of it")
 		}
 		return
-	case "mouse", "touch", "key", "text", "locate", "dialog", "nav", "tab":
+	case "mouse", "touch", "key", "text", "locate", "dialog", "nav", "tab", "file_begin", "file_chunk", "file_cancel":
 	default:
 		fail("unknown message type")
 		return
@@ -382,8 +389,12 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 	// Everything below touches the page: only while the User holds it.
 	// (locate scrolls the element into view, so it waits for control too.)
 	if !l.mayInput(c) {
-		if m.Type == "locate" {
+		switch m.Type {
+		case "locate":
 			fail("you do not hold control")
+		case "file_begin", "file_chunk":
+			c.upload = nil
+			c.queue(fileAnswerMsg{Type: "file_refused", Message: "take control here to send a file"})
 		}
 		return
 	}
@@ -394,6 +405,9 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 	}
 	var err error
 	switch m.Type {
+	case "file_begin", "file_chunk", "file_cancel":
+		l.fileMessage(ctx, c, p, m)
+		return
 	case "mouse":
 		err = l.mouse(ctx, p, m)
 	case "touch":

@@ -30,7 +30,10 @@
 // viewer holds control, the pages are shown at its size (see
 // [control.User.TakeOn]), taps become touch events, and a tap on a text
 // field opens the phone's keyboard over it. Any number of viewers may
-// watch; one holds control. docs/live-view.md describes it for people.
+// watch; one holds control. In the User's turn the page's file chooser is
+// answered with files from the User's device and the page's downloads are
+// offered to save there (files.go, downloads.go); the agent never gets
+// their bytes. docs/live-view.md describes it for people.
 //
 // # What it must not do
 //

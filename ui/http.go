@@ -25,7 +25,7 @@ var liveFiles embed.FS
 // liveScripts are the parts of the live view's script, in the order they
 // run: one function scope, so they share its names (connection.js says
 // which part holds what).
-var liveScripts = []string{"connection.js", "presence.js", "render.js", "controls.js", "input.js", "start.js"}
+var liveScripts = []string{"connection.js", "presence.js", "render.js", "controls.js", "files.js", "input.js", "start.js"}
 
 // scriptMarker is the line of live.html replaced by the inlined script.
 const scriptMarker = "<!-- live.js -->"

@@ -265,6 +265,7 @@ func tokenHash(tok string) [32]byte { return sha256.Sum256([]byte(tok)) }
 // newer one, declined, or over with the User's hand back or cancel; and
 // ends the logins whose turn is over (sweepLogins).
 func (l *Live) revokeOn(e control.Event) {
+	l.noteTurn(e) // files.go
 	l.sweepLogins()
 	if e.Offer == nil {
 		return

@@ -85,6 +85,12 @@ type LiveOptions struct {
 	// Warnings receives a line on each take of InsecureTakeByLink (stderr
 	// in the commands). Nil means none.
 	Warnings io.Writer
+	// MaxFileBytes bounds a file the User sends to the page's file
+	// chooser in their turn (files.go). Zero means [DefaultMaxFileBytes].
+	MaxFileBytes int
+	// MaxDownloadBytes bounds a download of the User's turn offered in
+	// the live view (downloads.go). Zero means [DefaultMaxDownloadBytes].
+	MaxDownloadBytes int
 }
 
 // How long the live view waits for a request's header, and keeps an idle
@@ -172,6 +178,8 @@ type Live struct {
 	pairs    *pairLinks // pairing links minted for the terminal UI (pairing.go)
 	insecure bool
 	warnings io.Writer
+
+	turnFiles // files in and out of the User's turn (files.go), under mu
 }
 
 // NewLive checks opts and prepares a live view. It listens on nothing yet.
@@ -212,6 +220,8 @@ func NewLive(opts *LiveOptions) (*Live, error) {
 		pairs:    newPairLinks(DefaultPairTTL, opts.Now),
 		insecure: opts.InsecureTakeByLink,
 		warnings: opts.Warnings,
+
+		turnFiles: turnFiles{fileLimit: opts.MaxFileBytes, downloadLimit: opts.MaxDownloadBytes},
 
 		auditLog:      opts.Audit,
 		identity:      opts.UserIdentity,

@@ -29,6 +29,9 @@ import (
 var (
 	chromium *browsertest.Browser
 	testSite *site
+	// siteHosts maps the *.test names to the test site, for a second
+	// Chromium (files_test.go's pool).
+	siteHosts string
 )
 
 func TestMain(m *testing.M) {
@@ -51,8 +54,9 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "ui tests: a TLS key:", err)
 		return 1
 	}
+	siteHosts = "--host-resolver-rules=MAP *.test " + ln.Addr().String()
 	chromium = browsertest.New(&browsertest.Options{
-		Args: []string{"--host-resolver-rules=MAP *.test " + ln.Addr().String(),
+		Args: []string{siteHosts,
 			// The live view over TLS (remote_test.go): certificates of the
 			// test's own key are trusted, no other.
 			"--ignore-certificate-errors-spki-list=" + pin},
@@ -156,6 +160,20 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case s.report(r.URL.Query().Get("id")) <- string(b):
 		case <-r.Context().Done():
 		}
+	case r.Host == "company.test" && r.URL.Path == "/passport":
+		io.WriteString(w, passportPage) // files_test.go
+	case r.Host == "company.test" && r.URL.Path == "/upload" && r.Method == http.MethodPost:
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+		select {
+		case s.report("upload:" + r.URL.Query().Get("name")) <- string(b):
+		case <-r.Context().Done():
+		}
+	case r.Host == "company.test" && r.URL.Path == "/boarding":
+		io.WriteString(w, boardingPage) // downloads_test.go
+	case r.Host == "company.test" && r.URL.Path == "/boarding-pass.pdf":
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Header().Set("Content-Disposition", `attachment; filename="boarding-pass.pdf"`)
+		w.Write(boardingPass)
 	case r.Host == "company.test" && r.URL.Path == "/form":
 		io.WriteString(w, formPage)
 	case r.Host == "company.test" && r.URL.Path == "/checkin":

@@ -37,6 +37,13 @@ type inMsg struct {
 	// "presence": the passkey's answer (a PublicKeyCredential as JSON)
 	// to the view's ceremony.
 	Credential json.RawMessage `json:"credential,omitempty"`
+	// "file_begin", "file_chunk", "file_cancel": the files the User sends
+	// the page's chooser Request (files.go), and their bytes in order.
+	Request uint64     `json:"request,omitempty"`
+	Files   []fileMeta `json:"files,omitempty"`
+	Data    []byte     `json:"data,omitempty"`
+	// "download_get": the download of the User's turn to send (downloads.go).
+	Download string `json:"download,omitempty"`
 }
 
 // stateMsg tells the User who holds the browser and what the agent offers.
@@ -69,6 +76,12 @@ type stateMsg struct {
 	// Presence says whether the User proved their presence in this view
 	// (presence.go): until then the state is the offer card only.
 	Presence *presenceMsg `json:"presence,omitempty"`
+	// FileRequest is the page's file chooser, opened in the User's turn
+	// (files.go).
+	FileRequest *fileRequestMsg `json:"file_request,omitempty"`
+	// Downloads are the downloads of the User's turn, to save on their
+	// device (downloads.go).
+	Downloads []downloadMsg `json:"downloads,omitempty"`
 }
 
 type boxMsg struct {

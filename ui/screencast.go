@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/browser"
@@ -144,6 +145,7 @@ func (l *Live) runCast(ctx context.Context) {
 					l.mu.Unlock()
 					break watch
 				}
+				l.checkDownloads(p) // downloads.go
 				if k := l.shownKey(); k != shown {
 					shown = k
 					l.broadcastState()
@@ -198,6 +200,12 @@ func (l *Live) shownKey() string {
 	k := st.URL
 	if st.Dialog != nil {
 		k += "\x00" + st.Dialog.Type + "\x00" + st.Dialog.Message
+	}
+	if st.FileRequest != nil {
+		k += fmt.Sprintf("\x00file %d", st.FileRequest.ID)
+	}
+	for _, d := range st.Downloads {
+		k += "\x00download " + d.ID
 	}
 	for _, t := range st.Tabs {
 		k += "\x00" + t.URL + "\x00" + t.Title + "\x00" + map[bool]string{true: "*"}[t.Active]

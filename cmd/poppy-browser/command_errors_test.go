@@ -47,6 +47,7 @@ func TestCommandErrorMessages(t *testing.T) {
 		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", "127.0.0.1:0", "--live-tls-cert", "c.pem", "--live-tls-key", "k.pem"}, 2, "mcp: --live-tls-cert over --http needs --live ADDR"},
 		{[]string{"mcp", "--company", "airline.test", "--no-join", "--http", "0.0.0.0:0"}, 2, "mcp: the live views are on the --http listener"},
 		{[]string{"testsite", "--addr", taken}, 1, "testsite: " + taken + " is in use: choose another with --addr"},
+		{[]string{"mcp", "--company", "airline.test", "--no-join", "--downloads-for-agent", "/nonexistent/downloads"}, 2, "mcp: --downloads-for-agent /nonexistent/downloads: not a folder"},
 		{[]string{"dev-credential", "extra"}, 2, `dev-credential: unexpected argument "extra"`},
 		{[]string{"mcp", "--company", "airline.test", "--no-join", "--live-user-header", "X-Auth-User=alice"}, 2, "mcp: --live-user-header is removed: use --live-identity-header NAME"},
 		{[]string{"run", "--company", "airline.test", "--task", "check me in", "--live-user-header=X-Auth-User=alice"}, 2, "run: --live-user-header is removed: use --live-identity-header NAME"},

@@ -45,6 +45,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.Live.InsecureTakeByLink, "insecure-take-by-link", false, "INSECURE, for tests and demos: whoever holds a live view link or its token takes control with no proof of the User's presence (only on a loopback live view; warned of at start and at every take)")
 	fs.StringVar(&c.Offers.Command, "on-offer", "", "shell command run on each offer of control, with the User's link and the offer as JSON on its stdin (never in argv or env)")
 	fs.DurationVar(&c.Offers.Timeout, "on-offer-timeout", supervisor.DefaultOnOfferTimeout, "how long one run of --on-offer may take")
+	fs.StringVar(&c.Browser.DownloadsForAgent, "downloads-for-agent", "", "DIR: save a download the agent's action starts in this folder for the agent (off by default: downloads go to the User, offered in the live view in their turn)")
 	fs.BoolVar(&c.Offers.NotifyDesktop, "notify", false, "show a desktop notification when the agent offers the User control (notify-send, osascript)")
 	c.registerNetwork(fs)
 }
@@ -99,6 +100,11 @@ func (c *config) options() (supervisor.Options, error) {
 	var err error
 	if opts.Live.Identity, err = c.liveIdentity(); err != nil {
 		return opts, err
+	}
+	if d := opts.Browser.DownloadsForAgent; d != "" {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			return opts, cli.UsageErrorf("--downloads-for-agent %s: not a folder", d)
+		}
 	}
 	if c.assertionCmd != "" {
 		opts.Join.Credentials = session.CommandSource{Command: c.assertionCmd, Timeout: c.assertionTimeout}

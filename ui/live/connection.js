@@ -123,6 +123,8 @@ function connect() {
       case "focus": showKeys(msg.field || null); break;
       case "step": liveStep = msg.box || null; showStepBox(); break;
       case "error": status.textContent = msg.message; break;
+      case "file_sent": case "file_refused": fileAnswer(msg); break;
+      case "download_chunk": downloadChunk(msg); break;
     }
   };
   ws.onclose = () => {

@@ -52,6 +52,8 @@ function showState(msg) {
     $("dialog-ok").disabled = $("dialog-cancel").disabled = !mine();
     $("dialog-note").textContent = mine() ? "" : "Take control to answer it.";
   }
+  showFiles(msg); // files.js
+  showDownloads(msg);
   if (!mine()) hideKeys();
   layout();
 }
