@@ -45,11 +45,8 @@ func renderPage(scans []frameScan, refs *refTable, company func(host string) boo
 		size += 20 * len(fs.scan.Elements)
 	}
 	b.Grow(min(size, maxRenderedText))
-	fmt.Fprintf(&b, "Page %s at %s", quote(page.Title), pagetext.URL(page.URL))
-	if page.Status >= 400 {
-		fmt.Fprintf(&b, " (HTTP status %d)", page.Status)
-	}
-	fmt.Fprintf(&b, " (epoch %d, controller %s)\n", page.Epoch, page.Controller)
+	b.WriteString(page.Line())
+	b.WriteByte('\n')
 	elems = []ElementInfo{}
 	for _, fs := range scans {
 		if hasMark(fs.scan) {
@@ -93,6 +90,30 @@ func renderPage(scans []frameScan, refs *refTable, company func(host string) boo
 	}
 	text := b.String()
 	return text[:headLen], text[headLen:], elems
+}
+
+// Line is the page line that opens a snapshot: `Page "TITLE" at URL
+// (epoch N, controller agent)`, with the HTTP status when it is an error.
+// The title is the website's, quoted as one safe line.
+func (p PageState) Line() string { return p.line(quote(p.Title) + " at ") }
+
+// ShortLine is the page line of a result that shows no page text, the
+// title left out (the model read it with the page): `Page at URL (epoch
+// N, controller agent)`; without a URL (no page was reached), the
+// controller alone.
+func (p PageState) ShortLine() string {
+	if p.URL == "" {
+		return fmt.Sprintf("(No page; controller %s.)", p.Controller)
+	}
+	return p.line("at ")
+}
+
+func (p PageState) line(what string) string {
+	status := ""
+	if p.Status >= 400 {
+		status = fmt.Sprintf(" (HTTP status %d)", p.Status)
+	}
+	return fmt.Sprintf("Page %s%s%s (epoch %d, controller %s)", what, pagetext.URL(p.URL), status, p.Epoch, p.Controller)
 }
 
 // renderer writes the lines of a snapshot.
