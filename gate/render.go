@@ -100,9 +100,12 @@ func (p PageState) Line() string { return p.line(quote(p.Title) + " at ") }
 // ShortLine is the page line of a result that shows no page text, the
 // title left out (the model read it with the page): `Page at URL (epoch
 // N, controller agent)`; without a URL (no page was reached), the
-// controller alone.
+// controller alone; "" when the result knows neither.
 func (p PageState) ShortLine() string {
-	if p.URL == "" {
+	switch {
+	case p.URL == "" && p.Controller == "":
+		return "" // a result from before the browser was reached
+	case p.URL == "":
 		return fmt.Sprintf("(No page; controller %s.)", p.Controller)
 	}
 	return p.line("at ")

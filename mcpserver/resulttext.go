@@ -36,7 +36,7 @@ func actionText(res gate.Result) string {
 		b.WriteByte('\n')
 	}
 	b.WriteString(res.Page.ShortLine())
-	return b.String()
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // writeOutcome writes the outcome when it is not done ("done" is what the
