@@ -58,7 +58,7 @@ func (g *Gate) doAndSee(ctx context.Context, a Action, onlyChanges bool) Result 
 		return res
 	}
 	if snap.Changes {
-		res.Message = msg + " What changed on the page follows; your refs of the rest stay valid."
+		res.Message = msg + " What changed on the page follows."
 	} else {
 		res.Message = msg + " The page follows."
 	}
