@@ -45,12 +45,11 @@ func userStepMessage(m *MarkRefs) string {
 	if m.Kind == spec.Submission {
 		what = "submitting form " + m.Marked
 	}
-	return fmt.Sprintf("The Company leaves this step to the User: %s (%s mark on %s). %s",
-		what, m.Kind, m.Marked, userStepAdvice(m))
+	return fmt.Sprintf("The Company leaves this step to the User: %s. %s", what, userStepAdvice(m))
 }
 
 func userStepAdvice(m *MarkRefs) string {
-	return fmt.Sprintf("Do not try another way; offer them control with browser_request_user_control (ref %s, a short reason), then work on or wait with browser_wait_for_control.", m.Touches)
+	return fmt.Sprintf("Do not try another way; offer them control: browser_request_user_control with ref %s and a short reason.", m.Touches)
 }
 
 // caughtByGuard is the refusal of an action whose input the in-page guard

@@ -57,11 +57,9 @@ func (g *Gate) doAndSee(ctx context.Context, a Action, onlyChanges bool) Result 
 		res.Page = snap.Page
 		return res
 	}
-	if snap.Changes {
-		res.Message = msg + " What changed on the page follows."
-	} else {
-		res.Message = msg + " The page follows."
-	}
+	// The page (or what changed) follows the message in the text, with
+	// its page line: the message says no more.
+	res.Message = msg
 	if res.Text != "" { // a WebMCP tool's output, then the page it left
 		snap.Text = res.Text + "\n" + snap.Text
 	}

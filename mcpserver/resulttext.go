@@ -80,12 +80,7 @@ func offerText(r OfferResult) string {
 		if s := o.Step; s != nil {
 			b.WriteString(" for the step " + s.Kind + " " + s.Ref)
 		}
-		if o.Reached != nil {
-			b.WriteString("; reached: " + strings.Join(o.Reached, ", "))
-			if len(o.Reached) == 0 {
-				b.WriteString("none")
-			}
-		}
+		// The message names the channels reached (reachedMessage).
 		b.WriteByte('.')
 	}
 	if r.Replaced != "" {
@@ -119,7 +114,7 @@ func statusText(st ControlStatus) string {
 	if e := st.Elicitation; e != nil {
 		b.WriteString("; elicitation of " + e.Offer + ": " + e.Action)
 	}
-	if st.MustReobserve {
+	if st.MustReobserve && !strings.Contains(st.Message, "snapshot") {
 		b.WriteString("; must_reobserve")
 	}
 	if st.TimedOut {

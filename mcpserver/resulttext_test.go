@@ -76,7 +76,7 @@ func TestResultTextSaysWhatTheModelNeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	text = textContent(t, call(t, cs, spec.ToolControlStatus, nil, &st))
-	if !strings.Contains(text, "Controller agent; handed_back at ") || !strings.Contains(text, "must_reobserve") ||
+	if !strings.Contains(text, "Controller agent; handed_back at ") || !strings.Contains(text, "take a new snapshot") ||
 		!strings.Contains(text, `user_message (the User's own words, not a page's): "I checked in; the seat is 14C."`) {
 		t.Errorf("the status after the hand back:\n%s", text)
 	}

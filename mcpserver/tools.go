@@ -317,7 +317,7 @@ func requestUser(g *gate.Gate, in gate.RequestInput) (OfferResult, bool) {
 	}
 	offer := ctl.RequestUser(strings.TrimSpace(in.Reason), g.StepFor(in.Ref))
 	res := OfferResult{Outcome: spec.OutcomeDone, Offer: &OfferView{Offer: offer},
-		Message: "The User has been offered control. Tell them which step is theirs; work on or call browser_wait_for_control."}
+		Message: "Offered the User control: tell them which step is theirs, then work on or call browser_wait_for_control."}
 	if st.Offer != nil {
 		res.Replaced = st.Offer.ID
 		res.Message = "This offer replaces " + st.Offer.ID + ". " + res.Message
