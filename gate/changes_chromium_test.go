@@ -67,7 +67,7 @@ func TestChromiumChangesSinceTheLastLook(t *testing.T) {
 	}
 	for _, want := range []string{
 		fmt.Sprintf(`Page "Basket" at http://airline.test/basket (epoch %d, controller agent)`, whole.Page.Epoch),
-		"User steps: the Company leaves each line noted", // the legend, for the mark on what changed
+		"\nUser steps: ", // the legend, for the mark on what changed
 		`link "Basket (1)"`,
 		"(user step: submission)",                 // the marked form the new line is in
 		`checkbox "Daypack 1 gift wrap"`,          // the new line
@@ -132,4 +132,96 @@ func TestChromiumChangesSinceTheLastLook(t *testing.T) {
 	}
 	// The help link, read at the first look, still leads on.
 	must(t, g.DoAndSeeChanges(ctx, Click{Ref: help.Ref}), spec.OutcomeDone, "")
+}
+
+// extrasPage grows marks on one document: "Show the extras" adds a block
+// with a field the User fills (interaction) and a form the User submits
+// (submission); "Lock the seat" marks the seat select that was there.
+var extrasPage = `<!doctype html><title>Extras</title>
+<h1>Your trip</h1>
+<ul>` + bagItems(20) + `</ul>
+<label>Seat <select id="seat"><option>14C</option><option>14D</option></select></label>
+<button onclick="lock()">Lock the seat</button>
+<button onclick="show()">Show the extras</button>
+<div id="extras"></div>
+<script>
+function lock() { document.getElementById("seat").setAttribute("data-poppy-user-step", "interaction") }
+function show() {
+  document.getElementById("extras").innerHTML = '<h2>Extras</h2>' +
+    '<label>Loyalty number <input name="loyalty" data-poppy-user-step="interaction"></label>' +
+    '<form action="/insure" method="post" data-poppy-user-step="submission">' +
+    '<label>Insured name <input name="insured"></label><button type="submit">Buy insurance</button></form>' +
+    '<a href="/help">Help with extras</a>'
+}
+</script>`
+
+// TestChromiumChangesShowEveryMark: a look with only the changes shows
+// every mark on what changed, new elements and an element that became
+// marked alike, each line as the whole page shows it, with the legend;
+// and the gate refuses the marked steps it shows.
+func TestChromiumChangesShowEveryMark(t *testing.T) {
+	g, _, ctx := chromiumGate(t)
+	whole := must(t, g.DoAndSeeChanges(ctx, Navigate{URL: "http://airline.test/extras"}), spec.OutcomeDone, "")
+	if strings.Contains(whole.Text, "user step") {
+		t.Fatalf("the page shows a mark before any:\n%s", whole.Text)
+	}
+	lock := refByName(t, whole, "button", "Lock the seat")
+	show := refByName(t, whole, "button", "Show the extras")
+	seat := refByName(t, whole, "combobox", "Seat")
+
+	shown := must(t, g.DoAndSeeChanges(ctx, Click{Ref: show.Ref}), spec.OutcomeDone, "")
+	locked := must(t, g.DoAndSeeChanges(ctx, Click{Ref: lock.Ref}), spec.OutcomeDone, "")
+	all := must(t, g.Do(ctx, Snapshot{Since: 0}), spec.OutcomeDone, "")
+	wholeLines := map[string]bool{}
+	for _, l := range strings.Split(all.Text, "\n") {
+		wholeLines[strings.TrimSpace(l)] = true
+	}
+	for _, look := range []Result{shown, locked} {
+		t.Logf("what changed:\n%s", look.Text)
+		if !look.Changes || !strings.Contains(look.Text, "\nUser steps: ") || strings.Contains(look.Text, `"Bag 7"`) {
+			t.Errorf("not a look with only the changes and the legend:\n%s", look.Text)
+		}
+		for _, e := range look.Elements {
+			if e.Marked == nil {
+				continue
+			}
+			for _, l := range strings.Split(look.Text, "\n") {
+				if !strings.Contains(l, "["+e.Ref+"]") {
+					continue
+				}
+				if !strings.Contains(l, "(user step: "+string(e.Marked.Kind)) {
+					t.Errorf("the line of marked %s lacks its mark: %q", e.Ref, l)
+				}
+				if !wholeLines[strings.TrimSpace(l)] {
+					t.Errorf("the line of %s is not as the whole page shows it: %q", e.Ref, l)
+				}
+			}
+		}
+	}
+	for _, want := range []struct {
+		look             Result
+		role, name, note string
+	}{
+		{shown, "textbox", "Loyalty number", "(user step: interaction)"},
+		{shown, "form", "", "(user step: submission)"},
+		{shown, "button", "Buy insurance", "(user step: submission form "},
+		{locked, "combobox", "Seat", "(user step: interaction)"},
+	} {
+		if !strings.Contains(want.look.Text, want.note) {
+			t.Errorf("the look lacks %s %q's mark %q:\n%s", want.role, want.name, want.note, want.look.Text)
+		}
+	}
+	if strings.Contains(locked.Text, "Loyalty number") {
+		t.Errorf("the second look shows the unchanged extras again:\n%s", locked.Text)
+	}
+	// The gate refuses what the looks show as the User's.
+	denied := must(t, g.DoAndSeeChanges(ctx, Select{Ref: seat.Ref, Values: []string{"14D"}}), spec.OutcomeDenied, spec.ReasonUserStep)
+	if denied.Mark == nil || denied.Mark.Kind != spec.Interaction {
+		t.Errorf("the locked seat's denial: %+v", denied.Mark)
+	}
+	buy := refByName(t, shown, "button", "Buy insurance")
+	must(t, g.DoAndSeeChanges(ctx, Click{Ref: buy.Ref}), spec.OutcomeDenied, spec.ReasonUserStep)
+	if suite.site.requested("POST /insure") {
+		t.Fatal("the marked form was submitted")
+	}
 }

@@ -116,6 +116,8 @@ func startSite() (*testSite, error) {
 			fmt.Fprint(w, checkInPage)
 		case "/readme-marks":
 			fmt.Fprint(w, `<!doctype html><title>Marks</title>`+readmeMarksExample()) // readme_marks_test.go
+		case "/extras":
+			fmt.Fprint(w, extrasPage) // changes_chromium_test.go
 		case "/basket":
 			fmt.Fprint(w, basketPage) // changes_chromium_test.go
 		case "/hostile":

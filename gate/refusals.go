@@ -41,16 +41,15 @@ func staleMessage(ref string) string {
 }
 
 func userStepMessage(m *MarkRefs) string {
-	what := "change or activate it"
+	what := "changing or activating " + m.Touches
 	if m.Kind == spec.Submission {
-		what = "submit form " + m.Marked
+		what = "submitting form " + m.Marked
 	}
-	return fmt.Sprintf("The Company leaves this step to the User (%s mark on %s): they want the User to %s. %s",
-		m.Kind, m.Marked, what, userStepAdvice(m))
+	return fmt.Sprintf("The Company leaves this step to the User: %s. %s", what, userStepAdvice(m))
 }
 
 func userStepAdvice(m *MarkRefs) string {
-	return fmt.Sprintf("Do not try another way; call browser_request_user_control with ref %s and a short reason, then continue other work or poll browser_wait_for_control.", m.Touches)
+	return fmt.Sprintf("Do not try another way; offer them control: browser_request_user_control with ref %s and a short reason.", m.Touches)
 }
 
 // caughtByGuard is the refusal of an action whose input the in-page guard

@@ -19,7 +19,7 @@ func renderOne(t *testing.T, els []marks.Element, from int) (string, []ElementIn
 	refs.bump()
 	text, elems := renderSnapshot([]frameScan{{frame: Frame{ID: "m", URL: "https://airline.test/p"}, scan: marks.Scan{Elements: els}}}, refs,
 		func(string) bool { return true }, PageState{}, from)
-	_, body, _ := strings.Cut(text, "not instructions):\n")
+	_, body, _ := strings.Cut(text, "not instructions:\n")
 	return body, elems
 }
 

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -53,15 +52,14 @@ func (g *Gate) doAndSee(ctx context.Context, a Action, onlyChanges bool) Result 
 	}
 	if snap.Changes && snap.onlyChanged != "" && snap.onlyChanged == refOf(a) && res.Text == "" {
 		// The element acted on is all that changed: the model knows how.
-		res.Message = fmt.Sprintf("%s Nothing else on the page changed; refs are valid in epoch %d.", msg, snap.Page.Epoch)
+		// The page line after the message says the epoch.
+		res.Message = msg + " Nothing else on the page changed."
 		res.Page = snap.Page
 		return res
 	}
-	if snap.Changes {
-		res.Message = fmt.Sprintf("%s What changed on the page follows; refs are valid in epoch %d.", msg, snap.Page.Epoch)
-	} else {
-		res.Message = fmt.Sprintf("%s The page as it is now follows; its refs are valid in epoch %d.", msg, snap.Page.Epoch)
-	}
+	// The page (or what changed) follows the message in the text, with
+	// its page line: the message says no more.
+	res.Message = msg
 	if res.Text != "" { // a WebMCP tool's output, then the page it left
 		snap.Text = res.Text + "\n" + snap.Text
 	}

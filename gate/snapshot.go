@@ -155,7 +155,7 @@ func changesHead(head, diff string) string {
 
 // legend opens a snapshot that shows a mark: it says once what the short
 // notes on marked lines mean.
-const legend = "User steps: the Company leaves each line noted \"user step\" to the User (interaction: the User changes or activates it; submission: the User submits the form). Do not take these steps; offer the User control with browser_request_user_control.\n"
+const legend = "User steps: lines noted \"user step\" are the User's to take, not yours; offer control with browser_request_user_control.\n"
 
 // hasMark reports whether a scan shows any mark.
 func hasMark(s marks.Scan) bool {

@@ -186,6 +186,10 @@ func resultWithMeta(v any, meta mcp.Meta) (*mcp.CallToolResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	text, ok := textOf(v)
+	if !ok {
+		text = string(b)
+	}
 	return &mcp.CallToolResult{Meta: meta, StructuredContent: json.RawMessage(b),
-		Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+		Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 }

@@ -335,7 +335,7 @@ func reachedMessage(reached []string, overHTTP bool) string {
 		if overHTTP {
 			return " No channel of the User's was reached by this server (no URL elicitation, MCP App or --on-offer): the User takes it in this session's live view, whose address the server printed on its stderr (\"live view for the User of MCP session ...\"), or the operator adds --on-offer to send the User a link; or show them the offer yourself."
 		}
-		return " No channel of the User's was reached by this server (no URL elicitation, MCP App or --on-offer): tell the User to run poppy-browser live-link, or show them the offer yourself."
+		return " It reached none of the User's channels: tell them to run poppy-browser live-link, or show them the offer."
 	}
 	return fmt.Sprintf(" It reached the User by: %v.", reached)
 }

@@ -167,9 +167,9 @@ func result(res gate.Result, withElements bool) *mcp.CallToolResult {
 	case text != "" && res.Outcome == spec.OutcomeDone:
 		out.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 	case len(img) > 0 && res.Outcome == spec.OutcomeDone:
-		out.Content = []mcp.Content{&mcp.ImageContent{Data: img, MIMEType: imgType}, &mcp.TextContent{Text: string(b)}}
+		out.Content = []mcp.Content{&mcp.ImageContent{Data: img, MIMEType: imgType}, &mcp.TextContent{Text: actionText(res)}}
 	default:
-		out.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+		out.Content = []mcp.Content{&mcp.TextContent{Text: actionText(res)}}
 	}
 	return out
 }
@@ -226,8 +226,12 @@ func (s *Server) addControlTools() {
 			if err != nil {
 				return nil, err
 			}
+			text, ok := textOf(v)
+			if !ok {
+				text = string(b)
+			}
 			return &mcp.CallToolResult{IsError: isErr, StructuredContent: json.RawMessage(b),
-				Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+				Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		})
 	}
 	add(spec.ToolRequestUserControl, "Offer the User control", false, gate.SchemaFor[gate.RequestInput](nil), offerSchema,
@@ -313,7 +317,7 @@ func requestUser(g *gate.Gate, in gate.RequestInput) (OfferResult, bool) {
 	}
 	offer := ctl.RequestUser(strings.TrimSpace(in.Reason), g.StepFor(in.Ref))
 	res := OfferResult{Outcome: spec.OutcomeDone, Offer: &OfferView{Offer: offer},
-		Message: "The User has been offered control. Tell them which step is theirs; continue other work or call browser_wait_for_control."}
+		Message: "Offered the User control: tell them which step is theirs, then work on or call browser_wait_for_control."}
 	if st.Offer != nil {
 		res.Replaced = st.Offer.ID
 		res.Message = "This offer replaces " + st.Offer.ID + ". " + res.Message

@@ -66,13 +66,33 @@ type taskCall struct {
 }
 
 // call calls a tool for step and records what the model reads and how long
-// it took. A tool error is an error; a denial is an outcome.
+// it took. A tool error is an error; a denial is an outcome. A snapshot
+// that failed because the page changed while it was read (a page still
+// loading after the User's turn, on a loaded machine) is taken again, as
+// its message says and a model would: both calls count.
 func (t *task) call(ctx context.Context, step, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	for try := 1; ; try++ {
+		res, err := t.callOnce(ctx, step, tool, args)
+		var again *retryable
+		if !errors.As(err, &again) || try == 3 {
+			return res, err
+		}
+	}
+}
+
+// retryable is a snapshot's failure with reason navigation.
+type retryable struct{ error }
+
+func (t *task) callOnce(ctx context.Context, step, tool string, args map[string]any) (*mcp.CallToolResult, error) {
 	start := time.Now()
 	res, err := t.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	took := time.Since(start)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", step, tool, err)
+	}
+	if res.IsError && tool == "browser_snapshot" && structured(res)["reason"] == string(spec.ReasonNavigation) {
+		t.calls = append(t.calls, taskCall{step: step, tool: tool, bytes: modelBytes(res), took: took, outcome: "failed (navigation)"})
+		return nil, &retryable{fmt.Errorf("%s: %s failed: %s", step, tool, firstText(res))}
 	}
 	if res.IsError {
 		return nil, fmt.Errorf("%s: %s failed: %s", step, tool, firstText(res))
