@@ -96,9 +96,6 @@ type (
 	}
 )
 
-// HandOverHelp says, for a model, what to do about a user_step denial.
-const HandOverHelp = " When an action is denied with reason user_step, the Company leaves that step to the User: call browser_request_user_control (it answers at once), tell the User, continue other work or poll browser_wait_for_control, and after control comes back take a new snapshot. While the User holds control every browser action is denied with user_has_control."
-
 // Catalogue returns every action of the gate, one entry each, in the
 // order of the list in plans.go. Each call returns new schemas, which the
 // caller may change.
@@ -110,8 +107,8 @@ func Catalogue() []Entry {
 	return out
 }
 
-// (A user_step denial's message says what to do; the server's
-// instructions say it once more, HandOverHelp: not on every tool.)
+// (A user_step denial's message says what to do; the MCP server's
+// instructions say it once more: not on every tool.)
 
 // SchemaFor infers T's JSON schema and lets edit (optional) tighten it.
 // It panics on a type that has no schema: a wiring mistake any test
