@@ -20,6 +20,14 @@ type Action interface {
 	plan() plan
 }
 
+// onElement is an action on one element, named by its ref. A probe
+// ([Prober.Do]) names its element by frame and local id and gives the
+// action the ref it assigns; each such action says how, beside its plan.
+type onElement interface {
+	Action
+	withRef(ref string) Action
+}
+
 // plan is what an action asks of the gate. Gate.Do reads it in order:
 // ref, touch (marks), lease, dispatch, settle, done.
 type plan struct {

@@ -35,7 +35,8 @@ var clickDecl = Decl[RefInput]{
 	Build:       func(in RefInput) Action { return Click{Ref: in.Ref} },
 }
 
-func (Click) Tool() string { return spec.ToolClick }
+func (Click) Tool() string                { return spec.ToolClick }
+func (a Click) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Click) plan() plan {
 	return plan{
@@ -81,7 +82,8 @@ var typeDecl = Decl[TypeInput]{
 	Build:       func(in TypeInput) Action { return Type{Ref: in.Ref, Text: in.Text, Submit: in.Submit} },
 }
 
-func (Type) Tool() string { return spec.ToolType }
+func (Type) Tool() string                { return spec.ToolType }
+func (a Type) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Type) plan() plan {
 	// One round trip covers typing and, with Submit, the Enter that may
@@ -129,7 +131,8 @@ var selectDecl = Decl[SelectInput]{
 	Build:       func(in SelectInput) Action { return Select{Ref: in.Ref, Values: in.Values} },
 }
 
-func (Select) Tool() string { return spec.ToolSelect }
+func (Select) Tool() string                { return spec.ToolSelect }
+func (a Select) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Select) plan() plan {
 	p := plan{
@@ -167,7 +170,8 @@ var pressKeyDecl = Decl[PressKeyInput]{
 	Build:       func(in PressKeyInput) Action { return PressKey{Key: in.Key, Ref: in.Ref} },
 }
 
-func (PressKey) Tool() string { return spec.ToolPressKey }
+func (PressKey) Tool() string                { return spec.ToolPressKey }
+func (a PressKey) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a PressKey) plan() plan {
 	// The key judged is the key pressed: "\r", "Return" and "NumpadEnter"
@@ -222,7 +226,8 @@ var scrollDecl = Decl[ScrollInput]{
 	Build: func(in ScrollInput) Action { return Scroll{Ref: in.Ref, Direction: in.Direction, Amount: in.Amount} },
 }
 
-func (Scroll) Tool() string { return spec.ToolScroll }
+func (Scroll) Tool() string                { return spec.ToolScroll }
+func (a Scroll) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Scroll) plan() plan {
 	amount := a.Amount
@@ -378,12 +383,14 @@ var hoverDecl = Decl[RefInput]{
 	Build:       func(in RefInput) Action { return Hover{Ref: in.Ref} },
 }
 
-func (Hover) Tool() string { return spec.ToolHover }
+func (Hover) Tool() string                { return spec.ToolHover }
+func (a Hover) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Hover) plan() plan {
 	return plan{
-		ref:   a.Ref,
-		touch: &marks.Action{Kind: marks.ActionHover},
+		ref: a.Ref,
+		// Judged as a click: hover menus and tooltips act on the pointer.
+		touch: &marks.Action{Kind: marks.ActionClick},
 		lease: inputLease,
 		dispatch: func(ctx context.Context, st *step) error {
 			return atCentre(ctx, st, "hover", st.r.input.Hover)

@@ -36,15 +36,14 @@ type ActionKind string
 
 // The kinds of action the scanner judges.
 const (
+	// ActionClick clicks the element, or moves the pointer over it (a
+	// hover is judged as a click: menus and tooltips act on the pointer).
 	ActionClick  ActionKind = "click"
 	ActionType   ActionKind = "type"
 	ActionSelect ActionKind = "select"
 	ActionKey    ActionKind = "key"
 	ActionScroll ActionKind = "scroll"
 	ActionFocus  ActionKind = "focus"
-	// ActionHover moves the pointer over the element: judged as a click,
-	// since hover menus and tooltips act on the pointer.
-	ActionHover ActionKind = "hover"
 	// ActionWheel scrolls with the mouse wheel, without a target: judged
 	// on the focused element, which a wheel changes when it is a number
 	// field (Chromium steps a focused number input under the pointer).
@@ -104,7 +103,7 @@ type actionJSON struct {
 // local id. A gone target is a Verdict with Stale set, not an error.
 func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	switch a.Kind {
-	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel, ActionTool, ActionGuard:
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionWheel, ActionTool, ActionGuard:
 	default:
 		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
 	}

@@ -1,0 +1,32 @@
+package gate
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestActionsOnAnElementTakeARef: every action of the catalogue that
+// gives input to an element it names by its ref (a Ref field, marks to
+// check) says how a probe gives it one (onElement), and gives it: a new
+// action on an element is probed like the rest without touching the
+// prober. Reads (a snapshot or screenshot of one element) are not probes.
+func TestActionsOnAnElementTakeARef(t *testing.T) {
+	for _, e := range Catalogue() {
+		a, err := e.Action(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Tool, err)
+		}
+		_, hasRef := reflect.TypeOf(a).FieldByName("Ref")
+		hasRef = hasRef && a.plan().touch != nil
+		on, ok := a.(onElement)
+		if hasRef != ok {
+			t.Errorf("%s (%T): a Ref field %v, but onElement %v", e.Tool, a, hasRef, ok)
+			continue
+		}
+		if ok {
+			if got := reflect.ValueOf(on.withRef("e42")).FieldByName("Ref").String(); got != "e42" {
+				t.Errorf("%s: withRef(e42) left Ref %q", e.Tool, got)
+			}
+		}
+	}
+}
