@@ -96,8 +96,17 @@ type (
 	}
 )
 
+// catalogue lists every action's declaration, in the order the tools are
+// offered. Each declaration sits in its family's file, beside its plan
+// (mouse.go, keyboard.go, form.go, navigate.go, snapshot.go, ...).
+var catalogue = []declared{
+	navigateDecl, backDecl, forwardDecl, snapshotDecl, clickDecl, hoverDecl, typeDecl,
+	selectDecl, pressKeyDecl, scrollDecl, waitDecl, tabsDecl, handleDialogDecl, screenshotDecl,
+	webmcpListDecl, webmcpCallDecl,
+}
+
 // Catalogue returns every action of the gate, one entry each, in the
-// order of the list in plans.go. Each call returns new schemas, which the
+// order of the list above. Each call returns new schemas, which the
 // caller may change.
 func Catalogue() []Entry {
 	out := make([]Entry, len(catalogue))

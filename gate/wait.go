@@ -11,6 +11,16 @@ import (
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
+// Wait waits for Seconds (at most [MaxWait]; 0 means 1 s, or [MaxWait] when
+// Text is set), or until Text appears on the page.
+type Wait struct {
+	Seconds float64
+	Text    string
+}
+
+// MaxWait bounds a [Wait].
+const MaxWait = 30 * time.Second
+
 // WaitInput is browser_wait's input.
 type WaitInput struct {
 	Seconds float64 `json:"seconds,omitempty"`
