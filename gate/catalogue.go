@@ -21,6 +21,8 @@ type Entry struct {
 	// Loop is how the built-in loop offers the action; its zero value
 	// when the loop does not (it takes its own snapshots).
 	Loop Loop
+	// User tells the User the action in their own terminal's feed.
+	User UserWords
 	// ReadOnly is set for an action that changes nothing on the page;
 	// Idempotent for one that, repeated, changes nothing more.
 	// Destructive is never set: every action is refused at a step the
@@ -32,6 +34,12 @@ type Entry struct {
 	// It fails only on JSON that does not fit the input's Go type.
 	Action func(input json.RawMessage) (Action, error)
 }
+
+// UserWords tell the User, in the feed of their terminal, what an agent's
+// action did, with no tool name or element ref: Did tells the action
+// ("clicked"), Refused names it in a refusal ("its click was refused").
+// Empty: the feed says "acted".
+type UserWords struct{ Did, Refused string }
 
 // Loop is how the built-in loop offers an action.
 type Loop struct {
@@ -51,6 +59,7 @@ type Decl[In any] struct {
 	Title       string
 	Description string
 	Loop        Loop
+	User        UserWords
 	// ReadOnly: the action changes nothing on the page (it is then
 	// idempotent too).
 	ReadOnly bool
@@ -65,7 +74,7 @@ type declared interface{ entry() Entry }
 
 // entry builds the Entry; each call infers new schemas.
 func (d Decl[In]) entry() Entry {
-	return Entry{Tool: d.Tool, Title: d.Title, Description: d.Description, Loop: d.Loop,
+	return Entry{Tool: d.Tool, Title: d.Title, Description: d.Description, Loop: d.Loop, User: d.User,
 		ReadOnly: d.ReadOnly, Idempotent: d.ReadOnly,
 		Input: SchemaFor[In](d.Schema),
 		Action: func(raw json.RawMessage) (Action, error) {

@@ -23,6 +23,7 @@ var clickDecl = Decl[RefInput]{
 	Title:       "Click",
 	Description: "Click an element (real mouse input).",
 	Loop:        Loop{Name: "click", Brief: "Click an element by its ref from the current page."},
+	User:        UserWords{Did: "clicked", Refused: "click"},
 	Build:       func(in RefInput) Action { return Click{Ref: in.Ref} },
 }
 
@@ -68,6 +69,7 @@ var hoverDecl = Decl[RefInput]{
 	Title:       "Hover",
 	Description: "Hover over an element (menus, tooltips).",
 	Loop:        Loop{Name: "hover", Brief: "Move the pointer over an element by its ref."},
+	User:        UserWords{Did: "pointed at an element", Refused: "pointing"},
 	Build:       func(in RefInput) Action { return Hover{Ref: in.Ref} },
 }
 
@@ -131,6 +133,7 @@ var scrollDecl = Decl[ScrollInput]{
 	Title:       "Scroll",
 	Description: "Scroll the page or an element.",
 	Loop:        Loop{Name: "scroll", Brief: "Scroll the page, or an element by ref."},
+	User:        UserWords{Did: "scrolled", Refused: "scrolling"},
 	Schema: func(s *jsonschema.Schema) {
 		s.Properties["direction"].Enum = enum(Directions())
 		s.Properties["amount"].Minimum = ptr(0.0)

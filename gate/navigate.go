@@ -32,6 +32,7 @@ var navigateDecl = Decl[NavigateInput]{
 	Title:       "Navigate",
 	Description: "Open an http(s) URL; answers with the page (new epoch).",
 	Loop:        Loop{Name: "navigate", Brief: "Open an http or https URL."},
+	User:        UserWords{Did: "opened a page", Refused: "page load"},
 	Build:       func(in NavigateInput) Action { return Navigate{URL: in.URL} },
 }
 
@@ -71,6 +72,7 @@ var backDecl = Decl[NoInput]{
 	Title:       "Go back",
 	Description: "Go back one page; answers with it (new epoch).",
 	Loop:        Loop{Name: "back", Brief: "Go back one page."},
+	User:        UserWords{Did: "went back", Refused: "step back"},
 	Build:       func(NoInput) Action { return Back{} },
 }
 
@@ -79,6 +81,7 @@ var forwardDecl = Decl[NoInput]{
 	Title:       "Go forward",
 	Description: "Go forward one page; answers with it (new epoch).",
 	Loop:        Loop{Name: "forward", Brief: "Go forward one page."},
+	User:        UserWords{Did: "went forward", Refused: "step forward"},
 	Build:       func(NoInput) Action { return Forward{} },
 }
 

@@ -30,3 +30,14 @@ func TestActionsOnAnElementTakeARef(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryActionTellsTheUser: each action of the catalogue declares the
+// words the User's feed tells it in (what it did, and its name in a
+// refusal); without them the feed could only say "acted".
+func TestEveryActionTellsTheUser(t *testing.T) {
+	for _, e := range Catalogue() {
+		if e.User.Did == "" || e.User.Refused == "" {
+			t.Errorf("%s declares no words for the User (Decl.User): %+v", e.Tool, e.User)
+		}
+	}
+}

@@ -41,6 +41,7 @@ var screenshotDecl = Decl[ScreenshotInput]{
 	Tool:        spec.ToolScreenshot,
 	Title:       "Screenshot",
 	Description: "PNG of the viewport, the page or an element; the User's fields masked.",
+	User:        UserWords{Did: "looked at the page", Refused: "look at the page"},
 	ReadOnly:    true,
 	Build: func(in ScreenshotInput) Action {
 		return Screenshot{Ref: in.Ref, FullPage: in.FullPage, OutlineMarks: in.OutlineMarks}
