@@ -41,3 +41,17 @@ func TestEveryActionTellsTheUser(t *testing.T) {
 		}
 	}
 }
+
+// TestActionsAnswerToTheirTool: the action each entry builds names the
+// entry's tool (the audit log names an action by it).
+func TestActionsAnswerToTheirTool(t *testing.T) {
+	for _, e := range Catalogue() {
+		a, err := e.Action(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Tool, err)
+		}
+		if a.Tool() != e.Tool {
+			t.Errorf("the action of %s (%T) answers to %s", e.Tool, a, a.Tool())
+		}
+	}
+}
