@@ -33,6 +33,8 @@ func TestBadArgumentsThroughTheSDK(t *testing.T) {
 		{spec.ToolSelect, map[string]any{"ref": "e2", "values": []any{1}}, `The input does not fit browser_select: each item of "values" must be a string.`},
 		{spec.ToolSnapshot, map[string]any{"from": 1.5}, `The input does not fit browser_snapshot: "from" must be a whole number, not 1.5.`},
 		{spec.ToolWaitForControl, map[string]any{"timeout_seconds": 600}, `The input does not fit browser_wait_for_control: "timeout_seconds" must be at most 60, not 600.`},
+		{spec.ToolBack, json.RawMessage(`[]`), `The input does not fit browser_back: the arguments are not a JSON object.`},
+		{spec.ToolControlStatus, json.RawMessage(`3`), `The input does not fit browser_control_status: the arguments are not a JSON object.`},
 		{spec.ToolRequestUserControl, map[string]any{"reason": true}, `The input does not fit browser_request_user_control: "reason" must be a string.`},
 	} {
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
