@@ -18,9 +18,9 @@ import (
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, client *http.Client) error {
 	fs := cli.NewFlagSet("check", "check [flags] URL...  (flags and pages also from ./"+check.ConfigFile+", the command line winning)", stderr)
 	var bf config
-	fs.StringVar(&bf.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
-	fs.StringVar(&bf.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
-	fs.BoolVar(&bf.Headful, "headful", false, "show the browser window")
+	fs.StringVar(&bf.Browser.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
+	fs.StringVar(&bf.Browser.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
+	fs.BoolVar(&bf.Browser.Headful, "headful", false, "show the browser window")
 	fs.Var(&bf.browserArgs, "browser-arg", "extra Chromium flag (repeatable), e.g. --host-resolver-rules=...")
 	bf.registerNetwork(fs)
 	watch := fs.Duration("watch", check.DefaultWatch, "watch each page this long after it loads for marks that arrive late (at most 1m)")
@@ -121,13 +121,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 			return cli.UsageErrorf("check: --storage-state: %v", err)
 		}
 	}
-	if err := cli.NeedDisplay("check", bf.Headful, bf.CDPURL); err != nil {
+	if err := cli.NeedDisplay("check", bf.Browser.Headful, bf.Browser.CDPURL); err != nil {
 		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: err.Error()}
 	}
 	opts := &check.Options{
-		Chromium:     bf.Chromium,
-		CDPURL:       bf.CDPURL,
-		Headful:      bf.Headful,
+		Chromium:     bf.Browser.Chromium,
+		CDPURL:       bf.Browser.CDPURL,
+		Headful:      bf.Browser.Headful,
 		BrowserArgs:  bf.browserArgs,
 		HTTPClient:   client,
 		NoDiscovery:  *noDiscovery,
@@ -136,8 +136,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 		Settle:       *settle,
 		Watch:        *watch,
 		Parallel:     *parallel,
-		CAFile:       bf.CAFile,
-		Resolve:      bf.Resolve,
+		CAFile:       bf.Browser.CAFile,
+		Resolve:      bf.Browser.Resolve,
 		Headers:      hdrs,
 		StorageState: state,
 	}
