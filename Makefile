@@ -83,7 +83,7 @@ FUZZ_TARGETS := \
 	./spec:FuzzMatchesDomain ./spec:FuzzNormalizeDomain \
 	./session:FuzzParseCompany ./testsite:FuzzJoinCredential \
 	./internal/pagetext:FuzzLine ./internal/pagetext:FuzzURL \
-	./agent:FuzzParseReply ./gate:FuzzParseRef ./mcpserver:FuzzToolArguments \
+	./agent:FuzzParseReply ./gate:FuzzParseRef ./mcpserver:FuzzToolArguments ./mcpserver:FuzzArgumentProblem \
 	./check:FuzzSourceLine ./check:FuzzParseConfig ./oauth:FuzzVerify
 
 fuzz:

@@ -21,6 +21,8 @@ type Entry struct {
 	// Loop is how the built-in loop offers the action; its zero value
 	// when the loop does not (it takes its own snapshots).
 	Loop Loop
+	// User tells the User the action in their own terminal's feed.
+	User UserWords
 	// ReadOnly is set for an action that changes nothing on the page;
 	// Idempotent for one that, repeated, changes nothing more.
 	// Destructive is never set: every action is refused at a step the
@@ -32,6 +34,12 @@ type Entry struct {
 	// It fails only on JSON that does not fit the input's Go type.
 	Action func(input json.RawMessage) (Action, error)
 }
+
+// UserWords tell the User, in the feed of their terminal, what an agent's
+// action did, with no tool name or element ref: Did tells the action
+// ("clicked"), Refused names it in a refusal ("its click was refused").
+// Empty: the feed says "acted".
+type UserWords struct{ Did, Refused string }
 
 // Loop is how the built-in loop offers an action.
 type Loop struct {
@@ -51,6 +59,7 @@ type Decl[In any] struct {
 	Title       string
 	Description string
 	Loop        Loop
+	User        UserWords
 	// ReadOnly: the action changes nothing on the page (it is then
 	// idempotent too).
 	ReadOnly bool
@@ -65,7 +74,7 @@ type declared interface{ entry() Entry }
 
 // entry builds the Entry; each call infers new schemas.
 func (d Decl[In]) entry() Entry {
-	return Entry{Tool: d.Tool, Title: d.Title, Description: d.Description, Loop: d.Loop,
+	return Entry{Tool: d.Tool, Title: d.Title, Description: d.Description, Loop: d.Loop, User: d.User,
 		ReadOnly: d.ReadOnly, Idempotent: d.ReadOnly,
 		Input: SchemaFor[In](d.Schema),
 		Action: func(raw json.RawMessage) (Action, error) {
@@ -96,11 +105,17 @@ type (
 	}
 )
 
-// HandOverHelp says, for a model, what to do about a user_step denial.
-const HandOverHelp = " When an action is denied with reason user_step, the Company leaves that step to the User: call browser_request_user_control (it answers at once), tell the User, continue other work or poll browser_wait_for_control, and after control comes back take a new snapshot. While the User holds control every browser action is denied with user_has_control."
+// catalogue lists every action's declaration, in the order the tools are
+// offered. Each declaration sits in its family's file, beside its plan
+// (mouse.go, keyboard.go, form.go, navigate.go, snapshot.go, ...).
+var catalogue = []declared{
+	navigateDecl, backDecl, forwardDecl, snapshotDecl, clickDecl, hoverDecl, typeDecl,
+	selectDecl, pressKeyDecl, scrollDecl, waitDecl, tabsDecl, handleDialogDecl, screenshotDecl,
+	webmcpListDecl, webmcpCallDecl,
+}
 
 // Catalogue returns every action of the gate, one entry each, in the
-// order of the list in plans.go. Each call returns new schemas, which the
+// order of the list above. Each call returns new schemas, which the
 // caller may change.
 func Catalogue() []Entry {
 	out := make([]Entry, len(catalogue))
@@ -110,8 +125,8 @@ func Catalogue() []Entry {
 	return out
 }
 
-// (A user_step denial's message says what to do; the server's
-// instructions say it once more, HandOverHelp: not on every tool.)
+// (A user_step denial's message says what to do; the MCP server's
+// instructions say it once more: not on every tool.)
 
 // SchemaFor infers T's JSON schema and lets edit (optional) tighten it.
 // It panics on a type that has no schema: a wiring mistake any test

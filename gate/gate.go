@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/poppy-browser/poppy-browser/audit"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/poppy-browser/poppy-browser/audit"
 
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"

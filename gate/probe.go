@@ -135,24 +135,8 @@ func (r *run) probeTarget(ctx context.Context, pr *Probe, a Action) (Action, *Re
 		}
 		ref := r.g.refs.assign(f.ID, pr.ID, f.URL).ref
 		switch a := a.(type) {
-		case Click:
-			a.Ref = ref
-			return a, nil
-		case Type:
-			a.Ref = ref
-			return a, nil
-		case PressKey:
-			a.Ref = ref
-			return a, nil
-		case Select:
-			a.Ref = ref
-			return a, nil
-		case Hover:
-			a.Ref = ref
-			return a, nil
-		case Scroll:
-			a.Ref = ref
-			return a, nil
+		case onElement:
+			return a.withRef(ref), nil
 		case WebMCPCall:
 			return a, nil // the page's tool names no element; Frame is the top frame
 		}

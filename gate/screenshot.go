@@ -21,6 +21,15 @@ import (
 // box is a rectangle on the full-page picture, CSS pixels.
 type box struct{ x, y, w, h float64 }
 
+// Screenshot takes a picture of the tab (the viewport), the whole page
+// (FullPage) or one element (Ref). Values in the User's fields are masked;
+// OutlineMarks outlines the elements that bear marks.
+type Screenshot struct {
+	Ref          string
+	FullPage     bool
+	OutlineMarks bool
+}
+
 // ScreenshotInput is browser_screenshot's input.
 type ScreenshotInput struct {
 	Ref          string `json:"ref,omitempty" jsonschema:"only this element"`
@@ -32,6 +41,7 @@ var screenshotDecl = Decl[ScreenshotInput]{
 	Tool:        spec.ToolScreenshot,
 	Title:       "Screenshot",
 	Description: "PNG of the viewport, the page or an element; the User's fields masked.",
+	User:        UserWords{Did: "looked at the page", Refused: "look at the page"},
 	ReadOnly:    true,
 	Build: func(in ScreenshotInput) Action {
 		return Screenshot{Ref: in.Ref, FullPage: in.FullPage, OutlineMarks: in.OutlineMarks}

@@ -56,6 +56,7 @@ var tabsDecl = Decl[TabsInput]{
 	Tool:        spec.ToolTabs,
 	Title:       "Manage tabs",
 	Description: "List, select, close or open tabs; refs belong to one tab.",
+	User:        UserWords{Did: "changed tabs", Refused: "change of tabs"},
 	Schema: func(s *jsonschema.Schema) {
 		s.Properties["action"].Enum = enum(TabActions())
 		s.Properties["index"].Minimum = ptr(0.0)
@@ -139,6 +140,7 @@ var handleDialogDecl = Decl[HandleDialogInput]{
 	Tool:        spec.ToolHandleDialog,
 	Title:       "Answer a dialog",
 	Description: "Answer the tab's open dialog; it blocks other actions.",
+	User:        UserWords{Did: "answered the page's dialog", Refused: "answer to the dialog"},
 	Build:       func(in HandleDialogInput) Action { return HandleDialog{Accept: in.Accept, PromptText: in.PromptText} },
 }
 

@@ -11,6 +11,16 @@ import (
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
+// Wait waits for Seconds (at most [MaxWait]; 0 means 1 s, or [MaxWait] when
+// Text is set), or until Text appears on the page.
+type Wait struct {
+	Seconds float64
+	Text    string
+}
+
+// MaxWait bounds a [Wait].
+const MaxWait = 30 * time.Second
+
 // WaitInput is browser_wait's input.
 type WaitInput struct {
 	Seconds float64 `json:"seconds,omitempty"`
@@ -22,6 +32,7 @@ var waitDecl = Decl[WaitInput]{
 	Title:       "Wait",
 	Description: "Wait up to 30 s, or until a text appears.",
 	Loop:        Loop{Name: "wait", Brief: "Wait up to 30 seconds, or until a text appears on the page."},
+	User:        UserWords{Did: "waited", Refused: "wait"},
 	ReadOnly:    true,
 	Schema: func(s *jsonschema.Schema) {
 		s.Properties["seconds"].Minimum = ptr(0.0)

@@ -36,15 +36,14 @@ type ActionKind string
 
 // The kinds of action the scanner judges.
 const (
+	// ActionClick clicks the element, or moves the pointer over it (a
+	// hover is judged as a click: menus and tooltips act on the pointer).
 	ActionClick  ActionKind = "click"
 	ActionType   ActionKind = "type"
 	ActionSelect ActionKind = "select"
 	ActionKey    ActionKind = "key"
 	ActionScroll ActionKind = "scroll"
 	ActionFocus  ActionKind = "focus"
-	// ActionHover moves the pointer over the element: judged as a click,
-	// since hover menus and tooltips act on the pointer.
-	ActionHover ActionKind = "hover"
 	// ActionWheel scrolls with the mouse wheel, without a target: judged
 	// on the focused element, which a wheel changes when it is a number
 	// field (Chromium steps a focused number input under the pointer).
@@ -98,27 +97,18 @@ type actionJSON struct {
 	Tool  bool       `json:"tool"`
 }
 
-// Calls into the scanner for a check; every value is an argument, never
-// source text.
-const (
-	callCheck  = `function(a) { return globalThis.poppyMarks.check(a); }`
-	callDisarm = `function() { return globalThis.poppyMarks.disarm(); }`
-	callStand  = `function(epoch) { globalThis.poppyMarks.standDown(epoch); }`
-	callLate   = `function() { return globalThis.poppyMarks.takeLate(); }`
-)
-
 // Check reads, in one round trip, what action a would touch in the frame and
 // which marks cover it now. For a click it also scrolls the target into view
 // and hit-tests its click point. Every element a returned Mark names has a
 // local id. A gone target is a Verdict with Stale set, not an error.
 func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 	switch a.Kind {
-	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionHover, ActionWheel, ActionTool, ActionGuard:
+	case ActionClick, ActionType, ActionSelect, ActionKey, ActionScroll, ActionFocus, ActionWheel, ActionTool, ActionGuard:
 	default:
 		return Verdict{}, fmt.Errorf("checking action: unknown kind %q", a.Kind)
 	}
 	var v verdictJSON
-	if err := f.Call(ctx, World, callCheck, &v, actionJSON(a)); err != nil {
+	if err := callScanner(ctx, f, jsCheck, &v, actionJSON(a)); err != nil {
 		return Verdict{}, fmt.Errorf("checking action: %w", err)
 	}
 	if v.Unseen {
@@ -127,7 +117,7 @@ func Check(ctx context.Context, f browser.Frame, a Action) (Verdict, error) {
 			return Verdict{}, fmt.Errorf("checking action: %w", err)
 		}
 		v = verdictJSON{}
-		if err := f.Call(ctx, World, callCheck, &v, actionJSON(a)); err != nil {
+		if err := callScanner(ctx, f, jsCheck, &v, actionJSON(a)); err != nil {
 			return Verdict{}, fmt.Errorf("checking action: %w", err)
 		}
 	}
@@ -154,7 +144,7 @@ type Disarmed struct {
 // two seconds more for what the action's scripts do after it (see [Late]).
 func Disarm(ctx context.Context, f browser.Frame) (Disarmed, error) {
 	var d Disarmed
-	if err := f.Call(ctx, World, callDisarm, &d); err != nil {
+	if err := callScanner(ctx, f, jsDisarm, &d); err != nil {
 		return Disarmed{}, fmt.Errorf("disarming the guard: %w", err)
 	}
 	return d, nil
@@ -167,7 +157,7 @@ func Disarm(ctx context.Context, f browser.Frame) (Disarmed, error) {
 // it stopped nothing.
 func Late(ctx context.Context, f browser.Frame) (*Caught, error) {
 	var c *Caught
-	if err := f.Call(ctx, World, callLate, &c); err != nil {
+	if err := callScanner(ctx, f, jsTakeLate, &c); err != nil {
 		return nil, fmt.Errorf("reading the guard: %w", err)
 	}
 	return c, nil
@@ -181,7 +171,7 @@ func Late(ctx context.Context, f browser.Frame) (*Caught, error) {
 // [Check] of epoch or an older one arms nothing in the frame.
 func StandDown(ctx context.Context, f browser.Frame, epoch uint64) error {
 	// At once, not awaited: the take may hold a busy renderer for it.
-	if err := f.CallNow(ctx, World, callStand, nil, epoch); err != nil {
+	if err := f.CallNow(ctx, World, jsStandDown.call(), nil, epoch); err != nil {
 		return fmt.Errorf("standing the guard down: %w", err)
 	}
 	return nil

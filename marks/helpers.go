@@ -9,48 +9,14 @@ import (
 	"github.com/poppy-browser/poppy-browser/spec"
 )
 
-// Calls into the scanner's helpers; every value is an argument, never
-// source text.
-const (
-	callFocus    = `function(id) { try { return {focused: globalThis.poppyMarks.focus(id)}; } catch (e) { return {error: String(e.message)}; } }`
-	callSelect   = `function(id, values) { try { return globalThis.poppyMarks.selectKeys(id, values) || {}; } catch (e) { return {error: String(e.message)}; } }`
-	callSelected = `function(id) { try { return {values: globalThis.poppyMarks.selectedValues(id)}; } catch (e) { return {error: String(e.message)}; } }`
-	callScroll   = `function(id, dx, dy) { try { globalThis.poppyMarks.scrollBy(id, dx, dy); return {}; } catch (e) { return {error: String(e.message)}; } }`
-	callRef      = `function(sel) { return globalThis.poppyMarks.ref(sel); }`
-	callMarks    = `function() { return globalThis.poppyMarks.marks(); }`
-)
-
-// helperResult is what the helpers return: an error message from the page
-// ("stale element" for a gone element) or their value.
-type helperResult struct {
-	Error   string   `json:"error"`
-	Focused bool     `json:"focused"`
-	Values  []string `json:"values"`
-	Keys    []string `json:"keys"`
-}
-
-func (r helperResult) err(op string) error {
-	switch r.Error {
-	case "":
-		return nil
-	case "stale element":
-		return fmt.Errorf("%s: %w", op, ErrStale)
-	default:
-		return fmt.Errorf("%s: %s", op, r.Error)
-	}
-}
-
 // Focus focuses the element; it fails with [ErrStale] for a gone element and
 // when the element does not take focus.
 func Focus(ctx context.Context, f browser.Frame, id int) error {
-	var r helperResult
-	if err := f.Call(ctx, World, callFocus, &r, id); err != nil {
-		return fmt.Errorf("focusing element: %w", err)
-	}
-	if err := r.err("focusing element"); err != nil {
+	focused, err := callGuarded[bool](ctx, f, jsFocus, "focusing element", id)
+	if err != nil {
 		return err
 	}
-	if !r.Focused {
+	if !focused {
 		return errors.New("focusing element: it did not take focus")
 	}
 	return nil
@@ -61,8 +27,8 @@ func Focus(ctx context.Context, f browser.Frame, id int) error {
 // as the browser's Press takes them); Values are the option values
 // selected afterwards.
 type Selection struct {
-	Keys   []string
-	Values []string
+	Keys   []string `json:"keys"`
+	Values []string `json:"values"`
 }
 
 // SelectKeys works out, changing nothing, the key presses that select the
@@ -73,43 +39,30 @@ type Selection struct {
 // the events a person's select fires. It fails when no option matches or
 // every match is disabled; Keys is empty when they are selected already.
 func SelectKeys(ctx context.Context, f browser.Frame, id int, values []string) (Selection, error) {
-	var r helperResult
 	if values == nil {
 		values = []string{}
 	}
-	if err := f.Call(ctx, World, callSelect, &r, id, values); err != nil {
-		return Selection{}, fmt.Errorf("selecting options: %w", err)
-	}
-	if err := r.err("selecting options"); err != nil {
+	sel, err := callGuarded[Selection](ctx, f, jsSelectKeys, "selecting options", id, values)
+	if err != nil {
 		return Selection{}, err
 	}
-	if len(r.Values) == 0 {
+	if len(sel.Values) == 0 {
 		return Selection{}, errors.New("selecting options: no option matches")
 	}
-	return Selection{Keys: r.Keys, Values: r.Values}, nil
+	return sel, nil
 }
 
 // SelectedValues reads the values of the selected options of a native
 // <select>.
 func SelectedValues(ctx context.Context, f browser.Frame, id int) ([]string, error) {
-	var r helperResult
-	if err := f.Call(ctx, World, callSelected, &r, id); err != nil {
-		return nil, fmt.Errorf("reading the selection: %w", err)
-	}
-	if err := r.err("reading the selection"); err != nil {
-		return nil, err
-	}
-	return r.Values, nil
+	return callGuarded[[]string](ctx, f, jsSelectedValues, "reading the selection", id)
 }
 
 // ScrollBy scrolls the element's nearest scrollable container (the window
 // when there is none, or when id is 0) by dx, dy CSS pixels.
 func ScrollBy(ctx context.Context, f browser.Frame, id int, dx, dy float64) error {
-	var r helperResult
-	if err := f.Call(ctx, World, callScroll, &r, id, dx, dy); err != nil {
-		return fmt.Errorf("scrolling: %w", err)
-	}
-	return r.err("scrolling")
+	_, err := callGuarded[any](ctx, f, jsScrollBy, "scrolling", id, dx, dy)
+	return err
 }
 
 // IDOf assigns a local id to the first element of the frame's document
@@ -117,7 +70,7 @@ func ScrollBy(ctx context.Context, f browser.Frame, id int, dx, dy float64) erro
 // 0 when none matches. It is for tests and fixtures; agents use scanned ids.
 func IDOf(ctx context.Context, f browser.Frame, selector string) (int, error) {
 	var id int
-	if err := f.Call(ctx, World, callRef, &id, selector); err != nil {
+	if err := callScanner(ctx, f, jsRef, &id, selector); err != nil {
 		return 0, fmt.Errorf("finding element: %w", err)
 	}
 	return id, nil
@@ -136,7 +89,7 @@ type Marked struct {
 // document order, open shadow trees included. It changes nothing.
 func Read(ctx context.Context, f browser.Frame) ([]Marked, error) {
 	var m []Marked
-	if err := f.Call(ctx, World, callMarks, &m); err != nil {
+	if err := callScanner(ctx, f, jsMarks, &m); err != nil {
 		return nil, fmt.Errorf("reading marks: %w", err)
 	}
 	return m, nil

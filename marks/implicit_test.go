@@ -41,7 +41,7 @@ func TestImplicitRule(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var got int
-			if err := tp.frame.Call(ctx, marks.World, `function(controls, trigger) { return globalThis.poppyMarks.implicitRule(controls, trigger); }`, &got, tc.controls, tc.trigger); err != nil {
+			if err := tp.frame.Call(ctx, marks.World, marks.CallImplicitRule, &got, tc.controls, tc.trigger); err != nil {
 				t.Fatal(err)
 			}
 			if got != tc.want {

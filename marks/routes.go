@@ -7,13 +7,6 @@ import (
 	"github.com/poppy-browser/poppy-browser/browser"
 )
 
-// Calls into the scanner's reads for check; every value is an argument.
-const (
-	callEscapes  = `function() { return globalThis.poppyMarks.escapes(); }`
-	callLabelled = `function(id) { return globalThis.poppyMarks.labelled(id); }`
-	callSameName = `function() { return globalThis.poppyMarks.sameName(); }`
-)
-
 // Escape is a form no submission mark is on, one of whose submitters (or
 // of the controls in it with a button's role, such as a div role=button)
 // an interaction mark covers, and the other ways an agent may submit it
@@ -50,7 +43,7 @@ type Route struct {
 // document, in tree order of the forms. Every id it returns is a local id.
 func Escapes(ctx context.Context, f browser.Frame) ([]Escape, error) {
 	var out []Escape
-	if err := f.Call(ctx, World, callEscapes, &out); err != nil {
+	if err := callScanner(ctx, f, jsEscapes, &out); err != nil {
 		return nil, fmt.Errorf("reading escape routes: %w", err)
 	}
 	return out, nil
@@ -61,7 +54,7 @@ func Escapes(ctx context.Context, f browser.Frame) ([]Escape, error) {
 // control whose aria-labelledby lists its id; 0 when there is none.
 func Labelled(ctx context.Context, f browser.Frame, id int) (int, error) {
 	var out int
-	if err := f.Call(ctx, World, callLabelled, &out, id); err != nil {
+	if err := callScanner(ctx, f, jsLabelled, &out, id); err != nil {
 		return 0, fmt.Errorf("reading the labelled control: %w", err)
 	}
 	return out, nil
@@ -84,7 +77,7 @@ type Shared struct {
 // document, in tree order of the forms and fields.
 func SameName(ctx context.Context, f browser.Frame) ([]Shared, error) {
 	var out []Shared
-	if err := f.Call(ctx, World, callSameName, &out); err != nil {
+	if err := callScanner(ctx, f, jsSameName, &out); err != nil {
 		return nil, fmt.Errorf("reading fields that share a name: %w", err)
 	}
 	return out, nil

@@ -96,14 +96,6 @@ type Scan struct {
 	Memo string `json:"-"`
 }
 
-// Calls into the scanner for a scan; every value is an argument, never
-// source text.
-const (
-	callScan    = `function(id, since) { return globalThis.poppyMarks.scanWire(id, since); }`
-	callPending = `function() { return globalThis.poppyMarks.pendingHosts(); }`
-	callAdopt   = `function(host, root) { globalThis.poppyMarks.adopt(host, root); }`
-)
-
 // ScanFrame reads the frame's document in one round trip. It assigns local
 // ids to what it returns and never includes the value of a field covered by
 // an interaction mark.
@@ -174,7 +166,7 @@ const maxClosedDepth = 8
 // adoptClosedRoots hands the closed shadow roots of the hosts the scanner
 // has pending to it and returns how many it handed over.
 func adoptClosedRoots(ctx context.Context, f browser.Frame) (int, error) {
-	n, err := f.AdoptClosedShadowRoots(ctx, World, callPending, callAdopt)
+	n, err := f.AdoptClosedShadowRoots(ctx, World, jsPendingHosts.call(), jsAdopt.call())
 	if err != nil {
 		return 0, fmt.Errorf("reading closed shadow roots: %w", err)
 	}
@@ -200,7 +192,7 @@ type scanJSON struct {
 // it sends runs of base's entries instead of them.
 func scanOnce(ctx context.Context, f browser.Frame, root int, since string, base []Element) (scanJSON, error) {
 	var raw string
-	if err := f.Call(ctx, World, callScan, &raw, root, since); err != nil {
+	if err := callScanner(ctx, f, jsScanWire, &raw, root, since); err != nil {
 		return scanJSON{}, fmt.Errorf("scanning frame: %w", err)
 	}
 	if raw == "null" { // the scanner found no element root

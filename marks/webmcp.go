@@ -34,19 +34,11 @@ type ToolForm struct {
 	Refused []Mark `json:"refused"`
 }
 
-// Calls into the scanner for WebMCP; every value is an argument.
-const (
-	callPeek      = `function() { return globalThis.poppyMarks.peek(); }`
-	callToolForms = `function(names) { return globalThis.poppyMarks.toolForms(names); }`
-	callToolPlan  = `function(name, args) { return globalThis.poppyMarks.toolPlan(name, args); }`
-	callToolFill  = `function(id, args) { try { return {values: globalThis.poppyMarks.toolFill(id, args)}; } catch (e) { return {error: String(e.message)}; } }`
-)
-
 // Peek returns what the frame's armed guard has stopped so far, or nil,
 // leaving it armed.
 func Peek(ctx context.Context, f browser.Frame) (*Caught, error) {
 	var c *Caught
-	if err := f.Call(ctx, World, callPeek, &c); err != nil {
+	if err := callScanner(ctx, f, jsPeek, &c); err != nil {
 		return nil, fmt.Errorf("reading the guard: %w", err)
 	}
 	return c, nil
@@ -60,7 +52,7 @@ func ToolForms(ctx context.Context, f browser.Frame, names []string) (map[string
 	if len(names) == 0 {
 		return out, nil
 	}
-	if err := f.Call(ctx, World, callToolForms, &out, names); err != nil {
+	if err := callScanner(ctx, f, jsToolForms, &out, names); err != nil {
 		return nil, fmt.Errorf("reading the tools' forms: %w", err)
 	}
 	return out, nil
@@ -74,7 +66,7 @@ func ToolPlan(ctx context.Context, f browser.Frame, name string, args map[string
 	if args == nil {
 		args = map[string]any{}
 	}
-	if err := f.Call(ctx, World, callToolPlan, &out, name, args); err != nil {
+	if err := callScanner(ctx, f, jsToolPlan, &out, name, args); err != nil {
 		return ToolForm{}, false, fmt.Errorf("reading the tool's form: %w", err)
 	}
 	if out == nil {
@@ -87,15 +79,8 @@ func ToolPlan(ctx context.Context, f browser.Frame, name string, args map[string
 // declarative tool would, firing input and change, and never submits. It
 // returns the argument names it set, in the form's tree order.
 func ToolFill(ctx context.Context, f browser.Frame, id int, args map[string]any) ([]string, error) {
-	var r helperResult
 	if args == nil {
 		args = map[string]any{}
 	}
-	if err := f.Call(ctx, World, callToolFill, &r, id, args); err != nil {
-		return nil, fmt.Errorf("filling the tool's form: %w", err)
-	}
-	if err := r.err("filling the tool's form"); err != nil {
-		return nil, err
-	}
-	return r.Values, nil
+	return callGuarded[[]string](ctx, f, jsToolFill, "filling the tool's form", id, args)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -33,48 +31,29 @@ const (
 	AppMetaKey = "poppy-browser/live"
 )
 
+//go:generate go test -run ^TestExtAppsScript$ . -update
+
 var (
 	//go:embed app/app.html
 	appPage string
 	//go:embed app/app.js
 	appJS string
-	// extAppsJS is @modelcontextprotocol/ext-apps's browser build
-	// (app/ext-apps: its version in package.json, its licence, its hash).
-	//go:embed app/ext-apps/app-with-deps.js
-	extAppsJS string
+	// extAppsScript is @modelcontextprotocol/ext-apps's browser build
+	// (app/ext-apps/app-with-deps.js: its version in package.json, its
+	// licence, its hash) as a script rather than a module: written once,
+	// when it is vendored, by go generate (TestExtAppsScript), with its
+	// final export clause turned into the object ExtApps (App,
+	// PostMessageTransport) that app.js uses. Served as written.
+	//go:embed app/ext-apps/script.gen.js
+	extAppsScript string
 )
 
-// appHTML is the app's one HTML file: the SDK's bundle and the app's
-// script inline in one module script (a host loads nothing else). It
-// holds no secret.
+// appHTML is the app's one HTML file: the SDK's script and the app's
+// inline in one module script (a host loads nothing else). It holds no
+// secret.
 var appHTML = sync.OnceValue(func() string {
-	return strings.Replace(appPage, "{{SCRIPT}}", extAppsModule(extAppsJS)+"\n(() => {\n"+appJS+"\n})();\n", 1)
+	return strings.Replace(appPage, "{{SCRIPT}}", extAppsScript+"\n(() => {\n"+appJS+"\n})();\n", 1)
 })
-
-// exportPair is one "local as Exported" of the bundle's export clause.
-var exportPair = regexp.MustCompile(`^\s*([A-Za-z_$][\w$]*)\s+as\s+([A-Za-z_$][\w$]*)\s*$`)
-
-// extAppsModule turns the SDK's ES module bundle into a script whose
-// exports App and PostMessageTransport are the object ExtApps: its final
-// export clause becomes that object.
-func extAppsModule(bundle string) string {
-	i := strings.LastIndex(bundle, "export{")
-	if i < 0 {
-		panic("mcpserver: the ext-apps bundle has no export clause")
-	}
-	end := strings.Index(bundle[i:], "}")
-	names := map[string]string{}
-	for _, p := range strings.Split(bundle[i+len("export{"):i+end], ",") {
-		if m := exportPair.FindStringSubmatch(p); m != nil {
-			names[m[2]] = m[1]
-		}
-	}
-	app, transport := names["App"], names["PostMessageTransport"]
-	if app == "" || transport == "" {
-		panic("mcpserver: the ext-apps bundle exports no App or PostMessageTransport")
-	}
-	return bundle[:i] + fmt.Sprintf("const ExtApps={App:%s,PostMessageTransport:%s};", app, transport) + bundle[i+end+1:]
-}
 
 // appToolMeta is the _meta of the control tools: their MCP App.
 func appToolMeta() mcp.Meta {

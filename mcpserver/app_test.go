@@ -29,7 +29,11 @@ func TestExtAppsVendored(t *testing.T) {
 		t.Errorf("vendored package %+v, want @modelcontextprotocol/ext-apps 2.0.4 (MIT)", pkg)
 	}
 	want, _ := os.ReadFile("app/ext-apps/app-with-deps.js.sha256")
-	sum := sha256.Sum256([]byte(extAppsJS))
+	bundle, err := os.ReadFile("app/ext-apps/app-with-deps.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(bundle)
 	if got := hex.EncodeToString(sum[:]); got != strings.TrimSpace(string(want)) {
 		t.Errorf("app-with-deps.js hashes to %s, not the %s recorded for version %s: re-vendor it (npm pack @modelcontextprotocol/ext-apps@%s)", got, want, pkg.Version, pkg.Version)
 	}

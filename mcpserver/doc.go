@@ -3,9 +3,12 @@
 // serving over stdio or Streamable HTTP.
 //
 // [New] registers every tool of docs/reference.md. The browser tools are
-// built from the gate's catalogue (gate.Catalogue): each input is checked
-// here against the entry's schema, turned into the action value and passed
-// to gate.Gate.Do, whose result is the tool's structured content. The
+// built from the gate's catalogue (gate.Catalogue) and added, as every
+// tool, through the go-sdk's typed handlers (mcp.AddTool), which check each
+// input against the tool's schema; a misfit is answered as the tool
+// answers bad input (failed, bad_argument, one line saying what is wrong).
+// The input is turned into the action value and passed to gate.Gate.Do,
+// whose result is the tool's structured content. The
 // control tools (browser_request_user_control, browser_control_status,
 // browser_wait_for_control) read and offer through package control; none
 // changes the holder, which only the User does. [NotifyControl] turns every

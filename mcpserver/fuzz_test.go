@@ -34,8 +34,7 @@ func FuzzToolArguments(f *testing.F) {
 		}
 		f.Fatal("FuzzToolArguments needs Chromium (apt-get install chromium):", err)
 	}
-	tools := spec.Tools()
-	slices.Sort(tools)
+	tools := mcpserver.DocumentedTools(f)
 	index := func(name string) uint8 { return uint8(slices.Index(tools, name)) }
 	page := testsite.MarkFixtureURL("forms.html")
 	for _, seed := range []struct {

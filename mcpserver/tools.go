@@ -36,34 +36,32 @@ var (
 	outcome = &jsonschema.Schema{Enum: []any{"done", "denied", "failed"}}
 )
 
-// addAction adds the MCP tool of one catalogue entry. Its arguments are
-// checked here, in words a model can act on; the action passes the gate;
-// a denial is a normal result and a failure sets isError. The snapshot's
-// text goes out once, as the text content (after the action's message when
-// an action that changed the page brings it); structuredContent carries
-// the outcome, the page and (when asked) the elements.
+// addAction adds the MCP tool of one catalogue entry through the SDK's
+// typed handler: the SDK validates the arguments against the entry's
+// schema (argumentErrors words a misfit), and the entry reads them into
+// its action, which passes the gate; a denial is a normal result and a
+// failure sets isError. The snapshot's text goes out once, as the text
+// content (after the action's message when an action that changed the
+// page brings it); structuredContent carries the outcome, the page and
+// (when asked) the elements.
 func (s *Server) addAction(e gate.Entry) {
 	tool := &mcp.Tool{Name: e.Tool, Title: e.Title, Description: e.Description, InputSchema: e.Input, OutputSchema: resultSchema,
 		Annotations: annotations(e.ReadOnly, e.Idempotent, true)}
-	s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		raw := req.Params.Arguments
-		if err := validate(e.Input, raw); err != nil {
-			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument,
-				Message: "The input does not fit " + e.Tool + ": " + err.Error() + "."}, false), nil
-		}
+	s.inputs[e.Tool] = toolInput{schema: e.Input, action: true}
+	mcp.AddTool(s.mcp, tool, func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (*mcp.CallToolResult, any, error) {
 		a, err := e.Action(raw)
 		if err != nil {
 			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument,
-				Message: "The input does not fit " + e.Tool + ": " + err.Error() + "."}, false), nil
+				Message: "The input does not fit " + e.Tool + ": " + err.Error() + "."}, false), nil, nil
 		}
 		var opts struct {
 			Elements bool `json:"elements"`
 		}
-		_ = json.Unmarshal(raw, &opts) // validated above
+		_ = json.Unmarshal(raw, &opts) // validated by the SDK
 		g, ctx, stop, err := s.reg.runtime(ctx, req)
 		defer stop()
 		if err != nil {
-			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: ReasonOf(err), Message: unavailable(err)}, false), nil
+			return result(gate.Result{Outcome: spec.OutcomeFailed, Reason: ReasonOf(err), Message: unavailable(err)}, false), nil, nil
 		}
 		// An action that changes the page answers with the new page
 		// (gate.DoAndSee): the model reads it without a second call.
@@ -71,7 +69,7 @@ func (s *Server) addAction(e gate.Entry) {
 		if res.Text != "" && e.Tool != spec.ToolSnapshot {
 			res.Text = res.Message + "\n" + res.Text
 		}
-		return result(res, opts.Elements), nil
+		return result(res, opts.Elements), nil, nil
 	})
 }
 
@@ -195,47 +193,60 @@ var controlTools = map[string]string{
 	spec.ToolWaitForControl: "Wait up to 60 s for the User's turn to end; if timed_out, call again.",
 }
 
+// controlTool is one control tool: the SDK validates its arguments
+// against in (argumentErrors words a misfit) and reads them into In; run
+// answers with a result value and whether it is an error, or with an
+// input-required *mcp.CallToolResult (elicit.go).
+type controlTool[In any] struct {
+	name, title string
+	readOnly    bool
+	in, out     *jsonschema.Schema
+	run         func(ctx context.Context, req *mcp.CallToolRequest, in In) (any, bool)
+}
+
+// addControl adds t through the SDK's typed handler.
+func addControl[In any](s *Server, t controlTool[In]) {
+	var meta mcp.Meta
+	if s.withApp && t.name == spec.ToolRequestUserControl {
+		// Only the offer renders the app: its instance follows the
+		// whole turn over the live view; a status or wait (called
+		// again and again) must not add one to the conversation each
+		// time.
+		meta = appToolMeta()
+	}
+	tool := &mcp.Tool{Meta: meta, Name: t.name, Title: t.title, Description: controlTools[t.name], InputSchema: t.in, OutputSchema: t.out,
+		Annotations: annotations(t.readOnly, t.readOnly, false)}
+	s.inputs[t.name] = toolInput{schema: t.in}
+	mcp.AddTool(s.mcp, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		v, isErr := t.run(ctx, req, in)
+		if r, ok := v.(*mcp.CallToolResult); ok {
+			return r, nil, nil // an input-required result (elicit.go)
+		}
+		r, err := controlResult(v, isErr)
+		return r, nil, err
+	})
+}
+
+// controlResult is the MCP form of a control tool's result value.
+func controlResult(v any, isErr bool) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	text, ok := textOf(v)
+	if !ok {
+		text = string(b)
+	}
+	return &mcp.CallToolResult{IsError: isErr, StructuredContent: json.RawMessage(b),
+		Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+}
+
 // addControlTools adds the tools that offer control to the User and
 // report it, each on the calling session's runtime.
 func (s *Server) addControlTools() {
-	add := func(name, title string, readOnly bool, in *jsonschema.Schema, out *jsonschema.Schema,
-		h func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (any, bool)) {
-		var meta mcp.Meta
-		if s.withApp && name == spec.ToolRequestUserControl {
-			// Only the offer renders the app: its instance follows the
-			// whole turn over the live view; a status or wait (called
-			// again and again) must not add one to the conversation each
-			// time.
-			meta = appToolMeta()
-		}
-		tool := &mcp.Tool{Meta: meta, Name: name, Title: title, Description: controlTools[name], InputSchema: in, OutputSchema: out,
-			Annotations: annotations(readOnly, readOnly, false)}
-		s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			var v any
-			isErr := false
-			if err := validate(in, req.Params.Arguments); err != nil {
-				v, isErr = OfferResult{Outcome: spec.OutcomeFailed, Reason: spec.ReasonBadArgument,
-					Message: "The input does not fit " + name + ": " + err.Error() + "."}, true
-			} else {
-				v, isErr = h(ctx, req, req.Params.Arguments)
-			}
-			if r, ok := v.(*mcp.CallToolResult); ok {
-				return r, nil // an input-required result (elicit.go)
-			}
-			b, err := json.Marshal(v)
-			if err != nil {
-				return nil, err
-			}
-			text, ok := textOf(v)
-			if !ok {
-				text = string(b)
-			}
-			return &mcp.CallToolResult{IsError: isErr, StructuredContent: json.RawMessage(b),
-				Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
-		})
-	}
-	add(spec.ToolRequestUserControl, "Offer the User control", false, gate.SchemaFor[gate.RequestInput](nil), offerSchema,
-		func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (any, bool) {
+	addControl(s, controlTool[gate.RequestInput]{name: spec.ToolRequestUserControl, title: "Offer the User control",
+		in: gate.SchemaFor[gate.RequestInput](nil), out: offerSchema,
+		run: func(ctx context.Context, req *mcp.CallToolRequest, in gate.RequestInput) (any, bool) {
 			g, _, stop, err := s.reg.runtime(ctx, req)
 			defer stop()
 			if err != nil {
@@ -244,16 +255,15 @@ func (s *Server) addControlTools() {
 			if req.Params.RequestState != "" || req.Params.InputResponses != nil {
 				return s.offerRetry(ctx, req)
 			}
-			var in gate.RequestInput
-			_ = json.Unmarshal(raw, &in) // validated
 			res, isErr := requestUser(g, in)
 			if res.Outcome != spec.OutcomeDone {
 				return res, isErr
 			}
 			return s.reachUser(req, res), false
-		})
-	add(spec.ToolControlStatus, "Control status", true, gate.SchemaFor[gate.NoInput](nil), statusSchema,
-		func(ctx context.Context, req *mcp.CallToolRequest, _ json.RawMessage) (any, bool) {
+		}})
+	addControl(s, controlTool[gate.NoInput]{name: spec.ToolControlStatus, title: "Control status", readOnly: true,
+		in: gate.SchemaFor[gate.NoInput](nil), out: statusSchema,
+		run: func(ctx context.Context, req *mcp.CallToolRequest, _ gate.NoInput) (any, bool) {
 			g, _, stop, err := s.reg.runtime(ctx, req)
 			defer stop()
 			if err != nil {
@@ -267,24 +277,23 @@ func (s *Server) addControlTools() {
 				st.Message = "The browser is gone (it closed or crashed): every browser action fails with browser_gone. " + st.Message
 			}
 			return st, false
-		})
+		}})
 	wfc := gate.SchemaFor[WaitForControlInput](func(s *jsonschema.Schema) {
 		s.Properties["timeout_seconds"].Minimum = ptr(0.0)
 		s.Properties["timeout_seconds"].Maximum = ptr(MaxWaitForControl.Seconds())
 	})
-	add(spec.ToolWaitForControl, "Wait for control", true, wfc, statusSchema,
-		func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage) (any, bool) {
+	addControl(s, controlTool[WaitForControlInput]{name: spec.ToolWaitForControl, title: "Wait for control", readOnly: true,
+		in: wfc, out: statusSchema,
+		run: func(ctx context.Context, req *mcp.CallToolRequest, in WaitForControlInput) (any, bool) {
 			g, ctx, stop, err := s.reg.runtime(ctx, req)
 			defer stop()
 			if err != nil {
 				return browserDown(err), false
 			}
-			var in WaitForControlInput
-			_ = json.Unmarshal(raw, &in)
 			st := waitForControl(ctx, g.Control(), in.TimeoutSeconds, s.progress(req))
 			st.Elicitation = s.elicitState(req.Session)
 			return st, false
-		})
+		}})
 }
 
 // requestUser raises an offer after checking its input: a reason the User

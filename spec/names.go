@@ -144,13 +144,3 @@ const (
 	ToolWebMCPList         = "browser_webmcp_list"
 	ToolWebMCPCall         = "browser_webmcp_call"
 )
-
-// Tools returns the names of every MCP tool (docs/reference.md).
-func Tools() []string {
-	return []string{
-		ToolNavigate, ToolBack, ToolForward, ToolSnapshot, ToolClick, ToolType, ToolSelect,
-		ToolPressKey, ToolScroll, ToolWait, ToolRequestUserControl,
-		ToolControlStatus, ToolWaitForControl, ToolTabs, ToolHandleDialog, ToolScreenshot, ToolHover,
-		ToolWebMCPList, ToolWebMCPCall,
-	}
-}

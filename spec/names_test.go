@@ -54,16 +54,6 @@ func TestContractNames(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("contract names (-want +got):\n%s", diff)
 	}
-	wantTools := []string{
-		"browser_navigate", "browser_back", "browser_forward", "browser_snapshot", "browser_click", "browser_type",
-		"browser_select", "browser_press_key", "browser_scroll", "browser_wait",
-		"browser_request_user_control", "browser_control_status", "browser_wait_for_control",
-		"browser_tabs", "browser_handle_dialog", "browser_screenshot", "browser_hover",
-		"browser_webmcp_list", "browser_webmcp_call",
-	}
-	if diff := cmp.Diff(wantTools, Tools()); diff != "" {
-		t.Errorf("Tools() (-want +got):\n%s", diff)
-	}
 }
 
 func TestRequirements(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
 
@@ -72,5 +73,16 @@ func (ss *Session) TUIOptions() *ui.TUIOptions {
 		QuitEnds: s.opts.Live.QuitEnds,
 		Outcome:  ss.outcome,
 		Pair:     pair,
+		Actions:  actionWords(),
 	}
+}
+
+// actionWords are the words each action of gate's catalogue declares for
+// the User, for the TUI's feed.
+func actionWords() map[string]ui.ActionWords {
+	out := map[string]ui.ActionWords{}
+	for _, e := range gate.Catalogue() {
+		out[e.Tool] = ui.ActionWords(e.User)
+	}
+	return out
 }

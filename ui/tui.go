@@ -46,6 +46,9 @@ type TUIOptions struct {
 	// demo"). Empty means only the terminal UI closes: the User keeps
 	// control, the live view stays.
 	QuitEnds string
+	// Actions are the words of the agent's actions, by tool name, for the
+	// feed (gate's catalogue declares them). Nil: the feed says "acted".
+	Actions map[string]ActionWords
 	// Outcome reports whether the agent's task is over, with the agent's
 	// last message. It is polled twice a second. Nil means never.
 	Outcome func() (finished bool, message string)
@@ -166,7 +169,7 @@ func (t *TUI) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return t, t.next()
 	case auditMsg:
-		t.addFeed(feedFromAudit(m.e))
+		t.addFeed(feedFromAudit(m.e, t.opts.Actions))
 		return t, t.next()
 	case opDoneMsg:
 		t.busy = false
@@ -337,40 +340,32 @@ var refusalWhy = map[spec.Reason]string{
 	spec.ReasonObscured:       "something covers the element",
 }
 
-// toolWords says what an agent's tool does, for a person: no tool names,
-// no element refs. The first form tells an action, the second a refusal
-// ("its click was refused").
-var toolWords = map[string][2]string{
-	"browser_click":                {"clicked", "click"},
-	"browser_type":                 {"typed into a field", "typing"},
-	"browser_select":               {"chose an option", "choice of an option"},
-	"browser_press_key":            {"pressed a key", "key press"},
-	"browser_scroll":               {"scrolled", "scrolling"},
-	"browser_hover":                {"pointed at an element", "pointing"},
-	"browser_navigate":             {"opened a page", "page load"},
-	"browser_back":                 {"went back", "step back"},
-	"browser_forward":              {"went forward", "step forward"},
-	"browser_tabs":                 {"changed tabs", "change of tabs"},
-	"browser_handle_dialog":        {"answered the page's dialog", "answer to the dialog"},
-	"browser_wait":                 {"waited", "wait"},
-	"browser_snapshot":             {"read the page", "reading of the page"},
-	"browser_screenshot":           {"looked at the page", "look at the page"},
-	"browser_request_user_control": {"asked you to take control", "request for you"},
-}
+// ActionWords tell the User what an agent's action did, with no tool
+// name or element ref: Did tells the action ("clicked"), Refused names it
+// in a refusal ("its click was refused"). Each action declares its own
+// (gate's catalogue); [TUIOptions.Actions] brings them here.
+type ActionWords struct{ Did, Refused string }
+
+// offerWords are the words of the offer of control, the one tool whose
+// words are the User's side's own (it is not a browser action).
+var offerWords = ActionWords{"asked you to take control", "request for you"}
 
 // humanWhat is an audit entry in a person's words: the audit log's own
 // description, except that the agent's actions, refusals and offers are
 // told without tool names, offer ids or element refs ("e7" means nothing
 // to the User).
-func humanWhat(e audit.Entry) (who, what string) {
+func humanWhat(e audit.Entry, actions map[string]ActionWords) (who, what string) {
 	who, what = audit.Describe(e)
-	words, ok := toolWords[e.Tool]
-	if !ok {
-		words = [2]string{"acted", "action"}
+	words, ok := actions[e.Tool]
+	if e.Tool == spec.ToolRequestUserControl {
+		words, ok = offerWords, true
+	}
+	if !ok || words.Did == "" {
+		words = ActionWords{"acted", "action"}
 	}
 	switch {
 	case e.Event == audit.EventAction:
-		what = words[0]
+		what = words.Did
 		if e.URL != "" {
 			what += " on " + pagetext.URL(e.URL)
 		}
@@ -380,7 +375,7 @@ func humanWhat(e audit.Entry) (who, what string) {
 	case e.Event == audit.EventNavigate && e.By != audit.ByUser:
 		what = "opened " + pagetext.URL(e.URL)
 	case e.Event == audit.EventDenied:
-		what = "its " + words[1] + " was refused"
+		what = "its " + words.Refused + " was refused"
 	case e.Event == audit.EventOffer && (e.How == audit.HowDeclined || e.How == audit.HowCancelled):
 		what = "declined the offer of control"
 	case e.Event == audit.EventOffer:
@@ -398,8 +393,8 @@ func humanWhat(e audit.Entry) (who, what string) {
 // from the audit log's control lines.
 var stripIDs = regexp.MustCompile(` ?\((offer-\d+|return \d+)\)`)
 
-func feedFromAudit(e audit.Entry) feedLine {
-	who, what := humanWhat(e)
+func feedFromAudit(e audit.Entry, actions map[string]ActionWords) feedLine {
+	who, what := humanWhat(e, actions)
 	l := feedLine{at: e.Time, who: who, what: what}
 	switch e.Event {
 	case audit.EventDenied:
@@ -422,7 +417,7 @@ func feedFromAudit(e audit.Entry) feedLine {
 // feedFromEvent is the feed's line for a control event: the line the audit
 // log writes for it, in the feed's words.
 func feedFromEvent(e control.Event) feedLine {
-	return feedFromAudit(audit.EntryOf(e))
+	return feedFromAudit(audit.EntryOf(e), nil)
 }
 
 // Quitting reports whether the User chose to quit.

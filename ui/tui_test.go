@@ -16,9 +16,20 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/internal/golden"
 	"github.com/poppy-browser/poppy-browser/spec"
 )
+
+// catalogueWords are the words gate's actions declare for the User, as
+// the supervisor gives them to the TUI.
+func catalogueWords() map[string]ActionWords {
+	out := map[string]ActionWords{}
+	for _, e := range gate.Catalogue() {
+		out[e.Tool] = ActionWords(e.User)
+	}
+	return out
+}
 
 var tuiClock = time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
 
@@ -43,6 +54,7 @@ func newTestTUI(t *testing.T) (*TUI, *control.Control, *auditFeed) {
 		PageURL:  func() string { return "https://airline.test/bookings/bkg_4Rt9/check-in" },
 		LiveURL:  "http://127.0.0.1:40123/live?token=TOKEN",
 		Location: time.UTC,
+		Actions:  catalogueWords(),
 	})
 	if err != nil {
 		t.Fatal(err)

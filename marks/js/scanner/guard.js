@@ -238,7 +238,7 @@
       const out = { stale: false, marks: c.list, obscured: false, point: null, focused: false };
       if (el) {
         switch (a.kind) {
-          case "click": case "hover": { // a pointer over covered UI may open or activate it
+          case "click": { // a pointer over covered UI may open or activate it (a hover too)
             clickMarks(el, c);
             const hit = hitTest(el, out);
             if (hit && hit !== el && !out.obscured) clickMarks(hit, c);
