@@ -35,6 +35,14 @@ func pairDevice(t *testing.T, ctx context.Context, sv *supervisor.Supervisor) *p
 // origin) sign it, sends the answer, and waits until the view is proved.
 func (u *user) prove(ctx context.Context, dev *presencetest.Device) {
 	u.t.Helper()
+	u.proveWith(ctx, func(ctx context.Context, options json.RawMessage) (json.RawMessage, error) {
+		return presencetest.Assert(ctx, dev.Page, options)
+	})
+}
+
+// proveWith is prove with the device's answer from prover.
+func (u *user) proveWith(ctx context.Context, prover testsite.Prover) {
+	u.t.Helper()
 	u.send(map[string]any{"type": "presence_begin"})
 	m := u.await(ctx, "presence_challenge", nil, "presence_refused")
 	if m["type"] != "presence_challenge" {
@@ -44,7 +52,7 @@ func (u *user) prove(ctx context.Context, dev *presencetest.Device) {
 	if err != nil {
 		u.t.Fatal(err)
 	}
-	cred, err := presencetest.Assert(ctx, dev.Page, opts)
+	cred, err := prover(ctx, opts)
 	if err != nil {
 		u.t.Fatal(err)
 	}
