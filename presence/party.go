@@ -211,10 +211,25 @@ func (p *Party) FinishPairing(pr *Pairing, response []byte, name string) (Device
 	return d, nil
 }
 
+// authenticatorRefusals names, in our words, the checks of the
+// authenticator data that go-webauthn reports only in its developer info
+// under one generic detail ("error validating the authenticator
+// response"), so a refusal says which check failed.
+var authenticatorRefusals = []struct{ info, words string }{
+	{"RP Hash mismatch", "the device answered for another RP ID"},
+	{"User presence required", "the device did not report the User present"},
+	{"User verification required", "the device did not verify the User"},
+}
+
 // describe is a library error in one line: its details where it has them.
 func describe(err error) string {
 	var pe *protocol.Error
 	if errors.As(err, &pe) && pe.Details != "" {
+		for _, r := range authenticatorRefusals {
+			if strings.HasPrefix(pe.DevInfo, r.info) {
+				return r.words
+			}
+		}
 		return strings.ToLower(pe.Details[:1]) + pe.Details[1:]
 	}
 	return err.Error()

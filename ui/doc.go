@@ -70,7 +70,8 @@
 // identity of the session's User, a JWT verified against the identity
 // provider's keys ([Identity], identity.go, jwks.go); else 403 and one line
 // naming the failed check. [Live.IdentityProof] gives the verified
-// subject's hash to a take. The websocket must carry the per-run token (compared
+// subject's hash to a take; a view's identity proof ends when that
+// identity expires, though its websocket stays open (sweepProofs). The websocket must carry the per-run token (compared
 // in constant time) or a live login as the subprotocol poppy-viewer.SECRET;
 // minting a link needs the token; a refusal is a bare 403 and its
 // connection is closed. A login comes from a hand-off link ([Live.MintLink],

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // liveFiles holds the live view's page and its script, in parts. The
@@ -98,7 +99,7 @@ func (l *Live) guard(next http.Handler) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Content-Type-Options", "nosniff")
 		if l.identity != nil {
-			subject, err := l.identity.Verify(r)
+			subject, until, err := l.identity.verifyUntil(r)
 			if err != nil {
 				l.log.Debug("live view request refused", "path", l.logPath(r.URL.Path), "reason", "identity", "why", err.Error())
 				h.Set("Connection", "close")
@@ -107,7 +108,7 @@ func (l *Live) guard(next http.Handler) http.Handler {
 				_, _ = io.WriteString(w, identityRefusal+err.Error()+".\n")
 				return
 			}
-			r = r.WithContext(context.WithValue(r.Context(), verifiedSubjectKey{}, subject))
+			r = r.WithContext(context.WithValue(r.Context(), verifiedSubjectKey{}, verifiedIdentity{subject, until}))
 		}
 		if why := l.refuse(r); why != "" {
 			l.log.Debug("live view request refused", "path", l.logPath(r.URL.Path), "reason", why)
@@ -206,16 +207,32 @@ func (l *Live) refuse(r *http.Request) string {
 // verified identity gets; the failed check follows.
 const identityRefusal = "This live view answers only requests with the User's signed identity from the operator's authenticating proxy (--live-identity-header): "
 
-// verifiedSubjectKey is the request context's key of the subject the
-// guard verified.
+// verifiedSubjectKey is the request context's key of the identity the
+// guard verified (a verifiedIdentity).
 type verifiedSubjectKey struct{}
+
+// verifiedIdentity is the subject the guard verified on a request, and
+// when that identity expires (its exp plus the skew): a websocket opened
+// with it stays open past that, its proof does not (sweepProofs).
+type verifiedIdentity struct {
+	subject string
+	until   time.Time
+}
+
+// identityUntil is when the identity the guard verified on r expires
+// (zero without one).
+func identityUntil(r *http.Request) time.Time {
+	v, _ := r.Context().Value(verifiedSubjectKey{}).(verifiedIdentity)
+	return v.until
+}
 
 // IdentityProof reports whether the guard verified the operator's signed
 // identity of the session's User on r (UserIdentity), and then the
 // subject's hash ([SubjectHash]): the proof of presence "identity" of the
 // view r opens. Without UserIdentity it is always false.
 func (l *Live) IdentityProof(r *http.Request) (subjectHash string, ok bool) {
-	sub, ok := r.Context().Value(verifiedSubjectKey{}).(string)
+	v, ok := r.Context().Value(verifiedSubjectKey{}).(verifiedIdentity)
+	sub := v.subject
 	if !ok || sub == "" || l.identity == nil {
 		return "", false
 	}

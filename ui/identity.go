@@ -138,22 +138,33 @@ func (id *Identity) Subject() string { return id.subject }
 // the one id expects. The error says, in one line, which check failed; it
 // never holds the token.
 func (id *Identity) Verify(r *http.Request) (string, error) {
+	sub, _, err := id.verifyUntil(r)
+	return sub, err
+}
+
+// verifyUntil is Verify, with the moment the identity stops proving
+// anything by id's clock: its expiry plus the allowed skew.
+func (id *Identity) verifyUntil(r *http.Request) (string, time.Time, error) {
 	vals := r.Header.Values(id.header)
 	if len(vals) != 1 || strings.TrimSpace(vals[0]) == "" {
-		return "", fmt.Errorf("no %s header with one signed identity", id.header)
+		return "", time.Time{}, fmt.Errorf("no %s header with one signed identity", id.header)
 	}
 	raw := strings.TrimSpace(vals[0])
 	if len(raw) > 7 && strings.EqualFold(raw[:7], "bearer ") {
 		raw = strings.TrimSpace(raw[7:])
 	}
 	if len(raw) > maxIdentityLen {
-		return "", errors.New("the identity is too long")
+		return "", time.Time{}, errors.New("the identity is too long")
 	}
 	var claims jwt.Claims
 	if err := id.keys.Verify(r.Context(), raw, &claims); err != nil {
-		return "", err
+		return "", time.Time{}, err
 	}
-	return id.checkClaims(claims)
+	sub, err := id.checkClaims(claims)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return sub, claims.Expiry.Time().Add(id.skew), nil
 }
 
 // checkClaims checks verified claims: issuer, audience, the times, and
@@ -189,6 +200,10 @@ func SubjectHash(subject string) string {
 	sum := sha256.Sum256([]byte(subject))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
+
+// expired reports whether until, from verifyUntil, has passed by id's
+// clock.
+func (id *Identity) expired(until time.Time) bool { return !id.now().Before(until) }
 
 // Proves reports whether r carries the identity of id's subject, and then
 // that subject's hash ([SubjectHash]): the proof of presence "identity"

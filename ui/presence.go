@@ -28,6 +28,9 @@ type viewProof struct {
 	offer  string
 	epoch  uint64
 	always bool
+	// identityUntil: an identity proof ends when the identity expires
+	// (by the identity's clock), though its websocket stays open.
+	identityUntil time.Time
 }
 
 // holds reports whether p still proves the User's presence in its view,
@@ -91,10 +94,16 @@ func (l *Live) proofOf(c *client, st control.Status) *viewProof {
 }
 
 func (l *Live) proofOfLocked(c *client, st control.Status) *viewProof {
-	if c.proof.holds(st) {
+	if c.proof.holds(st) && !l.identityExpired(c.proof) {
 		return c.proof
 	}
 	return nil
+}
+
+// identityExpired reports whether p is an identity proof whose identity
+// has expired.
+func (l *Live) identityExpired(p *viewProof) bool {
+	return p != nil && !p.identityUntil.IsZero() && (l.identity == nil || l.identity.expired(p.identityUntil))
 }
 
 // proveOnConnect gives a new view the proofs that come with its request:
@@ -103,7 +112,7 @@ func (l *Live) proofOfLocked(c *client, st control.Status) *viewProof {
 func (l *Live) proveOnConnect(c *client, r *http.Request) {
 	if l.identity != nil {
 		if subject, ok := l.IdentityProof(r); ok {
-			c.proof = &viewProof{proof: control.Proof{Kind: control.ProofIdentity, Subject: subject}, always: true}
+			c.proof = &viewProof{proof: control.Proof{Kind: control.ProofIdentity, Subject: subject}, always: true, identityUntil: identityUntil(r)}
 			return
 		}
 	}
@@ -227,9 +236,23 @@ func (l *Live) finishPresence(c *client, credential []byte) {
 	}
 }
 
-// sweepProofs ends the passkey proofs of devices no longer paired (`pair
-// --revoke`): their views show the offer card again.
+// sweepProofs ends the identity proofs whose identity expired, and the
+// passkey proofs of devices no longer paired (`pair --revoke`): their
+// views show the offer card again.
 func (l *Live) sweepProofs() {
+	var expired []*client
+	l.mu.Lock()
+	for c := range l.clients {
+		if l.identityExpired(c.proof) {
+			c.proof = nil
+			expired = append(expired, c)
+		}
+	}
+	l.mu.Unlock()
+	for _, c := range expired {
+		l.log.Debug("live view identity expired: the view's proof ends")
+		c.queue(l.stateFor(c))
+	}
 	if l.passkeys == nil {
 		return
 	}

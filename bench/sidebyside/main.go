@@ -184,7 +184,8 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName, pagesDir 
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	servers := []server{poppyServer(poppyBin, chromium, args, filepath.Join(tmp, "live-url"))}
+	passkeys := filepath.Join(tmp, "passkeys.json")
+	servers := []server{poppyServer(poppyBin, chromium, args, filepath.Join(tmp, "live-url"), passkeys)}
 	if playwrightCLI != "" {
 		s, cleanup, err := playwrightServer(playwrightCLI, chromium, args)
 		if err != nil {
@@ -212,7 +213,12 @@ func run(poppyBin, playwrightCLI, chromium string, runs int, taskName, pagesDir 
 	}
 	switch taskName {
 	case "checkin":
-		return runCheckIn(ctx, site, servers, sessions, runs, out)
+		dev, err := pairDevice(ctx, poppyBin, chromium, passkeys)
+		if err != nil {
+			return err
+		}
+		defer dev.close()
+		return runCheckIn(ctx, site, servers, sessions, runs, dev, out)
 	case "shop":
 		return runShop(ctx, site, servers, sessions, runs, out)
 	}

@@ -18,14 +18,14 @@ import (
 // poppyServer runs `poppy-browser mcp --no-join` for the demo airline,
 // launching its own Chromium, as a Company developer would. It writes the
 // live view's address to liveURLFile, where the check-in task's User finds
-// it.
-func poppyServer(bin, chromium string, browserArgs []string, liveURLFile string) server {
+// it. The User's paired passkeys are in passkeys (the take needs one).
+func poppyServer(bin, chromium string, browserArgs []string, liveURLFile, passkeys string) server {
 	return server{
 		name:          "poppy-browser",
 		navigateShows: true,
 		cmd: func() *exec.Cmd {
 			args := []string{"mcp", "--no-join", "--company", testsite.CompanyDomain, "--chromium", chromium, "--live-url-file", liveURLFile,
-				"--insecure-take-by-link"} // the scripted User takes with the token: a benchmark of the turn, not of the ceremony
+				"--passkeys", passkeys} // the scripted User proves presence with the passkey paired there (userDevice)
 			for _, a := range browserArgs {
 				args = append(args, "--browser-arg", a)
 			}

@@ -53,7 +53,9 @@ type task struct {
 	cs      *mcp.ClientSession
 	site    *testsite.Site
 	liveURL string // the live view's address with its token (poppy-browser)
-	calls   []taskCall
+	// prove answers the live view's passkey ceremony (poppy-browser).
+	prove testsite.Prover
+	calls []taskCall
 }
 
 // taskCall is one tool call of a run.
@@ -201,6 +203,9 @@ func (t *task) handOver(ctx context.Context, touches string) error {
 		return err
 	}
 	defer user.Close()
+	if t.prove != nil {
+		user.ProveWith(t.prove, "the User's paired passkey (Chromium's virtual authenticator)")
+	}
 	userCtx, stopUser := context.WithCancel(ctx)
 	defer stopUser()
 	userDone := user.Start(userCtx, func(error) {})
@@ -225,7 +230,7 @@ type taskResult struct {
 
 // runCheckIn runs the check-in task runs times on each server, alternating
 // (the first server changes each run), and reports the medians.
-func runCheckIn(ctx context.Context, site *testsite.Site, servers []server, sessions []*mcp.ClientSession, runs int, out io.Writer) error {
+func runCheckIn(ctx context.Context, site *testsite.Site, servers []server, sessions []*mcp.ClientSession, runs int, dev *userDevice, out io.Writer) error {
 	results := make([]taskResult, len(servers))
 	for run := range runs {
 		for k := range servers {
@@ -239,6 +244,7 @@ func runCheckIn(ctx context.Context, site *testsite.Site, servers []server, sess
 					return fmt.Errorf("reading the live view's address: %w", err)
 				}
 				t.liveURL = strings.TrimSpace(string(b))
+				t.prove = dev.proveOn(t.liveURL)
 			}
 			runCtx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 			err := checkIn(runCtx, servers[i], t)

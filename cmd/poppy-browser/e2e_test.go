@@ -2,21 +2,25 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
 // TestSection7Flow is the example of browser-control v1 section 7, end to end:
 // a model over MCP, the airline over HTTPS, and a scripted User on the live
-// view's websocket.
+// view's websocket who proves presence with the passkey they paired (no
+// --insecure-take-by-link).
 func TestSection7Flow(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	d := startDemo(t, ctx)
+	d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.InsecureTakeByLink = false })
+	dev := pairDevice(t, ctx, d.sv)
 
 	// 1. The agent opens the booking and goes to check-in.
 	if r := d.call(ctx, "browser_navigate", map[string]any{"url": testsite.BookingURL()}); r.Outcome != "done" {
@@ -78,9 +82,18 @@ func TestSection7Flow(t *testing.T) {
 		t.Fatalf("request user control: %+v", r)
 	}
 
-	// 3. The User takes control.
+	// 3. The User takes control: the live view's token alone is refused;
+	// after the passkey's ceremony in that view, the take is theirs.
 	u := connectUser(t, ctx, d.sv.LiveURL())
 	u.controller(ctx, "agent")
+	u.send(map[string]any{"type": "take"})
+	if m := u.await(ctx, "error", nil); !strings.Contains(fmt.Sprint(m["message"]), "prove it's you") {
+		t.Fatalf("a take with the token alone: %v", m)
+	}
+	if h := d.sv.Control().Holder(); h != "agent" {
+		t.Fatalf("the token alone took control: %s", h)
+	}
+	u.prove(ctx, dev)
 	u.send(map[string]any{"type": "take"})
 	u.controller(ctx, "user")
 	for _, c := range []struct {
@@ -133,6 +146,9 @@ func TestSection7Flow(t *testing.T) {
 	}
 	if strings.Contains(snap.Text, "X1234567") {
 		t.Errorf("the passport number reached the model")
+	}
+	if takes := auditTakes(t, d.audit); len(takes) != 1 || takes[0].Proof == nil || takes[0].Proof.Kind != "passkey" || takes[0].Proof.Credential != dev.ID {
+		t.Errorf("takes in the audit log: %+v, want one, proved by the passkey %s", takes, dev.ID)
 	}
 }
 

@@ -40,9 +40,10 @@ func TestMCPHTTPSessions(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
+	store := filepath.Join(t.TempDir(), "passkeys.json")
+	dev := pairByCommand(t, ctx, store) // the User paired their device beforehand
 	_, args := onDemoSite(t, "mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
-		"--audit-log", auditPath, "--max-sessions", "2", "--session-idle", "3s",
-		"--insecure-take-by-link") // the test's User takes with the token
+		"--audit-log", auditPath, "--max-sessions", "2", "--session-idle", "3s", "--passkeys", store)
 	rt := startHTTPRuntime(t, ctx, args)
 	defer func() {
 		if err := rt.stop(); err != nil {
@@ -114,7 +115,11 @@ func TestMCPHTTPSessions(t *testing.T) {
 	if liveOf[csA.ID()] == "" || liveOf[csB.ID()] == "" || liveOf[csA.ID()] == liveOf[csB.ID()] {
 		t.Fatalf("live views by session: %v (A %s, B %s)", liveOf, csA.ID(), csB.ID())
 	}
+	if !strings.HasPrefix(liveOf[csA.ID()], "http://localhost:") {
+		t.Fatalf("A's live view %s: a passkey's RP ID cannot be an IP address", liveOf[csA.ID()])
+	}
 	u := connectUser(t, ctx, liveOf[csA.ID()])
+	u.proveWith(ctx, proverOn(t, dev, liveOf[csA.ID()]))
 	u.send(map[string]any{"type": "take"})
 	u.controller(ctx, "user")
 	if st := a.call(ctx, "browser_control_status", nil); st.Controller != "user" {
@@ -164,6 +169,9 @@ func TestMCPHTTPSessions(t *testing.T) {
 		}
 		if e.Event == audit.EventControl && e.Session != csA.ID() {
 			t.Errorf("a control line of another session: %+v", e)
+		}
+		if e.Event == audit.EventControl && e.How == audit.HowTake && (e.Proof == nil || e.Proof.Kind != "passkey" || e.Proof.Credential != dev.ID) {
+			t.Errorf("A's take, want it proved by the passkey %s: %+v", dev.ID, e)
 		}
 	}
 	if got := strings.Join(navigated[csA.ID()], " "); got != pageA {

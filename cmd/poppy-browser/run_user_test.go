@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,15 +18,18 @@ import (
 
 // TestRunReachesTheUser: `run` shows the User the live view's address on
 // stderr with each offer of control; a User who follows it (the demo's
-// auto-user, through that address only) completes their step and the
-// task succeeds. The token is in no line the model's side writes (the
-// story, the audit log).
+// auto-user, through that address only, proving presence with the
+// passkey they paired with `pair` beforehand) completes their step and
+// the task succeeds; the take's audit line names that passkey. The token
+// is in no line the model's side writes (the story, the audit log).
 func TestRunReachesTheUser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	auditPath := t.TempDir() + "/audit.jsonl"
+	store := filepath.Join(t.TempDir(), "passkeys.json")
+	dev := pairByCommand(t, ctx, store)
 	site, args := onDemoSite(t, "run", "--company", testsite.CompanyDomain, "--no-join", "--start", testsite.BookingURL(),
-		"--task", demoTask, "--audit-log", auditPath, "--insecure-take-by-link") // the scripted User takes with the token
+		"--task", demoTask, "--audit-log", auditPath, "--passkeys", store)
 	var stdout, stderr syncBuffer
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, args, strings.NewReader(""), &stdout, &stderr) }()
@@ -51,6 +55,7 @@ func TestRunReachesTheUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer u.Close()
+	u.ProveWith(proverOn(t, dev, liveURL), "the test's virtual authenticator")
 	if err := u.Run(ctx); err != nil {
 		t.Fatalf("the User's turn: %v\nstderr:\n%s", err, stderr.String())
 	}
@@ -65,6 +70,9 @@ func TestRunReachesTheUser(t *testing.T) {
 	raw, _ := os.ReadFile(auditPath)
 	if token == "" || strings.Contains(stdout.String(), token) || strings.Contains(string(raw), token) {
 		t.Error("the live view token reached the story or the audit log")
+	}
+	if takes := auditTakes(t, auditPath); len(takes) != 1 || takes[0].Proof == nil || takes[0].Proof.Kind != "passkey" || takes[0].Proof.Credential != dev.ID {
+		t.Errorf("takes in the audit log: %+v, want one, proved by the passkey %s", takes, dev.ID)
 	}
 }
 

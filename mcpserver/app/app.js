@@ -68,7 +68,10 @@ function connect(l) {
       if (was === "user" && controller === "agent") finish("Your turn is over: the agent has control again.");
       render();
     } else if (msg.type === "ended") {
-      finish(turnTaken ? "Your turn is over: the agent has control again." : "This offer is over.");
+      // kind names the User's own end of the turn, wherever they took it
+      // (the live view this app opened top-level, for a passkey).
+      const over = turnTaken || msg.kind === "handed_back" || msg.kind === "cancelled";
+      finish(over ? "Your turn is over: the agent has control again." : "This offer is over.");
     } else if (msg.type === "error") {
       banner(msg.message || "The live view refused that.");
     }

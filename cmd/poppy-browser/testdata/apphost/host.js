@@ -3,9 +3,10 @@
 // the app's ui:// HTML in a sandboxed iframe (scripts only, an opaque
 // origin) under the CSP the resource declares, answers ui/initialize,
 // hands the app a tool result, and records ui/message and
-// ui/request-display-mode.
+// ui/request-display-mode, and ui/open-link (whose URL the test opens
+// top-level, as a host opens a link in the User's browser).
 "use strict";
-window.host = { initialized: false, messages: [], modes: [], methods: [] };
+window.host = { initialized: false, messages: [], modes: [], methods: [], links: [] };
 const frame = document.getElementById("app");
 let pending = null;
 function post(msg) { frame.contentWindow.postMessage(msg, "*"); }
@@ -39,6 +40,10 @@ window.addEventListener("message", (ev) => {
       host.modes.push(m.params.mode);
       document.body.dataset.mode = m.params.mode;
       post({ jsonrpc: "2.0", id: m.id, result: { mode: m.params.mode } });
+      break;
+    case "ui/open-link":
+      host.links.push(m.params.url);
+      post({ jsonrpc: "2.0", id: m.id, result: {} });
       break;
     default:
       if (m.id !== undefined && m.method) post({ jsonrpc: "2.0", id: m.id, result: {} });
