@@ -61,6 +61,9 @@ type client struct {
 	// guarded by Live.mu.
 	proof   *viewProof
 	pending *pendingCeremony
+	// unpaired: the proof this view had ended because its device was
+	// unpaired (`pair --revoke`); until a new proof (guarded by Live.mu).
+	unpaired bool
 }
 
 func (c *client) close() {
@@ -268,8 +271,10 @@ func (l *Live) state() stateMsg {
 			m.Dialog = &dialogMsg{Type: d.Type, Message: d.Message}
 		}
 	}
+	m.Lost = l.lost()
 	return m
 }
+
 
 // stateFor is the state as client c sees it. Until the User proved
 // their presence in c it is the offer card only: who holds control, the
@@ -281,7 +286,7 @@ func (l *Live) stateFor(c *client) stateMsg {
 	st := l.ctl.Status()
 	pm := l.presenceFor(c, st)
 	if !pm.Proved {
-		return stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer, Company: l.company, Story: l.storyOf(st), Presence: pm}
+		return stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer, Company: l.company, Story: l.storyOf(st), Presence: pm, Lost: l.lost()}
 	}
 	m := l.state()
 	m.Viewer = l.viewerFor(c, st)

@@ -69,7 +69,17 @@ type stateMsg struct {
 	// Presence says whether the User proved their presence in this view
 	// (presence.go): until then the state is the offer card only.
 	Presence *presenceMsg `json:"presence,omitempty"`
+	// Lost says the page cannot be shown, and why: "tab_crashed" (its
+	// renderer crashed; loading it again recovers it) or "browser_gone"
+	// (the browser crashed, was closed, or the pool dropped it).
+	Lost string `json:"lost,omitempty"`
 }
+
+// What a state's Lost says.
+const (
+	lostTabCrashed  = "tab_crashed"
+	lostBrowserGone = "browser_gone"
+)
 
 type boxMsg struct {
 	X      float64 `json:"x"`
