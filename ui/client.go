@@ -275,7 +275,6 @@ func (l *Live) state() stateMsg {
 	return m
 }
 
-
 // stateFor is the state as client c sees it. Until the User proved
 // their presence in c it is the offer card only: who holds control, the
 // offer (the agent's reason, the step's words), the Company, what
