@@ -199,13 +199,17 @@ func locateRegistration(name, pageURL string, scripts []pageScript, source []byt
 // browser registered them, each located (the form or field; the
 // registerTool call's script, line and column).
 func (r *pageRun) webmcpDefinitions(ctx context.Context, top frameData, tools []browser.WebMCPTool) {
+	imperative := slices.ContainsFunc(tools, func(t browser.WebMCPTool) bool { return !t.Declarative })
 	var defs toolDefs
-	if err := top.f.Call(ctx, browser.UtilityWorld, webmcpDefsJS, &defs, maxToolScript); err != nil {
+	if err := top.f.Call(ctx, browser.UtilityWorld, webmcpDefsJS, &defs, maxToolScript, imperative); err != nil {
 		r.c.log.Debug("reading the WebMCP tool definitions failed", "err", err)
 		return
 	}
 	// The document as served, for lines: the browser's copy when it kept
 	// one, else the one the script read.
+	if len(defs.Forms) == 0 && !imperative {
+		return
+	}
 	source, err := top.f.Source(ctx)
 	if err != nil || len(source) == 0 {
 		source = []byte(defs.Source)

@@ -4,8 +4,10 @@
 // imperative tools are registered (an inline script's text; a same-origin
 // script's source, fetched as the page would), and the document as served
 // (fetched again, from the cache when it is there). It changes nothing.
-// Argument: the most characters of a script to return.
-async function (maxScript) {
+// Arguments: the most characters of a script to return; whether the
+// page has imperative tools to locate (else no script is fetched). Nothing
+// is fetched for a page with no tool to validate.
+async function (maxScript, imperative) {
   const startTag = (el) => {
     const h = el.outerHTML, end = h.indexOf(">");
     return (end < 0 ? h : h.slice(0, end + 1)).slice(0, 200);
@@ -36,7 +38,8 @@ async function (maxScript) {
     });
   }
   const scripts = [];
-  for (const s of document.scripts) {
+  if (!imperative && forms.length === 0) return { forms, scripts, source: "" };
+  for (const s of imperative ? document.scripts : []) {
     if (!s.src) {
       scripts.push({ src: "", text: s.text.slice(0, maxScript) });
       continue;
