@@ -46,6 +46,10 @@ var kindList = []FindingKind{
 	{"controller-changes-view", CheckController, "The page shows the agent and the User the same thing", "A page may show the agent something else, but must not rely on \"user\" as a guarantee."},
 	{"controller-in-request", CheckController, "The request of a marked form records who was in control", "Sending the controller is optional; recording it helps, relying on it does not."},
 	{"webmcp-autosubmit-marked", CheckWebMCP, "No WebMCP tool autosubmits a marked form", "A declarative tool with toolautosubmit on a form a mark covers performs the User's step by being filled: remove toolautosubmit."},
+	{"webmcp-tool-definition", CheckWebMCP, "Every WebMCP tool has a name, a description and named, labelled parameters",
+		"An agent picks a tool by its name and description and fills its parameters by their names and labels: a declarative form needs toolname and tooldescription, each field a name and a label; registerTool needs a name and a description."},
+	{"webmcp-schema-validity", CheckWebMCP, "Every WebMCP tool's input schema is valid JSON Schema for an object",
+		"An agent's client builds a tool's arguments from its input schema: registerTool's inputSchema must be JSON Schema that resolves, of type \"object\"."},
 	{"webmcp-tool-takes-step", CheckWebMCP, "No WebMCP tool takes a marked step", "An imperative tool whose script reaches a marked step performs it for an agent: let it fill, and leave the step to the User."},
 }
 

@@ -48,6 +48,12 @@ func LoadStorageState(path string) (*StorageState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the storage state: %w", err)
 	}
+	return parseStorageState(data, path)
+}
+
+// parseStorageState reads a storage state from data, named name in errors
+// (a file, or the login command), never quoting a value in it.
+func parseStorageState(data []byte, path string) (*StorageState, error) {
 	var st StorageState
 	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, fmt.Errorf("reading the storage state %s: not Playwright's storage-state JSON", path)

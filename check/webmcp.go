@@ -44,6 +44,11 @@ func (r *pageRun) webmcpTools(ctx context.Context, frames []frameData) {
 		r.rep.WebMCPSupported = &ok
 	}
 	tools, err := r.p.WebMCPTools()
+	if len(frames) > 0 {
+		// The declarative forms as written are checked even when the
+		// browser registered no tool (a form with no toolname).
+		defer r.webmcpDefinitions(ctx, frames[0], tools)
+	}
 	if err != nil || len(tools) == 0 || len(frames) == 0 {
 		return
 	}

@@ -3,6 +3,7 @@ package testsite
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,9 @@ type ServeOptions struct {
 	Credential string
 	// Self is how a shell reaches poppy-browser (see cli.Self).
 	Self string
+	// Executable is poppy-browser's absolute path, for the JSON entry an
+	// MCP client runs without a shell or a PATH (empty: Self).
+	Executable string
 	// Ready receives the flags, the pages and the ready lines; Logger the
 	// site's log (nil: none).
 	Ready  io.Writer
@@ -69,7 +73,11 @@ func Serve(ctx context.Context, o *ServeOptions) error {
 		// it, so the line works as pasted on any OS.
 		shownCA = `"$(` + cli.ShellQuote(o.Self) + ` config-path --file testsite-ca.pem)"`
 	}
-	site.printReady(o.Ready, shownCA, o.Credential, o.Self)
+	absCA, err := filepath.Abs(caFile)
+	if err != nil {
+		return err
+	}
+	site.printReady(o.Ready, readyLines{caShell: shownCA, caAbs: absCA, credential: o.Credential, self: o.Self, exe: o.Executable})
 	<-ctx.Done()
 	return nil
 }
@@ -119,16 +127,29 @@ func writeCA(path string, pemBytes []byte) error {
 	return nil
 }
 
+// readyLines is what the lines to paste are made of.
+type readyLines struct {
+	caShell    string // the CA file as a shell should read it (quoted)
+	caAbs      string // the CA file's absolute path, for the JSON entry
+	credential string // --assertion-cmd (unquoted), self-based; empty: a placeholder
+	self       string // how a shell reaches poppy-browser
+	exe        string // poppy-browser's absolute path; empty: self
+}
+
+// DemoHTTPAddr is the address the mcp-http: line serves MCP on, as
+// README's HTTP entry for the demo airline says.
+const DemoHTTPAddr = "127.0.0.1:8931"
+
 // printReady prints the flags and the lines to paste: each ready line
-// starts with its role and a colon ("mcp: ", "check: "), so a script can
-// take it with one grep. credential is empty when the site trusts only the
-// keys it was given: the mcp line then needs the agent's own command.
-// caFile is as the shell should read it (quoted).
-func (s *Site) printReady(w io.Writer, caFile, credential, self string) {
+// starts with its role and a colon ("mcp: ", "mcp-json: ", "mcp-http: ",
+// "check: "), so a script can take it with one grep. The credential is
+// empty when the site trusts only the keys it was given: the mcp lines
+// then need the agent's own command.
+func (s *Site) printReady(w io.Writer, r readyLines) {
 	_, port, _ := net.SplitHostPort(s.Addr())
-	reach := []string{"--ca-file", caFile}
+	var resolve []string
 	for _, h := range Hosts() {
-		reach = append(reach, "--resolve", h+"=127.0.0.1:"+port)
+		resolve = append(resolve, "--resolve", h+"=127.0.0.1:"+port)
 	}
 	fmt.Fprintf(w, "demo airline on https://%s (hosts %s)\n", s.Addr(), strings.Join(Hosts(), ", "))
 	fmt.Fprintln(w, "a Chromium of your own reaches it with these flags:")
@@ -140,10 +161,41 @@ func (s *Site) printReady(w io.Writer, caFile, credential, self string) {
 		fmt.Fprintf(w, "  %-7s %-32s %s\n", l.Group, l.Name, l.URL)
 	}
 	fmt.Fprintln(w, "ready lines (paste the part after the colon):")
+	credential := r.credential
 	if credential == "" {
 		credential = "YOUR-AGENT-CREDENTIAL-COMMAND"
 	}
-	fmt.Fprintf(w, "mcp: %s mcp --company https://%s/ --assertion-cmd %s %s\n",
-		self, CompanyDomain, cli.ShellQuote(credential), strings.Join(reach, " "))
-	fmt.Fprintf(w, "check: %s check %s %s\n", self, strings.Join(reach, " "), CheckInURL())
+	reach := strings.Join(append([]string{"--ca-file", r.caShell}, resolve...), " ")
+	mcpLine := fmt.Sprintf("%s mcp --company https://%s/ --assertion-cmd %s %s", r.self, CompanyDomain, cli.ShellQuote(credential), reach)
+	fmt.Fprintf(w, "mcp: %s\n", mcpLine)
+	fmt.Fprintf(w, "mcp-json: %s\n", r.clientEntry(credential, resolve))
+	fmt.Fprintf(w, "mcp-http: %s --http %s\n", mcpLine, DemoHTTPAddr)
+	fmt.Fprintf(w, "check: %s check %s %s\n", r.self, reach, CheckInURL())
+}
+
+// clientEntry is the mcp: line as an MCP client's mcpServers entry: the
+// command and every path absolute, the arguments a JSON array, as a
+// client runs it (no shell, no PATH). The credential command stays one
+// string: the runtime runs --assertion-cmd with sh.
+func (r readyLines) clientEntry(credential string, resolve []string) string {
+	exe := r.exe
+	if exe == "" {
+		exe = r.self
+	}
+	if rest, ok := strings.CutPrefix(credential, r.self+" "); ok {
+		credential = cli.ShellQuote(exe) + " " + rest
+	}
+	args := append([]string{"mcp", "--company", "https://" + CompanyDomain + "/",
+		"--assertion-cmd", credential, "--ca-file", r.caAbs}, resolve...)
+	type server struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // "&" and "<" stay readable in a path
+	if err := enc.Encode(map[string]map[string]server{"mcpServers": {"poppy-airline": {exe, args}}}); err != nil {
+		panic(err) // strings only: cannot fail
+	}
+	return strings.TrimSpace(b.String())
 }

@@ -63,6 +63,9 @@ type client struct {
 	pending *pendingCeremony
 	// upload is the files it is sending the page (files.go); reader only.
 	upload *upload
+	// unpaired: the proof this view had ended because its device was
+	// unpaired (`pair --revoke`); until a new proof (guarded by Live.mu).
+	unpaired bool
 }
 
 func (c *client) close() {
@@ -272,6 +275,7 @@ func (l *Live) state() stateMsg {
 		m.FileRequest = l.fileRequest(p, st)
 		m.Downloads = l.downloadsFor(st)
 	}
+	m.Lost = l.lost()
 	return m
 }
 
@@ -285,7 +289,7 @@ func (l *Live) stateFor(c *client) stateMsg {
 	st := l.ctl.Status()
 	pm := l.presenceFor(c, st)
 	if !pm.Proved {
-		return stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer, Company: l.company, Story: l.storyOf(st), Presence: pm}
+		return stateMsg{Type: "state", Controller: st.Controller, Offer: st.Offer, Company: l.company, Story: l.storyOf(st), Presence: pm, Lost: l.lost()}
 	}
 	m := l.state()
 	m.Viewer = l.viewerFor(c, st)

@@ -155,7 +155,7 @@ func (l *Live) sweepLogins() {
 	for k, v := range l.viewers {
 		if !loginAliveLocked(v, st, now) {
 			delete(l.viewers, k)
-			endings[k] = endingOf(v, st)
+			endings[k] = endingOf(v, st, now)
 		}
 	}
 	for c := range l.clients {
@@ -173,10 +173,12 @@ func (l *Live) sweepLogins() {
 	}
 }
 
-// endingOf is the ended message of login v, which st ended: the User's own
-// hand back, cancel or decline when that is what ended it, else a login
-// that is over (its offer withdrawn or replaced, its time run out).
-func endingOf(v *viewerSession, st control.Status) endedMsg {
+// endingOf is the ended message of login v, which st ended at now: the
+// User's own hand back, cancel or decline when that is what ended it; a
+// link whose time ran out before any turn ("expired": not a failure, the
+// offer may still be open); else a login that is over (its offer
+// withdrawn or replaced).
+func endingOf(v *viewerSession, st control.Status, now time.Time) endedMsg {
 	m := endedMsg{Type: "ended", Message: endedWords}
 	switch {
 	case st.Controller != spec.ControllerAgent:
@@ -184,12 +186,22 @@ func endingOf(v *viewerSession, st control.Status) endedMsg {
 		m.Kind = string(st.LastReturn.How)
 	case v.offer != "" && st.Declined != nil && st.Declined.Offer == v.offer:
 		m.Kind = "declined"
+	case v.turn == 0 && !v.expires.IsZero() && !now.Before(v.expires) && st.Epoch == v.epoch &&
+		(v.offer == "" || st.Offer != nil && st.Offer.ID == v.offer):
+		m.Kind, m.Message = endedExpired, expiredWords
+		return m
 	}
 	if m.Kind != "" {
 		m.Note = st.UserMessage
 	}
 	return m
 }
+
+// endedExpired is the ended kind of a login whose time ran out before the
+// User took a turn through it.
+const endedExpired = "expired"
+
+const expiredWords = "This link's time ran out before you took control. If the agent still needs you, ask it for a new link."
 
 // endLogin tells c its login ended (m) and closes it once that is written.
 func (l *Live) endLogin(c *client, m endedMsg) {

@@ -82,7 +82,17 @@ type stateMsg struct {
 	// Downloads are the downloads of the User's turn, to save on their
 	// device (downloads.go).
 	Downloads []downloadMsg `json:"downloads,omitempty"`
+	// Lost says the page cannot be shown, and why: "tab_crashed" (its
+	// renderer crashed; loading it again recovers it) or "browser_gone"
+	// (the browser crashed, was closed, or the pool dropped it).
+	Lost string `json:"lost,omitempty"`
 }
+
+// What a state's Lost says.
+const (
+	lostTabCrashed  = "tab_crashed"
+	lostBrowserGone = "browser_gone"
+)
 
 type boxMsg struct {
 	X      float64 `json:"x"`

@@ -68,6 +68,10 @@ type presenceMsg struct {
 	Passkeys bool `json:"passkeys"`
 	// Expires is when this view's login ends if no turn is taken.
 	Expires *time.Time `json:"expires,omitempty"`
+	// Unpaired: this view's proof ended because its device was unpaired
+	// (`pair --revoke`), so it shows the offer card again with its own
+	// words, not an error.
+	Unpaired bool `json:"unpaired,omitempty"`
 }
 
 // challengeMsg carries a ceremony's options to the view.
@@ -147,6 +151,10 @@ func (l *Live) presenceFor(c *client, st control.Status) *presenceMsg {
 	m := &presenceMsg{}
 	if p := l.proofOf(c, st); p != nil {
 		m.Proved, m.Kind = true, string(p.proof.Kind)
+	} else {
+		l.mu.Lock()
+		m.Unpaired = c.unpaired
+		l.mu.Unlock()
 	}
 	if rp := l.party(); rp != nil {
 		m.Passkeys = rp.Paired() > 0
@@ -223,6 +231,7 @@ func (l *Live) finishPresence(c *client, credential []byte) {
 	}
 	l.mu.Lock()
 	c.proof = &viewProof{proof: proof, offer: pc.offer, epoch: pc.epoch}
+	c.unpaired = false
 	frame := l.lastFrame
 	step := l.step
 	l.mu.Unlock()
@@ -238,7 +247,7 @@ func (l *Live) finishPresence(c *client, credential []byte) {
 
 // sweepProofs ends the identity proofs whose identity expired, and the
 // passkey proofs of devices no longer paired (`pair --revoke`): their
-// views show the offer card again.
+// views show the offer card again, saying why.
 func (l *Live) sweepProofs() {
 	var expired []*client
 	l.mu.Lock()
@@ -275,7 +284,7 @@ func (l *Live) sweepProofs() {
 			continue
 		}
 		l.mu.Lock()
-		c.proof = nil
+		c.proof, c.unpaired = nil, true
 		l.mu.Unlock()
 		c.queue(l.stateFor(c))
 	}

@@ -197,7 +197,7 @@ func (l *Live) broadcast(f browser.ScreencastFrame) {
 // dialog), to tell when clients need it again.
 func (l *Live) shownKey() string {
 	st := l.state()
-	k := st.URL
+	k := st.URL + "\x00" + st.Lost
 	if st.Dialog != nil {
 		k += "\x00" + st.Dialog.Type + "\x00" + st.Dialog.Message
 	}
@@ -211,4 +211,19 @@ func (l *Live) shownKey() string {
 		k += "\x00" + t.URL + "\x00" + t.Title + "\x00" + map[bool]string{true: "*"}[t.Active]
 	}
 	return k
+}
+
+// lost says why the page cannot be shown ("" when it can): its tab's
+// renderer crashed, or its browser is gone.
+func (l *Live) lost() string {
+	p := l.page()
+	switch {
+	case p == nil:
+		return ""
+	case p.BrowserGone() != nil:
+		return lostBrowserGone
+	case p.Crashed():
+		return lostTabCrashed
+	}
+	return ""
 }

@@ -26,6 +26,7 @@ type liveLook struct {
 	StepBackground                           string
 	Banner                                   string
 	AddressFits                              bool    // the address field shows the whole address
+	BannerCut                                bool    // the state's words are cut (an ellipsis)
 	StoryScale                               float64 // the story's first word drawn over its size at 15 px, 0: hidden
 }
 
@@ -40,6 +41,7 @@ const lookJS = `function() {
 		NaturalW: img.naturalWidth, NaturalH: img.naturalHeight,
 		StepOutline: parseFloat(cs.outlineWidth) || 0, StepBackground: cs.backgroundColor,
 		Banner: document.getElementById("banner").textContent,
+		BannerCut: (b => b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1)(document.getElementById("banner")),
 		AddressFits: (a => shown(a) && a.value.length > 0 && a.scrollWidth <= a.clientWidth)(document.getElementById("address")),
 		StoryScale: (e => {
 			if (!shown(e) || !e.firstChild) return 0;
@@ -95,6 +97,9 @@ func fits(t *testing.T, state string, l liveLook) {
 	t.Helper()
 	if l.ScrollH > l.Inner || l.ScrollW > l.InnerW || l.ScrollY != 0 {
 		t.Errorf("%s: the live view scrolls: scroll size %vx%v (at %v) in a %vx%v window", state, l.ScrollW, l.ScrollH, l.ScrollY, l.InnerW, l.Inner)
+	}
+	if l.BannerCut {
+		t.Errorf("%s: the state's words %q are cut in a %v px wide window", state, l.Banner, l.InnerW)
 	}
 }
 
@@ -195,6 +200,11 @@ func screensAt(t *testing.T, name string, dev browser.Device) {
 	}
 	if s := lk.Screen; lk.Step.X < s.X || lk.Step.Y < s.Y || lk.Step.X+lk.Step.Width > s.X+s.Width || lk.Step.bottom() > s.bottom() {
 		t.Errorf("offer: the step %+v is not in the picture's area %+v on screen", *lk.Step, *s)
+	}
+	// Where the page's whole width is legible (a phone in landscape, a
+	// desktop), none of it is cut at the side.
+	if a := agentBox(ctx, t, agentPage, "#go"); lk.Screen.Width/a.VW >= 0.6 && lk.Frame.Width > lk.Screen.Width+1 {
+		t.Errorf("offer: the page's picture is %v px wide in a %v px area: its right edge is cut", lk.Frame.Width, lk.Screen.Width)
 	}
 	if touch {
 		if k := lk.Step.Width / goBox.Width; k < 0.6 {

@@ -33,7 +33,7 @@ import (
 func TestMCPAppTakeOpensTheLiveView(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.InsecureTakeByLink = false })
+	d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.Live.InsecureTakeByLink = false })
 	srv := mcpserver.NewServer(func(context.Context, string) (mcpserver.Runtime, error) {
 		return sessionRuntime{d.sv.Session()}, nil
 	}, nil)

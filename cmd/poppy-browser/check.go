@@ -38,6 +38,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	lighthouseOut := fs.String("lighthouse", "", "write a Lighthouse-shaped result (category browser-control) to this file")
 	settle := fs.Duration("settle", 5*time.Second, "longest wait for a page to become quiet after it loads")
 	storageState := fs.String("storage-state", "", "load this Playwright storage-state JSON (cookies, local storage) into each page's browser before it loads: pages behind a login")
+	loginCmd := fs.String("login-cmd", "", "run this command (with sh) once, before the pages are checked, to log in: it prints a Playwright storage-state JSON on stdout, used as --storage-state is ($POPPY_CHECK_URL is the first page)")
+	loginTimeout := fs.Duration("login-timeout", check.DefaultLoginTimeout, "how long --login-cmd may run")
 	var headers, include, exclude cli.StringList
 	fs.Var(&headers, "header", "NAME=@FILE or NAME=$VAR (repeatable): send this header, its value read from the file or the environment, with every request to the Company's hosts")
 	crawl := fs.Int("crawl", 0, "check up to N pages in all: the pages given, then the same-host pages their links and sitemap.xml lead to")
@@ -115,10 +117,18 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 		}
 		hdrs[name] = value
 	}
+	if *loginCmd != "" && *storageState != "" {
+		return cli.UsageErrorf("check: --login-cmd and --storage-state both give the login: give one")
+	}
 	var state *check.StorageState
 	if *storageState != "" {
 		if state, err = check.LoadStorageState(*storageState); err != nil {
 			return cli.UsageErrorf("check: --storage-state: %v", err)
+		}
+	}
+	if *loginCmd != "" {
+		if state, err = check.StorageStateFromCommand(ctx, *loginCmd, urls[0], *loginTimeout); err != nil {
+			return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
 		}
 	}
 	if err := cli.NeedDisplay("check", bf.Browser.Headful, bf.Browser.CDPURL); err != nil {

@@ -36,6 +36,8 @@ func TestCommandErrorMessages(t *testing.T) {
 		{[]string{"check"}, 2, "check: give at least one URL"},
 		{[]string{"check", "--watch", "5m", "https://airline.test/"}, 2, "check: --watch 5m0s: give at most 1m0s"},
 		{[]string{"check", "--fail-on", "sometimes", "https://airline.test/"}, 2, "check: --fail-on"},
+		{[]string{"check", "--login-cmd", "true", "--storage-state", "state.json", "https://airline.test/"}, 2, "check: --login-cmd and --storage-state both give the login: give one"},
+		{[]string{"check", "--login-cmd", "echo not-json", "https://airline.test/"}, 2, "check: login command: reading the storage state it printed: not Playwright's storage-state JSON"},
 		{[]string{"run", "--company", "airline.test", "--task", "check me in", "--model", "foo"}, 2, `run: --model "foo": give scripted or openai`},
 		{[]string{"run", "--company", "airline.test", "--task", "check me in", "--max-steps", "500"}, 2, "run: --max-steps 500: give a number from 1 to 200"},
 		{[]string{"demo", "--model", "foo"}, 2, `demo: --model "foo"`},

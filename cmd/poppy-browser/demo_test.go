@@ -90,6 +90,7 @@ func TestDemoAutoUser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	out, _, raw := runDemoTest(t, ctx)
+	checkReadmeDemoTranscript(t, out)
 	for _, want := range []string{
 		`agent: task "Check me in for booking BKG4RT9 tomorrow, aisle seat"`,
 		"choose the aisle seat: select",

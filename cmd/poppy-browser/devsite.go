@@ -58,6 +58,9 @@ func runDevCredential(ctx context.Context, args []string, stdout, stderr io.Writ
 func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("testsite", "testsite [--addr ADDR] [--trust-key FILE]... [--ca-out FILE]", stderr)
 	o := testsite.ServeOptions{Ready: stdout, Logger: slog.New(slog.NewTextHandler(stderr, nil)), Self: cli.Self()}
+	if exe, err := os.Executable(); err == nil {
+		o.Executable = exe
+	}
 	fs.StringVar(&o.Addr, "addr", "127.0.0.1:8443", "listen address (keep it on loopback)")
 	var trustKeys cli.StringList
 	fs.Var(&trustKeys, "trust-key", "accept join credentials signed by this agent key (PEM public key, repeatable; default: the development key of dev-credential, made when missing)")

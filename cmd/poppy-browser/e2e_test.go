@@ -19,7 +19,7 @@ import (
 func TestSection7Flow(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.InsecureTakeByLink = false })
+	d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.Live.InsecureTakeByLink = false })
 	dev := pairDevice(t, ctx, d.sv)
 
 	// 1. The agent opens the booking and goes to check-in.

@@ -68,7 +68,7 @@ var allowed = map[string][]string{
 	// check acts on pages only through the gate's probe mode; it reads them
 	// through browser (requests, frames) and marks (the marks table).
 	"check": {"browser", "gate", "marks", "session", "spec", "supervisor", "internal/version",
-		"golang.org/x/net", "gopkg.in/yaml.v3"},
+		"golang.org/x/net", "gopkg.in/yaml.v3", "github.com/google/jsonschema-go"},
 
 	// The command: flags and subcommands.
 	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "oauth", "presence", "session", "supervisor", "ui",

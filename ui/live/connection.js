@@ -62,11 +62,19 @@ function endTurn(msg) {
     handed_back: "You handed back: " + who + " continues.",
     cancelled: "You cancelled: control went back to " + who + ".",
     declined: "You declined: " + who + " keeps control.",
+    expired: "This link's time ran out",
   };
-  document.body.classList.remove("turn");
+  // Nothing of the offer card stays: the proof it asked for and its
+  // login's end time are moot now.
+  document.body.classList.remove("turn", "card");
+  $("presence-text").textContent = $("expiry").textContent = "";
   banner.textContent = words[msg.kind] || "Your turn is over";
   banner.className = "done ended";
   status.textContent = "";
+  // An expired link: the runtime's words for what to do (ask again), as
+  // a note, not an error.
+  $("gone").hidden = msg.kind !== "expired";
+  $("gone").textContent = msg.kind === "expired" ? msg.message : "";
   $("offer").hidden = true;
   $("story").hidden = !msg.note;
   $("story-text").textContent = msg.note ? "You said: " + msg.note : "";

@@ -75,6 +75,9 @@ function showPresence() {
   if (p.proved) { line.textContent = ""; return; }
   const offer = state && state.offer;
   if (proving) line.textContent = "Confirm with your passkey on this device…";
+  else if (p.unpaired) line.textContent = p.passkeys ?
+    "This device was unpaired (poppy-browser pair --revoke), so this page no longer shows the browser. Confirm it's you with a passkey still paired to see it again." :
+    "This device was unpaired (poppy-browser pair --revoke), so this page no longer shows the browser. Pair a device again from your terminal (poppy-browser pair) to see it.";
   else if (!p.passkeys) line.textContent = "No device is paired with this runtime yet. Pair this one from your terminal (poppy-browser pair, or p in the terminal UI), then come back.";
   else line.textContent = (offer ? "To take control" : "To see the browser") + ", confirm it's you with the passkey you paired. Until then this page shows nothing of the browser.";
   const exp = p.expires ? new Date(p.expires) : null;

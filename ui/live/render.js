@@ -12,8 +12,21 @@ function showState(msg) {
   else if (offer) { text = agent + " asks you to take control"; cls = "offer"; }
   else if (msg.story && msg.story.kind === "finished") { text = agent + " finished"; cls = "done"; }
   else text = agent + " is using the browser";
+  // A page that cannot be shown says why, in its own words: not the
+  // red of a lost connection (the live view itself is fine).
+  const lost = {
+    tab_crashed: ["The page crashed", user && msg.viewer === "you" ?
+      "The browser tab showing this page crashed. Reload it (More, then ↻) to go on; your turn goes on." :
+      "The browser tab showing this page crashed; it comes back when the page is loaded again."],
+    browser_gone: ["The browser stopped", "The browser this page was in has stopped (it crashed or was closed), so there is nothing to show here. " +
+      agent + " gets a new one the next time it uses the browser."],
+  }[msg.lost];
+  if (lost) { text = lost[0]; cls = "gone"; }
+  else if (msg.presence && msg.presence.unpaired && !msg.presence.proved) { text = "This device was unpaired"; cls = "gone"; }
   banner.textContent = text;
   banner.className = cls;
+  $("gone").hidden = !lost;
+  $("gone").textContent = lost ? lost[1] : "";
   // During this viewer's turn the chrome is one slim bar; "More" opens
   // the rest (the message, the agent's request, the address).
   const turn = user && mine();
@@ -91,7 +104,10 @@ function layout() {
   let k = Math.min(sw / viewport.width, sh / viewport.height);
   const box = state && state.controller !== "user" && state.offer ? state.step_box : null;
   const zoom = !!box && k < LEGIBLE;
-  if (zoom) k = Math.min(1, Math.max(k, sw / 480));
+  // Zoomed: the page's whole width when that is legible (a phone in
+  // landscape: the User scrolls down to the step, no edge is cut), else
+  // a legible scale panned to the step (a phone upright).
+  if (zoom) k = sw / viewport.width >= LEGIBLE ? Math.min(1, sw / viewport.width) : Math.min(1, Math.max(k, sw / 480));
   scale = k;
   screen.classList.toggle("zoom", zoom);
   pic.style.width = viewport.width * k + "px";
