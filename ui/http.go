@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/poppy-browser/poppy-browser/internal/loopback"
 )
 
 // liveFiles holds the live view's page and its script, in parts. The
@@ -256,11 +258,7 @@ func (l *Live) hostOK(host string) bool {
 	if !ta.IP.IsLoopback() {
 		return true
 	}
-	if strings.EqualFold(name, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(name)
-	return ip != nil && ip.IsLoopback()
+	return loopback.Host(name)
 }
 
 func (l *Live) servePage(w http.ResponseWriter, r *http.Request) {

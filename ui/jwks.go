@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -19,6 +18,7 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/poppy-browser/poppy-browser/internal/loopback"
 )
 
 // Bounds of a JSON Web Key Set: its size, its keys, how long a fetch may
@@ -54,18 +54,10 @@ func jwksURL(src string) (*url.URL, error) {
 		return nil, nil
 	}
 	u, err := url.Parse(src)
-	if err == nil && u.Host != "" && u.User == nil && (u.Scheme == "https" || u.Scheme == "http" && loopbackHost(u.Hostname())) {
+	if err == nil && u.Host != "" && u.User == nil && (u.Scheme == "https" || u.Scheme == "http" && loopback.Host(u.Hostname())) {
 		return u, nil
 	}
 	return nil, fmt.Errorf("--live-identity-jwks %q: want an https URL (http only on a loopback host) or a file", src)
-}
-
-func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func newKeySource(src string, client *http.Client, refresh time.Duration, now func() time.Time) (*keySource, error) {

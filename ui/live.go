@@ -17,6 +17,7 @@ import (
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
+	"github.com/poppy-browser/poppy-browser/internal/loopback"
 	"github.com/poppy-browser/poppy-browser/internal/secret"
 	"github.com/poppy-browser/poppy-browser/presence"
 )
@@ -385,18 +386,7 @@ func insecureAllowed(addr string, opts *LiveOptions) bool {
 		a, ok := opts.Router.Addr().(*net.TCPAddr)
 		return ok && a.IP.IsLoopback()
 	}
-	if addr == "" {
-		return true
-	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return addr == "" || loopback.Addr(addr)
 }
 
 // WriteURLFile writes [Live.URL] and a newline to path with mode 0600,

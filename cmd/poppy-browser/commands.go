@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
+	"github.com/poppy-browser/poppy-browser/internal/loopback"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/ui"
@@ -162,7 +163,7 @@ func liveRouter(fs *flag.FlagSet, cfg *config, instance string, l net.Listener) 
 		if cfg.LiveTLSCert != "" {
 			return nil, false, cli.UsageErrorf("mcp: --live-tls-cert over --http needs --live ADDR: the live views are on the MCP listener, which is plain HTTP (or give --live-behind-proxy)")
 		}
-		if cfg.LiveBehindProxy == "" && !mcpserver.IsLoopback(l.Addr().String()) {
+		if cfg.LiveBehindProxy == "" && !loopback.Addr(l.Addr().String()) {
 			return nil, false, cli.UsageErrorf("mcp: the live views are on the --http listener %s, which other machines reach over plain HTTP: add --live-behind-proxy https://YOUR-PUBLIC-ORIGIN (the proxy in front serves TLS), or --live 127.0.0.1:0 to keep them on a loopback listener of their own", l.Addr())
 		}
 		r, err := ui.NewRouter(instance, l.Addr())

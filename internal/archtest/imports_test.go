@@ -52,11 +52,11 @@ var allowed = map[string][]string{
 	"gate/gatetest": {"audit", "browser", "control", "gate", "marks", "marks/markstest"},
 
 	// The gate's clients and the User's side.
-	"mcpserver": {"control", "gate", "spec", "internal/version",
+	"mcpserver": {"control", "gate", "spec", "internal/loopback", "internal/version",
 		"github.com/google/jsonschema-go", "github.com/modelcontextprotocol/go-sdk", "github.com/prometheus/client_golang"},
 	"agent":      {"control", "gate", "spec", "github.com/google/jsonschema-go"},
 	"agent/chat": {"agent", "internal/secret", "github.com/openai/openai-go/v3"},
-	"ui": {"audit", "browser", "control", "presence", "spec", "internal/pagetext", "internal/secret",
+	"ui": {"audit", "browser", "control", "presence", "spec", "internal/loopback", "internal/pagetext", "internal/secret",
 		"charm.land/bubbletea/v2", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi",
 		"github.com/charmbracelet/x/term", "github.com/gorilla/websocket", "github.com/go-jose/go-jose/v4", "github.com/skip2/go-qrcode"},
 	"supervisor": {"audit", "browser", "control", "gate", "injector", "marks", "presence", "session", "spec", "ui",
@@ -69,7 +69,7 @@ var allowed = map[string][]string{
 	// The command: flags and subcommands.
 	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "presence", "session", "supervisor", "ui",
 		"testsite", "testsite/demoscript",
-		"internal/cli", "internal/desktop", "internal/secret", "internal/version"},
+		"internal/cli", "internal/desktop", "internal/loopback", "internal/secret", "internal/version"},
 
 	// The demo Company, and the demo (the agent's script, and the run that
 	// puts the airline, a runtime, the agent and the User together):
@@ -82,6 +82,7 @@ var allowed = map[string][]string{
 	"internal/cli":      {},
 	"internal/desktop":  {"internal/cli"},
 	"internal/golden":   {"github.com/google/go-cmp"},
+	"internal/loopback": {},
 	"internal/pagetext": {},
 	"internal/poolproc": {},
 	"internal/queue":    {},
