@@ -10,12 +10,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/supervisor"
@@ -60,7 +58,7 @@ type Options struct {
 	// Parallel is how many pages are checked at once (they share the
 	// browser of their Company); 0 means 2.
 	Parallel int
-	// CAFile and Resolve are supervisor.Options.CAFile and Resolve: a
+	// CAFile and Resolve are supervisor.BrowserOptions.CAFile and Resolve: a
 	// private CA and host mappings for discovery and the browser alike
 	// (staging servers).
 	CAFile  string
@@ -104,18 +102,6 @@ type Checker struct {
 	startHosts []string // the crawl's pages given: where Headers may go
 }
 
-// runtime is one Company's runtime and the gate, in its probe mode, that
-// every snapshot and probe input of its pages passes: the runtime's own
-// gate follows the Session's tab, while the checker's pages are tabs of
-// their own. The prober also keeps navigator.poppy.controller in step with
-// the pages sharing the browser (gate.Prober's AsAgent and AsUser).
-type runtime struct {
-	sv    *supervisor.Supervisor
-	probe *gate.Prober
-	start sync.Once
-	err   error
-}
-
 // New returns a checker; it starts a browser for the first page it checks.
 func New(ctx context.Context, opts *Options) (*Checker, error) {
 	c := &Checker{runtimes: map[string]*runtime{}, discovered: map[string]*Discovery{}, companies: map[string]*session.Company{}}
@@ -131,7 +117,7 @@ func New(ctx context.Context, opts *Options) (*Checker, error) {
 		var err error
 		if c.opts.CAFile != "" || len(c.opts.Resolve) > 0 {
 			// Discovery reaches staging servers as the browser does.
-			sopts := supervisor.Options{CAFile: c.opts.CAFile, Resolve: c.opts.Resolve}
+			sopts := supervisor.Options{Browser: supervisor.BrowserOptions{CAFile: c.opts.CAFile, Resolve: c.opts.Resolve}}
 			if c.client, err = sopts.Client(); err != nil {
 				return nil, err
 			}
@@ -166,11 +152,6 @@ func (c *Checker) Close() error {
 	defer c.mu.Unlock()
 	var errs []error
 	for d, rt := range c.runtimes {
-		if rt.probe != nil {
-			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			errs = append(errs, rt.probe.Close(cctx))
-			cancel()
-		}
 		if rt.sv != nil {
 			errs = append(errs, rt.sv.Close())
 		}
@@ -384,70 +365,4 @@ func discoveryFindings(d *Discovery) []Finding {
 		out = append(out, finding("discovery-warning", Warning, CheckDiscovery, "BC-3-poppy-json", w))
 	}
 	return out
-}
-
-// foreground are the Chromium flags that run every tab of the checker's
-// browser as a tab in front: pages checked at once share one browser, and
-// a tab behind another would have its timers slowed to once a second,
-// which would stretch what a probe waits for past its bound.
-var foreground = []string{
-	"--disable-background-timer-throttling",
-	"--disable-renderer-backgrounding",
-	"--disable-backgrounding-occluded-windows",
-}
-
-// use returns the runtime of co, starting it for the Company's first page:
-// the header goes to co's requests and navigator.poppy to its pages.
-// With CAFile, the host (and port) of the Company's first page is verified
-// too, besides the Company's domain at 443.
-func (c *Checker) use(ctx context.Context, co *session.Company, page string) (*runtime, error) {
-	c.mu.Lock()
-	rt := c.runtimes[co.Domain]
-	if rt == nil {
-		rt = &runtime{}
-		c.runtimes[co.Domain] = rt
-	}
-	c.mu.Unlock()
-	rt.start.Do(func() {
-		// The browser outlives the page that starts it; its start is bounded.
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-		defer cancel()
-		var trust []string
-		if u, err := url.Parse(page); err == nil && u.Scheme == "https" {
-			trust = []string{u.Host}
-		}
-		sv := supervisor.New(&supervisor.Options{
-			TrustHosts:  trust,
-			Company:     co.Domain,
-			NoJoin:      true,
-			NoLiveView:  true,
-			WatchMarks:  true,
-			Chromium:    c.opts.Chromium,
-			CDPURL:      c.opts.CDPURL,
-			Headful:     c.opts.Headful,
-			BrowserArgs: append(slices.Clone(foreground), c.opts.BrowserArgs...),
-			CAFile:      c.opts.CAFile,
-			Resolve:     c.opts.Resolve,
-			Logger:      c.log,
-			// The Company's hosts only; never logged.
-			CompanyRequestHeaders: c.opts.Headers,
-		})
-		if err := sv.Start(sctx); err != nil {
-			rt.err = fmt.Errorf("starting the checker's browser: %w", err)
-			return
-		}
-		rt.probe = gate.NewProber(&gate.Options{
-			Control:     sv.Control(),
-			Audit:       sv.Audit(),
-			CompanyHost: co.IsCompanyHost,
-			Logger:      c.log,
-		})
-		c.mu.Lock()
-		rt.sv = sv
-		c.mu.Unlock()
-	})
-	if rt.err != nil {
-		return nil, rt.err
-	}
-	return rt, nil
 }

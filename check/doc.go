@@ -39,7 +39,10 @@
 // Fill, escape-route and submission probes are the only input the checker
 // gives, each through the gate in its probe mode ([gate.Prober]): the
 // verdict, lease and dispatch of an agent's action, an audit line by
-// "check". A probe as the User runs in a turn of the User's the prober
+// "check". That probe view is of the runtime's own Session's one gate
+// (supervisor.BrowserOptions.Probe, Supervisor.Prober): the checker builds
+// no gate and wires nothing, and it loads its pages and waits for them to
+// settle through the same view ([gate.Prober.Load], [gate.Prober.Settle]). A probe as the User runs in a turn of the User's the prober
 // takes through package control, as the User's take does, and hands back
 // after. While one runs, every navigation and non-GET request of the page
 // is recorded and answered by the browser with 204 No Content

@@ -16,7 +16,7 @@ import (
 func (r *pageRun) load(ctx context.Context, window time.Duration, wantMarks int) error {
 	lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	res, err := r.p.Navigate(lctx, r.url)
+	res, err := r.rt.probe.Load(lctx, r.p, r.url)
 	if err != nil {
 		return fmt.Errorf("loading the page: %w%s", err, loadHint(err, dnsUp(ctx)))
 	}
@@ -25,7 +25,7 @@ func (r *pageRun) load(ctx context.Context, window time.Duration, wantMarks int)
 	} else if again {
 		// The local storage of the storage state is there now: load the
 		// page as a signed-in visitor's browser would.
-		if res, err = r.p.Navigate(lctx, r.url); err != nil {
+		if res, err = r.rt.probe.Load(lctx, r.p, r.url); err != nil {
 			return fmt.Errorf("loading the page: %w%s", err, loadHint(err, dnsUp(ctx)))
 		}
 	}

@@ -45,6 +45,7 @@ type Control struct {
 	now      func() time.Time
 	logger   *slog.Logger
 	user     *User
+	parts    parts // the one-per-Control parts built on it (Bind)
 
 	// trans serializes transitions (a one-slot semaphore, so that waiting
 	// for it honours ctx). The Handover runs while it is held; mu is not.

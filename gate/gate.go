@@ -72,7 +72,15 @@ type Gate struct {
 }
 
 // New returns a gate over the page opts.Page (or opts.Surface) returns.
+// A Control has one gate (its refs, epoch and input lease have one
+// keeper): New panics if opts.Control already has one, as building a
+// second is a wiring mistake (supervisor.Session builds the one gate).
 func New(opts *Options) *Gate {
+	if opts.Control != nil {
+		if err := opts.Control.Bind("gate"); err != nil {
+			panic("gate.New: " + err.Error())
+		}
+	}
 	g := &Gate{
 		ctl:     opts.Control,
 		audit:   opts.Audit,

@@ -27,7 +27,8 @@ import (
 // it armed so that its script never takes a marked step for real) and
 // does not settle, as check watches what its input caused; and a probe AsUser gives the input a User may give.
 //
-// Create it with [NewProber] and Close it. It is safe for concurrent use:
+// supervisor.Session creates it with [NewProber] (one gate per Control)
+// and closes its gate. It is safe for concurrent use:
 // one probe or snapshot runs at a time, on the page it names.
 type Prober struct {
 	g    *Gate
@@ -43,7 +44,8 @@ type Prober struct {
 
 // NewProber returns a gate in probe mode over opts. Its Page is the
 // Prober's: the page each call names (a test's opts.Surface stays, and
-// then the page named is not used).
+// then the page named is not used). It is opts.Control's one gate (see
+// [New]); [Prober.Gate] is that gate.
 func NewProber(opts *Options) *Prober {
 	p := &Prober{}
 	o := *opts
@@ -54,6 +56,10 @@ func NewProber(opts *Options) *Prober {
 	p.g.by = ByCheck
 	return p
 }
+
+// Gate is the prober's gate: the one gate of its Control, whose page is
+// the page of the probe in flight (none between probes).
+func (p *Prober) Gate() *Gate { return p.g }
 
 // ByCheck is the by of a probe's audit lines.
 const ByCheck = "check"

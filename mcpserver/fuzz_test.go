@@ -77,8 +77,12 @@ func FuzzToolArguments(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { site.Close() })
-	sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, NoJoin: true,
-		BrowserArgs: site.BrowserArgs(), NoLiveView: true})
+	sv := supervisor.New(&supervisor.Options{
+		Company: testsite.CompanyDomain,
+		Join:    supervisor.JoinOptions{Skip: true},
+		Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+		Live:    supervisor.LiveOptions{Off: true},
+	})
 	startCtx, stopStart := context.WithTimeout(ctx, 2*time.Minute)
 	defer stopStart()
 	if err := sv.Start(startCtx); err != nil {

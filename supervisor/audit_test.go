@@ -25,8 +25,13 @@ func TestAuditStartAndUserNavigations(t *testing.T) {
 	defer cancel()
 	site, _ := startSite(t)
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, NoJoin: true, NoLiveView: true,
-		BrowserArgs: site.BrowserArgs(), AuditLog: path})
+	sv := supervisor.New(&supervisor.Options{
+		Company: testsite.CompanyDomain,
+		Join:    supervisor.JoinOptions{Skip: true},
+		Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+		Live:    supervisor.LiveOptions{Off: true},
+		Audit:   supervisor.AuditOptions{File: path},
+	})
 	if err := sv.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

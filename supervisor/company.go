@@ -51,7 +51,7 @@ const (
 // discover discovers the Company, trying again while its site does not
 // answer for at most Options.RetryCompanyFor.
 func (s *Server) discover(ctx context.Context, client *http.Client) (*session.Company, []spec.Warning, error) {
-	until := time.Now().Add(s.opts.RetryCompanyFor)
+	until := time.Now().Add(s.opts.Join.RetryCompanyFor)
 	wait := companyRetryFirst
 	for attempt := 0; ; attempt++ {
 		co, warnings, err := session.Discover(ctx, client, s.opts.Company)
@@ -65,7 +65,7 @@ func (s *Server) discover(ctx context.Context, client *http.Client) (*session.Co
 			return co, warnings, err
 		}
 		ue := &CompanyUnreachableError{Company: s.opts.Company, Err: err}
-		if s.opts.RetryCompanyFor <= 0 {
+		if s.opts.Join.RetryCompanyFor <= 0 {
 			ue.Final = true
 			return nil, nil, ue
 		}
@@ -100,8 +100,8 @@ func (s *Server) setPending(err error) {
 
 // notice tells the User (UserMessages, else the log) one line.
 func (s *Server) notice(format string, args ...any) {
-	if s.opts.UserMessages != nil {
-		fmt.Fprintf(s.opts.UserMessages, format+"\n", args...)
+	if s.opts.Live.UserMessages != nil {
+		fmt.Fprintf(s.opts.Live.UserMessages, format+"\n", args...)
 		return
 	}
 	s.log.Info(fmt.Sprintf(format, args...))

@@ -34,8 +34,14 @@ func TestCompanyRetriesEnd(t *testing.T) {
 	client := site.Client()
 	site.Close() // its address refuses connections from now on
 	for _, retry := range []time.Duration{0, 2 * time.Second} {
-		srv := supervisor.NewServer(&supervisor.Options{Company: testsite.CompanyDomain, Credentials: signer,
-			HTTPClient: client, RetryCompanyFor: retry})
+		srv := supervisor.NewServer(&supervisor.Options{
+			Company: testsite.CompanyDomain,
+			Join: supervisor.JoinOptions{
+				Credentials:     signer,
+				HTTPClient:      client,
+				RetryCompanyFor: retry,
+			},
+		})
 		started := make(chan error, 1)
 		begin := time.Now()
 		go func() { started <- srv.Start(ctx) }()

@@ -17,30 +17,25 @@ const (
 	notifyBody  = "It offers you control of its browser for a step that is yours. Open the live view: run poppy-browser open-live, or use its address from the agent's log."
 )
 
-// startDesktopNotices shows a desktop notification for each offer of
-// control, until the returned stop is called (it waits for the goroutine).
-// notify is desktop.Notify unless a test replaces it.
-func startDesktopNotices(ctl *control.Control, notify func(ctx context.Context, title, body string) bool) (stop func()) {
+// desktopNotices shows a desktop notification for each offer of control
+// (a worker of the Session's). notify is desktop.Notify unless a test
+// replaces it.
+func desktopNotices(ctl *control.Control, notify func(ctx context.Context, title, body string) bool) worker {
 	if notify == nil {
 		notify = desktop.Notify
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	unwatch := control.Watch(ctx, ctl, func(e control.Event) {
+	return follow(ctl, func(ctx context.Context, e control.Event) {
 		if e.Kind == control.Offered {
 			notify(ctx, notifyTitle, notifyBody) // best effort; bounded by package desktop
 		}
 	})
-	return func() {
-		cancel()
-		unwatch()
-	}
 }
 
-// startOfferAnnouncements writes one line to w for each offer of control,
-// with the live view's URL (its token included: w is the User's own
-// channel, never the model's), until stop is called.
-func startOfferAnnouncements(ctl *control.Control, w io.Writer, liveURL func() string) (stop func()) {
-	return control.Watch(context.Background(), ctl, func(e control.Event) {
+// offerAnnouncements writes one line to w for each offer of control, with
+// the live view's URL (its token included: w is the User's own channel,
+// never the model's); a worker of the Session's.
+func offerAnnouncements(ctl *control.Control, w io.Writer, liveURL func() string) worker {
+	return follow(ctl, func(_ context.Context, e control.Event) {
 		if e.Kind != control.Offered || e.Offer == nil {
 			return
 		}

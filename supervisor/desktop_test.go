@@ -13,11 +13,15 @@ import (
 func TestDesktopNoticeOnOffer(t *testing.T) {
 	ctl := control.New(nil)
 	got := make(chan string, 4)
-	stop := startDesktopNotices(ctl, func(_ context.Context, title, body string) bool {
+	work := desktopNotices(ctl, func(_ context.Context, title, body string) bool {
 		got <- title + ": " + body
 		return true
 	})
-	defer stop()
+	wctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- work(wctx) }()
+	stop := func() { cancel(); <-done }
+	defer cancel()
 	ctl.RequestUser("pay", nil)
 	select {
 	case n := <-got:

@@ -10,14 +10,17 @@
 // Poppy-Extensions header on the Company's requests and the marks scanner.
 // A [Session] is one User's agent in it: a browser context and its page,
 // the injector scoped to that context, control state (with its hand-over:
-// what a change of holder does to the frames, the window's own input and
-// the pages' size, in order), the join, the gate, a live view with its own token,
-// and audit lines carrying the session's id ([audit.Log.ForSession]).
+// what a change of holder does to the frames, their in-page guard, the
+// window's own input and the pages' size, in order), the join, the
+// Control's one gate (for check, its probe view, [Session.Prober]), a live
+// view with its own token, and audit lines carrying the session's id
+// ([audit.Log.ForSession]). The Session alone builds, runs and closes
+// these: no caller wires any of them.
 // With [Options.ContextPerSession] (MCP over --http) every Session gets a
 // new browser context (Target.createBrowserContext), disposed of when the
 // Session closes: cookies, storage, tabs, the holder of control and
 // navigator.poppy's value are the Session's alone, and its live view
-// listens on a free port of LiveAddr's host. Without it (stdio, demo, run,
+// listens on a free port of Live.Addr's host. Without it (stdio, demo, run,
 // check) the one Session drives the tab Chromium opened at launch (or, when
 // attached, an existing blank tab; only if there is none, one new tab), in
 // the default context: no extra tab or context is paid for.
@@ -38,7 +41,7 @@
 // # What it must not do
 //
 // Parse flags, print to a terminal on its own (the live view's URL goes to
-// [Options.UserMessages] only), or act for the model: the agent acts only
+// [LiveOptions.UserMessages] only), or act for the model: the agent acts only
 // through a Session's gate, the User only through control's User handle
 // and the live view.
 //
@@ -47,11 +50,13 @@
 // [NewServer] takes [Options] and starts nothing. [Server.Start] finds
 // the Company, opens the audit log and launches the browser; it may run in
 // a goroutine while [Server.Ready] lets callers wait for it (the MCP server
-// answers initialize meanwhile). [Server.NewSession] waits for Ready, then
-// opens, in order: browser context and page, injector, control, join,
+// answers initialize meanwhile). [Server.NewSession], the one constructor
+// of a Session's runtime, waits for Ready, then [Session.Open] opens, in
+// order: browser context and page, injector and hand-over, control, join,
 // gate, live view; on error it closes what it opened. [Session.Close]
-// (with a ctx) stops the live view, disposes of its browser context and records
-// session_end with its reason. [Server.Close] stops a start in progress,
+// (with a ctx) ends the work beside the Session, its gate and live view,
+// disposes of its browser context and records session_end with its
+// reason. [Server.Close] stops a start in progress,
 // then closes the browser and the audit log; close Sessions first.
 //
 // A browser that goes away (Chromium dies, a pool restarts or refuses) is
@@ -72,17 +77,18 @@
 // Server open and close independently. A Supervisor's Start and Close must
 // not run concurrently with each other. The accessors are safe once the
 // start has returned nil; the parts they return document their own
-// concurrency. Each Session watches control's events ([control.Watch], one
-// goroutine each) up to four times: one records the User's own
-// navigations in the audit log, one shows a desktop notification for each
-// offer ([Options.NotifyDesktop]), one writes each offer with the live
-// view's address to UserMessages ([Options.AnnounceOffers]), one runs the
-// --on-offer command for each offer ([Options.OnOffer], each run in a
-// goroutine of its own). [Session.Close] stops each and waits for it and
-// its runs. The browser and the live views own their
+// concurrency. Each Session runs its work beside it in one errgroup
+// (golang.org/x/sync/errgroup) until Close: the audit log's health for its
+// live view, and up to four watches of control's events: one records the
+// User's own navigations in the audit log, one shows a desktop notification for each
+// offer ([OfferOptions.NotifyDesktop]), one writes each offer with the live
+// view's address to UserMessages ([OfferOptions.Announce]), one runs the
+// --on-offer command for each offer ([OfferOptions.Command], each run in a
+// goroutine of its own). [Session.Close] ends the group's context and
+// waits for the group, runs included, within its ctx. The browser and the live views own their
 // goroutines, and a caller runs Server.Start in its own goroutine when it
 // wants the start in the background.
-// The Server reports the audit log's health on Options.UserMessages, and
+// The Server reports the audit log's health on Options.Live.UserMessages, and
 // each Session in its live view: while the log cannot be written the gate
 // refuses agent actions (audit_unavailable).
 package supervisor

@@ -28,10 +28,10 @@ func Example() {
 	defer site.Close()
 
 	sv := supervisor.New(&supervisor.Options{
-		Company:     testsite.CompanyDomain,
-		NoJoin:      true,
-		NoLiveView:  true,
-		BrowserArgs: site.BrowserArgs(),
+		Company: testsite.CompanyDomain,
+		Join:    supervisor.JoinOptions{Skip: true},
+		Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+		Live:    supervisor.LiveOptions{Off: true},
 	})
 	if err := sv.Start(ctx); err != nil {
 		fmt.Println(err)

@@ -13,29 +13,38 @@ import (
 
 // handover is what a change of holder does to a Session's browser: the
 // [control.Handover] of its control. A take gives the pages to the User in
-// three steps, and a return gives them back in the reverse order:
+// four steps, and a return takes them back in the reverse order:
 //
 //	Take                                  Return
 //	1. frames: every Company frame        1. screen: the agent's own viewport
 //	   of every tab reads "user"             comes back (if a screen was shown)
-//	2. window: the browser window's own   2. window: its own input is blocked
-//	   input is let through (if guarded)
-//	3. screen: the pages are shown at     3. frames: every Company frame
+//	2. guard: in each of those frames,    2. window: its own input is blocked
+//	   right after it reads "user", the
+//	   in-page guard stands down
+//	3. window: the browser window's own   3. guard: nothing to undo; the
+//	   input is let through (if guarded)     agent's next action arms it
+//	4. screen: the pages are shown at     4. frames: every Company frame
 //	   the User's screen size (if any)       reads "agent"
 //
-// So no frame reads "user" while the window's input is blocked, no
-// window input reaches a page that reads "agent", and the agent's next
-// look after a return is at its own layout. The User's live view restarts
-// its screencast itself when the size changes (package ui).
+// Steps 1 and 2 run together, frame by frame, within the bounds of one
+// switch (frames calls [handover.inFrame] in each Company frame, holding a
+// busy renderer for both): an agent's run that has not disarmed its guard
+// yet never judges the User's input. So no frame reads "user" while the
+// window's input is blocked or its guard armed, no window input reaches a
+// page that reads "agent", and the agent's next look after a return is at
+// its own layout. The User's live view restarts its screencast itself when
+// the size changes (package ui).
 //
 // Control calls it inside its serialized transition, one call at a time;
 // it is not for any other caller (it would change what pages read without
-// a change of holder). Failures the hand-over absorbs (a screen the pages
-// could not follow, a failed put-back) are recorded in the audit log; the
-// ones it returns, control records.
+// a change of holder). Failures the hand-over absorbs (a guard that could
+// not stand down, a screen the pages could not follow, a failed put-back)
+// are recorded in the log or the audit log; the ones it returns, control
+// records.
 type handover struct {
-	frames controllerFrames
-	window windowInput // nil: the window's own input is not guarded (headless)
+	frames controllerFrames // set by open
+	guard  frameGuard       // nil: no in-page guard to stand down
+	window windowInput      // nil: the window's own input is not guarded (headless)
 	screen deviceScreen
 	audit  *audit.Log
 
@@ -46,6 +55,12 @@ type handover struct {
 // navigator.poppy.controller (package injector's Injector).
 type controllerFrames interface {
 	Set(ctx context.Context, c spec.Controller) error
+}
+
+// frameGuard stands down the in-page guard of one frame (package marks,
+// for the Session's current control epoch).
+type frameGuard interface {
+	StandDown(ctx context.Context, f browser.Frame) error
 }
 
 // windowInput is where window input is blocked: the whole browser, or one
@@ -64,38 +79,44 @@ type deviceScreen interface {
 // take, whatever the take's ctx.
 const putBackTimeout = 5 * time.Second
 
-// newHandover returns the hand-over of frames, window (nil: not guarded)
-// and screen, with the agent holding the browser: the window's own input
-// is blocked now.
-func newHandover(ctx context.Context, frames controllerFrames, window windowInput, screen deviceScreen, log *audit.Log) (*handover, error) {
-	h := &handover{frames: frames, window: window, screen: screen, audit: log}
-	if window != nil {
-		if err := window.SetWindowInput(ctx, false); err != nil {
-			return nil, err
-		}
+// newHandover returns the hand-over of guard (nil: none), window (nil:
+// not guarded) and screen. Its frames come with open, since they run the
+// hand-over's own step in each frame ([handover.inFrame]).
+func newHandover(guard frameGuard, window windowInput, screen deviceScreen, log *audit.Log) *handover {
+	return &handover{guard: guard, window: window, screen: screen, audit: log}
+}
+
+// open gives the hand-over its frames, with the agent holding the
+// browser: the window's own input is blocked now.
+func (h *handover) open(ctx context.Context, frames controllerFrames) error {
+	h.frames = frames
+	if h.window != nil {
+		return h.window.SetWindowInput(ctx, false)
 	}
-	return h, nil
+	return nil
 }
 
 // Take gives the browser to the User, on screen d (nil: the agent's
-// viewport stays). If the frames or the window fail, it puts both back as
+// viewport stays), in the four steps above. If the frames or the window
+// fail, it puts both back as
 // the agent holds them and returns the error: the take fails. If the
 // pages cannot follow d, they go back to the agent's viewport, the failure
 // is recorded, and Take returns a nil screen: the User can act at any size.
 func (h *handover) Take(ctx context.Context, d *control.Device) (*control.Device, error) {
-	// 1. Every Company frame reads "user".
+	// 1 and 2. Every Company frame reads "user", and its guard stands
+	// down (inFrame).
 	if err := h.frames.Set(ctx, spec.ControllerUser); err != nil {
 		h.putBack(ctx)
 		return nil, err
 	}
-	// 2. The window's own input reaches the pages.
+	// 3. The window's own input reaches the pages.
 	if h.window != nil {
 		if err := h.window.SetWindowInput(ctx, true); err != nil {
 			h.putBack(ctx)
 			return nil, err
 		}
 	}
-	// 3. The pages at the User's screen size.
+	// 4. The pages at the User's screen size.
 	if d == nil {
 		return nil, nil
 	}
@@ -120,8 +141,25 @@ func (h *handover) Return(ctx context.Context) error {
 			h.record("showing the pages on the agent's viewport", err)
 		}
 	}
-	// 2 and 3. The window's input blocked, then every frame reads "agent".
+	// 2 to 4. The window's input blocked; the guard has nothing to undo;
+	// every frame reads "agent".
 	return h.toAgent(ctx)
+}
+
+// inFrame is a take's step 2, run by frames in each Company frame f right
+// after it reads c: on a take, f's in-page guard stands down. A document
+// without the marks script has no guard. It must answer while f's
+// renderer is held (see injector.Options.Also); frames logs its error and
+// does not fail the switch for it.
+func (h *handover) inFrame(ctx context.Context, f browser.Frame, c spec.Controller) error {
+	if c != spec.ControllerUser || h.guard == nil {
+		return nil
+	}
+	err := h.guard.StandDown(ctx, f)
+	if errors.Is(err, browser.ErrNoObject) {
+		return nil
+	}
+	return err
 }
 
 // Resize shows the pages on d's screen (nil: the agent's viewport) while

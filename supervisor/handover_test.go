@@ -24,8 +24,13 @@ import (
 // steps records the hand-over's steps in order, and fails the ones named
 // in fail ("frames user", "window true", "screen 390x844", ...).
 type steps struct {
-	log  []string
-	fail map[string]bool
+	log       []string
+	fail      map[string]bool
+	noScanner bool // the frame's document has no marks script
+	// inFrame is the hand-over's step in each frame, which frames runs
+	// right after the frame reads the new holder, as the injector does:
+	// its error is logged, not the switch's.
+	inFrame func(ctx context.Context, f browser.Frame, c spec.Controller) error
 }
 
 func (s *steps) do(step string) error {
@@ -36,7 +41,27 @@ func (s *steps) do(step string) error {
 	return nil
 }
 
-func (s *steps) Set(_ context.Context, c spec.Controller) error { return s.do("frames " + string(c)) }
+func (s *steps) Set(ctx context.Context, c spec.Controller) error {
+	if err := s.do("frames " + string(c)); err != nil {
+		return err
+	}
+	if s.inFrame != nil {
+		if err := s.inFrame(ctx, browser.Frame{}, c); err != nil {
+			s.log = append(s.log, "frames logged: "+err.Error())
+		}
+	}
+	return nil
+}
+
+func (s *steps) StandDown(_ context.Context, _ browser.Frame) error {
+	if err := s.do("guard down"); err != nil {
+		return err
+	}
+	if s.noScanner {
+		return fmt.Errorf("standing the guard down: %w", browser.ErrNoObject)
+	}
+	return nil
+}
 
 func (s *steps) SetWindowInput(_ context.Context, allowed bool) error {
 	return s.do(fmt.Sprint("window ", allowed))
@@ -61,6 +86,8 @@ func TestHandoverSteps(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		guarded bool     // the window's own input is guarded
+		noGuard bool     // the pages have no in-page guard
+		noMarks bool     // the frame's document has no marks script
 		device  bool     // the take is made on a phone
 		fail    []string // the steps that fail
 		ops     []string // after the take: "resize", "return"
@@ -71,33 +98,39 @@ func TestHandoverSteps(t *testing.T) {
 		retErr  bool     // the return fails
 	}{
 		{name: "take and return", guarded: true, device: true, ops: []string{"resize", "return"}, shown: true,
-			want: []string{"window false", // newHandover: the agent holds the browser
-				"frames user", "window true", "screen 390x844", // take
+			want: []string{"window false", // open: the agent holds the browser
+				"frames user", "guard down", "window true", "screen 390x844", // take
 				"screen 844x390",                                 // resize
 				"screen agent", "window false", "frames agent"}}, // return
 		{name: "headless", device: true, ops: []string{"return"}, shown: true,
-			want: []string{"frames user", "screen 390x844", "screen agent", "frames agent"}},
+			want: []string{"frames user", "guard down", "screen 390x844", "screen agent", "frames agent"}},
 		{name: "no screen", guarded: true, ops: []string{"return"},
-			want: []string{"window false", "frames user", "window true", "window false", "frames agent"}},
+			want: []string{"window false", "frames user", "guard down", "window true", "window false", "frames agent"}},
 		{name: "frames fail", guarded: true, device: true, fail: []string{"frames user"}, takeErr: true,
 			want: []string{"window false", "frames user", "window false", "frames agent"}},
 		{name: "window fails", guarded: true, device: true, fail: []string{"window true"}, takeErr: true,
-			want: []string{"window false", "frames user", "window true", "window false", "frames agent"}},
+			want: []string{"window false", "frames user", "guard down", "window true", "window false", "frames agent"}},
 		{name: "put-back fails", guarded: true, fail: []string{"frames user", "frames agent"}, takeErr: true,
 			want:   []string{"window false", "frames user", "window false", "frames agent"},
 			errors: []string{"restoring the agent after a failed take: frames agent failed"}},
 		{name: "screen fails", guarded: true, device: true, fail: []string{"screen 390x844"}, ops: []string{"return"},
-			want:   []string{"window false", "frames user", "window true", "screen 390x844", "screen agent", "window false", "frames agent"},
+			want:   []string{"window false", "frames user", "guard down", "window true", "screen 390x844", "screen agent", "window false", "frames agent"},
 			errors: []string{"showing the pages on the user's screen: screen 390x844 failed"}},
 		{name: "return's frames fail", guarded: true, device: true, fail: []string{"frames agent"}, ops: []string{"return"}, shown: true, retErr: true,
-			want: []string{"window false", "frames user", "window true", "screen 390x844", "screen agent", "window false", "frames agent"}},
+			want: []string{"window false", "frames user", "guard down", "window true", "screen 390x844", "screen agent", "window false", "frames agent"}},
+		{name: "stand-down fails", guarded: true, fail: []string{"guard down"}, ops: []string{"return"},
+			want: []string{"window false", "frames user", "guard down", "frames logged: guard down failed", "window true", "window false", "frames agent"}},
+		{name: "no marks script", guarded: true, noMarks: true, ops: []string{"return"},
+			want: []string{"window false", "frames user", "guard down", "window true", "window false", "frames agent"}},
+		{name: "no guard", guarded: true, noGuard: true, ops: []string{"return"},
+			want: []string{"window false", "frames user", "window true", "window false", "frames agent"}},
 		{name: "return's screen fails", device: true, fail: []string{"screen agent"}, ops: []string{"return"}, shown: true,
-			want:   []string{"frames user", "screen 390x844", "screen agent", "frames agent"},
+			want:   []string{"frames user", "guard down", "screen 390x844", "screen agent", "frames agent"},
 			errors: []string{"showing the pages on the agent's viewport: screen agent failed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()
-			s := &steps{fail: map[string]bool{}}
+			s := &steps{fail: map[string]bool{}, noScanner: tc.noMarks}
 			for _, f := range tc.fail {
 				s.fail[f] = true
 			}
@@ -106,8 +139,13 @@ func TestHandoverSteps(t *testing.T) {
 			if tc.guarded {
 				window = s
 			}
-			h, err := newHandover(ctx, s, window, s, audit.New(&buf, nil))
-			if err != nil {
+			var guard frameGuard = s
+			if tc.noGuard {
+				guard = nil
+			}
+			h := newHandover(guard, window, s, audit.New(&buf, nil))
+			s.inFrame = h.inFrame
+			if err := h.open(ctx, s); err != nil {
 				t.Fatal(err)
 			}
 			var d *control.Device
@@ -258,8 +296,8 @@ func TestHandoverInChromium(t *testing.T) {
 	}
 
 	var buf bytes.Buffer
-	h, err := newHandover(ctx, in, b, b, audit.New(&buf, nil))
-	if err != nil {
+	h := newHandover(nil, b, b, audit.New(&buf, nil))
+	if err := h.open(ctx, in); err != nil {
 		t.Fatal(err)
 	}
 	desktop := width()

@@ -36,7 +36,7 @@ func (ss *Session) DeclineOffer(ctx context.Context, id, message string) error {
 // OfferChannels names the channels by which the Session itself brings each
 // offer to the User: "on_offer" with --on-offer.
 func (ss *Session) OfferChannels() []string {
-	if ss.srv.opts.OnOffer != "" && ss.live != nil {
+	if ss.srv.opts.Offers.Command != "" && ss.live != nil {
 		return []string{"on_offer"}
 	}
 	return nil

@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// Staging servers: Options.CAFile and Options.Resolve apply to discovery,
+// Staging servers: Options.Browser.CAFile and Resolve apply to discovery,
 // the join and the browser alike.
 //
 // Go's side (discovery) trusts the system's roots plus CAFile and dials a
@@ -36,7 +36,7 @@ type resolveRule struct {
 	addr string // IP or IP:port
 }
 
-// parseResolve reads Options.Resolve.
+// parseResolve reads Options.Browser.Resolve.
 func parseResolve(rules []string) ([]resolveRule, error) {
 	var out []resolveRule
 	for _, r := range rules {
@@ -83,10 +83,10 @@ func dialTarget(rules []resolveRule, hostport string) string {
 
 // roots are the system's roots plus CAFile; nil without CAFile (the system's).
 func (o *Options) roots() (*x509.CertPool, error) {
-	if o.CAFile == "" {
+	if o.Browser.CAFile == "" {
 		return nil, nil
 	}
-	pem, err := os.ReadFile(o.CAFile)
+	pem, err := os.ReadFile(o.Browser.CAFile)
 	if err != nil {
 		return nil, fmt.Errorf("--ca-file: %w", err)
 	}
@@ -95,7 +95,7 @@ func (o *Options) roots() (*x509.CertPool, error) {
 		pool = x509.NewCertPool()
 	}
 	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("--ca-file %s: no PEM certificate in it", o.CAFile)
+		return nil, fmt.Errorf("--ca-file %s: no PEM certificate in it", o.Browser.CAFile)
 	}
 	return pool, nil
 }
@@ -104,7 +104,7 @@ func (o *Options) roots() (*x509.CertPool, error) {
 // CAFile besides the system's roots, dialing Resolve's hosts at their
 // addresses.
 func (o *Options) Client() (*http.Client, error) {
-	rules, err := parseResolve(o.Resolve)
+	rules, err := parseResolve(o.Browser.Resolve)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func (o *Options) Client() (*http.Client, error) {
 // hosts are verified over TLS (port 443 unless a TrustHosts entry names
 // one); a Company host that fails the check is an error naming the flags.
 func (o *Options) networkArgs(ctx context.Context, domain string) ([]string, error) {
-	rules, err := parseResolve(o.Resolve)
+	rules, err := parseResolve(o.Browser.Resolve)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func (o *Options) networkArgs(ctx context.Context, domain string) ([]string, err
 		}
 		args = append(args, "--host-resolver-rules="+strings.Join(maps, ", "))
 	}
-	if o.CAFile == "" {
+	if o.Browser.CAFile == "" {
 		return args, nil
 	}
 	pool, err := o.roots()
@@ -149,7 +149,7 @@ func (o *Options) networkArgs(ctx context.Context, domain string) ([]string, err
 	for _, r := range rules {
 		hosts = append(hosts, net.JoinHostPort(r.host, "443"))
 	}
-	for _, h := range o.TrustHosts {
+	for _, h := range o.Browser.TrustHosts {
 		if _, _, err := net.SplitHostPort(h); err != nil {
 			h = net.JoinHostPort(h, "443")
 		}

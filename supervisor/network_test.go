@@ -30,11 +30,11 @@ func TestResolveRules(t *testing.T) {
 }
 
 func TestCAFileErrors(t *testing.T) {
-	o := Options{CAFile: "/nonexistent/ca.pem"}
+	o := Options{Browser: BrowserOptions{CAFile: "/nonexistent/ca.pem"}}
 	if _, err := o.Client(); err == nil || !strings.Contains(err.Error(), "--ca-file") {
 		t.Errorf("Client with a missing CA file: %v, want an error naming --ca-file", err)
 	}
-	o = Options{CAFile: "/dev/null"}
+	o = Options{Browser: BrowserOptions{CAFile: "/dev/null"}}
 	if _, err := o.Client(); err == nil || !strings.Contains(err.Error(), "no PEM certificate") {
 		t.Errorf("Client with an empty CA file: %v, want no PEM certificate", err)
 	}

@@ -76,18 +76,17 @@ func (ss *Session) MintLink(readOnly bool) (ui.Link, error) {
 // live view.
 func (ss *Session) ViewerConnected() bool { return ss.live != nil && ss.live.ViewerConnected() }
 
-// startOnOffer runs command (sh -c) for each offer of control with an
+// onOffer runs command (sh -c) for each offer of control with an
 // [OfferNotice] on its standard input, each run in its own goroutine,
 // bounded by timeout, with the allowlisted environment of the credential
-// command. A failure is logged; nothing waits for it. stop ends the runs
-// and waits for them.
-func (ss *Session) startOnOffer(command string, timeout time.Duration) (stop func()) {
+// command. A failure is logged; nothing waits for it. A worker of the
+// Session's: when it ends, it ends the runs and waits for them.
+func (ss *Session) onOffer(command string, timeout time.Duration) worker {
 	if timeout <= 0 {
 		timeout = DefaultOnOfferTimeout
 	}
-	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup // the runs
-	unwatch := control.Watch(ctx, ss.control, func(e control.Event) {
+	watch := follow(ss.control, func(ctx context.Context, e control.Event) {
 		if e.Kind != control.Offered || e.Offer == nil {
 			return
 		}
@@ -105,10 +104,9 @@ func (ss *Session) startOnOffer(command string, timeout time.Duration) (stop fun
 			}
 		})
 	})
-	return func() {
-		cancel()
-		unwatch() // no run starts after it
-		wg.Wait()
+	return func(ctx context.Context) error {
+		defer wg.Wait() // no run starts after watch returns
+		return watch(ctx)
 	}
 }
 

@@ -26,8 +26,12 @@ func TestOnOfferGetsTheLink(t *testing.T) {
 	t.Setenv("POPPY_TEST_VISIBLE", "yes")
 	t.Setenv("OPENAI_API_KEY", "sk-not-for-the-command")
 	onOffer := fmt.Sprintf(`printf '%%s\n' "$0" "$@" > %[1]s/argv; env > %[1]s/env; cat > %[1]s/notice.$$; mv %[1]s/notice.$$ %[1]s/notice.json; sleep 60`, dir)
-	sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, NoJoin: true, BrowserArgs: site.BrowserArgs(),
-		OnOffer: onOffer, OnOfferTimeout: 90 * time.Second})
+	sv := supervisor.New(&supervisor.Options{
+		Company: testsite.CompanyDomain,
+		Join:    supervisor.JoinOptions{Skip: true},
+		Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+		Offers:  supervisor.OfferOptions{Command: onOffer, Timeout: 90 * time.Second},
+	})
 	if err := sv.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -33,9 +33,14 @@ func TestPhoneCheckIn(t *testing.T) {
 	defer cancel()
 	site, signer := startSite(t)
 	sv := supervisor.New(&supervisor.Options{
-		Company: testsite.CompanyDomain, Credentials: signer, HTTPClient: site.Client(),
-		ReturnTo: testsite.BookingURL(), BrowserArgs: site.BrowserArgs(),
-		Passkeys: presence.NewStore(filepath.Join(t.TempDir(), presence.FileName)),
+		Company: testsite.CompanyDomain,
+		Join: supervisor.JoinOptions{
+			Credentials: signer,
+			HTTPClient:  site.Client(),
+			ReturnTo:    testsite.BookingURL(),
+		},
+		Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+		Live:    supervisor.LiveOptions{Passkeys: presence.NewStore(filepath.Join(t.TempDir(), presence.FileName))},
 	})
 	if err := sv.Start(ctx); err != nil {
 		t.Fatalf("start: %v", err)

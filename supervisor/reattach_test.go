@@ -24,8 +24,13 @@ func TestReattachAfterLaunchedBrowserDies(t *testing.T) {
 	defer cancel()
 	site, _ := startSite(t)
 	marker := "--poppy-reattach-test=" + randomHex(t)
-	srv := supervisor.NewServer(&supervisor.Options{Company: testsite.CompanyDomain, NoJoin: true, NoLiveView: true,
-		ContextPerSession: true, BrowserArgs: append(site.BrowserArgs(), marker)})
+	srv := supervisor.NewServer(&supervisor.Options{
+		Company:           testsite.CompanyDomain,
+		ContextPerSession: true,
+		Join:              supervisor.JoinOptions{Skip: true},
+		Browser:           supervisor.BrowserOptions{Args: append(site.BrowserArgs(), marker)},
+		Live:              supervisor.LiveOptions{Off: true},
+	})
 	t.Cleanup(func() { _ = srv.Close() }) // after the Sessions' cleanups
 	go func() { _ = srv.Start(ctx) }()
 	old := openAndNavigate(t, ctx, srv, "old")
@@ -61,8 +66,13 @@ func TestReattachAfterPoolBrowserRestarts(t *testing.T) {
 	port := freePort(t)
 	chromium := browsertest.StartChromium(t, ctx, &browsertest.ChromiumOptions{Port: port, Args: site.BrowserArgs()})
 	// The http form: a restarted browser has a new websocket URL.
-	srv := supervisor.NewServer(&supervisor.Options{Company: testsite.CompanyDomain, NoJoin: true, NoLiveView: true,
-		ContextPerSession: true, CDPURL: fmt.Sprintf("http://127.0.0.1:%d", port)})
+	srv := supervisor.NewServer(&supervisor.Options{
+		Company:           testsite.CompanyDomain,
+		ContextPerSession: true,
+		Join:              supervisor.JoinOptions{Skip: true},
+		Browser:           supervisor.BrowserOptions{CDPURL: fmt.Sprintf("http://127.0.0.1:%d", port)},
+		Live:              supervisor.LiveOptions{Off: true},
+	})
 	t.Cleanup(func() { _ = srv.Close() }) // after the Sessions' cleanups
 	go func() { _ = srv.Start(ctx) }()
 	old := openAndNavigate(t, ctx, srv, "old")

@@ -64,9 +64,9 @@ type Server struct {
 // userIdentity is the identity a Session's live view needs, nil for none:
 // the runtime's User (--user). This is the one place a Session's own User
 // is to be set (over --http, the subject that started its MCP session):
-// s.opts.LiveIdentity.ForSubject(that subject).
+// s.opts.Live.Identity.ForSubject(that subject).
 func (s *Server) userIdentity(*Session) *ui.Identity {
-	return s.opts.LiveIdentity
+	return s.opts.Live.Identity
 }
 
 // NewServer returns a Server for opts; it starts nothing.
@@ -83,7 +83,7 @@ func NewServer(opts *Options) *Server {
 	return s
 }
 
-// Start finds the Company (discovery, or NoJoin), opens the audit log and
+// Start finds the Company (discovery, or Join.Skip), opens the audit log and
 // launches (or attaches to) the browser with the Company's header and the
 // marks script. It blocks until done; run it in a goroutine to answer
 // clients meanwhile, and let them wait with [Server.Ready]. Close stops a
@@ -131,12 +131,12 @@ func (s *Server) Ready(ctx context.Context) error {
 	}
 }
 
-// findCompany discovers the Company, or takes its domain as is with NoJoin.
+// findCompany discovers the Company, or takes its domain as is with Join.Skip.
 func (s *Server) findCompany(ctx context.Context) (*session.Company, error) {
-	if s.opts.NoJoin {
+	if s.opts.Join.Skip {
 		return session.NoJoin(s.opts.Company)
 	}
-	client := s.opts.HTTPClient
+	client := s.opts.Join.HTTPClient
 	if client == nil {
 		var err error
 		if client, err = s.opts.Client(); err != nil {
@@ -150,13 +150,13 @@ func (s *Server) findCompany(ctx context.Context) (*session.Company, error) {
 	for _, w := range warnings {
 		// The Company's poppy.json is off the letter: the User (or the
 		// Company's developer) should see it, not only a log.
-		if s.opts.UserMessages != nil {
-			fmt.Fprintf(s.opts.UserMessages, "poppy-browser: warning: %s\n", w.Message)
+		if s.opts.Live.UserMessages != nil {
+			fmt.Fprintf(s.opts.Live.UserMessages, "poppy-browser: warning: %s\n", w.Message)
 		} else {
 			s.log.Warn("poppy.json", "warning", w.Message)
 		}
 	}
-	if s.opts.Credentials == nil {
+	if s.opts.Join.Credentials == nil {
 		return nil, errors.New("joining: no credential source (use --assertion-cmd, or --no-join)")
 	}
 	return co, nil
@@ -165,9 +165,9 @@ func (s *Server) findCompany(ctx context.Context) (*session.Company, error) {
 // openAudit opens the audit log and writes the run's start line.
 func (s *Server) openAudit() (*audit.Log, error) {
 	a := audit.New(io.Discard, nil)
-	if s.opts.AuditLog != "" {
+	if s.opts.Audit.File != "" {
 		var err error
-		if a, err = audit.Open(s.opts.AuditLog); err != nil {
+		if a, err = audit.Open(s.opts.Audit.File); err != nil {
 			return nil, err
 		}
 	}
@@ -180,7 +180,7 @@ func (s *Server) openAudit() (*audit.Log, error) {
 		return nil, err
 	}
 	s.stopAuditWatch = a.WatchHealth(func(err error) {
-		w := s.opts.UserMessages
+		w := s.opts.Live.UserMessages
 		if w == nil {
 			if err != nil {
 				s.log.Error("audit log unavailable", "err", err)
@@ -203,7 +203,7 @@ func (s *Server) launchBrowser(ctx context.Context) (*browser.Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.opts.CDPURL != "" && (s.opts.CAFile != "" || len(s.opts.Resolve) > 0) {
+	if s.opts.Browser.CDPURL != "" && (s.opts.Browser.CAFile != "" || len(s.opts.Browser.Resolve) > 0) {
 		return nil, errors.New("starting runtime: --ca-file and --resolve need a browser the runtime launches, not --cdp-url")
 	}
 	netArgs, err := s.opts.networkArgs(ctx, s.company.Domain)
@@ -211,14 +211,14 @@ func (s *Server) launchBrowser(ctx context.Context) (*browser.Browser, error) {
 		return nil, fmt.Errorf("starting runtime: %w", err)
 	}
 	b, err := browser.Launch(ctx, &browser.Options{
-		ExecPath:       s.opts.Chromium,
-		CDPURL:         s.opts.CDPURL,
-		ConnectTimeout: s.opts.AttachTimeout,
-		Headful:        s.opts.Headful,
-		Args:           append(slices.Clone(s.opts.BrowserArgs), netArgs...),
+		ExecPath:       s.opts.Browser.Chromium,
+		CDPURL:         s.opts.Browser.CDPURL,
+		ConnectTimeout: s.opts.Browser.AttachTimeout,
+		Headful:        s.opts.Browser.Headful,
+		Args:           append(slices.Clone(s.opts.Browser.Args), netArgs...),
 		CompanyHost:    s.company.IsCompanyHost,
 		CompanyURL:     s.company.DeclaresTo,
-		CompanyHeaders: companyHeaders(s.opts.CompanyRequestHeaders, header),
+		CompanyHeaders: companyHeaders(s.opts.Browser.CompanyRequestHeaders, header),
 		// A page in a dialog loop would hold the tab; no page writes to disk.
 		DialogLimit: browser.DialogLimit{Count: 5, Window: 5 * time.Second},
 		Downloads:   browser.DownloadsRefused,
@@ -228,7 +228,7 @@ func (s *Server) launchBrowser(ctx context.Context) (*browser.Browser, error) {
 		return nil, err
 	}
 	scripts := map[string]browser.Script{"marks": marks.Script()}
-	if s.opts.WatchMarks {
+	if s.opts.Browser.WatchMarks {
 		scripts["marks-watch"] = marks.WatchScript()
 	}
 	for key, sc := range scripts {

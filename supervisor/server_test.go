@@ -27,12 +27,14 @@ func TestServerSessionsAreIsolated(t *testing.T) {
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
 	srv := supervisor.NewServer(&supervisor.Options{
 		Company:           testsite.CompanyDomain,
-		Credentials:       signer,
-		HTTPClient:        site.Client(),
-		ReturnTo:          testsite.BookingURL(),
-		BrowserArgs:       site.BrowserArgs(),
-		AuditLog:          auditPath,
 		ContextPerSession: true,
+		Join: supervisor.JoinOptions{
+			Credentials: signer,
+			HTTPClient:  site.Client(),
+			ReturnTo:    testsite.BookingURL(),
+		},
+		Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+		Audit:   supervisor.AuditOptions{File: auditPath},
 	})
 	defer srv.Close()
 	go func() { _ = srv.Start(ctx) }()
@@ -151,7 +153,7 @@ func TestSupervisorUsesTheFirstTab(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	site, _ := startSite(t)
-	sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, NoJoin: true, BrowserArgs: site.BrowserArgs(), NoLiveView: true})
+	sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, Join: supervisor.JoinOptions{Skip: true}, Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()}, Live: supervisor.LiveOptions{Off: true}})
 	if err := sv.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -172,13 +174,13 @@ func TestOptionsCheck(t *testing.T) {
 		{supervisor.Options{}, false},
 		{supervisor.Options{Company: "https://127.0.0.1"}, false},
 		{supervisor.Options{Company: "airline.test"}, false}, // no credential
-		{supervisor.Options{Company: "airline.test", Credentials: signer}, true},
-		{supervisor.Options{Company: "airline.test", NoJoin: true}, true},
-		{supervisor.Options{Company: "127.0.0.1", NoJoin: true}, true}, // a development host (issue 12): that address only
-		{supervisor.Options{Company: "[::1]", NoJoin: true}, false},
+		{supervisor.Options{Company: "airline.test", Join: supervisor.JoinOptions{Credentials: signer}}, true},
+		{supervisor.Options{Company: "airline.test", Join: supervisor.JoinOptions{Skip: true}}, true},
+		{supervisor.Options{Company: "127.0.0.1", Join: supervisor.JoinOptions{Skip: true}}, true}, // a development host (issue 12): that address only
+		{supervisor.Options{Company: "[::1]", Join: supervisor.JoinOptions{Skip: true}}, false},
 	} {
 		if err := c.opts.Check(); (err == nil) != c.ok {
-			t.Errorf("%q (no join: %v): %v, want ok %v", c.opts.Company, c.opts.NoJoin, err, c.ok)
+			t.Errorf("%q (no join: %v): %v, want ok %v", c.opts.Company, c.opts.Join.Skip, err, c.ok)
 		}
 	}
 }
@@ -192,12 +194,14 @@ func TestServerSessionFailedJoin(t *testing.T) {
 	site, signer := startSite(t)
 	srv := supervisor.NewServer(&supervisor.Options{
 		Company:           testsite.CompanyDomain,
-		Credentials:       signer,
-		HTTPClient:        site.Client(),
-		ReturnTo:          testsite.BookingURL(),
-		BrowserArgs:       site.BrowserArgs(),
-		NoLiveView:        true,
 		ContextPerSession: true,
+		Join: supervisor.JoinOptions{
+			Credentials: signer,
+			HTTPClient:  site.Client(),
+			ReturnTo:    testsite.BookingURL(),
+		},
+		Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+		Live:    supervisor.LiveOptions{Off: true},
 	})
 	defer srv.Close()
 	if err := srv.Start(ctx); err != nil {

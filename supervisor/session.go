@@ -8,6 +8,8 @@ import (
 	"net"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
@@ -15,7 +17,6 @@ import (
 	"github.com/poppy-browser/poppy-browser/injector"
 	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
-	"github.com/poppy-browser/poppy-browser/spec"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
 
@@ -36,12 +37,18 @@ type Session struct {
 	page     *browser.Page
 	injector *injector.Injector
 	control  *control.Control
-	gate     *gate.Gate
+	gate     *gate.Gate   // the Control's one gate
+	prober   *gate.Prober // its probe view, with Options.Probe
 	live     *ui.Live
 	links    offerLinks // the User's link for the open offer (onoffer.go)
-	// stops end what runs beside the Session (the User's navigations,
-	// notices, offer lines), in Close.
-	stops []func()
+
+	// group runs what works beside the Session (the User's navigations,
+	// notices, offer lines, the audit log's health), each until life
+	// ends: Close ends it and waits for the group.
+	group   *errgroup.Group
+	life    context.Context
+	endLife context.CancelFunc
+	opened  bool // Open was called
 
 	closeOnce sync.Once
 	closeErr  error
@@ -51,9 +58,10 @@ type Session struct {
 	lastWord string // the agent's last message, from Finish
 }
 
-// NewSession opens the Session id (the MCP session id; "" over stdio) once
-// the Server is Ready, in the order: browser context and page, injector,
-// control, join, gate, live view. On error it closes what it opened.
+// NewSession builds the Session id (the MCP session id; "" over stdio) and
+// opens it ([Session.Open]) once the Server is Ready. It is the one
+// constructor of a Session's runtime: mcpserver's sessions (through the
+// command's OpenFunc), run, demo and check all get theirs from it.
 func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
 	if err := s.Ready(ctx); err != nil {
 		return nil, err
@@ -66,14 +74,33 @@ func (s *Server) NewSession(ctx context.Context, id string) (*Session, error) {
 	if id != "" {
 		ss.audit = s.audit.ForSession(id)
 	}
-	if err := ss.open(ctx); err != nil {
-		_ = ss.close(context.WithoutCancel(ctx), "")
+	if err := ss.Open(ctx); err != nil {
 		return nil, err
 	}
-	if id != "" {
+	return ss, nil
+}
+
+// Open builds and starts everything of the Session's runtime, in the
+// order: browser context and page, injector and hand-over, control (and
+// the work beside it), join, the Control's one gate (and its probe view
+// with Options.Browser.Probe), live view. What works beside the Session
+// runs in one errgroup until [Session.Close]. On error Open closes what it
+// opened and returns the error. Open may be called once.
+func (ss *Session) Open(ctx context.Context) error {
+	if ss.opened {
+		return errors.New("opening a session: already opened")
+	}
+	ss.opened = true
+	ss.life, ss.endLife = context.WithCancel(context.WithoutCancel(ctx))
+	ss.group, ss.life = errgroup.WithContext(ss.life)
+	if err := ss.open(ctx); err != nil {
+		_ = ss.close(context.WithoutCancel(ctx), "")
+		return err
+	}
+	if ss.id != "" {
 		ss.record(audit.Entry{Event: audit.EventSessionStart})
 	}
-	return ss, nil
+	return nil
 }
 
 // open makes the Session's page and starts the rest on it.
@@ -120,68 +147,68 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	if !s.ownContexts() {
 		scope, window, screen = ss.browser, ss.browser, ss.browser
 	}
-	// A take stands the in-page guard of every Company frame down in the
-	// step that makes the frame read "user": an agent's run that has not
-	// disarmed it yet (a frame of the page keeps it waiting) never judges
-	// the User's input.
-	standDown := func(ctx context.Context, f browser.Frame, c spec.Controller) error {
-		if c != spec.ControllerUser {
-			return nil
-		}
-		err := marks.StandDown(ctx, f, ss.control.Status().Epoch)
-		if errors.Is(err, browser.ErrNoObject) {
-			return nil // no scanner in the document, so no guard
-		}
-		return err
+	if !s.opts.Browser.Headful && !s.opts.Browser.GuardWindow {
+		window = nil // a headless window has no input of its own
 	}
-	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log, Also: standDown}); err != nil {
+	h := newHandover(markGuard{ss}, window, screen, ss.audit)
+	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log, Also: h.inFrame}); err != nil {
 		return err
 	}
 	if err := ss.injector.Install(ctx); err != nil {
 		return err
 	}
-	if !s.opts.Headful && !s.opts.GuardWindow {
-		window = nil // a headless window has no input of its own
-	}
-	h, err := newHandover(ctx, ss.injector, window, screen, ss.audit)
-	if err != nil {
+	if err := h.open(ctx, ss.injector); err != nil {
 		return err
 	}
 	ss.control = control.New(&control.Options{Handover: h, Audit: ss.audit, Logger: ss.log})
-	ss.stops = append(ss.stops, startUserNavigations(ss.control, ss.Page, ss.audit))
-	if s.opts.NotifyDesktop {
-		ss.stops = append(ss.stops, startDesktopNotices(ss.control, s.opts.notify))
+	ss.run(userNavigations(ss.control, ss.Page, ss.audit))
+	if s.opts.Offers.NotifyDesktop {
+		ss.run(desktopNotices(ss.control, s.opts.Offers.notify))
 	}
-	if !s.opts.NoJoin {
+	if !s.opts.Join.Skip {
 		if err := ss.join(ctx); err != nil {
 			return err
 		}
 	}
-	ss.gate = gate.New(&gate.Options{
+	gopts := &gate.Options{
 		Page:        ss.Page,
 		Control:     ss.control,
 		Audit:       ss.audit,
 		CompanyHost: s.company.IsCompanyHost,
 		Logger:      ss.log,
-	})
-	if !s.opts.NoLiveView {
+	}
+	if s.opts.Browser.Probe {
+		ss.prober = gate.NewProber(gopts)
+		ss.gate = ss.prober.Gate()
+	} else {
+		ss.gate = gate.New(gopts)
+	}
+	if !s.opts.Live.Off {
 		if err := ss.startLive(); err != nil {
 			return err
 		}
 	}
-	if s.opts.OnOffer != "" && ss.live != nil {
-		ss.stops = append(ss.stops, ss.startOnOffer(s.opts.OnOffer, s.opts.OnOfferTimeout))
+	if s.opts.Offers.Command != "" && ss.live != nil {
+		ss.run(ss.onOffer(s.opts.Offers.Command, s.opts.Offers.Timeout))
 	}
-	if s.opts.AnnounceOffers && s.opts.UserMessages != nil {
-		ss.stops = append(ss.stops, startOfferAnnouncements(ss.control, s.opts.UserMessages, ss.LiveURL))
+	if s.opts.Offers.Announce && s.opts.Live.UserMessages != nil {
+		ss.run(offerAnnouncements(ss.control, s.opts.Live.UserMessages, ss.LiveURL))
 	}
 	return nil
+}
+
+// markGuard stands down the marks script's guard in a frame, for the
+// Session's current control epoch (the take's).
+type markGuard struct{ ss *Session }
+
+func (g markGuard) StandDown(ctx context.Context, f browser.Frame) error {
+	return marks.StandDown(ctx, f, g.ss.control.Status().Epoch)
 }
 
 // join joins the Company's Session in the agent's page and records it.
 func (ss *Session) join(ctx context.Context) error {
 	s := ss.srv
-	returnTo := s.opts.ReturnTo
+	returnTo := s.opts.Join.ReturnTo
 	if returnTo == "" {
 		returnTo = "https://" + s.company.Domain + "/"
 	}
@@ -189,7 +216,7 @@ func (ss *Session) join(ctx context.Context) error {
 	if !s.ownContexts() {
 		j.cookies = ss.browser
 	}
-	if err := session.Join(ctx, j, s.company, s.opts.Credentials, returnTo, &session.JoinOptions{Logger: ss.log}); err != nil {
+	if err := session.Join(ctx, j, s.company, s.opts.Join.Credentials, returnTo, &session.JoinOptions{Logger: ss.log}); err != nil {
 		return err
 	}
 	ss.record(audit.Entry{Event: audit.EventJoin, URL: returnTo})
@@ -198,46 +225,51 @@ func (ss *Session) join(ctx context.Context) error {
 
 func (ss *Session) startLive() (err error) {
 	s := ss.srv
-	addr := s.opts.LiveAddr
-	if s.opts.ContextPerSession && s.opts.LiveRouter == nil {
+	addr := s.opts.Live.Addr
+	if s.opts.ContextPerSession && s.opts.Live.Router == nil {
 		addr = freePortOf(addr) // each Session its own live view and token
 	}
-	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Router: s.opts.LiveRouter, Control: ss.control, Page: ss.Page, Logger: ss.log,
-		Company: s.companyName(), LinkTTL: s.opts.LiveLinkTTL, Audit: ss.audit,
-		TLSCert: s.opts.LiveTLSCert, TLSKey: s.opts.LiveTLSKey, PublicURL: s.opts.LiveBehindProxy,
-		EmbedOrigins: s.opts.LiveEmbedOrigins, UserIdentity: s.userIdentity(ss),
-		Passkeys:           s.opts.Passkeys,
-		InsecureTakeByLink: s.opts.InsecureTakeByLink, Warnings: s.opts.UserMessages})
+	ss.live, err = ui.NewLive(&ui.LiveOptions{Addr: addr, Router: s.opts.Live.Router, Control: ss.control, Page: ss.Page, Logger: ss.log,
+		Company: s.companyName(), LinkTTL: s.opts.Live.LinkTTL, Audit: ss.audit,
+		TLSCert: s.opts.Live.TLSCert, TLSKey: s.opts.Live.TLSKey, PublicURL: s.opts.Live.BehindProxy,
+		EmbedOrigins: s.opts.Live.EmbedOrigins, UserIdentity: s.userIdentity(ss),
+		Passkeys:           s.opts.Live.Passkeys,
+		InsecureTakeByLink: s.opts.Live.InsecureTakeByLink, Warnings: s.opts.Live.UserMessages})
 	if err != nil {
 		return err
 	}
-	if s.opts.InsecureTakeByLink {
+	if s.opts.Live.InsecureTakeByLink {
 		ss.log.Warn("live view without proof of presence (--insecure-take-by-link)")
-		if s.opts.UserMessages != nil {
-			fmt.Fprintln(s.opts.UserMessages, "poppy-browser: "+ui.InsecureWarning)
+		if s.opts.Live.UserMessages != nil {
+			fmt.Fprintln(s.opts.Live.UserMessages, "poppy-browser: "+ui.InsecureWarning)
 		}
 	}
 	if err := ss.live.Start(); err != nil {
 		return err
 	}
 	live := ss.live
-	ss.stops = append(ss.stops, ss.audit.WatchHealth(func(err error) {
+	unwatch := ss.audit.WatchHealth(func(err error) {
 		if err != nil {
 			live.SetAlert("The audit log cannot be written (the disk may be full): the agent's actions are stopped until it can. Your control still works.")
 		} else {
 			live.SetAlert("")
 		}
-	}))
-	if s.opts.LiveURLFile != "" && !s.opts.ContextPerSession {
-		if err := ss.live.WriteURLFile(s.opts.LiveURLFile); err != nil {
+	})
+	ss.run(func(ctx context.Context) error {
+		<-ctx.Done()
+		unwatch()
+		return nil
+	})
+	if s.opts.Live.URLFile != "" && !s.opts.ContextPerSession {
+		if err := ss.live.WriteURLFile(s.opts.Live.URLFile); err != nil {
 			return err
 		}
 	}
-	if s.opts.UserMessages != nil {
+	if s.opts.Live.UserMessages != nil {
 		if ss.id != "" {
-			fmt.Fprintf(s.opts.UserMessages, "live view for the User of MCP session %s: %s\n", ss.id, ss.live.URL())
+			fmt.Fprintf(s.opts.Live.UserMessages, "live view for the User of MCP session %s: %s\n", ss.id, ss.live.URL())
 		} else {
-			fmt.Fprintf(s.opts.UserMessages, "live view for the User: %s\n", ss.live.URL())
+			fmt.Fprintf(s.opts.Live.UserMessages, "live view for the User: %s\n", ss.live.URL())
 		}
 	}
 	return nil
@@ -280,7 +312,8 @@ func (ss *Session) Finish(ctx context.Context, message string) {
 	}
 }
 
-// Close ends the Session within ctx: its live view (waiting for its
+// Close ends the Session within ctx: the work beside it (its errgroup,
+// waited for), its gate (the action in flight ends), its live view (waiting for its
 // websockets and screencast), then its browser context (tabs, cookies and
 // storage; the default context's tab stays), and records the end with
 // reason ("idle", "closed") in the audit log. Later calls return the
@@ -291,10 +324,14 @@ func (ss *Session) Close(ctx context.Context, reason string) error {
 
 func (ss *Session) close(ctx context.Context, reason string) error {
 	ss.closeOnce.Do(func() {
-		for _, stop := range ss.stops {
-			stop()
-		}
 		var errs []error
+		if ss.group != nil {
+			ss.endLife()
+			errs = append(errs, waitGroup(ctx, ss.group))
+		}
+		if ss.gate != nil {
+			errs = append(errs, ss.gate.Close(ctx)) // no action runs on a closing Session
+		}
 		if ss.live != nil {
 			ss.live.Finish(ctx, "") // the viewers see the end, not a lost connection
 			errs = append(errs, ss.live.Shutdown(ctx))
@@ -339,6 +376,10 @@ func (ss *Session) Control() *control.Control { return ss.control }
 // Gate is the agent's one path to the Session's page.
 func (ss *Session) Gate() *gate.Gate { return ss.gate }
 
+// Prober is the probe view of the Session's gate, for package check; nil
+// unless [Options.Probe].
+func (ss *Session) Prober() *gate.Prober { return ss.prober }
+
 // Audit is the Session's view of the audit log.
 func (ss *Session) Audit() *audit.Log { return ss.audit }
 
@@ -364,7 +405,7 @@ func (ss *Session) LiveURL() string {
 // with ContextPerSession, and always in a browser the runtime attached to
 // (--cdp-url): a pool's browser is shared, its first tab is not ours.
 func (s *Server) ownContexts() bool {
-	return s.opts.ContextPerSession || s.opts.CDPURL != ""
+	return s.opts.ContextPerSession || s.opts.Browser.CDPURL != ""
 }
 
 // outcome is the end of the agent's task for the terminal UI: whether it

@@ -62,6 +62,9 @@ func (s *Supervisor) Start(ctx context.Context) (err error) {
 // Session to close (the live view's websockets and screencast).
 const SessionCloseTimeout = 5 * time.Second
 
+// Prober is the probe view of the Session's gate (see [Session.Prober]).
+func (s *Supervisor) Prober() *gate.Prober { return s.sess.Prober() }
+
 // Close stops the live view, then the browser, then the audit log, and
 // returns their errors joined. It waits at most SessionCloseTimeout for
 // the live view's websockets and screencast to end. Later calls return
@@ -105,7 +108,7 @@ func (s *Supervisor) Audit() *audit.Log { return s.srv.audit }
 func (s *Supervisor) Gate() *gate.Gate { return s.sess.Gate() }
 
 // PairingLink mints a one-time pairing link on the live view, to pair one
-// of the User's devices (a passkey) with Options.Passkeys. Show it only
+// of the User's devices (a passkey) with Options.Live.Passkeys. Show it only
 // where the User alone sees it (their terminal).
 func (s *Supervisor) PairingLink() (ui.PairLink, error) {
 	if s.sess == nil {

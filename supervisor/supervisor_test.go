@@ -71,13 +71,14 @@ func TestStartActClose(t *testing.T) {
 	before := runtime.NumGoroutine()
 
 	sv := supervisor.New(&supervisor.Options{
-		Company:     testsite.CompanyDomain,
-		Credentials: signer,
-		HTTPClient:  client,
-		ReturnTo:    testsite.BookingURL(),
-		BrowserArgs: append(site.BrowserArgs(), marker),
-		AuditLog:    auditPath,
-		GuardWindow: true,
+		Company: testsite.CompanyDomain,
+		Join: supervisor.JoinOptions{
+			Credentials: signer,
+			HTTPClient:  client,
+			ReturnTo:    testsite.BookingURL(),
+		},
+		Browser: supervisor.BrowserOptions{Args: append(site.BrowserArgs(), marker), GuardWindow: true},
+		Audit:   supervisor.AuditOptions{File: auditPath},
 	})
 	if err := sv.Start(ctx); err != nil {
 		t.Fatalf("start: %v", err)
@@ -145,7 +146,7 @@ func TestStartFailsCleanly(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	site, _ := startSite(t)
-	sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, HTTPClient: site.Client(), BrowserArgs: site.BrowserArgs()})
+	sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, Join: supervisor.JoinOptions{HTTPClient: site.Client()}, Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()}})
 	err := sv.Start(ctx)
 	if err == nil || !strings.Contains(err.Error(), "no credential source") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("start without credentials: %v, want one line naming the missing credential source", err)
@@ -164,7 +165,7 @@ func TestNoJoinNoLiveView(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	site, _ := startSite(t)
-	sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, NoJoin: true, NoLiveView: true, WatchMarks: true, BrowserArgs: site.BrowserArgs()})
+	sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, Join: supervisor.JoinOptions{Skip: true}, Browser: supervisor.BrowserOptions{WatchMarks: true, Args: site.BrowserArgs()}, Live: supervisor.LiveOptions{Off: true}})
 	if err := sv.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -45,16 +45,16 @@ func (ss *Session) TUIOptions() *ui.TUIOptions {
 	for _, e := range co.Extensions {
 		exts = append(exts, e.Name+" v"+e.Version)
 	}
-	note := s.opts.SessionNote
+	note := s.opts.Live.SessionNote
 	if note == "" {
 		note = "joined"
 	}
-	if s.opts.NoJoin {
+	if s.opts.Join.Skip {
 		note = "no Session (--no-join): the website is treated as the Company's"
 	}
 	note += " · declares " + strings.Join(exts, ", ")
 	var pair func() (ui.PairLink, error)
-	if s.opts.Passkeys != nil {
+	if s.opts.Live.Passkeys != nil {
 		pair = ss.PairingLink
 	}
 	return &ui.TUIOptions{
@@ -69,7 +69,7 @@ func (ss *Session) TUIOptions() *ui.TUIOptions {
 			return ""
 		},
 		LiveURL:  ss.LiveURL(),
-		QuitEnds: s.opts.QuitEnds,
+		QuitEnds: s.opts.Live.QuitEnds,
 		Outcome:  ss.outcome,
 		Pair:     pair,
 	}

@@ -8,13 +8,13 @@ import (
 	"github.com/poppy-browser/poppy-browser/control"
 )
 
-// startUserNavigations records the User's own navigations: while the User
+// userNavigations records the User's own navigations: while the User
 // holds control, every document the agent's page's top frame commits is a
-// navigate line with by "user" (a failed one with its URL and reason).
-// stop ends it and waits.
-func startUserNavigations(ctl *control.Control, page func() *browser.Page, log *audit.Log) (stop func()) {
+// navigate line with by "user" (a failed one with its URL and reason). A
+// worker of the Session's.
+func userNavigations(ctl *control.Control, page func() *browser.Page, log *audit.Log) worker {
 	// unwatch is the User's turn's watch of the page's navigations; only
-	// the watch's goroutine touches it, until stop has waited for that.
+	// the worker's goroutine touches it.
 	var unwatch func()
 	end := func() {
 		if unwatch != nil {
@@ -22,7 +22,7 @@ func startUserNavigations(ctl *control.Control, page func() *browser.Page, log *
 			unwatch = nil
 		}
 	}
-	stopWatch := control.Watch(context.Background(), ctl, func(e control.Event) {
+	watch := follow(ctl, func(_ context.Context, e control.Event) {
 		switch {
 		case e.Kind == control.Taken && unwatch == nil:
 			if p := page(); p != nil {
@@ -32,9 +32,9 @@ func startUserNavigations(ctl *control.Control, page func() *browser.Page, log *
 			end()
 		}
 	})
-	return func() {
-		stopWatch()
-		end()
+	return func(ctx context.Context) error {
+		defer end()
+		return watch(ctx)
 	}
 }
 

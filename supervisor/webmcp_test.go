@@ -34,8 +34,14 @@ func webmcpSite(t *testing.T, ctx context.Context, name string) (*supervisor.Sup
 	site, signer := startSite(t)
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
 	sv := supervisor.New(&supervisor.Options{
-		Company: testsite.CompanyDomain, Credentials: signer, HTTPClient: site.Client(),
-		ReturnTo: testsite.BookingURL(), BrowserArgs: site.BrowserArgs(), AuditLog: auditPath,
+		Company: testsite.CompanyDomain,
+		Join: supervisor.JoinOptions{
+			Credentials: signer,
+			HTTPClient:  site.Client(),
+			ReturnTo:    testsite.BookingURL(),
+		},
+		Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+		Audit:   supervisor.AuditOptions{File: auditPath},
 	})
 	if err := sv.Start(ctx); err != nil {
 		t.Fatalf("start: %v", err)
@@ -261,8 +267,13 @@ func TestWebMCPUnsupported(t *testing.T) {
 	defer cancel()
 	site, signer := startSite(t)
 	sv := supervisor.New(&supervisor.Options{
-		Company: testsite.CompanyDomain, Credentials: signer, HTTPClient: site.Client(),
-		ReturnTo: testsite.BookingURL(), BrowserArgs: append(site.BrowserArgs(), "--disable-features=WebMCP"),
+		Company: testsite.CompanyDomain,
+		Join: supervisor.JoinOptions{
+			Credentials: signer,
+			HTTPClient:  site.Client(),
+			ReturnTo:    testsite.BookingURL(),
+		},
+		Browser: supervisor.BrowserOptions{Args: append(site.BrowserArgs(), "--disable-features=WebMCP")},
 	})
 	if err := sv.Start(ctx); err != nil {
 		t.Fatalf("start: %v", err)

@@ -43,10 +43,10 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if cfg.Company == "" {
 		return cli.UsageErrorf("mcp: --company is required")
 	}
-	if err := cli.NeedDisplay("mcp", cfg.Headful, cfg.CDPURL); err != nil {
+	if err := cli.NeedDisplay("mcp", cfg.Browser.Headful, cfg.Browser.CDPURL); err != nil {
 		return err
 	}
-	cfg.UserMessages = notices
+	cfg.Live.UserMessages = notices
 	cfg.Logger = logger
 	cfg.ContextPerSession = *httpAddr != ""
 	// Listen before the browser starts: a busy --http address is the
@@ -69,7 +69,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			defer cancel()
 			_ = router.Shutdown(sctx)
 		}()
-		cfg.LiveRouter = router
+		cfg.Live.Router = router
 		if onHTTP {
 			liveOnHTTP = router
 		}
@@ -85,11 +85,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	// A tool call waits for its session's browser as long as an attach
 	// may wait in the pool's queue, and a little more.
-	mo.StartTimeout = max(mcpserver.DefaultStartTimeout, opts.AttachTimeout+20*time.Second)
+	mo.StartTimeout = max(mcpserver.DefaultStartTimeout, opts.Browser.AttachTimeout+20*time.Second)
 	// A Company whose site is down when the runtime starts (a laptop
 	// waking, a staging server restarting) is discovered again for a
 	// while; tool calls meanwhile fail with company_unreachable.
-	opts.RetryCompanyFor = companyRetry
+	opts.Join.RetryCompanyFor = companyRetry
 	rt := supervisor.NewServer(&opts)
 	defer rt.Close()
 	mo.Pending = rt.CompanyPending
@@ -160,10 +160,10 @@ func liveRouter(fs *flag.FlagSet, cfg *config, instance string, l net.Listener) 
 	ownListener := false
 	fs.Visit(func(f *flag.Flag) { ownListener = ownListener || f.Name == "live" })
 	if !ownListener {
-		if cfg.LiveTLSCert != "" {
+		if cfg.Live.TLSCert != "" {
 			return nil, false, cli.UsageErrorf("mcp: --live-tls-cert over --http needs --live ADDR: the live views are on the MCP listener, which is plain HTTP (or give --live-behind-proxy)")
 		}
-		if cfg.LiveBehindProxy == "" && !loopback.Addr(l.Addr().String()) {
+		if cfg.Live.BehindProxy == "" && !loopback.Addr(l.Addr().String()) {
 			return nil, false, cli.UsageErrorf("mcp: the live views are on the --http listener %s, which other machines reach over plain HTTP: add --live-behind-proxy https://YOUR-PUBLIC-ORIGIN (the proxy in front serves TLS), or --live 127.0.0.1:0 to keep them on a loopback listener of their own", l.Addr())
 		}
 		r, err := ui.NewRouter(instance, l.Addr())
@@ -172,8 +172,8 @@ func liveRouter(fs *flag.FlagSet, cfg *config, instance string, l net.Listener) 
 	if r, err = ui.NewRouter(instance, nil); err != nil {
 		return nil, false, err
 	}
-	if err := r.Listen(cfg.LiveAddr, &ui.LiveOptions{TLSCert: cfg.LiveTLSCert, TLSKey: cfg.LiveTLSKey,
-		PublicURL: cfg.LiveBehindProxy}, cfg.Logger); err != nil {
+	if err := r.Listen(cfg.Live.Addr, &ui.LiveOptions{TLSCert: cfg.Live.TLSCert, TLSKey: cfg.Live.TLSKey,
+		PublicURL: cfg.Live.BehindProxy}, cfg.Logger); err != nil {
 		return nil, false, fmt.Errorf("mcp: %w", err)
 	}
 	return r, false, nil

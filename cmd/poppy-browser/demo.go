@@ -42,7 +42,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	if err := cli.NeedDisplay("demo", cfg.Headful, cfg.CDPURL); err != nil {
+	if err := cli.NeedDisplay("demo", cfg.Browser.Headful, cfg.Browser.CDPURL); err != nil {
 		return err
 	}
 	httpListener, err := cli.Listen("demo", "--http", *httpAddr)
@@ -82,21 +82,21 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if cfg.Company == "" || *task == "" {
 		return cli.UsageErrorf("run: --company and --task are required")
 	}
-	if cfg.NoJoin && *startURL == "" {
+	if cfg.Join.Skip && *startURL == "" {
 		return cli.UsageErrorf("run: --no-join needs --start URL (without a join the browser would start on about:blank)")
 	}
 	model, err := mf.Build("run", *task, os.Getenv)
 	if err != nil {
 		return err
 	}
-	if err := cli.NeedDisplay("run", cfg.Headful, cfg.CDPURL); err != nil {
+	if err := cli.NeedDisplay("run", cfg.Browser.Headful, cfg.Browser.CDPURL); err != nil {
 		return err
 	}
 	if *verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	cfg.UserMessages = stderr // the live view's URL, at start and with each offer: the User's, not the model's
-	cfg.AnnounceOffers = true
+	cfg.Live.UserMessages = stderr // the live view's URL, at start and with each offer: the User's, not the model's
+	cfg.Offers.Announce = true
 	ro, err := cfg.options()
 	if err != nil {
 		return fmt.Errorf("run: %w", err)

@@ -86,19 +86,23 @@ func startDemoWith(t testing.TB, ctx context.Context, edit func(*supervisor.Opti
 	}
 	t.Cleanup(func() { site.Close() })
 	opts := &supervisor.Options{
-		Company:     testsite.CompanyDomain,
-		Credentials: signer,
-		HTTPClient:  site.Client(),
-		ReturnTo:    testsite.BookingURL(),
-		BrowserArgs: site.BrowserArgs(),
-		AuditLog:    t.TempDir() + "/audit.jsonl",
-		// The User's paired devices, in the test's own folder. These
-		// tests drive the User's turn with the token or a link, so they
-		// run with --insecure-take-by-link, explicitly; the ones about
-		// the proof of presence turn it off and pair a device
-		// (TestURLElicitationHandsOverTheTurn).
-		Passkeys:           presence.NewStore(filepath.Join(t.TempDir(), presence.FileName)),
-		InsecureTakeByLink: true,
+		Company: testsite.CompanyDomain,
+		Join: supervisor.JoinOptions{
+			Credentials: signer,
+			HTTPClient:  site.Client(),
+			ReturnTo:    testsite.BookingURL(),
+		},
+		Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+		Live: supervisor.LiveOptions{
+			// The User's paired devices, in the test's own folder. These
+			// tests drive the User's turn with the token or a link, so they
+			// run with --insecure-take-by-link, explicitly; the ones about
+			// the proof of presence turn it off and pair a device
+			// (TestURLElicitationHandsOverTheTurn).
+			Passkeys:           presence.NewStore(filepath.Join(t.TempDir(), presence.FileName)),
+			InsecureTakeByLink: true,
+		},
+		Audit: supervisor.AuditOptions{File: t.TempDir() + "/audit.jsonl"},
 	}
 	if edit != nil {
 		edit(opts)
@@ -123,7 +127,7 @@ func startDemoWith(t testing.TB, ctx context.Context, edit func(*supervisor.Opti
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &demo{t: t, site: site, sv: sv, mcp: cs, srv: srv, audit: opts.AuditLog}
+	return &demo{t: t, site: site, sv: sv, mcp: cs, srv: srv, audit: opts.Audit.File}
 }
 
 // result mirrors the action result of the MCP tools (README, "MCP tools").

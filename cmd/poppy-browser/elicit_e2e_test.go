@@ -197,7 +197,7 @@ func TestURLElicitationHandsOverTheTurn(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 			defer cancel()
-			d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.InsecureTakeByLink = false }) // the User pairs, below
+			d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.Live.InsecureTakeByLink = false }) // the User pairs, below
 			srv := mcpserver.NewServer(func(context.Context, string) (mcpserver.Runtime, error) {
 				return sessionRuntime{d.sv.Session()}, nil
 			}, nil)

@@ -42,8 +42,12 @@ func TestJoinBadCompanyAnswers(t *testing.T) {
 			site.SetJoinAnswer(c.answer)
 			defer site.SetJoinAnswer(testsite.JoinAnswerSeeOther)
 			auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
-			sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, Credentials: signer, HTTPClient: site.Client(),
-				AuditLog: auditPath, BrowserArgs: site.BrowserArgs()})
+			sv := supervisor.New(&supervisor.Options{
+				Company: testsite.CompanyDomain,
+				Join:    supervisor.JoinOptions{Credentials: signer, HTTPClient: site.Client()},
+				Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+				Audit:   supervisor.AuditOptions{File: auditPath},
+			})
 			err := sv.Start(ctx)
 			if err == nil {
 				sv.Close()
@@ -85,8 +89,12 @@ func TestJoinShowsDiscoveryWarnings(t *testing.T) {
 		`"web":{"browser_session_endpoint":"https://airline.test/poppy/browser-session"},` +
 		`"extensions":{"browser-control":{"version":"1"},"operations":[{"version":2}]}}`))
 	var messages strings.Builder
-	sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, Credentials: signer, HTTPClient: site.Client(),
-		UserMessages: &messages, BrowserArgs: site.BrowserArgs()})
+	sv := supervisor.New(&supervisor.Options{
+		Company: testsite.CompanyDomain,
+		Join:    supervisor.JoinOptions{Credentials: signer, HTTPClient: site.Client()},
+		Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+		Live:    supervisor.LiveOptions{UserMessages: &messages},
+	})
 	if err := sv.Start(ctx); err != nil {
 		t.Fatalf("join: %v", err)
 	}

@@ -77,8 +77,15 @@ func TestJoinFailures(t *testing.T) {
 				site.SetPoppyJSON([]byte(c.poppyJSON))
 				defer site.SetPoppyJSON(nil)
 			}
-			sv := supervisor.New(&supervisor.Options{Company: testsite.CompanyDomain, Credentials: c.creds,
-				HTTPClient: site.Client(), ReturnTo: c.returnTo, BrowserArgs: site.BrowserArgs()})
+			sv := supervisor.New(&supervisor.Options{
+				Company: testsite.CompanyDomain,
+				Join: supervisor.JoinOptions{
+					Credentials: c.creds,
+					HTTPClient:  site.Client(),
+					ReturnTo:    c.returnTo,
+				},
+				Browser: supervisor.BrowserOptions{Args: site.BrowserArgs()},
+			})
 			err := sv.Start(ctx)
 			if c.wantErr == "" {
 				if err != nil {

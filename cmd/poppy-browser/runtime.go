@@ -27,25 +27,25 @@ type config struct {
 }
 
 func (c *config) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
-	fs.StringVar(&c.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
-	fs.DurationVar(&c.AttachTimeout, "attach-timeout", supervisor.DefaultAttachTimeout, "how long one attach to --cdp-url may take, a wait in the pool's queue (all its browsers busy) included; past it the attach fails saying the pool queued it and did not answer in time")
-	fs.BoolVar(&c.Headful, "headful", false, "show the browser window")
+	fs.StringVar(&c.Browser.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
+	fs.StringVar(&c.Browser.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
+	fs.DurationVar(&c.Browser.AttachTimeout, "attach-timeout", supervisor.DefaultAttachTimeout, "how long one attach to --cdp-url may take, a wait in the pool's queue (all its browsers busy) included; past it the attach fails saying the pool queued it and did not answer in time")
+	fs.BoolVar(&c.Browser.Headful, "headful", false, "show the browser window")
 	fs.Var(&c.browserArgs, "browser-arg", "extra Chromium flag (repeatable), e.g. --host-resolver-rules=...")
-	fs.StringVar(&c.AuditLog, "audit-log", "", "append the audit log (JSONL) to this file")
-	fs.StringVar(&c.LiveAddr, "live", "127.0.0.1:0", "address of the User's live view")
-	fs.StringVar(&c.LiveURLFile, "live-url-file", desktop.DefaultURLFile(), "write the live view URL with its token to this file (mode 0600), where open-live reads it; empty for none")
-	fs.StringVar(&c.LiveTLSCert, "live-tls-cert", "", "serve the live view over HTTPS with this certificate (PEM; with --live-tls-key); needed for a --live address other machines reach, unless --live-behind-proxy")
-	fs.StringVar(&c.LiveTLSKey, "live-tls-key", "", "the key (PEM) of --live-tls-cert")
-	fs.StringVar(&c.LiveBehindProxy, "live-behind-proxy", "", "the public https origin a reverse proxy serves the live view at (links name it; Host and Origin must)")
-	fs.Var((*cli.StringList)(&c.LiveEmbedOrigins), "live-embed-origin", "an https origin whose pages may frame the live view (repeatable; needs https: --live-tls-cert or --live-behind-proxy)")
-	fs.DurationVar(&c.LiveLinkTTL, "live-link-ttl", ui.DefaultLinkTTL, "how long the User's single-use link to the live view works, and a live-link login in which the User takes no turn")
+	fs.StringVar(&c.Audit.File, "audit-log", "", "append the audit log (JSONL) to this file")
+	fs.StringVar(&c.Live.Addr, "live", "127.0.0.1:0", "address of the User's live view")
+	fs.StringVar(&c.Live.URLFile, "live-url-file", desktop.DefaultURLFile(), "write the live view URL with its token to this file (mode 0600), where open-live reads it; empty for none")
+	fs.StringVar(&c.Live.TLSCert, "live-tls-cert", "", "serve the live view over HTTPS with this certificate (PEM; with --live-tls-key); needed for a --live address other machines reach, unless --live-behind-proxy")
+	fs.StringVar(&c.Live.TLSKey, "live-tls-key", "", "the key (PEM) of --live-tls-cert")
+	fs.StringVar(&c.Live.BehindProxy, "live-behind-proxy", "", "the public https origin a reverse proxy serves the live view at (links name it; Host and Origin must)")
+	fs.Var((*cli.StringList)(&c.Live.EmbedOrigins), "live-embed-origin", "an https origin whose pages may frame the live view (repeatable; needs https: --live-tls-cert or --live-behind-proxy)")
+	fs.DurationVar(&c.Live.LinkTTL, "live-link-ttl", ui.DefaultLinkTTL, "how long the User's single-use link to the live view works, and a live-link login in which the User takes no turn")
 	c.registerIdentity(fs)
 	presence.RegisterFlag(fs, &c.passkeysFile)
-	fs.BoolVar(&c.InsecureTakeByLink, "insecure-take-by-link", false, "INSECURE, for tests and demos: whoever holds a live view link or its token takes control with no proof of the User's presence (only on a loopback live view; warned of at start and at every take)")
-	fs.StringVar(&c.OnOffer, "on-offer", "", "shell command run on each offer of control, with the User's link and the offer as JSON on its stdin (never in argv or env)")
-	fs.DurationVar(&c.OnOfferTimeout, "on-offer-timeout", supervisor.DefaultOnOfferTimeout, "how long one run of --on-offer may take")
-	fs.BoolVar(&c.NotifyDesktop, "notify", false, "show a desktop notification when the agent offers the User control (notify-send, osascript)")
+	fs.BoolVar(&c.Live.InsecureTakeByLink, "insecure-take-by-link", false, "INSECURE, for tests and demos: whoever holds a live view link or its token takes control with no proof of the User's presence (only on a loopback live view; warned of at start and at every take)")
+	fs.StringVar(&c.Offers.Command, "on-offer", "", "shell command run on each offer of control, with the User's link and the offer as JSON on its stdin (never in argv or env)")
+	fs.DurationVar(&c.Offers.Timeout, "on-offer-timeout", supervisor.DefaultOnOfferTimeout, "how long one run of --on-offer may take")
+	fs.BoolVar(&c.Offers.NotifyDesktop, "notify", false, "show a desktop notification when the agent offers the User control (notify-send, osascript)")
 	c.registerNetwork(fs)
 }
 
@@ -77,15 +77,17 @@ func (c *config) liveIdentity() (*ui.Identity, error) {
 }
 
 // registerNetwork adds the flags for staging servers.
-func (c *config) registerNetwork(fs *flag.FlagSet) { cli.RegisterNetwork(fs, &c.CAFile, &c.Resolve) }
+func (c *config) registerNetwork(fs *flag.FlagSet) {
+	cli.RegisterNetwork(fs, &c.Browser.CAFile, &c.Browser.Resolve)
+}
 
 // registerCompany adds the flags that name the Company and the join.
 func (c *config) registerCompany(fs *flag.FlagSet) {
 	fs.StringVar(&c.Company, "company", "", "the Company: a domain, or an https URL whose poppy.json is discovered")
-	fs.BoolVar(&c.NoJoin, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session; requests there still declare browser-control v1 (for Company developers; cleartext http only to localhost)")
+	fs.BoolVar(&c.Join.Skip, "no-join", false, "treat DOMAIN and its subdomains as the Company's website without a Session; requests there still declare browser-control v1 (for Company developers; cleartext http only to localhost)")
 	fs.StringVar(&c.assertionCmd, "assertion-cmd", "", "command that prints a fresh browser credential (JWT) for the join")
 	fs.DurationVar(&c.assertionTimeout, "assertion-timeout", session.DefaultCommandTimeout, "how long --assertion-cmd may run")
-	fs.StringVar(&c.ReturnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
+	fs.StringVar(&c.Join.ReturnTo, "return-to", "", "where the join lands (default https://DOMAIN/)")
 }
 
 // options are the runtime's options the flags describe; the live view's
@@ -94,20 +96,20 @@ func (c *config) registerCompany(fs *flag.FlagSet) {
 func (c *config) options() (supervisor.Options, error) {
 	opts := c.Options
 	var err error
-	if opts.LiveIdentity, err = c.liveIdentity(); err != nil {
+	if opts.Live.Identity, err = c.liveIdentity(); err != nil {
 		return opts, err
 	}
 	if c.assertionCmd != "" {
-		opts.Credentials = session.CommandSource{Command: c.assertionCmd, Timeout: c.assertionTimeout}
+		opts.Join.Credentials = session.CommandSource{Command: c.assertionCmd, Timeout: c.assertionTimeout}
 	}
 	if c.passkeysFile != "" {
-		opts.Passkeys = presence.NewStore(c.passkeysFile)
+		opts.Live.Passkeys = presence.NewStore(c.passkeysFile)
 	}
-	opts.BrowserArgs = append(append([]string(nil), c.browserArgs...), opts.BrowserArgs...)
-	if opts.LiveURLFile != "" {
+	opts.Browser.Args = append(append([]string(nil), c.browserArgs...), opts.Browser.Args...)
+	if opts.Live.URLFile != "" {
 		// The default is in the User's cache directory, which may not exist
 		// yet; if it cannot be made, writing the file says why.
-		_ = os.MkdirAll(filepath.Dir(opts.LiveURLFile), 0o700)
+		_ = os.MkdirAll(filepath.Dir(opts.Live.URLFile), 0o700)
 	}
 	return opts, nil
 }

@@ -314,7 +314,7 @@ func pressKey(t *testing.T, tui *ui.TUI, key string) {
 func TestWindowInputOnlyForTheUser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.GuardWindow = true })
+	d := startDemoWith(t, ctx, func(o *supervisor.Options) { o.Browser.GuardWindow = true })
 	if r := d.call(ctx, spec.ToolNavigate, map[string]any{"url": "https://airline.test/fixtures/check-in-unmarked"}); r.Outcome != "done" {
 		t.Fatalf("navigate: %+v", r)
 	}

@@ -60,7 +60,7 @@ var allowed = map[string][]string{
 		"charm.land/bubbletea/v2", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi",
 		"github.com/charmbracelet/x/term", "github.com/gorilla/websocket", "github.com/go-jose/go-jose/v4", "github.com/skip2/go-qrcode"},
 	"supervisor": {"audit", "browser", "control", "gate", "injector", "marks", "presence", "session", "spec", "ui",
-		"internal/desktop", "internal/version", "github.com/prometheus/client_golang"},
+		"internal/desktop", "internal/version", "github.com/prometheus/client_golang", "golang.org/x/sync"},
 	// check acts on pages only through the gate's probe mode; it reads them
 	// through browser (requests, frames) and marks (the marks table).
 	"check": {"browser", "gate", "marks", "session", "spec", "supervisor", "internal/cli", "internal/version",

@@ -78,21 +78,21 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	cfg := o.Runtime
 	cfg.Company = testsite.CompanyDomain
-	cfg.Credentials = signer
-	cfg.HTTPClient = site.Client()
-	cfg.BrowserArgs = slices.Concat(cfg.BrowserArgs, site.BrowserArgs())
-	cfg.ReturnTo = testsite.BookingURL()
-	cfg.UserMessages = o.Stderr // the live view URL holds its token: stderr, the User's channel, never the model's
-	cfg.SessionNote = "joined as a guest"
-	cfg.QuitEnds = "the demo"
-	if o.AutoUser && !cfg.InsecureTakeByLink {
+	cfg.Join.Credentials = signer
+	cfg.Join.HTTPClient = site.Client()
+	cfg.Browser.Args = slices.Concat(cfg.Browser.Args, site.BrowserArgs())
+	cfg.Join.ReturnTo = testsite.BookingURL()
+	cfg.Live.UserMessages = o.Stderr // the live view URL holds its token: stderr, the User's channel, never the model's
+	cfg.Live.SessionNote = "joined as a guest"
+	cfg.Live.QuitEnds = "the demo"
+	if o.AutoUser && !cfg.Live.InsecureTakeByLink {
 		// The auto-user's device is paired in a store of the demo's own.
 		store, dir, err := demoPasskeys()
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		cfg.Passkeys = store
+		cfg.Live.Passkeys = store
 	}
 	sv := supervisor.New(&cfg)
 	if err := sv.Start(ctx); err != nil {
@@ -158,8 +158,8 @@ func runAgent(ctx context.Context, o *Options, sv *supervisor.Supervisor, site *
 			return err
 		}
 		defer u.Close()
-		if !o.Runtime.InsecureTakeByLink {
-			closeDevice, err := giveDevice(ctx, sv, o.Runtime.Chromium, u, st.Say)
+		if !o.Runtime.Live.InsecureTakeByLink {
+			closeDevice, err := giveDevice(ctx, sv, o.Runtime.Browser.Chromium, u, st.Say)
 			if err != nil {
 				return err
 			}
