@@ -60,3 +60,22 @@ func EntryOf(e control.Event) Entry {
 	}
 	return a
 }
+
+// ControlKind is the kind of control's event an offer or control line
+// records, the reverse of [EntryOf]; false for any other line, or a how
+// this version does not know.
+func (e Entry) ControlKind() (control.Kind, bool) {
+	switch {
+	case e.Event == EventOffer && (e.How == HowDeclined || e.How == HowCancelled): // cancelled: logs before "declined"
+		return control.Declined, true
+	case e.Event == EventOffer:
+		return control.Offered, true
+	case e.Event == EventControl && e.How == HowTake:
+		return control.Taken, true
+	case e.Event == EventControl && e.How == HowHandedBack:
+		return control.HandedBack, true
+	case e.Event == EventControl && e.How == HowCancelled:
+		return control.Cancelled, true
+	}
+	return 0, false
+}

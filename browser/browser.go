@@ -45,6 +45,7 @@ type Browser struct {
 
 	getterCalls atomic.Uint64 // numbers CallPrivate's object groups
 	pauses      atomic.Int64  // Debugger.paused events of every target, for tests (browsertest.DebuggerPauses)
+	frameSeq    atomic.Uint64 // the order frames were first heard of, for Page.Frames
 
 	ctx    context.Context // lives until Close; owns the read loop and event goroutines
 	cancel context.CancelFunc

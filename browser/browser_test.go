@@ -91,6 +91,9 @@ func serveHosts() (_ *hosts, stop func(), _ error) {
 		case r.URL.Path == "/slow-landing":
 			time.Sleep(300 * time.Millisecond) // the server, not the test, is slow
 			fmt.Fprint(w, `<title>landed</title>`)
+		case r.URL.Path == "/siblings": // frameorder_test.go
+			fmt.Fprint(w, `<title>siblings</title><iframe src="http://other.test/s1"></iframe><iframe src="http://company.test/s2"></iframe>`+
+				`<iframe src="http://third.test/s3"></iframe><iframe src="http://company.test/s4"></iframe>`)
 		case r.URL.Path == "/fragments": // nav_test.go
 			fmt.Fprint(w, `<title>fragments</title><p id="part">part</p>`)
 		case r.URL.Path == "/redirect-off":

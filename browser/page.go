@@ -119,11 +119,13 @@ func (p *Page) Document() string {
 	return ""
 }
 
-// Frames lists every frame of the page, parents before children, each once,
+// Frames lists every frame of the page, parents before children and
+// siblings in the order the page attached them (document order), each once,
 // owned by the target that renders it. Frames whose target went away, whose
 // renderer crashed or whose parent is no longer listed are left out.
 func (p *Page) Frames() []Frame {
 	seen := map[cdp.FrameID]Frame{}
+	heard := map[cdp.FrameID]uint64{} // the first any target heard of each frame
 	targets := p.b.targetsOfPage(p)
 	for _, t := range targets {
 		t.mu.Lock()
@@ -132,6 +134,9 @@ func (p *Page) Frames() []Frame {
 			continue
 		}
 		for id, fi := range t.frames {
+			if h, ok := heard[id]; !ok || fi.seq < h {
+				heard[id] = fi.seq
+			}
 			owned := t.contexts[id] != nil || id == t.mainID
 			// The target that renders a frame wins over its parent, which
 			// also lists it.
@@ -189,6 +194,10 @@ func (p *Page) Frames() []Frame {
 		di, dj := depth(out[i]), depth(out[j])
 		if di != dj {
 			return di < dj
+		}
+		// Siblings in document order, so a page reads the same each time.
+		if hi, hj := heard[cdp.FrameID(out[i].ID)], heard[cdp.FrameID(out[j].ID)]; hi != hj {
+			return hi < hj
 		}
 		return out[i].ID < out[j].ID
 	})

@@ -63,6 +63,10 @@ type frameInfo struct {
 	url        string
 	loader     cdp.LoaderID
 	failed     string // the URL that could not be loaded, when the frame shows the browser's error page
+	// seq is when this target first heard of the frame, in the browser's
+	// order: a parent hears of its iframes as it parses them, so siblings
+	// ordered by seq are in document order (frame ids are random).
+	seq uint64
 }
 
 func newTgt(b *Browser, s, parent *cdpconn.Session, info *target.Info) *tgt {
@@ -88,7 +92,7 @@ func newTgt(b *Browser, s, parent *cdpconn.Session, info *target.Info) *tgt {
 	})
 	track(t, page.FrameAttached, func(ev page.EventFrameAttached) {
 		if t.frames[ev.FrameID] == nil {
-			t.frames[ev.FrameID] = &frameInfo{id: ev.FrameID, parent: ev.ParentFrameID}
+			t.frames[ev.FrameID] = &frameInfo{id: ev.FrameID, parent: ev.ParentFrameID, seq: t.b.frameSeq.Add(1)}
 		}
 	})
 	track(t, page.FrameNavigated, func(ev page.EventFrameNavigated) {
@@ -174,7 +178,7 @@ func (t *tgt) removeChildrenLocked(id cdp.FrameID) {
 func (t *tgt) setFrameLocked(f *cdp.Frame) {
 	fi := t.frames[f.ID]
 	if fi == nil {
-		fi = &frameInfo{id: f.ID}
+		fi = &frameInfo{id: f.ID, seq: t.b.frameSeq.Add(1)}
 		t.frames[f.ID] = fi
 	}
 	fi.parent = f.ParentID

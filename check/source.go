@@ -16,7 +16,7 @@ import (
 // SourceRoot maps the pages under a URL prefix to the folder of the
 // repository that serves them (--source-root URLPREFIX=DIR): the page
 // https://staging.example/checkout under https://staging.example/=templates
-// is templates/checkout.html when that file exists.
+// is the file checkout.html in templates when that file exists.
 type SourceRoot struct {
 	URLPrefix string
 	Dir       string // a folder of the repository, relative to its root, with "/"

@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/poppy-browser/poppy-browser/internal/loopback"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/poppy-browser/poppy-browser/oauth"
@@ -350,22 +351,8 @@ func randomToken() (string, error) {
 // a loopback address: the listener speaks plain HTTP, so anyone on that
 // network can read its traffic, tokens included.
 func WarnIfExposed(w io.Writer, flag, addr string) {
-	if w == nil || addr == "" || IsLoopback(addr) {
+	if w == nil || addr == "" || loopback.Addr(addr) {
 		return
 	}
 	fmt.Fprintf(w, "WARNING: %s listens on %s, not on loopback: this is plain HTTP, and anyone on that network can read it, tokens included\n", flag, addr)
-}
-
-// IsLoopback reports whether a listen address binds loopback only. An
-// empty host (every interface) is not loopback.
-func IsLoopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = addr
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
 }

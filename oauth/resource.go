@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/poppy-browser/poppy-browser/internal/jwtverify"
+	"github.com/poppy-browser/poppy-browser/internal/loopback"
 )
 
 // Options configures a [ResourceServer]. Nothing here is a secret.
@@ -114,7 +115,7 @@ func Check(opts *Options) error {
 // and no user info.
 func checkURL(s string) error {
 	u, err := url.Parse(s)
-	if err != nil || u.Host == "" || u.User != nil || !(u.Scheme == "https" || u.Scheme == "http" && jwtverify.LoopbackHost(u.Hostname())) {
+	if err != nil || u.Host == "" || u.User != nil || !(u.Scheme == "https" || u.Scheme == "http" && loopback.Host(u.Hostname())) {
 		return errors.New("want an https URL (http only on a loopback host)")
 	}
 	return nil

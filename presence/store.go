@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -85,6 +86,17 @@ func DefaultPath() (string, error) {
 
 // Path is the store's file.
 func (s *Store) Path() string { return s.path }
+
+// RegisterFlag adds --passkeys to fs, the store of the User's paired
+// devices, its default [DefaultPath] (empty when there is no config
+// directory).
+func RegisterFlag(fs *flag.FlagSet, path *string) {
+	def, err := DefaultPath()
+	if err != nil {
+		def = ""
+	}
+	fs.StringVar(path, "passkeys", def, "the file of the User's paired passkeys (mode 0600; see poppy-browser pair); empty for none")
+}
 
 // ErrNoDevice is returned by [Store.Revoke] for an id no device has.
 var ErrNoDevice = errors.New("no paired device has that id")

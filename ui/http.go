@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/poppy-browser/poppy-browser/internal/loopback"
 )
 
 // liveFiles holds the live view's page and its script, in parts. The
@@ -273,11 +275,7 @@ func (l *Live) hostOK(host string) bool {
 	if !ta.IP.IsLoopback() {
 		return true
 	}
-	if strings.EqualFold(name, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(name)
-	return ip != nil && ip.IsLoopback()
+	return loopback.Host(name)
 }
 
 func (l *Live) servePage(w http.ResponseWriter, r *http.Request) {

@@ -4,9 +4,10 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
+
+	"github.com/poppy-browser/poppy-browser/internal/loopback"
 )
 
 // remote is how the live view is reached from other machines: over its
@@ -45,7 +46,7 @@ func CheckServing(addr string, opts *LiveOptions) error {
 	if opts.InsecureTakeByLink && (opts.TLSCert != "" || !insecureAllowed(addr, opts)) {
 		return errors.New("--insecure-take-by-link is refused on a live view other machines can reach: only on a loopback --live address, without TLS or a proxy")
 	}
-	if opts.TLSCert == "" && opts.PublicURL == "" && addr != "" && !loopbackAddr(addr) { // "" is 127.0.0.1:0
+	if opts.TLSCert == "" && opts.PublicURL == "" && addr != "" && !loopback.Addr(addr) { // "" is 127.0.0.1:0
 		return fmt.Errorf("the live view at %s is reachable from other machines over plain HTTP: add --live-tls-cert and --live-tls-key, or --live-behind-proxy https://YOUR-PUBLIC-ORIGIN, or listen on 127.0.0.1", addr)
 	}
 	return nil
@@ -74,20 +75,6 @@ func newRemote(addr string, opts *LiveOptions) (remote, error) {
 		r.embed = append(r.embed, e)
 	}
 	return r, nil
-}
-
-// loopbackAddr reports whether a listen address binds loopback only; an
-// empty host (every interface) does not.
-func loopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = addr
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
 }
 
 // secure reports whether the User reaches the live view over https.

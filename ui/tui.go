@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -376,22 +374,13 @@ func humanWhat(e audit.Entry, actions map[string]ActionWords) (who, what string)
 		what = "opened " + pagetext.URL(e.URL)
 	case e.Event == audit.EventDenied:
 		what = "its " + words.Refused + " was refused"
-	case e.Event == audit.EventOffer && (e.How == audit.HowDeclined || e.How == audit.HowCancelled):
-		what = "declined the offer of control"
-	case e.Event == audit.EventOffer:
-		what = "asked you to take control"
-		if e.Reason != "" {
-			what += ": " + strconv.Quote(pagetext.Line(e.Reason))
+	case e.Event == audit.EventOffer || e.Event == audit.EventControl:
+		if k, ok := e.ControlKind(); ok {
+			what = controlWords(k, e.Reason)
 		}
-	case e.Event == audit.EventControl:
-		what = stripIDs.ReplaceAllString(what, "")
 	}
 	return who, what
 }
-
-// stripIDs removes offer ids and return counts ("(offer-2)", "(return 1)")
-// from the audit log's control lines.
-var stripIDs = regexp.MustCompile(` ?\((offer-\d+|return \d+)\)`)
 
 func feedFromAudit(e audit.Entry, actions map[string]ActionWords) feedLine {
 	who, what := humanWhat(e, actions)
@@ -412,12 +401,6 @@ func feedFromAudit(e audit.Entry, actions map[string]ActionWords) feedLine {
 		l.kind = "error"
 	}
 	return l
-}
-
-// feedFromEvent is the feed's line for a control event: the line the audit
-// log writes for it, in the feed's words.
-func feedFromEvent(e control.Event) feedLine {
-	return feedFromAudit(audit.EntryOf(e), nil)
 }
 
 // Quitting reports whether the User chose to quit.

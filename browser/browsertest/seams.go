@@ -14,7 +14,7 @@ import (
 // SetViewport makes p's viewport width x height CSS pixels (device scale 1,
 // not mobile), as a window of that size would.
 func SetViewport(ctx context.Context, p *browser.Page, width, height int) error {
-	return seam.SetViewport(ctx, p, width, height)
+	return p.Seam(seam.Key{}).SetViewport(ctx, width, height)
 }
 
 // WindowClick clicks p at (x, y), viewport CSS pixels, the way a person at
@@ -22,7 +22,7 @@ func SetViewport(ctx context.Context, p *browser.Page, width, height int) error 
 // a block of window input ([browser.Browser.SetWindowInput]), so a blocked
 // page ignores it.
 func WindowClick(ctx context.Context, p *browser.Page, x, y float64) error {
-	return seam.WindowClick(ctx, p, x, y)
+	return p.Seam(seam.Key{}).WindowClick(ctx, x, y)
 }
 
 // LogLine is a console message or an uncaught exception of one of a page's
@@ -48,16 +48,16 @@ func (l LogLine) String() string {
 // until stop is called. fn runs on the browser's event loop, in event
 // order: it must be quick and must not call the browser.
 func WatchLog(p *browser.Page, fn func(LogLine)) (stop func()) {
-	return seam.WatchLog(p, func(l seam.LogLine) { fn(LogLine(l)) })
+	return p.Seam(seam.Key{}).WatchLog(func(l seam.LogLine) { fn(LogLine(l)) })
 }
 
 // ProfileDir is b's profile directory: the temporary one [browser.Launch]
 // made (Close removes it) or the Options' UserDataDir; "" for an attached
 // browser.
-func ProfileDir(b *browser.Browser) string { return seam.ProfileDir(b) }
+func ProfileDir(b *browser.Browser) string { return b.Seam(seam.Key{}).ProfileDir() }
 
 // DebuggerPauses counts the debugger pauses of every page and frame of b
 // since it started (a page's debugger statement that stopped it, or a
 // hold of a busy renderer): a test asserts a page's statements reach no
 // one.
-func DebuggerPauses(b *browser.Browser) int64 { return seam.DebuggerPauses(b) }
+func DebuggerPauses(b *browser.Browser) int64 { return b.Seam(seam.Key{}).DebuggerPauses() }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/check"
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 )
 
@@ -30,7 +31,7 @@ func TestCheckCIUsage(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 		var stdout, stderr bytes.Buffer
-		err := runCheck(ctx, args, &stdout, &stderr, nil)
+		err := check.RunCommand(ctx, args, &stdout, &stderr, nil)
 		var ee *cli.ExitError
 		if !errors.As(err, &ee) {
 			t.Fatalf("%q: %v, want an exit error", args, err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/check"
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
@@ -53,7 +54,7 @@ func TestCheckCommand(t *testing.T) {
 				for _, a := range site.BrowserArgs() {
 					args = append(args[:1], append([]string{"--browser-arg", a}, args[1:]...)...)
 				}
-				err := runCheck(ctx, args[1:], &stdout, &stderr, site.Client())
+				err := check.RunCommand(ctx, args[1:], &stdout, &stderr, site.Client())
 				code := 0
 				var ee *cli.ExitError
 				switch {

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
+	"github.com/poppy-browser/poppy-browser/internal/loopback"
 	"github.com/poppy-browser/poppy-browser/mcpserver"
+	"github.com/poppy-browser/poppy-browser/oauth"
 	"github.com/poppy-browser/poppy-browser/supervisor"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
@@ -28,8 +30,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.IntVar(&mo.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over --http: at most this many MCP sessions at once; a new one beyond is refused")
 	fs.DurationVar(&mo.SessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "over --http: end a session (and its browser context) after this long without a request")
 	fs.StringVar(&mo.Instance, "instance", defaultInstance(), "over --http: this runtime process's name among several behind one reverse proxy (default the host name): in the Poppy-Instance header of every response, at the start of every MCP session id (NAME.) and in every live view path (/live/NAME/...), for the proxy to route on; a request for another instance's session gets 421")
-	var af authFlags
-	af.register(fs)
+	var af oauth.Flags
+	af.Register(fs)
 	logFormat := fs.String("log-format", "text", "log lines on stderr (browser attached, lost, reattached) as text or json; with json every line on stderr is a JSON record and none carries a secret: the live view's address is shown without its token (the User's links go by --on-offer, the TUI or --live-url-file), and --http needs POPPY_MCP_TOKEN")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
@@ -38,7 +40,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	rs, err := af.resourceServer(*httpAddr)
+	rs, err := af.ResourceServer(*httpAddr)
 	if err != nil {
 		return err
 	}
@@ -178,7 +180,7 @@ func liveRouter(fs *flag.FlagSet, cfg *config, instance string, l net.Listener) 
 		if cfg.Live.TLSCert != "" {
 			return nil, false, cli.UsageErrorf("mcp: --live-tls-cert over --http needs --live ADDR: the live views are on the MCP listener, which is plain HTTP (or give --live-behind-proxy)")
 		}
-		if cfg.Live.BehindProxy == "" && !mcpserver.IsLoopback(l.Addr().String()) {
+		if cfg.Live.BehindProxy == "" && !loopback.Addr(l.Addr().String()) {
 			return nil, false, cli.UsageErrorf("mcp: the live views are on the --http listener %s, which other machines reach over plain HTTP: add --live-behind-proxy https://YOUR-PUBLIC-ORIGIN (the proxy in front serves TLS), or --live 127.0.0.1:0 to keep them on a loopback listener of their own", l.Addr())
 		}
 		r, err := ui.NewRouter(instance, l.Addr())

@@ -28,8 +28,8 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := cli.NewFlagSet("demo", "demo [--auto-user] [--headful] [--model scripted|openai] [--http ADDR]", stderr)
 	var cfg config
 	cfg.register(fs)
-	var mf modelFlags
-	mf.register(fs)
+	var mf demoscript.ModelFlags
+	mf.Register(fs)
 	autoFlag := fs.Bool("auto-user", false, "play the User's part too (the default when stdin is not a terminal; --auto-user=false leaves it to you, in the live view)")
 	task := fs.String("task", demoscript.Task, "the task for the agent")
 	httpAddr := fs.String("http", "", "serve the agent's MCP tools over Streamable HTTP here instead of running the built-in agent")
@@ -38,7 +38,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	// A bad --model or a missing key fails before anything starts.
-	model, err := mf.build("demo", *task, os.Getenv)
+	model, err := mf.Build("demo", *task, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func demoWith(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fmt.Errorf("demo: %w", err)
 	}
 	return demoscript.Run(ctx, &demoscript.Options{
-		Runtime: ro, Model: model, MaxSteps: mf.maxSteps, Task: *task,
+		Runtime: ro, Model: model, MaxSteps: mf.MaxSteps(), Task: *task,
 		HTTP: httpListener, Serve: func(ctx context.Context, srv *mcpserver.Server, l net.Listener) error {
 			return serveHTTP(ctx, srv, l, stderr, nil)
 		},
@@ -70,8 +70,8 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := cli.NewFlagSet("run", "run --company DOMAIN|URL --task TEXT [--model scripted|openai] [flags]", stderr)
 	var cfg config
 	cfg.register(fs)
-	var mf modelFlags
-	mf.register(fs)
+	var mf demoscript.ModelFlags
+	mf.Register(fs)
 	cfg.registerCompany(fs)
 	startURL := fs.String("start", "", "open this URL before the task starts (default: where the join landed)")
 	task := fs.String("task", "", "what the agent should do")
@@ -85,7 +85,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if cfg.Join.Skip && *startURL == "" {
 		return cli.UsageErrorf("run: --no-join needs --start URL (without a join the browser would start on about:blank)")
 	}
-	model, err := mf.build("run", *task, os.Getenv)
+	model, err := mf.Build("run", *task, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	st := agent.NewTranscript(stdout)
-	opts := &agent.LoopOptions{Gate: sv.Gate(), Model: model, MaxSteps: mf.maxSteps, Observer: st.Event, Logger: cfg.Logger}
+	opts := &agent.LoopOptions{Gate: sv.Gate(), Model: model, MaxSteps: mf.MaxSteps(), Observer: st.Event, Logger: cfg.Logger}
 	if ui.IsTerminal(stdin) {
 		opts.AskUser = ui.AskOnTerminal(stdin, st.Say)
 	}

@@ -12,9 +12,12 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/poppy-browser/poppy-browser/check"
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/internal/desktop"
 	"github.com/poppy-browser/poppy-browser/internal/version"
+	"github.com/poppy-browser/poppy-browser/testsite/devsite"
+	"github.com/poppy-browser/poppy-browser/ui"
 )
 
 func main() {
@@ -61,15 +64,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "mcp":
 		return runMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "testsite":
-		return runTestsite(ctx, args[1:], stdout, stderr)
+		return devsite.RunTestsite(ctx, args[1:], stdout, stderr)
 	case "dev-credential":
-		return runDevCredential(ctx, args[1:], stdout, stderr)
+		return devsite.RunDevCredential(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args[1:], stdin, stdout, stderr)
 	case "run":
 		return runAgent(ctx, args[1:], stdin, stdout, stderr)
 	case "check":
-		return runCheck(ctx, args[1:], stdout, stderr, nil)
+		return check.RunCommand(ctx, args[1:], stdout, stderr, nil)
 	case "audit":
 		return runAudit(args[1:], stdout, stderr)
 	case "open-live":
@@ -79,7 +82,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "config-path":
 		return runConfigPath(args[1:], stdout, stderr)
 	case "pair":
-		return runPair(ctx, args[1:], stdout, stderr)
+		return ui.RunPair(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "poppy-browser %s\n", version.String())
 		return nil

@@ -17,16 +17,45 @@ var (
 	// mdFileName is a Markdown file named in the text, as a link or not
 	// (`README.md`, docs/architecture.md, or a path that climbs with ../).
 	mdFileName = regexp.MustCompile(`(?:\.\./|[\w-]+/)*[\w-]+\.md\b`)
+	// filePath is a path to a source or data file of the repository named
+	// in the text (browser/browser.go, js/scanner/scan.js): at least one
+	// directory, then a name with one of the repository's extensions. The
+	// character before it (group 1) must not continue a longer path, a URL
+	// or a package (@scope/...).
+	filePath = regexp.MustCompile(`(^|[^\w/.@-])((?:\.\./|[\w.-]+/)+[\w.-]*\w\.(?:go|js|css|html|json|yaml|yml|txtar|golden|sh|txt))\b`)
+	// webAddress is a URL or a host-qualified path (golang.org/x/...,
+	// github.com/...), whose paths are not the repository's.
+	webAddress = regexp.MustCompile(`(?:\w+://|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|io|dev|net|land|in)/)\S*`)
+	// placeholder is a path element that stands for any name (NAME, DIR).
+	placeholder = regexp.MustCompile(`(^|/)[A-Z]+(/|$)`)
 )
 
 // TestMarkdownLinksStayInside: every Markdown file of the repository links
 // and names only files in the repository, and so does every comment of its
 // Go files, so a fresh clone has no dead ends: a relative link resolves to
-// a file or directory inside it, and a Markdown file named in the text
-// exists (beside the document or from the root). The project's reference
+// a file or directory inside it, a Markdown file named in the text
+// exists (beside the document or from the root), and so does a file path
+// named in the text (browser/browser.go, from the root or a folder). The project's reference
 // is docs/reference.md, not a document outside the repository.
 func TestMarkdownLinksStayInside(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := repoFiles{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(root, path)
+			files[filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +74,7 @@ func TestMarkdownLinksStayInside(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			for _, problem := range outsideReferences(root, path, text) {
+			for _, problem := range outsideReferences(root, path, text, files) {
 				t.Errorf("%s (a comment): %s", rel, problem)
 			}
 			return nil
@@ -59,7 +88,7 @@ func TestMarkdownLinksStayInside(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		for _, problem := range outsideReferences(root, path, string(b)) {
+		for _, problem := range outsideReferences(root, path, string(b), files) {
 			t.Errorf("%s: %s", rel, problem)
 		}
 		return nil
@@ -88,7 +117,7 @@ func goComments(path string) (string, error) {
 
 // outsideReferences lists the links and Markdown file names in doc (the
 // text of the file at path) that do not lead to a file inside root.
-func outsideReferences(root, path, doc string) []string {
+func outsideReferences(root, path, doc string, files repoFiles) []string {
 	var problems []string
 	inside := func(target string) bool {
 		if !strings.HasPrefix(target, root+string(filepath.Separator)) && target != root {
@@ -113,6 +142,22 @@ func outsideReferences(root, path, doc string) []string {
 			problems = append(problems, "link to "+m[1]+" leads outside the repository or nowhere")
 		}
 	}
+	local := webAddress.ReplaceAllString(doc, " ")
+	for _, m := range filePath.FindAllStringSubmatch(local, -1) {
+		name := m[2]
+		if placeholder.MatchString(name) || strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "../") {
+			continue // a pattern, or a path of a Company's site or a User's config (.well-known/, .cursor/)
+		}
+		if strings.HasPrefix(name, "../") {
+			if !inside(filepath.Join(filepath.Dir(path), name)) {
+				problems = append(problems, "names "+name+", outside the repository")
+			}
+			continue
+		}
+		if !files.has(name) {
+			problems = append(problems, "names "+name+", which is no file of the repository")
+		}
+	}
 	for _, name := range mdFileName.FindAllString(doc, -1) {
 		if strings.HasPrefix(name, "../") {
 			if !inside(filepath.Join(filepath.Dir(path), name)) {
@@ -125,4 +170,22 @@ func outsideReferences(root, path, doc string) []string {
 		}
 	}
 	return problems
+}
+
+// repoFiles is the set of the repository's file paths, with "/".
+type repoFiles map[string]bool
+
+// has reports whether name is the path of a file of the repository, from
+// the root or from any folder (a Go comment names js/scanner/scan.js from
+// its package, a document names it from marks).
+func (f repoFiles) has(name string) bool {
+	if f[name] {
+		return true
+	}
+	for p := range f {
+		if strings.HasSuffix(p, "/"+name) {
+			return true
+		}
+	}
+	return false
 }

@@ -41,7 +41,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.Var((*cli.StringList)(&c.Live.EmbedOrigins), "live-embed-origin", "an https origin whose pages may frame the live view (repeatable; needs https: --live-tls-cert or --live-behind-proxy)")
 	fs.DurationVar(&c.Live.LinkTTL, "live-link-ttl", ui.DefaultLinkTTL, "how long the User's single-use link to the live view works, and a live-link login in which the User takes no turn")
 	c.registerIdentity(fs)
-	registerPasskeys(fs, &c.passkeysFile)
+	presence.RegisterFlag(fs, &c.passkeysFile)
 	fs.BoolVar(&c.Live.InsecureTakeByLink, "insecure-take-by-link", false, "INSECURE, for tests and demos: whoever holds a live view link or its token takes control with no proof of the User's presence (only on a loopback live view; warned of at start and at every take)")
 	fs.StringVar(&c.Offers.Command, "on-offer", "", "shell command run on each offer of control, with the User's link and the offer as JSON on its stdin (never in argv or env)")
 	fs.DurationVar(&c.Offers.Timeout, "on-offer-timeout", supervisor.DefaultOnOfferTimeout, "how long one run of --on-offer may take")
@@ -79,8 +79,7 @@ func (c *config) liveIdentity() (*ui.Identity, error) {
 
 // registerNetwork adds the flags for staging servers.
 func (c *config) registerNetwork(fs *flag.FlagSet) {
-	fs.StringVar(&c.Browser.CAFile, "ca-file", "", "also trust this CA (PEM) for the Company's HTTPS, in discovery, the join and the browser")
-	fs.Var((*cli.StringList)(&c.Browser.Resolve), "resolve", "HOST=ADDR (repeatable): this host name reaches ADDR (IP or IP:port), in discovery, the join and the browser")
+	cli.RegisterNetwork(fs, &c.Browser.CAFile, &c.Browser.Resolve)
 }
 
 // registerCompany adds the flags that name the Company and the join.

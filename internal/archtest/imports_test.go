@@ -48,7 +48,7 @@ var allowed = map[string][]string{
 	"presence/presencetest": {"browser"},
 
 	// The MCP endpoint as an OAuth resource server: whose each request is.
-	"oauth":           {"internal/jwtverify", "github.com/go-jose/go-jose/v4", "github.com/modelcontextprotocol/go-sdk"},
+	"oauth":           {"internal/cli", "internal/jwtverify", "internal/loopback", "github.com/go-jose/go-jose/v4", "github.com/modelcontextprotocol/go-sdk"},
 	"oauth/oauthtest": {"github.com/go-jose/go-jose/v4"},
 
 	// One way in.
@@ -56,37 +56,40 @@ var allowed = map[string][]string{
 	"gate/gatetest": {"audit", "browser", "control", "gate", "marks", "marks/markstest"},
 
 	// The gate's clients and the User's side.
-	"mcpserver": {"control", "gate", "oauth", "spec", "internal/version",
+	"mcpserver": {"control", "gate", "oauth", "spec", "internal/loopback", "internal/version",
 		"github.com/google/jsonschema-go", "github.com/modelcontextprotocol/go-sdk", "github.com/prometheus/client_golang"},
 	"agent":      {"control", "gate", "spec", "github.com/google/jsonschema-go"},
 	"agent/chat": {"agent", "internal/secret", "github.com/openai/openai-go/v3"},
-	"ui": {"audit", "browser", "control", "presence", "spec", "internal/jwtverify", "internal/pagetext", "internal/secret",
+	"ui": {"audit", "browser", "control", "presence", "spec", "internal/cli", "internal/jwtverify", "internal/loopback", "internal/pagetext", "internal/secret",
 		"charm.land/bubbletea/v2", "charm.land/lipgloss/v2", "github.com/charmbracelet/x/ansi",
 		"github.com/charmbracelet/x/term", "github.com/gorilla/websocket", "github.com/go-jose/go-jose/v4", "github.com/skip2/go-qrcode"},
 	"supervisor": {"audit", "browser", "control", "gate", "injector", "marks", "presence", "session", "spec", "ui",
 		"internal/desktop", "internal/version", "github.com/prometheus/client_golang", "golang.org/x/sync"},
 	// check acts on pages only through the gate's probe mode; it reads them
 	// through browser (requests, frames) and marks (the marks table).
-	"check": {"browser", "gate", "marks", "session", "spec", "supervisor", "internal/version",
+	"check": {"browser", "gate", "marks", "session", "spec", "supervisor", "internal/cli", "internal/version",
 		"golang.org/x/net", "gopkg.in/yaml.v3", "github.com/google/jsonschema-go"},
 
 	// The command: flags and subcommands.
 	"cmd/poppy-browser": {"agent", "agent/chat", "audit", "check", "gate", "mcpserver", "oauth", "presence", "session", "supervisor", "ui",
-		"testsite", "testsite/demoscript",
-		"internal/cli", "internal/desktop", "internal/secret", "internal/version"},
+		"testsite", "testsite/demoscript", "testsite/devsite",
+		"internal/cli", "internal/desktop", "internal/loopback", "internal/secret", "internal/version"},
 
 	// The demo Company, and the demo (the agent's script, and the run that
 	// puts the airline, a runtime, the agent and the User together):
 	// imported by cmd, bench and tests only.
-	"testsite":            {"spec", "internal/cli", "github.com/go-jose/go-jose/v4", "github.com/gorilla/websocket"},
-	"testsite/demoscript": {"agent", "browser", "mcpserver", "presence", "presence/presencetest", "session", "supervisor", "testsite", "ui"},
+	"testsite": {"spec", "internal/cli", "github.com/go-jose/go-jose/v4", "github.com/gorilla/websocket"},
+	"testsite/demoscript": {"agent", "agent/chat", "browser", "mcpserver", "presence", "presence/presencetest", "session", "supervisor", "testsite", "ui",
+		"internal/cli", "internal/secret"},
+	"testsite/devsite": {"session", "testsite", "internal/cli"},
 
 	// Helpers of our own, each below whatever uses it.
 	"internal/childenv":  {},
 	"internal/cli":       {},
 	"internal/desktop":   {"internal/cli"},
 	"internal/golden":    {"github.com/google/go-cmp"},
-	"internal/jwtverify": {"github.com/go-jose/go-jose/v4"},
+	"internal/jwtverify": {"internal/loopback", "github.com/go-jose/go-jose/v4"},
+	"internal/loopback":  {},
 	"internal/pagetext":  {},
 	"internal/poolproc":  {},
 	"internal/queue":     {},
@@ -97,7 +100,7 @@ var allowed = map[string][]string{
 
 	// Measuring and deploying: programs and examples beside the runtime.
 	"bench/sessions":     {"browser", "internal/poolproc", "testsite", "github.com/modelcontextprotocol/go-sdk", "github.com/gorilla/websocket"},
-	"bench/sidebyside":   {"agent", "gate", "spec", "testsite", "github.com/modelcontextprotocol/go-sdk", "golang.org/x/net"},
+	"bench/sidebyside":   {"agent", "browser", "gate", "presence/presencetest", "spec", "testsite", "github.com/modelcontextprotocol/go-sdk", "golang.org/x/net"},
 	"deploy/browserless": {},
 }
 

@@ -174,3 +174,10 @@ func CloseListener(l net.Listener) {
 		l.Close()
 	}
 }
+
+// RegisterNetwork adds the flags for staging servers: a CA to trust, and
+// host names that reach a given address.
+func RegisterNetwork(fs *flag.FlagSet, caFile *string, resolve *[]string) {
+	fs.StringVar(caFile, "ca-file", "", "also trust this CA (PEM) for the Company's HTTPS, in discovery, the join and the browser")
+	fs.Var((*StringList)(resolve), "resolve", "HOST=ADDR (repeatable): this host name reaches ADDR (IP or IP:port), in discovery, the join and the browser")
+}

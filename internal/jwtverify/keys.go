@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -18,6 +17,7 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/poppy-browser/poppy-browser/internal/loopback"
 )
 
 // Options configures [New].
@@ -88,19 +88,10 @@ func SourceURL(src, name string) (*url.URL, error) {
 		return nil, nil
 	}
 	u, err := url.Parse(src)
-	if err == nil && u.Host != "" && u.User == nil && (u.Scheme == "https" || u.Scheme == "http" && LoopbackHost(u.Hostname())) {
+	if err == nil && u.Host != "" && u.User == nil && (u.Scheme == "https" || u.Scheme == "http" && loopback.Host(u.Hostname())) {
 		return u, nil
 	}
 	return nil, fmt.Errorf("%s %q: want an https URL (http only on a loopback host) or a file", name, src)
-}
-
-// LoopbackHost reports whether host names this machine only.
-func LoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // New checks opts and prepares the keys. A file is read now, so a missing

@@ -1,4 +1,4 @@
-package main
+package devsite
 
 import (
 	"context"
@@ -13,10 +13,11 @@ import (
 	"github.com/poppy-browser/poppy-browser/testsite"
 )
 
-// runDevCredential prints a join credential signed by the development
+// RunDevCredential runs the dev-credential subcommand of poppy-browser: it
+// prints a join credential signed by the development
 // agent key, for the request the runtime hands a credential command in its
 // environment (POPPY_ENDPOINT, POPPY_RETURN_TO), or the key's public half.
-func runDevCredential(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func RunDevCredential(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("dev-credential", "dev-credential [--key FILE] [--public]\n\n"+
 		"Signs a browser-join credential as a development Personal Agent, for --assertion-cmd:\n"+
 		"  poppy-browser mcp --company https://airline.test/ --assertion-cmd 'poppy-browser dev-credential'\n"+
@@ -55,7 +56,9 @@ func runDevCredential(ctx context.Context, args []string, stdout, stderr io.Writ
 	return err
 }
 
-func runTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// RunTestsite runs the testsite subcommand of poppy-browser: it serves the
+// demo Company until ctx ends.
+func RunTestsite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("testsite", "testsite [--addr ADDR] [--trust-key FILE]... [--ca-out FILE]", stderr)
 	o := testsite.ServeOptions{Ready: stdout, Logger: slog.New(slog.NewTextHandler(stderr, nil)), Self: cli.Self()}
 	if exe, err := os.Executable(); err == nil {

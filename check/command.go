@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"context"
@@ -9,21 +9,26 @@ import (
 	"slices"
 	"time"
 
-	"github.com/poppy-browser/poppy-browser/check"
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 )
 
-// runCheck runs the check subcommand; client is what discovery uses (nil:
-// a default client; tests pass the testsite's, which trusts its own CA).
-func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, client *http.Client) error {
-	fs := cli.NewFlagSet("check", "check [flags] URL...  (flags and pages also from ./"+check.ConfigFile+", the command line winning)", stderr)
-	var bf config
-	fs.StringVar(&bf.Browser.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
-	fs.StringVar(&bf.Browser.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
-	fs.BoolVar(&bf.Browser.Headful, "headful", false, "show the browser window")
+// RunCommand runs the check subcommand of poppy-browser with its
+// arguments (flags, then pages); client is what discovery uses (nil: a
+// default client; tests pass the testsite's, which trusts its own CA).
+// Its error carries the exit code ([ExitCouldNotCheck], 1 for findings,
+// 2 for misuse).
+func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer, client *http.Client) error {
+	fs := cli.NewFlagSet("check", "check [flags] URL...  (flags and pages also from ./"+ConfigFile+", the command line winning)", stderr)
+	var bf struct {
+		Options
+		browserArgs cli.StringList
+	}
+	fs.StringVar(&bf.Chromium, "chromium", "", "Chromium binary (default: find chromium or chrome on PATH)")
+	fs.StringVar(&bf.CDPURL, "cdp-url", "", "attach to this browser's DevTools URL instead of launching one")
+	fs.BoolVar(&bf.Headful, "headful", false, "show the browser window")
 	fs.Var(&bf.browserArgs, "browser-arg", "extra Chromium flag (repeatable), e.g. --host-resolver-rules=...")
-	bf.registerNetwork(fs)
-	watch := fs.Duration("watch", check.DefaultWatch, "watch each page this long after it loads for marks that arrive late (at most 1m)")
+	cli.RegisterNetwork(fs, &bf.CAFile, &bf.Resolve)
+	watch := fs.Duration("watch", DefaultWatch, "watch each page this long after it loads for marks that arrive late (at most 1m)")
 	parallel := fs.Int("parallel", 2, "check up to this many pages at once (one browser per Company)")
 	noDiscovery := fs.Bool("no-discovery", false, "skip poppy.json discovery; take each page's host as the Company's website (pages in development)")
 	fill := fs.Bool("fill", false, "fill each submission form as the agent would and report what filling causes")
@@ -39,19 +44,19 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	settle := fs.Duration("settle", 5*time.Second, "longest wait for a page to become quiet after it loads")
 	storageState := fs.String("storage-state", "", "load this Playwright storage-state JSON (cookies, local storage) into each page's browser before it loads: pages behind a login")
 	loginCmd := fs.String("login-cmd", "", "run this command (with sh) once, before the pages are checked, to log in: it prints a Playwright storage-state JSON on stdout, used as --storage-state is ($POPPY_CHECK_URL is the first page)")
-	loginTimeout := fs.Duration("login-timeout", check.DefaultLoginTimeout, "how long --login-cmd may run")
+	loginTimeout := fs.Duration("login-timeout", DefaultLoginTimeout, "how long --login-cmd may run")
 	var headers, include, exclude cli.StringList
 	fs.Var(&headers, "header", "NAME=@FILE or NAME=$VAR (repeatable): send this header, its value read from the file or the environment, with every request to the Company's hosts")
 	crawl := fs.Int("crawl", 0, "check up to N pages in all: the pages given, then the same-host pages their links and sitemap.xml lead to")
-	crawlDepth := fs.Int("crawl-depth", check.DefaultCrawlDepth, "follow links at most this many steps from the pages given")
-	crawlTime := fs.Duration("crawl-time", check.DefaultCrawlTime, "stop looking for pages after this long")
+	crawlDepth := fs.Int("crawl-depth", DefaultCrawlDepth, "follow links at most this many steps from the pages given")
+	crawlTime := fs.Duration("crawl-time", DefaultCrawlTime, "stop looking for pages after this long")
 	fs.Var(&include, "include", "a path pattern (repeatable; * is any run of characters): --crawl checks only the pages found that match one")
 	fs.Var(&exclude, "exclude", "a path pattern (repeatable; * is any run of characters): --crawl leaves out the pages found that match one")
 	baseline := fs.String("baseline", "", "a baseline file of accepted findings: fail only on findings not in it")
 	updateBaseline := fs.Bool("update-baseline", false, "write this run's findings to the --baseline file (and accept them)")
 	// The config file in the current folder (the repository's root, in
 	// CI) gives flags too; the command line's come after, so they win.
-	cfg, err := check.LoadConfig(check.ConfigFile, func(name string) bool { return fs.Lookup(name) != nil })
+	cfg, err := LoadConfig(ConfigFile, func(name string) bool { return fs.Lookup(name) != nil })
 	if err != nil {
 		return cli.UsageErrorf("check: %v", err)
 	}
@@ -63,25 +68,25 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	sev, err := check.ParseSeverity(*failOn)
+	sev, err := ParseSeverity(*failOn)
 	if err != nil {
 		return cli.UsageErrorf("check: --fail-on: %v", err)
 	}
-	if *watch < 0 || *watch > check.MaxWatch {
-		return cli.UsageErrorf("check: --watch %s: give at most %s", *watch, check.MaxWatch)
+	if *watch < 0 || *watch > MaxWatch {
+		return cli.UsageErrorf("check: --watch %s: give at most %s", *watch, MaxWatch)
 	}
 	if *parallel < 1 {
 		return cli.UsageErrorf("check: --parallel %d: give at least 1", *parallel)
 	}
-	sarifOpts := &check.SARIFOptions{}
+	sarifOpts := &SARIFOptions{}
 	for _, s := range sourceRoots {
-		sr, err := check.ParseSourceRoot(s)
+		sr, err := ParseSourceRoot(s)
 		if err != nil {
 			return cli.UsageErrorf("check: --source-root: %v", err)
 		}
 		sarifOpts.SourceRoots = append(sarifOpts.SourceRoots, sr)
 	}
-	files := check.Files{JSON: *jsonOut, JUnit: *junitOut, HTML: *htmlOut, SARIF: *sarifOut, Lighthouse: *lighthouseOut}
+	files := Files{JSON: *jsonOut, JUnit: *junitOut, HTML: *htmlOut, SARIF: *sarifOut, Lighthouse: *lighthouseOut}
 	if err := files.Check(); err != nil {
 		return cli.UsageErrorf("check: %v", err)
 	}
@@ -98,20 +103,20 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	if *crawl < 0 || *crawlDepth < 1 || *crawlTime <= 0 {
 		return cli.UsageErrorf("check: --crawl, --crawl-depth and --crawl-time must be positive")
 	}
-	var base *check.Baseline
+	var base *Baseline
 	if *baseline != "" {
-		if base, err = check.ReadBaseline(*baseline); err != nil {
+		if base, err = ReadBaseline(*baseline); err != nil {
 			return cli.UsageErrorf("check: --baseline: %v", err)
 		}
 		if *updateBaseline {
-			if err := (check.Files{}).CheckOutput("--baseline", *baseline); err != nil {
+			if err := (Files{}).CheckOutput("--baseline", *baseline); err != nil {
 				return cli.UsageErrorf("check: %v", err)
 			}
 		}
 	}
 	hdrs := map[string]string{}
 	for _, h := range headers {
-		name, value, err := check.ParseHeader(h, os.Getenv)
+		name, value, err := ParseHeader(h, os.Getenv)
 		if err != nil {
 			return cli.UsageErrorf("check: --header: %v", err)
 		}
@@ -120,24 +125,24 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	if *loginCmd != "" && *storageState != "" {
 		return cli.UsageErrorf("check: --login-cmd and --storage-state both give the login: give one")
 	}
-	var state *check.StorageState
+	var state *StorageState
 	if *storageState != "" {
-		if state, err = check.LoadStorageState(*storageState); err != nil {
+		if state, err = LoadStorageState(*storageState); err != nil {
 			return cli.UsageErrorf("check: --storage-state: %v", err)
 		}
 	}
 	if *loginCmd != "" {
-		if state, err = check.StorageStateFromCommand(ctx, *loginCmd, urls[0], *loginTimeout); err != nil {
-			return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
+		if state, err = StorageStateFromCommand(ctx, *loginCmd, urls[0], *loginTimeout); err != nil {
+			return &cli.ExitError{Code: ExitCouldNotCheck, Msg: "check: " + err.Error()}
 		}
 	}
-	if err := cli.NeedDisplay("check", bf.Browser.Headful, bf.Browser.CDPURL); err != nil {
-		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: err.Error()}
+	if err := cli.NeedDisplay("check", bf.Headful, bf.CDPURL); err != nil {
+		return &cli.ExitError{Code: ExitCouldNotCheck, Msg: err.Error()}
 	}
-	opts := &check.Options{
-		Chromium:     bf.Browser.Chromium,
-		CDPURL:       bf.Browser.CDPURL,
-		Headful:      bf.Browser.Headful,
+	opts := &Options{
+		Chromium:     bf.Chromium,
+		CDPURL:       bf.CDPURL,
+		Headful:      bf.Headful,
 		BrowserArgs:  bf.browserArgs,
 		HTTPClient:   client,
 		NoDiscovery:  *noDiscovery,
@@ -146,23 +151,23 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 		Settle:       *settle,
 		Watch:        *watch,
 		Parallel:     *parallel,
-		CAFile:       bf.Browser.CAFile,
-		Resolve:      bf.Browser.Resolve,
+		CAFile:       bf.CAFile,
+		Resolve:      bf.Resolve,
 		Headers:      hdrs,
 		StorageState: state,
 	}
 	if len(urls) > 1 || *crawl > 0 {
 		opts.Progress = func(i, n int, u string) { fmt.Fprintf(stderr, "[%d/%d] checking %s\n", i, n, u) }
 	}
-	c, err := check.New(ctx, opts)
+	c, err := New(ctx, opts)
 	if err != nil {
-		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
+		return &cli.ExitError{Code: ExitCouldNotCheck, Msg: "check: " + err.Error()}
 	}
 	defer c.Close()
 	if *crawl > 0 {
-		found, err := c.Crawl(ctx, urls, check.CrawlOptions{Max: *crawl, Depth: *crawlDepth, Time: *crawlTime, Include: include, Exclude: exclude})
+		found, err := c.Crawl(ctx, urls, CrawlOptions{Max: *crawl, Depth: *crawlDepth, Time: *crawlTime, Include: include, Exclude: exclude})
 		if err != nil {
-			return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
+			return &cli.ExitError{Code: ExitCouldNotCheck, Msg: "check: " + err.Error()}
 		}
 		fmt.Fprintf(stderr, "crawl: %d page(s) to check\n", len(found))
 		urls = found
@@ -171,7 +176,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 	switch {
 	case *updateBaseline:
 		if err := rep.WriteBaselineFile(*baseline); err != nil {
-			return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
+			return &cli.ExitError{Code: ExitCouldNotCheck, Msg: "check: " + err.Error()}
 		}
 		rep.ApplyBaseline(rep.Baseline())
 		fmt.Fprintf(stderr, "baseline: %d finding(s) written to %s\n", rep.Counts.Baselined, *baseline)
@@ -182,12 +187,12 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer, clie
 		return err
 	}
 	if err := rep.WriteFiles(files, sev, sarifOpts); err != nil {
-		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + err.Error()}
+		return &cli.ExitError{Code: ExitCouldNotCheck, Msg: "check: " + err.Error()}
 	}
 	if runErr != nil {
-		return &cli.ExitError{Code: check.ExitCouldNotCheck, Msg: "check: " + runErr.Error()}
+		return &cli.ExitError{Code: ExitCouldNotCheck, Msg: "check: " + runErr.Error()}
 	}
-	if code := rep.ExitCode(sev); code != check.ExitClean {
+	if code := rep.ExitCode(sev); code != ExitClean {
 		return &cli.ExitError{Code: code}
 	}
 	return nil

@@ -1,9 +1,8 @@
-package main
+package ui
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -11,28 +10,18 @@ import (
 
 	"github.com/poppy-browser/poppy-browser/internal/cli"
 	"github.com/poppy-browser/poppy-browser/presence"
-	"github.com/poppy-browser/poppy-browser/ui"
 )
 
-// registerPasskeys adds --passkeys, the store of the User's paired devices.
-func registerPasskeys(fs *flag.FlagSet, path *string) {
-	def, err := presence.DefaultPath()
-	if err != nil {
-		def = ""
-	}
-	fs.StringVar(path, "passkeys", def, "the file of the User's paired passkeys (mode 0600; see poppy-browser pair); empty for none")
-}
-
-// runPair pairs one of the User's devices (a passkey), run in the User's
+// RunPair runs the pair subcommand of poppy-browser: it pairs one of the User's devices (a passkey), run in the User's
 // own terminal: the one-time, short-lived pairing link is printed here
 // only. --list and --revoke ID manage the paired devices.
-func runPair(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func RunPair(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("pair", "pair [--list | --revoke ID] [--subject SUB] [--passkeys FILE] [--ttl DURATION]", stderr)
 	var path string
-	registerPasskeys(fs, &path)
+	presence.RegisterFlag(fs, &path)
 	list := fs.Bool("list", false, "list the paired devices")
 	revoke := fs.String("revoke", "", "forget the paired device with this id: it takes control no more")
-	ttl := fs.Duration("ttl", ui.DefaultPairTTL, "how long the pairing link works")
+	ttl := fs.Duration("ttl", DefaultPairTTL, "how long the pairing link works")
 	subject := fs.String("subject", "", "pair (or --list) the devices of this User of an `mcp --http --auth-issuer` service: the sub of their OAuth tokens; their devices take only their sessions (default: the runtime's own User)")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
@@ -49,7 +38,7 @@ func runPair(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	store := presence.NewStore(path)
 	if *subject != "" {
-		store = store.ForSubject(ui.SubjectHash(*subject))
+		store = store.ForSubject(SubjectHash(*subject))
 	}
 	switch {
 	case *list:
@@ -74,7 +63,7 @@ func runPair(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "revoked %s: it proves nothing from now on\n", *revoke)
 		return nil
 	}
-	srv, err := ui.NewPairServer(store, *ttl)
+	srv, err := NewPairServer(store, *ttl)
 	if err != nil {
 		return fmt.Errorf("pair: %w", err)
 	}
@@ -84,7 +73,7 @@ func runPair(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		link.Expires.Local().Format("15:04"), link.URL)
 	fmt.Fprintln(stdout, "Your device will ask for your fingerprint, face or PIN. Waiting…")
 	d, err := srv.Wait(ctx)
-	if errors.Is(err, ui.ErrPairExpired) {
+	if errors.Is(err, ErrPairExpired) {
 		return errors.New("pair: the link expired with no device paired; run poppy-browser pair again")
 	}
 	if err != nil {
