@@ -43,20 +43,12 @@ func TestOAuthTwoUsersEachCheckIn(t *testing.T) {
 	site, args := onDemoSite(t, "mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
 		"--live-url-file", "", "--passkeys", store, "--audit-log", filepath.Join(dir, "audit.jsonl"),
 		"--auth-issuer", issuer.URL, "--auth-audience", audience)
-	rt := &httpRuntime{}
-	rt.stop = runInTest(t, ctx, args, &rt.stderr)
+	rt := startOAuthEndpoint(t, ctx, args)
 	defer func() {
 		if err := rt.stop(); err != nil {
 			t.Errorf("mcp --http: %v", err)
 		}
 	}()
-	waitUntil(t, ctx, "the endpoint is announced", func() bool {
-		m := announcedOAuth.FindStringSubmatch(rt.stderr.String())
-		if m != nil {
-			rt.endpoint = m[1]
-		}
-		return m != nil
-	})
 	connect := func(tok string) *demo {
 		t.Helper()
 		c := mcp.NewClient(&mcp.Implementation{Name: "model", Version: "1"}, nil)
