@@ -60,10 +60,11 @@ type Gate struct {
 	sem    chan struct{} // held while an action runs; guards the fields below
 	queued atomic.Int32  // actions waiting for sem, for tests that queue some
 
-	// life ends when the gate closes: the action in flight stops, and
-	// every later one fails with shutting_down.
-	life    context.Context
-	closeFn context.CancelFunc
+	// closed is closed by Close: the action in flight stops, and every
+	// later one fails with shutting_down. The gate runs nothing in the
+	// background, so it needs no context of its own.
+	closed    chan struct{}
+	closeOnce sync.Once
 
 	refs     *refTable
 	after    afterAction // the last action whose guard may still watch (after.go)
@@ -98,8 +99,8 @@ func New(opts *Options) *Gate {
 		page:    opts.Page,
 		sem:     make(chan struct{}, 1),
 		refs:    newRefTable(),
+		closed:  make(chan struct{}),
 	}
-	g.life, g.closeFn = context.WithCancel(context.Background())
 	if g.current == nil {
 		g.current = pageSurfaces(opts.Page)
 	}
@@ -189,7 +190,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 	defer cancel()
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	defer context.AfterFunc(g.life, func() { stop(errShuttingDown) })()
+	defer g.whenClosed(func() { stop(errShuttingDown) })()
 
 	r := &run{g: g, probe: pr}
 	var (
@@ -290,7 +291,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 func (g *Gate) refusal(pr *Probe, held bool) *Result {
 	var res Result
 	switch {
-	case g.life.Err() != nil:
+	case g.isClosed():
 		res = g.shuttingDown()
 	case g.ctl.Holder() == spec.ControllerUser && (pr == nil || !pr.AsUser):
 		res = g.userHasControl()
@@ -321,7 +322,7 @@ func (g *Gate) acquire(ctx context.Context) *Result {
 	select {
 	case g.sem <- struct{}{}:
 		return nil
-	case <-g.life.Done():
+	case <-g.closed:
 		res = g.shuttingDown()
 	case <-ctx.Done():
 		res = Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout, Message: "Another browser action is still running; try again.",
@@ -340,7 +341,7 @@ func (g *Gate) recorded(a Action, res Result) Result {
 // failed (shutting_down), as does every later one. It waits, within ctx,
 // for the action in flight to return.
 func (g *Gate) Close(ctx context.Context) error {
-	g.closeFn()
+	g.closeOnce.Do(func() { close(g.closed) })
 	select {
 	case g.sem <- struct{}{}:
 		<-g.sem
@@ -348,6 +349,30 @@ func (g *Gate) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("closing the gate: %w", ctx.Err())
 	}
+}
+
+// isClosed says whether Close was called.
+func (g *Gate) isClosed() bool {
+	select {
+	case <-g.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+// whenClosed calls f if the gate closes before the returned stop is
+// called (context.AfterFunc, for the gate's closed channel).
+func (g *Gate) whenClosed(f func()) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-g.closed:
+			f()
+		case <-done:
+		}
+	}()
+	return func() { close(done) }
 }
 
 // errShuttingDown is the cause of an action's context when the gate closes.
@@ -385,7 +410,7 @@ func (g *Gate) pageNow(p *PageState) {
 	if u == p.URL {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(g.life), titleWait)
+	ctx, cancel := context.WithTimeout(context.Background(), titleWait)
 	defer cancel()
 	p.URL, p.Title, p.Status = u, clip(s.Title(ctx)), s.Status()
 }
