@@ -351,30 +351,6 @@ func (g *Gate) Close(ctx context.Context) error {
 	}
 }
 
-// isClosed says whether Close was called.
-func (g *Gate) isClosed() bool {
-	select {
-	case <-g.closed:
-		return true
-	default:
-		return false
-	}
-}
-
-// whenClosed calls f if the gate closes before the returned stop is
-// called (context.AfterFunc, for the gate's closed channel).
-func (g *Gate) whenClosed(f func()) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-g.closed:
-			f()
-		case <-done:
-		}
-	}()
-	return func() { close(done) }
-}
-
 // errShuttingDown is the cause of an action's context when the gate closes.
 var errShuttingDown = errors.New("the runtime is shutting down")
 
