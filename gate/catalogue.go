@@ -1,5 +1,7 @@
 package gate
 
+//go:generate go run ./internal/gencatalogue
+
 import (
 	"encoding/json"
 	"fmt"
@@ -54,7 +56,14 @@ type Loop struct {
 // Playwright MCP's defineTool does: the tool's name and words, the loop's,
 // and how an input In (whose json and jsonschema tags give the schema)
 // becomes the action.
+//
+// A Decl is the value of a package-level var of its own in its family's
+// file, with Tool and Title written as string literals: go generate
+// ./gate reads them to write the catalogue and spec's tool constants
+// (gate/internal/gencatalogue).
 type Decl[In any] struct {
+	// Tool is the MCP tool's name, written here only (spec.Tool* is
+	// generated from it).
 	Tool        string
 	Title       string
 	Description string
@@ -105,18 +114,10 @@ type (
 	}
 )
 
-// catalogue lists every action's declaration, in the order the tools are
-// offered. Each declaration sits in its family's file, beside its plan
-// (mouse.go, keyboard.go, form.go, navigate.go, snapshot.go, ...).
-var catalogue = []declared{
-	navigateDecl, backDecl, forwardDecl, snapshotDecl, clickDecl, hoverDecl, typeDecl,
-	selectDecl, pressKeyDecl, scrollDecl, waitDecl, tabsDecl, handleDialogDecl, screenshotDecl,
-	webmcpListDecl, webmcpCallDecl,
-}
-
 // Catalogue returns every action of the gate, one entry each, in the
-// order of the list above. Each call returns new schemas, which the
-// caller may change.
+// order of the generated list catalogue (catalogue_gen.go: every
+// package-level [Decl], family by family; go generate ./gate writes it).
+// Each call returns new schemas, which the caller may change.
 func Catalogue() []Entry {
 	out := make([]Entry, len(catalogue))
 	for i, d := range catalogue {

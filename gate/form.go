@@ -27,7 +27,7 @@ type SelectInput struct {
 }
 
 var selectDecl = Decl[SelectInput]{
-	Tool:        spec.ToolSelect,
+	Tool:        "browser_select",
 	Title:       "Select",
 	Description: "Select options of a select element.",
 	Loop:        Loop{Name: "select", Brief: "Select options of a native select element by its ref."},

@@ -28,7 +28,7 @@ type TypeInput struct {
 }
 
 var typeDecl = Decl[TypeInput]{
-	Tool:        spec.ToolType,
+	Tool:        "browser_type",
 	Title:       "Type",
 	Description: "Type into a field; submit presses Enter after (gated as a submission).",
 	Loop:        Loop{Name: "type", Brief: "Type text into a field by its ref; with submit, press Enter afterwards."},
@@ -84,7 +84,7 @@ type PressKeyInput struct {
 }
 
 var pressKeyDecl = Decl[PressKeyInput]{
-	Tool:        spec.ToolPressKey,
+	Tool:        "browser_press_key",
 	Title:       "Press a key",
 	Description: "Press a key (Enter, Tab, ArrowDown) on an element or on the focus.",
 	Loop:        Loop{Name: "press_key", Brief: "Press a key (Enter, Tab, ArrowDown, Escape), on an element by ref or on what has focus."},

@@ -19,7 +19,7 @@ import (
 type Click struct{ Ref string }
 
 var clickDecl = Decl[RefInput]{
-	Tool:        spec.ToolClick,
+	Tool:        "browser_click",
 	Title:       "Click",
 	Description: "Click an element (real mouse input).",
 	Loop:        Loop{Name: "click", Brief: "Click an element by its ref from the current page."},
@@ -65,7 +65,7 @@ func atCentre(ctx context.Context, st *step, what string, input func(ctx context
 type Hover struct{ Ref string }
 
 var hoverDecl = Decl[RefInput]{
-	Tool:        spec.ToolHover,
+	Tool:        "browser_hover",
 	Title:       "Hover",
 	Description: "Hover over an element (menus, tooltips).",
 	Loop:        Loop{Name: "hover", Brief: "Move the pointer over an element by its ref."},
@@ -129,7 +129,7 @@ type ScrollInput struct {
 }
 
 var scrollDecl = Decl[ScrollInput]{
-	Tool:        spec.ToolScroll,
+	Tool:        "browser_scroll",
 	Title:       "Scroll",
 	Description: "Scroll the page or an element.",
 	Loop:        Loop{Name: "scroll", Brief: "Scroll the page, or an element by ref."},

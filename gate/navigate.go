@@ -28,7 +28,7 @@ type NavigateInput struct {
 }
 
 var navigateDecl = Decl[NavigateInput]{
-	Tool:        spec.ToolNavigate,
+	Tool:        "browser_navigate",
 	Title:       "Navigate",
 	Description: "Open an http(s) URL; answers with the page (new epoch).",
 	Loop:        Loop{Name: "navigate", Brief: "Open an http or https URL."},
@@ -68,7 +68,7 @@ func (a Navigate) plan() plan {
 }
 
 var backDecl = Decl[NoInput]{
-	Tool:        spec.ToolBack,
+	Tool:        "browser_back",
 	Title:       "Go back",
 	Description: "Go back one page; answers with it (new epoch).",
 	Loop:        Loop{Name: "back", Brief: "Go back one page."},
@@ -77,7 +77,7 @@ var backDecl = Decl[NoInput]{
 }
 
 var forwardDecl = Decl[NoInput]{
-	Tool:        spec.ToolForward,
+	Tool:        "browser_forward",
 	Title:       "Go forward",
 	Description: "Go forward one page; answers with it (new epoch).",
 	Loop:        Loop{Name: "forward", Brief: "Go forward one page."},

@@ -38,7 +38,7 @@ type ScreenshotInput struct {
 }
 
 var screenshotDecl = Decl[ScreenshotInput]{
-	Tool:        spec.ToolScreenshot,
+	Tool:        "browser_screenshot",
 	Title:       "Screenshot",
 	Description: "PNG of the viewport, the page or an element; the User's fields masked.",
 	User:        UserWords{Did: "looked at the page", Refused: "look at the page"},

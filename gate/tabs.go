@@ -53,7 +53,7 @@ type TabsInput struct {
 }
 
 var tabsDecl = Decl[TabsInput]{
-	Tool:        spec.ToolTabs,
+	Tool:        "browser_tabs",
 	Title:       "Manage tabs",
 	Description: "List, select, close or open tabs; refs belong to one tab.",
 	User:        UserWords{Did: "changed tabs", Refused: "change of tabs"},
@@ -137,7 +137,7 @@ type HandleDialogInput struct {
 }
 
 var handleDialogDecl = Decl[HandleDialogInput]{
-	Tool:        spec.ToolHandleDialog,
+	Tool:        "browser_handle_dialog",
 	Title:       "Answer a dialog",
 	Description: "Answer the tab's open dialog; it blocks other actions.",
 	User:        UserWords{Did: "answered the page's dialog", Refused: "answer to the dialog"},

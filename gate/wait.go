@@ -28,7 +28,7 @@ type WaitInput struct {
 }
 
 var waitDecl = Decl[WaitInput]{
-	Tool:        spec.ToolWait,
+	Tool:        "browser_wait",
 	Title:       "Wait",
 	Description: "Wait up to 30 s, or until a text appears.",
 	Loop:        Loop{Name: "wait", Brief: "Wait up to 30 seconds, or until a text appears on the page."},
