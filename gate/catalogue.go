@@ -25,6 +25,11 @@ type Entry struct {
 	Loop Loop
 	// User tells the User the action in their own terminal's feed.
 	User UserWords
+	// Notes is what docs/reference.md's table of tools says of the tool
+	// beyond its inputs (Markdown): its result's fields, its limits. The
+	// table is generated from them and the served tools/list
+	// (mcpserver's TestReferenceToolTable).
+	Notes string
 	// ReadOnly is set for an action that changes nothing on the page;
 	// Idempotent for one that, repeated, changes nothing more.
 	// Destructive is never set: every action is refused at a step the
@@ -69,6 +74,9 @@ type Decl[In any] struct {
 	Description string
 	Loop        Loop
 	User        UserWords
+	// Notes: the reference's words on the tool, beyond its inputs
+	// (Markdown; see [Entry].Notes).
+	Notes string
 	// ReadOnly: the action changes nothing on the page (it is then
 	// idempotent too).
 	ReadOnly bool
@@ -83,7 +91,7 @@ type declared interface{ entry() Entry }
 
 // entry builds the Entry; each call infers new schemas.
 func (d Decl[In]) entry() Entry {
-	return Entry{Tool: d.Tool, Title: d.Title, Description: d.Description, Loop: d.Loop, User: d.User,
+	return Entry{Tool: d.Tool, Title: d.Title, Description: d.Description, Loop: d.Loop, User: d.User, Notes: d.Notes,
 		ReadOnly: d.ReadOnly, Idempotent: d.ReadOnly,
 		Input: SchemaFor[In](d.Schema),
 		Action: func(raw json.RawMessage) (Action, error) {

@@ -32,6 +32,7 @@ var selectDecl = Decl[SelectInput]{
 	Description: "Select options of a select element.",
 	Loop:        Loop{Name: "select", Brief: "Select options of a native select element by its ref."},
 	User:        UserWords{Did: "chose an option", Refused: "choice of an option"},
+	Notes:       "native `<select>`; the result's `selected` has the values now selected",
 	Schema:      func(s *jsonschema.Schema) { s.Properties["values"].MinItems = ptr(1) },
 	Build:       func(in SelectInput) Action { return Select{Ref: in.Ref, Values: in.Values} },
 }

@@ -33,6 +33,7 @@ var typeDecl = Decl[TypeInput]{
 	Description: "Type into a field; submit presses Enter after (gated as a submission).",
 	Loop:        Loop{Name: "type", Brief: "Type text into a field by its ref; with submit, press Enter afterwards."},
 	User:        UserWords{Did: "typed into a field", Refused: "typing"},
+	Notes:       "`submit` presses Enter after typing, gated as a submission",
 	Build:       func(in TypeInput) Action { return Type{Ref: in.Ref, Text: in.Text, Submit: in.Submit} },
 }
 
@@ -89,6 +90,7 @@ var pressKeyDecl = Decl[PressKeyInput]{
 	Description: "Press a key (Enter, Tab, ArrowDown) on an element or on the focus.",
 	Loop:        Loop{Name: "press_key", Brief: "Press a key (Enter, Tab, ArrowDown, Escape), on an element by ref or on what has focus."},
 	User:        UserWords{Did: "pressed a key", Refused: "key press"},
+	Notes:       "keys as in Playwright (`Enter`, `Tab`, `ArrowDown`, ` `)",
 	Build:       func(in PressKeyInput) Action { return PressKey{Key: in.Key, Ref: in.Ref} },
 }
 

@@ -24,6 +24,7 @@ var clickDecl = Decl[RefInput]{
 	Description: "Click an element (real mouse input).",
 	Loop:        Loop{Name: "click", Brief: "Click an element by its ref from the current page."},
 	User:        UserWords{Did: "clicked", Refused: "click"},
+	Notes:       "real pointer input",
 	Build:       func(in RefInput) Action { return Click{Ref: in.Ref} },
 }
 
@@ -70,6 +71,7 @@ var hoverDecl = Decl[RefInput]{
 	Description: "Hover over an element (menus, tooltips).",
 	Loop:        Loop{Name: "hover", Brief: "Move the pointer over an element by its ref."},
 	User:        UserWords{Did: "pointed at an element", Refused: "pointing"},
+	Notes:       "gated like a click",
 	Build:       func(in RefInput) Action { return Hover{Ref: in.Ref} },
 }
 

@@ -33,6 +33,7 @@ var navigateDecl = Decl[NavigateInput]{
 	Description: "Open an http(s) URL; answers with the page (new epoch).",
 	Loop:        Loop{Name: "navigate", Brief: "Open an http or https URL."},
 	User:        UserWords{Did: "opened a page", Refused: "page load"},
+	Notes:       "opens an http(s) URL",
 	Build:       func(in NavigateInput) Action { return Navigate{URL: in.URL} },
 }
 
@@ -73,6 +74,7 @@ var backDecl = Decl[NoInput]{
 	Description: "Go back one page; answers with it (new epoch).",
 	Loop:        Loop{Name: "back", Brief: "Go back one page."},
 	User:        UserWords{Did: "went back", Refused: "step back"},
+	Notes:       "the result is the page it arrives at",
 	Build:       func(NoInput) Action { return Back{} },
 }
 
@@ -82,6 +84,7 @@ var forwardDecl = Decl[NoInput]{
 	Description: "Go forward one page; answers with it (new epoch).",
 	Loop:        Loop{Name: "forward", Brief: "Go forward one page."},
 	User:        UserWords{Did: "went forward", Refused: "step forward"},
+	Notes:       "the result is the page it arrives at",
 	Build:       func(NoInput) Action { return Forward{} },
 }
 

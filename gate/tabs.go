@@ -57,6 +57,8 @@ var tabsDecl = Decl[TabsInput]{
 	Title:       "Manage tabs",
 	Description: "List, select, close or open tabs; refs belong to one tab.",
 	User:        UserWords{Did: "changed tabs", Refused: "change of tabs"},
+	Notes: "`{tabs: [{index, url, title, active, opener?}]}`; popups and `target=_blank` pages are " +
+		"tabs; a select, close or new is gated like any action",
 	Schema: func(s *jsonschema.Schema) {
 		s.Properties["action"].Enum = enum(TabActions())
 		s.Properties["index"].Minimum = ptr(0.0)
@@ -141,6 +143,7 @@ var handleDialogDecl = Decl[HandleDialogInput]{
 	Title:       "Answer a dialog",
 	Description: "Answer the tab's open dialog; it blocks other actions.",
 	User:        UserWords{Did: "answered the page's dialog", Refused: "answer to the dialog"},
+	Notes:       "answers the open alert, confirm, prompt or beforeunload of the active tab",
 	Build:       func(in HandleDialogInput) Action { return HandleDialog{Accept: in.Accept, PromptText: in.PromptText} },
 }
 
