@@ -42,9 +42,10 @@ func (a Select) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Select) plan() plan {
 	p := plan{
-		ref:   a.Ref,
-		touch: &marks.Action{Kind: marks.ActionSelect},
-		lease: inputLease,
+		ref:     a.Ref,
+		touch:   &marks.Action{Kind: marks.ActionSelect},
+		lease:   inputLease,
+		changes: true,
 		dispatch: func(ctx context.Context, st *step) error {
 			var err error
 			st.selected, err = st.r.input.SelectValues(ctx, st.frame, st.target.id, a.Values)

@@ -48,9 +48,10 @@ func (a Type) plan() plan {
 		touch.Key = "Enter"
 	}
 	return plan{
-		ref:   a.Ref,
-		touch: touch,
-		lease: inputLease,
+		ref:     a.Ref,
+		touch:   touch,
+		lease:   inputLease,
+		changes: true,
 		dispatch: func(ctx context.Context, st *step) error {
 			if err := st.r.input.Focus(ctx, st.frame, st.target.id); err != nil {
 				return err
@@ -102,10 +103,11 @@ func (a PressKey) plan() plan {
 	// are Enter to both.
 	a.Key = marks.CanonicalKey(a.Key)
 	p := plan{
-		ref:    a.Ref,
-		touch:  &marks.Action{Kind: marks.ActionKey, Key: a.Key},
-		lease:  inputLease,
-		settle: true,
+		ref:     a.Ref,
+		touch:   &marks.Action{Kind: marks.ActionKey, Key: a.Key},
+		lease:   inputLease,
+		changes: true,
+		settle:  true,
 	}
 	if a.Key == "" {
 		p.bad = fail(spec.ReasonBadArgument, "Give a key to press, such as Enter or Tab.")

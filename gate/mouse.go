@@ -33,9 +33,10 @@ func (a Click) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Click) plan() plan {
 	return plan{
-		ref:   a.Ref,
-		touch: &marks.Action{Kind: marks.ActionClick},
-		lease: inputLease,
+		ref:     a.Ref,
+		touch:   &marks.Action{Kind: marks.ActionClick},
+		lease:   inputLease,
+		changes: true,
 		dispatch: func(ctx context.Context, st *step) error {
 			return atCentre(ctx, st, "click", st.r.input.Click)
 		},
@@ -82,8 +83,9 @@ func (a Hover) plan() plan {
 	return plan{
 		ref: a.Ref,
 		// Judged as a click: hover menus and tooltips act on the pointer.
-		touch: &marks.Action{Kind: marks.ActionClick},
-		lease: inputLease,
+		touch:   &marks.Action{Kind: marks.ActionClick},
+		lease:   inputLease,
+		changes: true,
 		dispatch: func(ctx context.Context, st *step) error {
 			return atCentre(ctx, st, "hover", st.r.input.Hover)
 		},

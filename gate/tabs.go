@@ -153,6 +153,7 @@ func (a HandleDialog) plan() plan {
 	return plan{
 		dialogOK: true,
 		lease:    inputLease,
+		changes:  true,
 		dispatch: func(ctx context.Context, st *step) error {
 			if err := st.r.tabs.HandleDialog(ctx, a.Accept, a.PromptText); err != nil {
 				if errors.Is(err, browser.ErrNoDialog) {
