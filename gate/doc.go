@@ -39,8 +39,9 @@
 // met the User's turn. No plan checks control for itself. A navigation
 // holds the lease, but a take does not wait for it: the take cancels it
 // and stops the page's loading. The set of actions is closed ([Catalogue],
-// each declared once as a [Decl] next to its plan; how to add one:
-// docs/architecture.md, "One agent step"); there is no action that
+// each declared once as a [Decl] next to its plan, the list and spec's
+// tool names generated from the declarations by go generate; how to add one:
+// docs/architecture.md, "Adding an action"); there is no action that
 // evaluates script.
 //
 // How refs and epochs, tabs, dialogs and a browser in trouble look to the
