@@ -57,6 +57,8 @@ type Gate struct {
 	current func() Surface
 	page    func() *browser.Page // Options.Page, safe to call at any time; nil with a Surface
 
+	newDocs newDocumentsWindow // see guardNewDocuments and EndNewDocuments
+
 	sem    chan struct{} // held while an action runs; guards the fields below
 	queued atomic.Int32  // actions waiting for sem, for tests that queue some
 
@@ -240,6 +242,9 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		r.frames() // read before the goroutines share it
 		if arm, checked := r.arms(&p, st); arm {
 			beside.Go(func() { elsewhere, unguarded = r.armElsewhere(ctx, *p.touch, checked) })
+			beside.Go(func() {
+				r.newDocuments = r.guardNewDocuments(ctx, time.Now().Add(newDocumentsDuring+newDocumentsAfter))
+			})
 		}
 		beside.Go(func() { r.readLate(ctx) })
 		res := r.checkMarks(ctx, &p, st)
@@ -273,6 +278,17 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		r.tabState(ctx, &res, prior)
 		res.Message += r.unguardedNote()
 		r.reportLate(&res)
+	}
+	if r.newDocuments {
+		// The window for new documents ends with the guard's window after
+		// the action, at once if nothing was dispatched.
+		var until time.Time
+		if len(r.disarmed) > 0 {
+			until = time.Now().Add(newDocumentsAfter)
+		}
+		nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		r.guardNewDocuments(nctx, until)
+		cancel()
 	}
 	if len(r.disarmed) > 0 {
 		g.after = afterAction{frames: r.disarmed, tool: a.Tool()}

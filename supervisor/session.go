@@ -212,6 +212,15 @@ func (g markGuard) StandDown(ctx context.Context, f browser.Frame) error {
 	return marks.StandDown(ctx, f, g.ss.control.Status().Epoch)
 }
 
+// EndNewDocuments ends the gate's window in which new documents arm the
+// guard at their start (gate.EndNewDocuments), for the take's epoch.
+func (g markGuard) EndNewDocuments(ctx context.Context) error {
+	if g.ss.gate == nil {
+		return nil
+	}
+	return g.ss.gate.EndNewDocuments(ctx, g.ss.control.Status().Epoch)
+}
+
 // join joins the Company's Session in the agent's page and records it.
 func (ss *Session) join(ctx context.Context) error {
 	s := ss.srv

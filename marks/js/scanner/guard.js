@@ -177,8 +177,8 @@
       kept = null;
       if (guard && !guard.after && performance.now() <= guard.until) {
         guard = { ...guard, until: performance.now() + AFTER_MS, caught: null, after: true };
-      } else {
-        expire();
+      } else if (!(guard && guard.after && performance.now() <= guard.until)) {
+        expire(); // a window after (armNew's, when the action's navigation came first) stays
       }
       return { caught: caught || null, title: docTitle.call(document) };
     }
@@ -194,6 +194,22 @@
       const out = late;
       late = null;
       return out;
+    }
+
+    // armNew arms the guard in a new document at its start, before any
+    // script of the page runs, when the gate says an action's window is
+    // open until the wall-clock time until (ms since the epoch): the
+    // action may have caused this navigation, and a page that submits its
+    // marked form on load would take the User's step for the agent. It is
+    // a window after (what it stops waits in late for the gate's next
+    // call); it judges by the marks now, as the document has none at its
+    // start. A take replaces the script that calls it before the User's
+    // input can come, and stands down the documents it armed.
+    function armNew(until) {
+      const left = until - Date.now();
+      if (guard || !(left > 0) || left > GUARD_MS + AFTER_MS) return;
+      const rec = record(listenRoots(guardEvent));
+      guard = { until: performance.now() + left, caught: null, rec, saved: rec.saved, after: true };
     }
 
     // peek is what the guard has stopped so far, without disarming it.
@@ -272,5 +288,5 @@
       c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
       return out;
     }
-    return { check, disarm, peek, takeLate, standDown };
+    return { check, disarm, peek, takeLate, standDown, armNew };
   })();

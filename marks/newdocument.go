@@ -1,0 +1,30 @@
+package marks
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/poppy-browser/poppy-browser/browser"
+)
+
+// NewDocumentKey is the key under which the gate installs
+// [NewDocumentGuard] in the Session's browser context (browser.SetScript).
+const NewDocumentKey = "poppy-marks-new-document"
+
+// NewDocumentGuard is a script, run at the start of every new document
+// after the scanner (in [World], before any script of the page), that arms
+// the guard there as a window after an action until the wall-clock time
+// until: a navigation the action caused loads a document whose own script
+// may submit a marked form on load, which is the action's step. A zero
+// until arms nothing: installed under the same key, it ends the window
+// for documents to come (a take does so before the User's input).
+func NewDocumentGuard(until time.Time) browser.Script {
+	ms := int64(0)
+	if !until.IsZero() {
+		ms = until.UnixMilli()
+	}
+	// The time is the one value, written by Go as a number: no page text
+	// reaches the source.
+	src := "if (globalThis.poppyMarks) { (" + jsArmNew.call() + ")(" + strconv.FormatInt(ms, 10) + "); }"
+	return browser.Script{World: World, Source: src}
+}
