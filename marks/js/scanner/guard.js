@@ -207,7 +207,10 @@
     // input can come, and stands down the documents it armed.
     function armNew(until) {
       const left = until - Date.now();
-      if (guard || !(left > 0) || left > GUARD_MS + AFTER_MS) return;
+      // Only at a document's start (nothing parsed yet): the browser also
+      // runs the script at once in the documents already loaded, which
+      // the action's check armed or did not.
+      if (docElement.call(document) || guard || !(left > 0) || left > GUARD_MS + AFTER_MS) return;
       const rec = record(listenRoots(guardEvent));
       guard = { until: performance.now() + left, caught: null, rec, saved: rec.saved, after: true };
     }
