@@ -126,6 +126,22 @@ func (r *run) guardNewDocuments(ctx context.Context, until time.Time) bool {
 	return true
 }
 
+// closeNewDocuments ends the run's window for new documents (if it opened
+// one) with the guard's window after the action, or at once if nothing
+// was dispatched.
+func (r *run) closeNewDocuments(ctx context.Context) {
+	if !r.newDocuments {
+		return
+	}
+	var until time.Time
+	if len(r.disarmed) > 0 {
+		until = time.Now().Add(newDocumentsAfter)
+	}
+	nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	r.guardNewDocuments(nctx, until)
+}
+
 // newDocumentsWindow orders the runs' windows for new documents with the
 // User's takes: once a take of epoch userEpoch has ended the window, no
 // run of that epoch or an older one opens it again.

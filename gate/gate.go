@@ -279,17 +279,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		res.Message += r.unguardedNote()
 		r.reportLate(&res)
 	}
-	if r.newDocuments {
-		// The window for new documents ends with the guard's window after
-		// the action, at once if nothing was dispatched.
-		var until time.Time
-		if len(r.disarmed) > 0 {
-			until = time.Now().Add(newDocumentsAfter)
-		}
-		nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-		r.guardNewDocuments(nctx, until)
-		cancel()
-	}
+	r.closeNewDocuments(ctx)
 	if len(r.disarmed) > 0 {
 		g.after = afterAction{frames: r.disarmed, tool: a.Tool()}
 	}
