@@ -109,8 +109,16 @@ func checkMessage(line []byte) (id any, code int64, msg string, ok bool) {
 	} else {
 		msgs = []json.RawMessage{line}
 	}
+	seen := map[string]bool{} // the calls' ids: the SDK reads on into a batch it then refuses for a repeated one
 	for _, m := range msgs {
-		if _, err := jsonrpc.DecodeMessage(m); err != nil {
+		dm, err := jsonrpc.DecodeMessage(m)
+		if req, ok := dm.(*jsonrpc.Request); err == nil && ok && req.IsCall() && len(msgs) > 1 {
+			if seen[idKey(req.ID)] {
+				return nil, jsonrpc.CodeInvalidRequest, "invalid request: a batch that repeats a request id", false
+			}
+			seen[idKey(req.ID)] = true
+		}
+		if err != nil {
 			var probe struct {
 				ID any `json:"id"`
 			}

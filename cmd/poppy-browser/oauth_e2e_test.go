@@ -79,20 +79,12 @@ func TestOAuthTwoUsersOneRuntime(t *testing.T) {
 	_, args := onDemoSite(t, "mcp", "--company", testsite.CompanyDomain, "--no-join", "--http", "127.0.0.1:0",
 		"--live-url-file", "", "--passkeys", store, "--audit-log", auditPath,
 		"--auth-issuer", issuer.URL, "--auth-audience", audience)
-	rt := &httpRuntime{}
-	rt.stop = runInTest(t, ctx, args, &rt.stderr)
+	rt := startOAuthEndpoint(t, ctx, args)
 	defer func() {
 		if err := rt.stop(); err != nil {
 			t.Errorf("mcp --http: %v", err)
 		}
 	}()
-	waitUntil(t, ctx, "the endpoint is announced", func() bool {
-		m := announcedOAuth.FindStringSubmatch(rt.stderr.String())
-		if m != nil {
-			rt.endpoint = m[1]
-		}
-		return m != nil
-	})
 	aliceTok := issuer.Mint(oauthtest.Token{Sub: "alice", Audience: audience})
 	bobTok := issuer.Mint(oauthtest.Token{Sub: "bob", Audience: audience})
 	connect := func(tok string) *demo {
@@ -233,20 +225,12 @@ func TestOAuthLiveIdentityNamesTheSessionsSubject(t *testing.T) {
 		"--auth-issuer", issuer.URL, "--auth-audience", audience,
 		"--live-identity-header", "X-Poppy-Identity", "--live-identity-jwks", issuer.URL+"/jwks",
 		"--live-identity-issuer", issuer.URL, "--live-identity-audience", liveAudience)
-	rt := &httpRuntime{}
-	rt.stop = runInTest(t, ctx, args, &rt.stderr)
+	rt := startOAuthEndpoint(t, ctx, args)
 	defer func() {
 		if err := rt.stop(); err != nil {
 			t.Errorf("mcp --http: %v", err)
 		}
 	}()
-	waitUntil(t, ctx, "the endpoint is announced", func() bool {
-		m := announcedOAuth.FindStringSubmatch(rt.stderr.String())
-		if m != nil {
-			rt.endpoint = m[1]
-		}
-		return m != nil
-	})
 	tok := issuer.Mint(oauthtest.Token{Sub: "alice", Audience: audience})
 	c := mcp.NewClient(&mcp.Implementation{Name: "model", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: rt.endpoint,
@@ -295,4 +279,21 @@ func TestOAuthRefusesTheStaticToken(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "POPPY_MCP_TOKEN is set") || strings.Contains(err.Error(), "planted") {
 		t.Errorf("run = %v", err)
 	}
+}
+
+// startOAuthEndpoint runs `mcp --http` with args (an OAuth resource
+// server) until the test ends, and returns it once its endpoint is
+// announced. The caller stops it to see how it ended.
+func startOAuthEndpoint(t *testing.T, ctx context.Context, args []string) *httpRuntime {
+	t.Helper()
+	rt := &httpRuntime{}
+	rt.stop = runInTest(t, ctx, args, &rt.stderr)
+	waitUntil(t, ctx, "the endpoint is announced", func() bool {
+		m := announcedOAuth.FindStringSubmatch(rt.stderr.String())
+		if m != nil {
+			rt.endpoint = m[1]
+		}
+		return m != nil
+	})
+	return rt
 }

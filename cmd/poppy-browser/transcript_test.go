@@ -218,6 +218,8 @@ func world(t *testing.T, ctx context.Context, d *demo, u *user, line string) *us
 // What varies from one run to the next, and the placeholder it becomes.
 var (
 	rfc3339Time = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
+	// clockTime is a time of day as a result's text says it ("at 04:00:55 UTC").
+	clockTime   = regexp.MustCompile(`\b\d\d:\d\d:\d\d UTC\b`)
 	loopbackURL = regexp.MustCompile(`(https?|wss?)://(127\.0\.0\.1|localhost|\[::1\]):\d+[^"\s\\]*`)
 	// pinged is the line the airline's frames show when their /api/ping
 	// fetch lands, before or after the runtime reads the page.
@@ -234,6 +236,7 @@ func normalise(s string, d *demo) string {
 	}
 	s = loopbackURL.ReplaceAllString(s, "<LIVE-URL>")
 	s = rfc3339Time.ReplaceAllString(s, "<TIME>")
+	s = clockTime.ReplaceAllString(s, "<TIME>")
 	s = pinged.ReplaceAllString(s, "")
 	return s
 }

@@ -25,8 +25,7 @@ const (
 // oversized are the files allowed over their limit for now, each with who
 // splits it. The list is meant to be empty: an entry is removed when its
 // file is split, and TestSizesHeld fails on an entry whose file fits.
-var oversized = map[string]string{
-}
+var oversized = map[string]string{}
 
 // TestSizesHeld: no non-test Go file over maxGoLines lines, no script over
 // maxScriptLines, cmd's non-test Go under maxCmdLines in all; the
