@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/audit"
@@ -85,90 +84,4 @@ func (r *run) reportLate(res *Result) {
 	if err := r.g.audit.Record(e); err != nil {
 		r.g.log.Error("audit record failed", "tool", l.tool, "err", err)
 	}
-}
-
-// newDocumentGuard is a surface whose browser context can arm the guard
-// in the documents its navigations load from now on (marks.NewDocumentGuard).
-type newDocumentGuard interface {
-	GuardNewDocuments(ctx context.Context, until time.Time) error
-}
-
-func (s *pageSurface) GuardNewDocuments(ctx context.Context, until time.Time) error {
-	return s.p.Context().SetScript(ctx, marks.NewDocumentKey, marks.NewDocumentGuard(until))
-}
-
-// Bounds of the window for new documents: while the action runs (the
-// guard's own bound of an action, GUARD_MS in guard.js), and the window
-// after it.
-const (
-	newDocumentsDuring = 5 * time.Second
-	newDocumentsAfter  = 2 * time.Second
-)
-
-// guardNewDocuments opens (or, with a zero until, closes) the window in
-// which a document a navigation of the action loads arms the guard at its
-// start, before its scripts run: a page that submits its marked form on
-// load is judged as the action's. It says whether the surface can.
-func (r *run) guardNewDocuments(ctx context.Context, until time.Time) bool {
-	ng, ok := r.s.(newDocumentGuard)
-	if !ok {
-		return false
-	}
-	w := &r.g.newDocs
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.taken && r.turn <= w.userEpoch {
-		until = time.Time{} // the User took control in this run's epoch
-	}
-	if err := ng.GuardNewDocuments(ctx, until); err != nil {
-		r.g.log.Debug("arming the guard in new documents failed", "err", err)
-	}
-	return true
-}
-
-// closeNewDocuments ends the run's window for new documents (if it opened
-// one) with the guard's window after the action, or at once if nothing
-// was dispatched.
-func (r *run) closeNewDocuments(ctx context.Context) {
-	if !r.newDocuments {
-		return
-	}
-	var until time.Time
-	if len(r.disarmed) > 0 {
-		until = time.Now().Add(newDocumentsAfter)
-	}
-	nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer cancel()
-	r.guardNewDocuments(nctx, until)
-}
-
-// newDocumentsWindow orders the runs' windows for new documents with the
-// User's takes: once a take of epoch userEpoch has ended the window, no
-// run of that epoch or an older one opens it again.
-type newDocumentsWindow struct {
-	mu        sync.Mutex
-	taken     bool
-	userEpoch uint64
-}
-
-// EndNewDocuments ends the window in which new documents arm the guard
-// at their start, for the User's take of control in control epoch epoch:
-// a step of the take, before the frames' guards stand down and before
-// the User's input can come, so that no document the User's own
-// navigation loads is guarded. An action of that epoch still running
-// does not open it again.
-func (g *Gate) EndNewDocuments(ctx context.Context, epoch uint64) error {
-	w := &g.newDocs
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.taken, w.userEpoch = true, max(w.userEpoch, epoch)
-	// Not g.current(), which is the running action's (under the sem).
-	if g.page == nil {
-		return nil
-	}
-	p := g.page()
-	if p == nil {
-		return nil
-	}
-	return (&pageSurface{p: p}).GuardNewDocuments(ctx, time.Time{})
 }

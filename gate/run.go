@@ -40,9 +40,10 @@ type run struct {
 	// window after the action; late, what it stopped after the last one.
 	disarmed []Frame
 	late     *lateCatch
-	// newDocuments says the run opened the window in which new documents
-	// arm the guard at their start (guardNewDocuments), to close after.
-	newDocuments bool
+	// newDocuments is the generation of the window in which new documents
+	// arm the guard at their start that the run opened (newdocuments.go),
+	// to close after; 0 if it opened none.
+	newDocuments uint64
 	// title is the top document's title read by the last disarm, valid
 	// while the top document is titleDoc.
 	title, titleDoc string

@@ -131,3 +131,53 @@ func checkInAt(ctx context.Context, p *browser.Page) []float64 {
 	}
 	return at
 }
+
+// TestGuardNewDocumentOtherWebsite: the agent's click loads a page of
+// another website (partner.test) whose own script submits its marked
+// form on load. Other websites are not the Company's to mark, so the
+// guard is not armed there: the form is POSTed, and no result or audit
+// line says a step was stopped. The same page on the Company's website,
+// opened the same way, is stopped.
+func TestGuardNewDocumentOtherWebsite(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	sv, auditPath, site := webmcpSite(t, ctx, "onload.html")
+	const sub = "/fixtures/webmcp/sub"
+	partnerPosts := func() int {
+		n := 0
+		for _, r := range site.Requests(testsite.PartnerHost) {
+			if r.Method == "POST" && r.Path == sub {
+				n++
+			}
+		}
+		return n
+	}
+	seen := len(auditLines(t, auditPath))
+	snap := sv.Gate().Do(ctx, gate.Snapshot{})
+	res := sv.Gate().Do(ctx, gate.Click{Ref: refNamed(t, snap, "button", "Open another website's page that submits at once")})
+	if res.Outcome != spec.OutcomeDone {
+		t.Fatalf("the click: %s %s (%s)", res.Outcome, res.Reason, res.Message)
+	}
+	waitFor(t, 30*time.Second, "the other website's form to be POSTed", func() bool { return partnerPosts() > 0 })
+	if next := sv.Gate().Do(ctx, gate.Snapshot{}); strings.Contains(next.Message, "After the previous action") {
+		t.Errorf("another website's own submission is reported as stopped: %s", next.Message)
+	}
+	for _, l := range auditLines(t, auditPath)[seen:] {
+		if l.Event == audit.EventDenied {
+			t.Errorf("an audit line says another website's step was stopped: %s %s %s (%s)", l.Tool, l.Event, l.Reason, l.Message)
+		}
+	}
+	// The Company's page, opened the same way: stopped.
+	reload(t, ctx, sv, "onload.html")
+	was := posts(site, sub)
+	snap = sv.Gate().Do(ctx, gate.Snapshot{})
+	res = sv.Gate().Do(ctx, gate.Click{Ref: refNamed(t, snap, "button", "Open the page that submits at once")})
+	waitFor(t, 30*time.Second, "the Company's page's submission", func() bool { return triedOnLoad(ctx, sv.Page()) })
+	said := res.Outcome == spec.OutcomeDenied && res.Reason == spec.ReasonUserStep
+	if next := sv.Gate().Do(ctx, gate.Snapshot{}); !said && !strings.Contains(next.Message, "After the previous action (") {
+		t.Errorf("the Company's page's submission on load: neither the click's result (%s) nor the next (%s) says the guard stopped it", res.Message, next.Message)
+	}
+	if n := posts(site, sub) - was; n != 0 {
+		t.Errorf("the Company's page's marked form was POSTed %d times", n)
+	}
+}

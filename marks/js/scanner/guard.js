@@ -196,21 +196,34 @@
       return out;
     }
 
-    // armNew arms the guard in a new document at its start, before any
-    // script of the page runs, when the gate says an action's window is
-    // open until the wall-clock time until (ms since the epoch): the
-    // action may have caused this navigation, and a page that submits its
-    // marked form on load would take the User's step for the agent. It is
-    // a window after (what it stops waits in late for the gate's next
-    // call); it judges by the marks now, as the document has none at its
-    // start. A take replaces the script that calls it before the User's
-    // input can come, and stands down the documents it armed.
-    function armNew(until) {
+    // armNew arms the guard in a new document of the Company's website
+    // (domain, the Company's organization.domain, and its subdomains) at
+    // its start, before any script of the page runs, when the gate says an
+    // action's window is open until the wall-clock time until (ms since the
+    // epoch): the action may have caused this navigation, and a page that
+    // submits its marked form on load would take the User's step for the
+    // agent. Another website's document is never armed: its steps are not
+    // the Company's to mark. It is a window after (what it stops waits in
+    // late for the gate's next call); it judges by the marks now, as the
+    // document has none at its start. A take replaces the script that
+    // calls it before the User's input can come, and stands down the
+    // documents it armed.
+    const docDomain = Object.getOwnPropertyDescriptor(Document.prototype, "domain").get;
+    function companyDocument(domain) {
+      // The host of the document's origin ("" when opaque), inherited by
+      // about:blank and srcdoc frames; nothing is parsed yet, so no named
+      // element can shadow it.
+      let host = (docDomain.call(document) || "").toLowerCase();
+      if (host.endsWith(".")) host = host.slice(0, -1);
+      return typeof domain === "string" && domain !== "" && (host === domain || host.endsWith("." + domain));
+    }
+    function armNew(until, domain) {
       const left = until - Date.now();
-      // Only at a document's start (nothing parsed yet): the browser also
-      // runs the script at once in the documents already loaded, which
-      // the action's check armed or did not.
+      // Only at a document's start (nothing parsed yet): a browser may
+      // also run the script at once in the documents already loaded,
+      // which the action's check armed or did not.
       if (docElement.call(document) || guard || !(left > 0) || left > GUARD_MS + AFTER_MS) return;
+      if (!companyDocument(domain)) return;
       const rec = record(listenRoots(guardEvent));
       guard = { until: performance.now() + left, caught: null, rec, saved: rec.saved, after: true };
     }
