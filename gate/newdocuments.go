@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/marks"
@@ -16,6 +17,12 @@ import (
 // bound and the window after it), is shortened after the action to the
 // window after it (2 s) in the background, off the call's path, and a take
 // of control ends it at once, before the User's input can come.
+//
+// An install costs each tab and frame process of the Session a round trip,
+// so a burst of actions does not pay two each: an open whose window is
+// still installed with at least newDocumentsSlack less than it asks for
+// installs nothing, and the shortening waits newDocumentsSettle, so that
+// the next action of a burst, which opens the window again, supersedes it.
 
 // newDocumentGuard is a surface whose browser context can arm the guard
 // in the documents of the Company's website (domain, the Company's
@@ -36,6 +43,8 @@ const (
 	newDocumentsDuring = 5 * time.Second
 	newDocumentsAfter  = 2 * time.Second
 	newDocumentsWait   = 2 * time.Second
+	newDocumentsSlack  = time.Second
+	newDocumentsSettle = 250 * time.Millisecond
 )
 
 // newDocumentsWindow orders the installs that open, shorten and end the
@@ -53,10 +62,25 @@ type newDocumentsWindow struct {
 	domain string // the Company's organization.domain; "" opens no window
 
 	mu        sync.Mutex
-	gen       uint64 // the last run's window
+	gen       uint64    // the last run's window
+	installed time.Time // the end of the window installed last; zero when ended (or unknown)
 	taken     bool
 	userEpoch uint64
 	pending   sync.WaitGroup
+	// after is the end of the window after the last action that was
+	// dispatched (Unix ns): an action that dispatched nothing ends the
+	// window no earlier.
+	after atomic.Int64
+}
+
+// install installs the window until until (zero: ended), under w.mu.
+func (w *newDocumentsWindow) install(ctx context.Context, ng newDocumentGuard, until time.Time) error {
+	w.installed = time.Time{} // unknown, should it fail
+	if err := ng.GuardNewDocuments(ctx, w.domain, until); err != nil {
+		return err
+	}
+	w.installed = until
+	return nil
 }
 
 // openNewDocuments opens the run's window beside its check, until the
@@ -72,30 +96,40 @@ func (r *run) openNewDocuments(ctx context.Context) {
 	defer w.mu.Unlock()
 	w.gen++
 	r.newDocuments = w.gen
-	until := time.Now().Add(newDocumentsDuring + newDocumentsAfter)
 	if w.taken && r.turn <= w.userEpoch {
-		until = time.Time{} // the User took control in this run's epoch
+		return // the User took control in this run's epoch: it stays ended
 	}
-	if err := ng.GuardNewDocuments(ctx, w.domain, until); err != nil {
+	until := time.Now().Add(newDocumentsDuring + newDocumentsAfter)
+	if !w.installed.Before(until.Add(-newDocumentsSlack)) {
+		return // the last run's window still covers this one's bound
+	}
+	if err := w.install(ctx, ng, until); err != nil {
 		r.g.log.Debug("arming the guard in new documents failed", "err", err)
 	}
 }
 
 // closeNewDocuments shortens the run's window (if it opened one) to the
-// guard's window after the action, or ends it if nothing was dispatched:
-// in the background, so the call does not wait for it.
+// guard's window after the action, newDocumentsSettle later unless another
+// run opened it by then, or ends it at once if nothing was dispatched: in
+// the background, so the call does not wait for it.
 func (r *run) closeNewDocuments() {
 	if r.newDocuments == 0 {
 		return
 	}
 	ng := r.s.(newDocumentGuard) // openNewDocuments checked it
+	w := &r.g.newDocs
 	var until time.Time
 	if len(r.disarmed) > 0 {
 		until = time.Now().Add(newDocumentsAfter)
+		w.after.Store(until.UnixNano())
+	} else if last := time.Unix(0, w.after.Load()); last.After(time.Now()) {
+		until = last // the last action's window after goes on
 	}
-	w := &r.g.newDocs
 	gen, turn, log := r.newDocuments, r.turn, r.g.log
 	w.pending.Go(func() {
+		if !until.IsZero() {
+			time.Sleep(newDocumentsSettle)
+		}
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		if w.gen != gen || (w.taken && turn <= w.userEpoch) {
@@ -103,7 +137,7 @@ func (r *run) closeNewDocuments() {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), newDocumentsWait)
 		defer cancel()
-		if err := ng.GuardNewDocuments(ctx, w.domain, until); err != nil {
+		if err := w.install(ctx, ng, until); err != nil {
 			log.Debug("closing the window for new documents failed", "err", err)
 		}
 	})
@@ -143,5 +177,5 @@ func (g *Gate) EndNewDocuments(ctx context.Context, epoch uint64) error {
 	if p == nil {
 		return nil
 	}
-	return (&pageSurface{p: p}).GuardNewDocuments(ctx, w.domain, time.Time{})
+	return w.install(ctx, &pageSurface{p: p}, time.Time{})
 }
