@@ -284,9 +284,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		r.reportLate(&res)
 	}
 	r.closeNewDocuments()
-	if len(r.disarmed) > 0 {
-		g.after = afterAction{frames: r.disarmed, tool: a.Tool()}
-	}
+	r.keepAfter(a.Tool())
 	seen := res.Page
 	g.seen.Store(&seen)
 	// 4, the end: record the decision.

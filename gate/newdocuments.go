@@ -119,7 +119,7 @@ func (r *run) closeNewDocuments() {
 	ng := r.s.(newDocumentGuard) // openNewDocuments checked it
 	w := &r.g.newDocs
 	var until time.Time
-	if len(r.disarmed) > 0 {
+	if len(r.disarmed) > 0 { // disarmed or tried to: the action ran
 		until = time.Now().Add(newDocumentsAfter)
 		w.after.Store(until.UnixNano())
 	} else if last := time.Unix(0, w.after.Load()); last.After(time.Now()) {

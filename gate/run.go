@@ -40,6 +40,11 @@ type run struct {
 	// window after the action; late, what it stopped after the last one.
 	disarmed []Frame
 	late     *lateCatch
+	// undisarmed are the frames no disarm of the run reached: those the
+	// guard could not be armed in within armWait (a busy tab, which may
+	// run the arming later) and those whose disarm failed. The next
+	// action reads what their guard stopped (readLate).
+	undisarmed []Frame
 	// newDocuments is the generation of the window in which new documents
 	// arm the guard at their start that the run opened (newdocuments.go),
 	// to close after; 0 if it opened none.
@@ -430,6 +435,7 @@ func (r *run) disarm(ctx context.Context) (*marks.Caught, Frame) {
 		r.disarmed = append(r.disarmed, f)
 		if err != nil {
 			r.g.log.Debug("disarming the guard failed", "err", err)
+			r.undisarmed = append(r.undisarmed, f)
 			continue
 		}
 		if len(r.frameList) > 0 && r.frameList[0].ID == f.ID {

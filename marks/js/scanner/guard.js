@@ -184,7 +184,20 @@
     }
     // takeLate returns, once, what the guard stopped after its action
     // returned (see AFTER_MS), or null; the guard stays as it is.
-    function takeLate() {
+    // undisarmed says the gate's last action did not disarm this frame: it
+    // could not arm it in time (a busy tab) or its disarm failed, so an
+    // action's guard armed here later, and what it stopped, are that
+    // action's too.
+    function takeLate(undisarmed) {
+      if (undisarmed === true && guard && !guard.after) {
+        if (performance.now() <= guard.until) sweep();
+        late ??= guard.caught;
+        guard.caught = null;
+      }
+      if (undisarmed === true) {
+        late ??= kept;
+        kept = null;
+      }
       if (guard && guard.after) {
         if (performance.now() <= guard.until) sweep();
         late ??= guard.caught;
@@ -242,7 +255,14 @@
         if (performance.now() <= guard.until) sweep();
         late ??= guard.caught;
         if (performance.now() <= guard.until) after = { ...guard, caught: null };
+      } else if (guard) {
+        // An earlier action's guard that no disarm reached (its arming
+        // came late, in a tab busy past the gate's bound, or its disarm
+        // failed): what it stopped is that action's, reported as late.
+        if (performance.now() <= guard.until) sweep();
+        late ??= guard.caught;
       }
+      late ??= kept; // kept for a disarm that never came
       guard = kept = null;
       const mayArm = !(a.agent && a.epoch <= userEpoch);
       // A page's WebMCP tool runs, or an action elsewhere (another frame or
