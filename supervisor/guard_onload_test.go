@@ -181,3 +181,68 @@ func TestGuardNewDocumentOtherWebsite(t *testing.T) {
 		t.Errorf("the Company's page's marked form was POSTed %d times", n)
 	}
 }
+
+// TestGuardNewDocumentTakeDuringCommit: the agent's click starts a
+// navigation to a Company page, and the User takes control while it is in
+// flight (the server holds the page's response until the take is done),
+// so the page commits and loads in the User's turn. No document of the
+// User's turn is guarded: the User checks in on that page and on a page
+// they open themselves, and both forms are POSTed. The click answers
+// truthfully: it was done (or says the User took control), nothing in it
+// or later blames the User's steps on the agent, and no audit line does.
+func TestGuardNewDocumentTakeDuringCommit(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	sv, auditPath, site := webmcpSite(t, ctx, "onload.html")
+	page := sv.Page()
+	const sub = "/fixtures/webmcp/sub"
+	held := site.Hold(testsite.CompanyDomain, "/fixtures/webmcp/onload-submit.html")
+	defer held.Release()
+	snap := sv.Gate().Do(ctx, gate.Snapshot{})
+	seen := len(auditLines(t, auditPath))
+	clicked := make(chan gate.Result, 1)
+	go func() { clicked <- sv.Gate().Do(ctx, gate.Click{Ref: refNamed(t, snap, "button", "Open the page that waits")}) }()
+	select {
+	case <-held.Arrived():
+	case <-ctx.Done():
+		t.Fatal("the click's navigation never reached the server")
+	}
+	if err := sv.Control().User().Take(ctx); err != nil {
+		t.Fatal(err)
+	}
+	held.Release()
+	res := <-clicked
+	if res.Outcome != spec.OutcomeDone && !(res.Outcome == spec.OutcomeDenied && res.Reason == spec.ReasonUserHasControl) {
+		t.Errorf("the agent's click: %s %s (%s), want done (the click happened) or user_has_control", res.Outcome, res.Reason, res.Message)
+	}
+	if strings.Contains(res.Message, "stopped") || res.Reason == spec.ReasonUserStep {
+		t.Errorf("the agent's click says a step was stopped: %s %s (%s)", res.Outcome, res.Reason, res.Message)
+	}
+	userSubmits := func(what string) {
+		t.Helper()
+		waitFor(t, 30*time.Second, what+": the page", func() bool { return checkInAt(ctx, page) != nil })
+		was := posts(site, sub)
+		at := checkInAt(ctx, page)
+		if err := page.Click(ctx, at[0], at[1]); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 20*time.Second, what+" to be POSTed", func() bool { return posts(site, sub) > was })
+	}
+	userSubmits("the User's check-in on the page the agent's click was loading")
+	if _, err := page.Navigate(ctx, testsite.WebMCPFixtureURL("onload-submit.html")+"?at=none"); err != nil {
+		t.Fatal(err)
+	}
+	userSubmits("the User's check-in on a page they opened")
+	if err := sv.Control().User().HandBack(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if next := sv.Gate().Do(ctx, gate.Snapshot{}); strings.Contains(next.Message, "After the previous action") {
+		t.Errorf("the User's own step is reported as the agent's: %s", next.Message)
+	}
+	for _, l := range auditLines(t, auditPath)[seen:] {
+		if l.Event == audit.EventDenied && l.Reason == string(spec.ReasonUserStep) {
+			t.Errorf("an audit line blames the User's step on the agent: %s %s %s (%s)", l.Tool, l.Event, l.Reason, l.Message)
+		}
+	}
+	t.Logf("the agent's click: %s %s (%s)", res.Outcome, res.Reason, res.Message)
+}
