@@ -431,7 +431,7 @@ func (r *run) disarm(ctx context.Context) (*marks.Caught, Frame) {
 		d, err := ds[i], errs[i]
 		// A frame whose disarm failed is watched after too: its document
 		// may be one the action's navigation loaded, armed at its start
-		// (guardNewDocuments), which a disarm that raced it could not reach.
+		// (openNewDocuments), which a disarm that raced it could not reach.
 		r.disarmed = append(r.disarmed, f)
 		if err != nil {
 			r.g.log.Debug("disarming the guard failed", "err", err)
