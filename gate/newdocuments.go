@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/marks"
 )
 
@@ -43,6 +44,11 @@ const (
 	newDocumentsDuring = 5 * time.Second
 	newDocumentsAfter  = 2 * time.Second
 	newDocumentsWait   = 2 * time.Second
+)
+
+// Bounds of a burst (see above); variables so that a test on a loaded
+// machine can lengthen them.
+var (
 	newDocumentsSlack  = time.Second
 	newDocumentsSettle = 250 * time.Millisecond
 )
@@ -170,11 +176,12 @@ func (g *Gate) EndNewDocuments(ctx context.Context, epoch uint64) error {
 	defer w.mu.Unlock()
 	w.taken, w.userEpoch = true, max(w.userEpoch, epoch)
 	// Not g.current(), which is the running action's (under the sem).
-	if g.page == nil || w.domain == "" {
-		return nil
+	var p *browser.Page
+	if g.page != nil && w.domain != "" {
+		p = g.page()
 	}
-	p := g.page()
 	if p == nil {
+		w.installed = time.Time{} // unknown: the next run's opening installs
 		return nil
 	}
 	return w.install(ctx, &pageSurface{p: p}, time.Time{})
