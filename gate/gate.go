@@ -33,10 +33,8 @@ type Options struct {
 	// CompanyHost reports whether a host is the Company's, to label page
 	// content in snapshots. Nil means no host is.
 	CompanyHost func(host string) bool
-	// CompanyDomain is the Company's organization.domain, for what the
-	// page itself must tell apart: a new document of the Company's website
-	// arms the guard at its start in an action's window (newdocuments.go).
-	// "" arms none.
+	// CompanyDomain is the Company's organization.domain: its new documents
+	// arm the guard at their start in an action's window (newdocuments.go).
 	CompanyDomain string
 	// Timeout bounds one action (a navigation included). 0 means 60 s.
 	Timeout time.Duration
@@ -346,8 +344,7 @@ func (g *Gate) recorded(a Action, res Result) Result {
 
 // Close stops the gate: the action in flight is stopped and answers
 // failed (shutting_down), as does every later one. It waits, within ctx,
-// for the action in flight to return, and for the end of its window for
-// new documents (newdocuments.go).
+// for the action in flight to return, and its window for new documents.
 func (g *Gate) Close(ctx context.Context) error {
 	g.closeFn()
 	select {

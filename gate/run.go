@@ -40,10 +40,8 @@ type run struct {
 	// window after the action; late, what it stopped after the last one.
 	disarmed []Frame
 	late     *lateCatch
-	// undisarmed are the frames no disarm of the run reached: those the
-	// guard could not be armed in within armWait (a busy tab, which may
-	// run the arming later) and those whose disarm failed. The next
-	// action reads what their guard stopped (readLate).
+	// undisarmed are the frames no disarm reached (arming timed out in a
+	// busy tab, or the disarm failed), read by the next action's readLate.
 	undisarmed []Frame
 	// newDocuments is the generation of the window in which new documents
 	// arm the guard at their start that the run opened (newdocuments.go),
