@@ -201,7 +201,9 @@ func TestGuardNewDocumentTakeDuringCommit(t *testing.T) {
 	snap := sv.Gate().Do(ctx, gate.Snapshot{})
 	seen := len(auditLines(t, auditPath))
 	clicked := make(chan gate.Result, 1)
-	go func() { clicked <- sv.Gate().Do(ctx, gate.Click{Ref: refNamed(t, snap, "button", "Open the page that waits")}) }()
+	go func() {
+		clicked <- sv.Gate().Do(ctx, gate.Click{Ref: refNamed(t, snap, "button", "Open the page that waits")})
+	}()
 	select {
 	case <-held.Arrived():
 	case <-ctx.Done():
