@@ -200,10 +200,9 @@ func TestGuardNewDocumentTakeDuringCommit(t *testing.T) {
 	defer held.Release()
 	snap := sv.Gate().Do(ctx, gate.Snapshot{})
 	seen := len(auditLines(t, auditPath))
+	ref := refNamed(t, snap, "button", "Open the page that waits")
 	clicked := make(chan gate.Result, 1)
-	go func() {
-		clicked <- sv.Gate().Do(ctx, gate.Click{Ref: refNamed(t, snap, "button", "Open the page that waits")})
-	}()
+	go func() { clicked <- sv.Gate().Do(ctx, gate.Click{Ref: ref}) }()
 	select {
 	case <-held.Arrived():
 	case <-ctx.Done():
