@@ -29,7 +29,9 @@
 //     agent's input never overlap; dispatch real input (mouse, keys,
 //     inserted text) or the navigation, then read what the guard caught
 //     and disarm it (it stays armed 2 s more, without holding the call,
-//     and the next action reports what it stopped then); settle (wait briefly for a navigation the input
+//     and the next action reports what it stopped then; a document of
+//     the Company's website a navigation loads in that time is armed at
+//     its start, see newdocuments.go, and a take ends that first); settle (wait briefly for a navigation the input
 //     started); record the decision in the audit log (one line: event,
 //     tool, ref, reason, mark, epoch, url; never typed text).
 //
