@@ -32,6 +32,11 @@ type Script struct {
 	// armed (see Frame.Hold). Every other renderer skips every pause, so
 	// no page there can time or see the debugger.
 	Holds func(origin string) bool
+	// StartOnly, for an isolated-world script, runs it at the start of new
+	// documents only, not at once in the documents already loaded too: a
+	// script whose work is for a document's start, reinstalled often,
+	// then costs its renderers no evaluation in every loaded frame.
+	StartOnly bool
 }
 
 // Browser is a Chromium driven over CDP, with every page, popup and
@@ -247,15 +252,18 @@ func (b *Browser) SetScript(ctx context.Context, key string, s Script) error {
 		return fmt.Errorf("installing script %s: %w", key, err)
 	}
 	b.mu.Lock()
+	holds := s.Holds != nil || b.scripts[key].Holds != nil
 	b.scripts[key] = s
 	ts := b.targetList()
 	b.mu.Unlock()
-	return installIn(ctx, ts, key)
+	return installIn(ctx, ts, key, holds)
 }
 
 // installIn installs the script under key in every target of ts, in
 // parallel and each bounded: one busy tab must not hold up the others.
-func installIn(ctx context.Context, ts []*tgt, key string) error {
+// holds says the script, or the one it replaces, names documents to hold
+// (Script.Holds): only then can the targets' debugger arming change.
+func installIn(ctx context.Context, ts []*tgt, key string, holds bool) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(ts))
 	for i, t := range ts {
@@ -263,7 +271,9 @@ func installIn(ctx context.Context, ts []*tgt, key string) error {
 			if err := t.installScript(ctx, key); err != nil && !isGone(err) {
 				errs[i] = err
 			}
-			t.rearm() // the script may name documents to hold (Script.Holds)
+			if holds {
+				t.rearm()
+			}
 		})
 	}
 	wg.Wait()

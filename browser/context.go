@@ -120,6 +120,7 @@ func (c *Context) SetScript(ctx context.Context, key string, s Script) error {
 	if b.ctxScripts[c.id] == nil {
 		b.ctxScripts[c.id] = map[string]Script{}
 	}
+	holds := s.Holds != nil || b.ctxScripts[c.id][key].Holds != nil || b.scripts[key].Holds != nil
 	b.ctxScripts[c.id][key] = s
 	var ts []*tgt
 	for _, t := range b.targets {
@@ -128,7 +129,7 @@ func (c *Context) SetScript(ctx context.Context, key string, s Script) error {
 		}
 	}
 	b.mu.Unlock()
-	return installIn(ctx, ts, key)
+	return installIn(ctx, ts, key, holds)
 }
 
 // SetWindowInput is [Browser.SetWindowInput] for the pages of this context.

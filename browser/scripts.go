@@ -32,7 +32,8 @@ const scriptWait = 300 * time.Millisecond
 // Only isolated-world scripts also run at once in loaded documents: running
 // a main-world script after the page's own scripts would hand its arguments
 // to whatever the page has patched (Function.prototype and the like), so
-// main-world scripts run at document start only.
+// main-world scripts run at document start only, as do scripts that ask
+// for it (Script.StartOnly).
 func (t *tgt) installScript(ctx context.Context, key string) error {
 	t.installMu.Lock()
 	t.b.mu.Lock()
@@ -43,7 +44,7 @@ func (t *tgt) installScript(ctx context.Context, key string) error {
 		return nil
 	}
 	id, ch, err := t.s.Send(ctx, page.CommandAddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != ""),
+		Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != "" && !sc.StartOnly),
 	})
 	if err != nil {
 		t.installMu.Unlock()

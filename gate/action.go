@@ -50,6 +50,10 @@ type plan struct {
 	dispatch func(ctx context.Context, st *step) error
 	// settle waits, briefly, for a navigation the input may have started.
 	settle bool
+	// changes: the action may change the document it acts on without
+	// leaving it (a click, typing, a key, a select, a hover, a dialog
+	// answered), so [Gate.DoAndSeeChanges] brings what changed.
+	changes bool
 	// done describes success.
 	done func(ctx context.Context, st *step) Result
 	// dialogOK lets the action run while a dialog holds the tab (it

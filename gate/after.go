@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/poppy-browser/poppy-browser/audit"
@@ -14,24 +15,43 @@ import (
 // armed two seconds after the frames' disarm (marks.Disarm) for what the
 // action's scripts do later (a timer, a promise), without holding the call
 // up. What it stopped then is read at the gate's next action, in every
-// frame the last one disarmed, and said in that action's result and in
-// the audit log.
+// frame the last one disarmed (or could not: a busy tab armed late), and
+// said in that action's result and in the audit log.
 
 // lateReader is a surface that reads what a frame's guard stopped after
-// its action returned (see marks.Late).
+// its action returned (see marks.Late); undisarmed says the action did
+// not disarm the frame.
 type lateReader interface {
-	Late(ctx context.Context, f Frame) (*marks.Caught, error)
+	Late(ctx context.Context, f Frame, undisarmed bool) (*marks.Caught, error)
 }
 
-func (s *pageSurface) Late(ctx context.Context, f Frame) (*marks.Caught, error) {
-	return marks.Late(ctx, f.handle)
+func (s *pageSurface) Late(ctx context.Context, f Frame, undisarmed bool) (*marks.Caught, error) {
+	return marks.Late(ctx, f.handle, undisarmed)
 }
 
 // afterAction is the last action whose guard may still watch: the frames
-// it disarmed and its tool, for the report. Guarded by the gate's sem.
+// it disarmed or could not (undisarmed, by frame id: a busy tab's arming
+// that timed out, a failed disarm) and its tool, for the report. Guarded
+// by the gate's sem.
 type afterAction struct {
-	frames []Frame
-	tool   string
+	frames     []Frame
+	undisarmed map[string]bool
+	tool       string
+}
+
+// keepAfter keeps the run's frames for the next action's readLate.
+func (r *run) keepAfter(tool string) {
+	if len(r.disarmed)+len(r.undisarmed) == 0 {
+		return
+	}
+	last := afterAction{frames: r.disarmed, undisarmed: map[string]bool{}, tool: tool}
+	for _, f := range r.undisarmed {
+		if !last.undisarmed[f.ID] && !slices.ContainsFunc(r.disarmed, func(d Frame) bool { return d.ID == f.ID }) {
+			last.frames = append(last.frames, f)
+		}
+		last.undisarmed[f.ID] = true
+	}
+	r.g.after = last
 }
 
 // lateCatch is what the guard stopped after the last action returned.
@@ -45,8 +65,8 @@ type lateCatch struct {
 const lateWait = 2 * time.Second
 
 // readLate reads, once, what the guard stopped after the last action in
-// the frames it disarmed, in parallel; the first catch is the run's to
-// report.
+// the frames it disarmed or could not, in parallel; the first catch is the
+// run's to report.
 func (r *run) readLate(ctx context.Context) {
 	last := r.g.after
 	r.g.after = afterAction{}
@@ -58,7 +78,8 @@ func (r *run) readLate(ctx context.Context) {
 	forEach(len(last.frames), func(i int) {
 		lctx, cancel := context.WithTimeout(ctx, lateWait)
 		defer cancel()
-		found[i], _ = lr.Late(lctx, last.frames[i]) // a frame gone or busy stopped nothing to report
+		f := last.frames[i]
+		found[i], _ = lr.Late(lctx, f, last.undisarmed[f.ID]) // a frame gone or busy stopped nothing to report
 	})
 	for i, c := range found {
 		if c != nil && len(c.Marks) > 0 {

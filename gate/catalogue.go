@@ -1,5 +1,7 @@
 package gate
 
+//go:generate go run ./internal/gencatalogue
+
 import (
 	"encoding/json"
 	"fmt"
@@ -23,6 +25,11 @@ type Entry struct {
 	Loop Loop
 	// User tells the User the action in their own terminal's feed.
 	User UserWords
+	// Notes is what docs/reference.md's table of tools says of the tool
+	// beyond its inputs (Markdown): its result's fields, its limits. The
+	// table is generated from them and the served tools/list
+	// (mcpserver's TestReferenceToolTable).
+	Notes string
 	// ReadOnly is set for an action that changes nothing on the page;
 	// Idempotent for one that, repeated, changes nothing more.
 	// Destructive is never set: every action is refused at a step the
@@ -54,12 +61,22 @@ type Loop struct {
 // Playwright MCP's defineTool does: the tool's name and words, the loop's,
 // and how an input In (whose json and jsonschema tags give the schema)
 // becomes the action.
+//
+// A Decl is the value of a package-level var of its own in its family's
+// file, with Tool and Title written as string literals: go generate
+// ./gate reads them to write the catalogue and spec's tool constants
+// (gate/internal/gencatalogue).
 type Decl[In any] struct {
+	// Tool is the MCP tool's name, written here only (spec.Tool* is
+	// generated from it).
 	Tool        string
 	Title       string
 	Description string
 	Loop        Loop
 	User        UserWords
+	// Notes: the reference's words on the tool, beyond its inputs
+	// (Markdown; see [Entry].Notes).
+	Notes string
 	// ReadOnly: the action changes nothing on the page (it is then
 	// idempotent too).
 	ReadOnly bool
@@ -74,7 +91,7 @@ type declared interface{ entry() Entry }
 
 // entry builds the Entry; each call infers new schemas.
 func (d Decl[In]) entry() Entry {
-	return Entry{Tool: d.Tool, Title: d.Title, Description: d.Description, Loop: d.Loop, User: d.User,
+	return Entry{Tool: d.Tool, Title: d.Title, Description: d.Description, Loop: d.Loop, User: d.User, Notes: d.Notes,
 		ReadOnly: d.ReadOnly, Idempotent: d.ReadOnly,
 		Input: SchemaFor[In](d.Schema),
 		Action: func(raw json.RawMessage) (Action, error) {
@@ -105,18 +122,10 @@ type (
 	}
 )
 
-// catalogue lists every action's declaration, in the order the tools are
-// offered. Each declaration sits in its family's file, beside its plan
-// (mouse.go, keyboard.go, form.go, navigate.go, snapshot.go, ...).
-var catalogue = []declared{
-	navigateDecl, backDecl, forwardDecl, snapshotDecl, clickDecl, hoverDecl, typeDecl,
-	selectDecl, pressKeyDecl, scrollDecl, waitDecl, tabsDecl, handleDialogDecl, screenshotDecl,
-	webmcpListDecl, webmcpCallDecl,
-}
-
 // Catalogue returns every action of the gate, one entry each, in the
-// order of the list above. Each call returns new schemas, which the
-// caller may change.
+// order of the generated list catalogue (catalogue_gen.go: every
+// package-level [Decl], family by family; go generate ./gate writes it).
+// Each call returns new schemas, which the caller may change.
 func Catalogue() []Entry {
 	out := make([]Entry, len(catalogue))
 	for i, d := range catalogue {

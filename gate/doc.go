@@ -29,7 +29,9 @@
 //     agent's input never overlap; dispatch real input (mouse, keys,
 //     inserted text) or the navigation, then read what the guard caught
 //     and disarm it (it stays armed 2 s more, without holding the call,
-//     and the next action reports what it stopped then); settle (wait briefly for a navigation the input
+//     and the next action reports what it stopped then; a document of
+//     the Company's website a navigation loads in that time is armed at
+//     its start, see newdocuments.go, and a take ends that first); settle (wait briefly for a navigation the input
 //     started); record the decision in the audit log (one line: event,
 //     tool, ref, reason, mark, epoch, url; never typed text).
 //
@@ -39,8 +41,9 @@
 // met the User's turn. No plan checks control for itself. A navigation
 // holds the lease, but a take does not wait for it: the take cancels it
 // and stops the page's loading. The set of actions is closed ([Catalogue],
-// each declared once as a [Decl] next to its plan; how to add one:
-// docs/architecture.md, "One agent step"); there is no action that
+// each declared once as a [Decl] next to its plan, the list and spec's
+// tool names generated from the declarations by go generate; how to add one:
+// docs/architecture.md, "Adding an action"); there is no action that
 // evaluates script.
 //
 // How refs and epochs, tabs, dialogs and a browser in trouble look to the

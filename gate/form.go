@@ -27,11 +27,12 @@ type SelectInput struct {
 }
 
 var selectDecl = Decl[SelectInput]{
-	Tool:        spec.ToolSelect,
+	Tool:        "browser_select",
 	Title:       "Select",
 	Description: "Select options of a select element.",
 	Loop:        Loop{Name: "select", Brief: "Select options of a native select element by its ref."},
 	User:        UserWords{Did: "chose an option", Refused: "choice of an option"},
+	Notes:       "native `<select>`; the result's `selected` has the values now selected",
 	Schema:      func(s *jsonschema.Schema) { s.Properties["values"].MinItems = ptr(1) },
 	Build:       func(in SelectInput) Action { return Select{Ref: in.Ref, Values: in.Values} },
 }
@@ -41,9 +42,10 @@ func (a Select) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Select) plan() plan {
 	p := plan{
-		ref:   a.Ref,
-		touch: &marks.Action{Kind: marks.ActionSelect},
-		lease: inputLease,
+		ref:     a.Ref,
+		touch:   &marks.Action{Kind: marks.ActionSelect},
+		lease:   inputLease,
+		changes: true,
 		dispatch: func(ctx context.Context, st *step) error {
 			var err error
 			st.selected, err = st.r.input.SelectValues(ctx, st.frame, st.target.id, a.Values)

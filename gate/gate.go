@@ -33,6 +33,9 @@ type Options struct {
 	// CompanyHost reports whether a host is the Company's, to label page
 	// content in snapshots. Nil means no host is.
 	CompanyHost func(host string) bool
+	// CompanyDomain is the Company's organization.domain: its new documents
+	// arm the guard at their start in an action's window (newdocuments.go).
+	CompanyDomain string
 	// Timeout bounds one action (a navigation included). 0 means 60 s.
 	Timeout time.Duration
 	// Logger receives debug logs. Nil discards.
@@ -56,6 +59,8 @@ type Gate struct {
 	saveTo  string // Options.DownloadsForAgent
 	current func() Surface
 	page    func() *browser.Page // Options.Page, safe to call at any time; nil with a Surface
+
+	newDocs newDocumentsWindow // see newdocuments.go
 
 	sem    chan struct{} // held while an action runs; guards the fields below
 	queued atomic.Int32  // actions waiting for sem, for tests that queue some
@@ -100,6 +105,7 @@ func New(opts *Options) *Gate {
 		sem:     make(chan struct{}, 1),
 		refs:    newRefTable(),
 		closed:  make(chan struct{}),
+		newDocs: newDocumentsWindow{domain: opts.CompanyDomain},
 	}
 	if g.current == nil {
 		g.current = pageSurfaces(opts.Page)
@@ -241,6 +247,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		r.frames() // read before the goroutines share it
 		if arm, checked := r.arms(&p, st); arm {
 			beside.Go(func() { elsewhere, unguarded = r.armElsewhere(ctx, *p.touch, checked) })
+			beside.Go(func() { r.openNewDocuments(ctx) })
 		}
 		beside.Go(func() { r.readLate(ctx) })
 		res := r.checkMarks(ctx, &p, st)
@@ -275,9 +282,8 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		res.Message += r.unguardedNote()
 		r.reportLate(&res)
 	}
-	if len(r.disarmed) > 0 {
-		g.after = afterAction{frames: r.disarmed, tool: a.Tool()}
-	}
+	r.closeNewDocuments()
+	r.keepAfter(a.Tool())
 	seen := res.Page
 	g.seen.Store(&seen)
 	// 4, the end: record the decision.
@@ -339,13 +345,13 @@ func (g *Gate) recorded(a Action, res Result) Result {
 
 // Close stops the gate: the action in flight is stopped and answers
 // failed (shutting_down), as does every later one. It waits, within ctx,
-// for the action in flight to return.
+// for the action in flight to return, and its window for new documents.
 func (g *Gate) Close(ctx context.Context) error {
 	g.closeOnce.Do(func() { close(g.closed) })
 	select {
 	case g.sem <- struct{}{}:
 		<-g.sem
-		return nil
+		return g.newDocs.wait(ctx)
 	case <-ctx.Done():
 		return fmt.Errorf("closing the gate: %w", ctx.Err())
 	}

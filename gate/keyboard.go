@@ -28,11 +28,12 @@ type TypeInput struct {
 }
 
 var typeDecl = Decl[TypeInput]{
-	Tool:        spec.ToolType,
+	Tool:        "browser_type",
 	Title:       "Type",
 	Description: "Type into a field; submit presses Enter after (gated as a submission).",
 	Loop:        Loop{Name: "type", Brief: "Type text into a field by its ref; with submit, press Enter afterwards."},
 	User:        UserWords{Did: "typed into a field", Refused: "typing"},
+	Notes:       "`submit` presses Enter after typing, gated as a submission",
 	Build:       func(in TypeInput) Action { return Type{Ref: in.Ref, Text: in.Text, Submit: in.Submit} },
 }
 
@@ -47,9 +48,10 @@ func (a Type) plan() plan {
 		touch.Key = "Enter"
 	}
 	return plan{
-		ref:   a.Ref,
-		touch: touch,
-		lease: inputLease,
+		ref:     a.Ref,
+		touch:   touch,
+		lease:   inputLease,
+		changes: true,
 		dispatch: func(ctx context.Context, st *step) error {
 			if err := st.r.input.Focus(ctx, st.frame, st.target.id); err != nil {
 				return err
@@ -84,11 +86,12 @@ type PressKeyInput struct {
 }
 
 var pressKeyDecl = Decl[PressKeyInput]{
-	Tool:        spec.ToolPressKey,
+	Tool:        "browser_press_key",
 	Title:       "Press a key",
 	Description: "Press a key (Enter, Tab, ArrowDown) on an element or on the focus.",
 	Loop:        Loop{Name: "press_key", Brief: "Press a key (Enter, Tab, ArrowDown, Escape), on an element by ref or on what has focus."},
 	User:        UserWords{Did: "pressed a key", Refused: "key press"},
+	Notes:       "keys as in Playwright (`Enter`, `Tab`, `ArrowDown`, ` `)",
 	Build:       func(in PressKeyInput) Action { return PressKey{Key: in.Key, Ref: in.Ref} },
 }
 
@@ -100,10 +103,11 @@ func (a PressKey) plan() plan {
 	// are Enter to both.
 	a.Key = marks.CanonicalKey(a.Key)
 	p := plan{
-		ref:    a.Ref,
-		touch:  &marks.Action{Kind: marks.ActionKey, Key: a.Key},
-		lease:  inputLease,
-		settle: true,
+		ref:     a.Ref,
+		touch:   &marks.Action{Kind: marks.ActionKey, Key: a.Key},
+		lease:   inputLease,
+		changes: true,
+		settle:  true,
 	}
 	if a.Key == "" {
 		p.bad = fail(spec.ReasonBadArgument, "Give a key to press, such as Enter or Tab.")

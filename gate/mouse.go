@@ -19,11 +19,12 @@ import (
 type Click struct{ Ref string }
 
 var clickDecl = Decl[RefInput]{
-	Tool:        spec.ToolClick,
+	Tool:        "browser_click",
 	Title:       "Click",
 	Description: "Click an element (real mouse input).",
 	Loop:        Loop{Name: "click", Brief: "Click an element by its ref from the current page."},
 	User:        UserWords{Did: "clicked", Refused: "click"},
+	Notes:       "real pointer input",
 	Build:       func(in RefInput) Action { return Click{Ref: in.Ref} },
 }
 
@@ -32,9 +33,10 @@ func (a Click) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Click) plan() plan {
 	return plan{
-		ref:   a.Ref,
-		touch: &marks.Action{Kind: marks.ActionClick},
-		lease: inputLease,
+		ref:     a.Ref,
+		touch:   &marks.Action{Kind: marks.ActionClick},
+		lease:   inputLease,
+		changes: true,
 		dispatch: func(ctx context.Context, st *step) error {
 			return atCentre(ctx, st, "click", st.r.input.Click)
 		},
@@ -65,11 +67,12 @@ func atCentre(ctx context.Context, st *step, what string, input func(ctx context
 type Hover struct{ Ref string }
 
 var hoverDecl = Decl[RefInput]{
-	Tool:        spec.ToolHover,
+	Tool:        "browser_hover",
 	Title:       "Hover",
 	Description: "Hover over an element (menus, tooltips).",
 	Loop:        Loop{Name: "hover", Brief: "Move the pointer over an element by its ref."},
 	User:        UserWords{Did: "pointed at an element", Refused: "pointing"},
+	Notes:       "gated like a click",
 	Build:       func(in RefInput) Action { return Hover{Ref: in.Ref} },
 }
 
@@ -80,8 +83,9 @@ func (a Hover) plan() plan {
 	return plan{
 		ref: a.Ref,
 		// Judged as a click: hover menus and tooltips act on the pointer.
-		touch: &marks.Action{Kind: marks.ActionClick},
-		lease: inputLease,
+		touch:   &marks.Action{Kind: marks.ActionClick},
+		lease:   inputLease,
+		changes: true,
 		dispatch: func(ctx context.Context, st *step) error {
 			return atCentre(ctx, st, "hover", st.r.input.Hover)
 		},
@@ -129,7 +133,7 @@ type ScrollInput struct {
 }
 
 var scrollDecl = Decl[ScrollInput]{
-	Tool:        spec.ToolScroll,
+	Tool:        "browser_scroll",
 	Title:       "Scroll",
 	Description: "Scroll the page or an element.",
 	Loop:        Loop{Name: "scroll", Brief: "Scroll the page, or an element by ref."},

@@ -28,11 +28,12 @@ type NavigateInput struct {
 }
 
 var navigateDecl = Decl[NavigateInput]{
-	Tool:        spec.ToolNavigate,
+	Tool:        "browser_navigate",
 	Title:       "Navigate",
 	Description: "Open an http(s) URL; answers with the page (new epoch).",
 	Loop:        Loop{Name: "navigate", Brief: "Open an http or https URL."},
 	User:        UserWords{Did: "opened a page", Refused: "page load"},
+	Notes:       "opens an http(s) URL",
 	Build:       func(in NavigateInput) Action { return Navigate{URL: in.URL} },
 }
 
@@ -68,20 +69,22 @@ func (a Navigate) plan() plan {
 }
 
 var backDecl = Decl[NoInput]{
-	Tool:        spec.ToolBack,
+	Tool:        "browser_back",
 	Title:       "Go back",
 	Description: "Go back one page; answers with it (new epoch).",
 	Loop:        Loop{Name: "back", Brief: "Go back one page."},
 	User:        UserWords{Did: "went back", Refused: "step back"},
+	Notes:       "the result is the page it arrives at",
 	Build:       func(NoInput) Action { return Back{} },
 }
 
 var forwardDecl = Decl[NoInput]{
-	Tool:        spec.ToolForward,
+	Tool:        "browser_forward",
 	Title:       "Go forward",
 	Description: "Go forward one page; answers with it (new epoch).",
 	Loop:        Loop{Name: "forward", Brief: "Go forward one page."},
 	User:        UserWords{Did: "went forward", Refused: "step forward"},
+	Notes:       "the result is the page it arrives at",
 	Build:       func(NoInput) Action { return Forward{} },
 }
 

@@ -53,8 +53,10 @@ const (
 // the Session's other tabs but checked (those the check arms): a (the
 // plan's touch) says for how long. It runs beside the check, so it adds
 // no round trip to the action's time; it returns the frames it armed and
-// the URLs of those it could not arm in armWait. The page's frames must
-// have been read (r.frames) before.
+// the URLs of those it could not arm in armWait, and keeps those frames in
+// r.undisarmed (read by the caller after it returns): the arming may still
+// run there once the tab is free, and the next action reads what that
+// guard stopped. The page's frames must have been read (r.frames) before.
 func (r *run) armElsewhere(ctx context.Context, a marks.Action, checked []Frame) (elsewhere []Frame, unguarded []string) {
 	armed := map[string]bool{}
 	for _, f := range checked {
@@ -95,6 +97,7 @@ func (r *run) armElsewhere(ctx context.Context, a marks.Action, checked []Frame)
 		default:
 			r.g.log.Debug("arming the guard elsewhere failed", "url", f.URL, "err", errs[i])
 			unguarded = append(unguarded, f.URL)
+			r.undisarmed = append(r.undisarmed, f)
 		}
 	}
 	return elsewhere, unguarded
@@ -140,7 +143,7 @@ func (r *run) unguardedNote() string {
 	for _, u := range r.unguarded {
 		urls = append(urls, clipText(u, 200))
 	}
-	return fmt.Sprintf(" The in-page guard could not be armed in %d busy frame(s) of the Company's website in this or another tab (%s): a script of this action there was not watched.",
+	return fmt.Sprintf(" The in-page guard could not be armed in %d busy frame(s) of the Company's website in this or another tab (%s): a script of this action there was not watched while it was busy (what the guard stops there once it is free, the next result says).",
 		len(urls), strings.Join(urls, ", "))
 }
 

@@ -36,10 +36,17 @@ type run struct {
 	// those it could not arm.
 	elsewhere []Frame
 	unguarded []string
-	// disarmed are the frames the run disarmed, whose guard watches the
+	// disarmed are the frames the run disarmed (or tried to), whose guard watches the
 	// window after the action; late, what it stopped after the last one.
 	disarmed []Frame
 	late     *lateCatch
+	// undisarmed are the frames no disarm reached (arming timed out in a
+	// busy tab, or the disarm failed), read by the next action's readLate.
+	undisarmed []Frame
+	// newDocuments is the generation of the window in which new documents
+	// arm the guard at their start that the run opened (newdocuments.go),
+	// to close after; 0 if it opened none.
+	newDocuments uint64
 	// title is the top document's title read by the last disarm, valid
 	// while the top document is titleDoc.
 	title, titleDoc string
@@ -420,11 +427,15 @@ func (r *run) disarm(ctx context.Context) (*marks.Caught, Frame) {
 	var frame Frame
 	for i, f := range armed {
 		d, err := ds[i], errs[i]
+		// A frame whose disarm failed is watched after too: its document
+		// may be one the action's navigation loaded, armed at its start
+		// (openNewDocuments), which a disarm that raced it could not reach.
+		r.disarmed = append(r.disarmed, f)
 		if err != nil {
 			r.g.log.Debug("disarming the guard failed", "err", err)
+			r.undisarmed = append(r.undisarmed, f)
 			continue
 		}
-		r.disarmed = append(r.disarmed, f)
 		if len(r.frameList) > 0 && r.frameList[0].ID == f.ID {
 			if doc, err := r.s.Document(ctx); err == nil {
 				r.title, r.titleDoc = d.Title, doc

@@ -38,11 +38,13 @@ type ScreenshotInput struct {
 }
 
 var screenshotDecl = Decl[ScreenshotInput]{
-	Tool:        spec.ToolScreenshot,
+	Tool:        "browser_screenshot",
 	Title:       "Screenshot",
 	Description: "PNG of the viewport, the page or an element; the User's fields masked.",
 	User:        UserWords{Did: "looked at the page", Refused: "look at the page"},
-	ReadOnly:    true,
+	Notes: "an image content (PNG or JPEG) of the tab or element; values in the User's fields are " +
+		"painted over; `outline_marks` outlines what the marks cover",
+	ReadOnly: true,
 	Build: func(in ScreenshotInput) Action {
 		return Screenshot{Ref: in.Ref, FullPage: in.FullPage, OutlineMarks: in.OutlineMarks}
 	},

@@ -67,32 +67,18 @@ func (g *Gate) doAndSee(ctx context.Context, a Action, onlyChanges bool) Result 
 	return res
 }
 
-// refOf is the ref an action names, "" for none.
+// refOf is the ref an action that may change its document names, ""
+// for none.
 func refOf(a Action) string {
-	switch a := a.(type) {
-	case Click:
-		return a.Ref
-	case Type:
-		return a.Ref
-	case Select:
-		return a.Ref
-	case PressKey:
-		return a.Ref
-	case Hover:
-		return a.Ref
+	if p := a.plan(); p.changes {
+		return p.ref
 	}
 	return ""
 }
 
 // mayChange says an action may change the document it acts on without
-// leaving it.
-func mayChange(a Action) bool {
-	switch a.(type) {
-	case Click, Type, Select, PressKey, Hover, HandleDialog:
-		return true
-	}
-	return false
-}
+// leaving it (its plan says so).
+func mayChange(a Action) bool { return a.plan().changes }
 
 // changedPage reports whether a done action left the model a page it has
 // not read: another document, URL, epoch or tab, or a tab it opened.
@@ -100,13 +86,8 @@ func changedPage(a Action, before PageState, res Result) bool {
 	if res.Outcome != spec.OutcomeDone || res.Dialog != nil {
 		return false // a dialog holds the tab: it is to be answered first
 	}
-	switch a := a.(type) {
-	case Snapshot, Screenshot, Wait, WebMCPList:
-		return false
-	case Tabs:
-		if a.Action == TabList {
-			return false
-		}
+	if a.plan().lease == noLease {
+		return false // a read (a snapshot, a screenshot, a wait, the tab list) leaves the page as it was
 	}
 	return len(res.TabsOpened) > 0 || res.Page.Epoch != before.Epoch || res.Page.URL != before.URL || !sameTab(res.Page.Tab, before.Tab)
 }

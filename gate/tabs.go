@@ -53,10 +53,12 @@ type TabsInput struct {
 }
 
 var tabsDecl = Decl[TabsInput]{
-	Tool:        spec.ToolTabs,
+	Tool:        "browser_tabs",
 	Title:       "Manage tabs",
 	Description: "List, select, close or open tabs; refs belong to one tab.",
 	User:        UserWords{Did: "changed tabs", Refused: "change of tabs"},
+	Notes: "`{tabs: [{index, url, title, active, opener?}]}`; popups and `target=_blank` pages are " +
+		"tabs; a select, close or new is gated like any action",
 	Schema: func(s *jsonschema.Schema) {
 		s.Properties["action"].Enum = enum(TabActions())
 		s.Properties["index"].Minimum = ptr(0.0)
@@ -137,10 +139,11 @@ type HandleDialogInput struct {
 }
 
 var handleDialogDecl = Decl[HandleDialogInput]{
-	Tool:        spec.ToolHandleDialog,
+	Tool:        "browser_handle_dialog",
 	Title:       "Answer a dialog",
 	Description: "Answer the tab's open dialog; it blocks other actions.",
 	User:        UserWords{Did: "answered the page's dialog", Refused: "answer to the dialog"},
+	Notes:       "answers the open alert, confirm, prompt or beforeunload of the active tab",
 	Build:       func(in HandleDialogInput) Action { return HandleDialog{Accept: in.Accept, PromptText: in.PromptText} },
 }
 
@@ -150,6 +153,7 @@ func (a HandleDialog) plan() plan {
 	return plan{
 		dialogOK: true,
 		lease:    inputLease,
+		changes:  true,
 		dispatch: func(ctx context.Context, st *step) error {
 			if err := st.r.tabs.HandleDialog(ctx, a.Accept, a.PromptText); err != nil {
 				if errors.Is(err, browser.ErrNoDialog) {

@@ -28,11 +28,12 @@ type WaitInput struct {
 }
 
 var waitDecl = Decl[WaitInput]{
-	Tool:        spec.ToolWait,
+	Tool:        "browser_wait",
 	Title:       "Wait",
 	Description: "Wait up to 30 s, or until a text appears.",
 	Loop:        Loop{Name: "wait", Brief: "Wait up to 30 seconds, or until a text appears on the page."},
 	User:        UserWords{Did: "waited", Refused: "wait"},
+	Notes:       "at most 30 s",
 	ReadOnly:    true,
 	Schema: func(s *jsonschema.Schema) {
 		s.Properties["seconds"].Minimum = ptr(0.0)

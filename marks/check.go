@@ -154,10 +154,12 @@ func Disarm(ctx context.Context, f browser.Frame) (Disarmed, error) {
 // was armed for returned: [Disarm] leaves it armed two seconds more
 // (judging by the same marks) for the scripts that action started (a
 // timer, a promise), and the gate reads this at its next action. Nil when
-// it stopped nothing.
-func Late(ctx context.Context, f browser.Frame) (*Caught, error) {
+// it stopped nothing. undisarmed says the last action did not disarm f
+// (its arming timed out in a busy tab, or its disarm failed): a guard the
+// action armed there late, and what it stopped, are read too.
+func Late(ctx context.Context, f browser.Frame, undisarmed bool) (*Caught, error) {
 	var c *Caught
-	if err := callScanner(ctx, f, jsTakeLate, &c); err != nil {
+	if err := callScanner(ctx, f, jsTakeLate, &c, undisarmed); err != nil {
 		return nil, fmt.Errorf("reading the guard: %w", err)
 	}
 	return c, nil

@@ -37,8 +37,10 @@
 // reads, once, what it stopped then. It judges by the marks as they were
 // when it armed (recorded from the marked elements down: the forms they
 // cover, their fields, marked submitters, covered values) and by the marks
-// now, whichever covers more. A take stands it down at once ([StandDown]),
-// so the User's own input never meets it.
+// now, whichever covers more. [NewDocumentGuard] arms it at the start of
+// the documents a navigation loads in the action's window (a page that
+// submits on load). A take stands it down at once ([StandDown]), so the
+// User's own input never meets it.
 //
 // # Conformance watcher
 //

@@ -23,6 +23,7 @@ var (
 	jsPeek           = scannerFunc{"peek"}
 	jsTakeLate       = scannerFunc{"takeLate"}
 	jsStandDown      = scannerFunc{"standDown"}
+	jsArmNew         = scannerFunc{"armNew"}
 	jsToolForms      = scannerFunc{"toolForms"}
 	jsToolPlan       = scannerFunc{"toolPlan"}
 	jsToolFill       = scannerFunc{"toolFill"}
@@ -53,6 +54,7 @@ var scannerFuncs = []scannerFunc{
 	jsPeek,
 	jsTakeLate,
 	jsStandDown,
+	jsArmNew,
 	jsToolForms,
 	jsToolPlan,
 	jsToolFill,

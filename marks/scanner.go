@@ -29,6 +29,7 @@ var scannerParts = []string{
 	"hittest.js", // HitTest: where a click lands
 	"roots.js",   // Roots: the shadow roots the guard listens in
 	"armed.js",   // Armed: what the marks covered when the guard armed
+	"verdict.js", // Verdict: what an action touches, by the marks now
 	"guard.js",   // Guard: the in-page guard, and check, which arms it
 	"scan.js",    // Scan: what the agent may read: one element's entry
 	"text.js",    // Text: the walk: text in reading order, controls in their lines

@@ -8,7 +8,7 @@ import (
 
 // scannerGlobals are the names of the isolated world (JavaScript's and
 // the DOM's) that the scanner's files use without defining them.
-var scannerGlobals = strings.Fields(`Array DataTransfer Document DocumentFragment Element Error HTMLAnchorElement
+var scannerGlobals = strings.Fields(`Array DataTransfer Date Document DocumentFragment Element Error HTMLAnchorElement
 	HTMLButtonElement HTMLDetailsElement HTMLFormElement HTMLIFrameElement HTMLInputElement
 	HTMLLabelElement HTMLSelectElement HTMLSlotElement HTMLTextAreaElement JSON Map Math
 	Event MouseEvent MutationObserver Node Number Object Set ShadowRoot WeakMap WeakSet

@@ -41,8 +41,8 @@ func newMetrics(sessions func() int) *metrics {
 	for _, e := range gate.Catalogue() {
 		m.known[e.Tool] = true
 	}
-	for name := range controlTools {
-		m.known[name] = true
+	for _, w := range controlTools {
+		m.known[w.name] = true
 	}
 	m.reg.MustRegister(m.calls, m.latency, m.control, m.subjects,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "poppy_mcp_sessions_open",

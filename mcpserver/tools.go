@@ -185,14 +185,6 @@ func capText(text string) string {
 	return text[:cut] + fmt.Sprintf("\n[poppy-browser: the page text was cut here, after %d of its %d bytes; read a part of the page with browser_snapshot and a ref]", cut, len(text))
 }
 
-// controlTools describes the control tools, for the model.
-var controlTools = map[string]string{
-	spec.ToolRequestUserControl: "Offer the User control for their step (user_step). " +
-		"Answers at once; tell the User, then wait or work on.",
-	spec.ToolControlStatus:  "Who holds the browser, the open offer, must_reobserve.",
-	spec.ToolWaitForControl: "Wait up to 60 s for the User's turn to end; if timed_out, call again.",
-}
-
 // controlTool is one control tool: the SDK validates its arguments
 // against in (argumentErrors words a misfit) and reads them into In; run
 // answers with a result value and whether it is an error, or with an
@@ -214,7 +206,7 @@ func addControl[In any](s *Server, t controlTool[In]) {
 		// time.
 		meta = appToolMeta()
 	}
-	tool := &mcp.Tool{Meta: meta, Name: t.name, Title: t.title, Description: controlTools[t.name], InputSchema: t.in, OutputSchema: t.out,
+	tool := &mcp.Tool{Meta: meta, Name: t.name, Title: t.title, Description: controlWordsOf(t.name).description, InputSchema: t.in, OutputSchema: t.out,
 		Annotations: annotations(t.readOnly, t.readOnly, false)}
 	s.inputs[t.name] = toolInput{schema: t.in}
 	mcp.AddTool(s.mcp, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {

@@ -122,25 +122,11 @@ const (
 	ReasonNoAnswer       Reason = "no_answer"       // the User did not answer ask_user
 )
 
-// MCP tool names (docs/reference.md).
+// MCP tool names of the tools that offer control to the User
+// (docs/reference.md). The browser actions' tool names are generated from
+// their declarations in package gate (tools_gen.go).
 const (
-	ToolNavigate           = "browser_navigate"
-	ToolBack               = "browser_back"
-	ToolSnapshot           = "browser_snapshot"
-	ToolClick              = "browser_click"
-	ToolType               = "browser_type"
-	ToolSelect             = "browser_select"
-	ToolPressKey           = "browser_press_key"
-	ToolScroll             = "browser_scroll"
-	ToolWait               = "browser_wait"
 	ToolRequestUserControl = "browser_request_user_control"
 	ToolControlStatus      = "browser_control_status"
 	ToolWaitForControl     = "browser_wait_for_control"
-	ToolTabs               = "browser_tabs"
-	ToolHandleDialog       = "browser_handle_dialog"
-	ToolForward            = "browser_forward"
-	ToolScreenshot         = "browser_screenshot"
-	ToolHover              = "browser_hover"
-	ToolWebMCPList         = "browser_webmcp_list"
-	ToolWebMCPCall         = "browser_webmcp_call"
 )

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/spec"
@@ -132,11 +133,14 @@ func TestGuardFrameDelayedSubmit(t *testing.T) {
 // it (it returns while that tab is still busy), and its result names that tab as one the guard was not armed in. A
 // script of the action that tells the busy tab (BroadcastChannel) to
 // submit its marked form is then either stopped, or sent: in which case
-// the result said, truthfully, that the tab was not watched.
+// the result said, truthfully, that the tab was not watched. When the
+// guard was armed there late (once the tab was free) and stopped it, the
+// next action's result and the audit log say so, as for any step the
+// guard stopped after an action returned.
 func TestGuardBusyTab(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	sv, _, site := webmcpSite(t, ctx, "busy-opener.html")
+	sv, auditPath, site := webmcpSite(t, ctx, "busy-opener.html")
 	snap := sv.Gate().Do(ctx, gate.Snapshot{})
 	if res := sv.Gate().Do(ctx, gate.Click{Ref: refNamed(t, snap, "button", "Open the other tab")}); res.Outcome != spec.OutcomeDone || len(res.TabsOpened) != 1 {
 		t.Fatalf("open the other tab: %s %s (%s), tabs opened %+v", res.Outcome, res.Reason, res.Message, res.TabsOpened)
@@ -195,9 +199,21 @@ func TestGuardBusyTab(t *testing.T) {
 	})
 	switch {
 	case strings.Contains(log, "stopped"):
-		// Armed late, once the tab was free: stopped, not sent.
+		// Armed late, once the tab was free: stopped, not sent, and said.
 		if n := posts(site, sub3); n != 0 {
 			t.Errorf("the busy tab says its submission was stopped, and it was POSTed %d times", n)
+		}
+		seen := len(auditLines(t, auditPath))
+		next := sv.Gate().Do(ctx, gate.Snapshot{})
+		if !strings.Contains(next.Message, "After the previous action (browser_click)") || !strings.Contains(next.Message, "stopped its submit") {
+			t.Errorf("the guard armed late in the busy tab stopped its submission, and the next result does not say so: %s", next.Message)
+		}
+		found := false
+		for _, l := range auditLines(t, auditPath)[seen:] {
+			found = found || (l.Event == audit.EventDenied && strings.Contains(l.Message, "after the action returned") && strings.HasSuffix(l.URL, "/busy-tab.html"))
+		}
+		if !found {
+			t.Errorf("no audit line for the submission the guard stopped in the busy tab")
 		}
 	case strings.Contains(log, "sent"):
 		waitFor(t, 20*time.Second, "the busy tab's submission", func() bool { return posts(site, sub3) > 0 })

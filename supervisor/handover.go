@@ -63,6 +63,13 @@ type frameGuard interface {
 	StandDown(ctx context.Context, f browser.Frame) error
 }
 
+// newDocumentsEnder is a frameGuard that also arms the guard in new
+// documents for a while after an agent's action (package gate's window):
+// a take ends that first.
+type newDocumentsEnder interface {
+	EndNewDocuments(ctx context.Context) error
+}
+
 // windowInput is where window input is blocked: the whole browser, or one
 // Session's browser context.
 type windowInput interface {
@@ -103,8 +110,14 @@ func (h *handover) open(ctx context.Context, frames controllerFrames) error {
 // pages cannot follow d, they go back to the agent's viewport, the failure
 // is recorded, and Take returns a nil screen: the User can act at any size.
 func (h *handover) Take(ctx context.Context, d *control.Device) (*control.Device, error) {
-	// 1 and 2. Every Company frame reads "user", and its guard stands
-	// down (inFrame).
+	// 1 and 2. No new document arms the guard at its start any more;
+	// every Company frame reads "user", and its guard stands down
+	// (inFrame).
+	if e, ok := h.guard.(newDocumentsEnder); ok {
+		if err := e.EndNewDocuments(ctx); err != nil {
+			h.record("ending the guard's window for new documents", err)
+		}
+	}
 	if err := h.frames.Set(ctx, spec.ControllerUser); err != nil {
 		h.putBack(ctx)
 		return nil, err

@@ -183,6 +183,9 @@ func (ss *Session) start(ctx context.Context) (err error) {
 		Audit:       ss.audit,
 		CompanyHost: s.company.IsCompanyHost,
 		Logger:      ss.log,
+		// A page's own on-load submission after the agent's navigation is
+		// judged in the Company's documents only.
+		CompanyDomain: companyDomain(s.company),
 		// Off by default: a download is the User's (the live view).
 		DownloadsForAgent: s.opts.Browser.DownloadsForAgent,
 	}
@@ -215,6 +218,23 @@ type markGuard struct{ ss *Session }
 
 func (g markGuard) StandDown(ctx context.Context, f browser.Frame) error {
 	return marks.StandDown(ctx, f, g.ss.control.Status().Epoch)
+}
+
+// companyDomain is c's organization.domain, or "" without a Company.
+func companyDomain(c *session.Company) string {
+	if c == nil {
+		return ""
+	}
+	return c.Domain
+}
+
+// EndNewDocuments ends the gate's window in which new documents arm the
+// guard at their start (gate.EndNewDocuments), for the take's epoch.
+func (g markGuard) EndNewDocuments(ctx context.Context) error {
+	if g.ss.gate == nil {
+		return nil
+	}
+	return g.ss.gate.EndNewDocuments(ctx, g.ss.control.Status().Epoch)
 }
 
 // join joins the Company's Session in the agent's page and records it.

@@ -22,7 +22,7 @@ var webmcpFixtureFS embed.FS
 // shadow tree), frames whose tools are not the page's, and a page busy
 // right after the agent's input.
 func WebMCPFixtures() []string {
-	return []string{"declarative.html", "imperative.html", "silent.html", "swapped.html", "busy.html", "unmarked.html", "opener.html", "helper.html", "flood.html", "honest.html", "late.html", "channel.html", "channel-helper.html", "late-frame.html", "late-frame-form.html", "busy-opener.html", "busy-tab.html"}
+	return []string{"declarative.html", "imperative.html", "silent.html", "swapped.html", "busy.html", "unmarked.html", "opener.html", "helper.html", "flood.html", "honest.html", "late.html", "channel.html", "channel-helper.html", "late-frame.html", "late-frame-form.html", "busy-opener.html", "busy-tab.html", "onload.html", "onload-submit.html"}
 }
 
 // WebMCPFixtureURL is the URL of a WebMCP fixture on the Company's host.

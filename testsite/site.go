@@ -71,6 +71,7 @@ type Site struct {
 	poppy      []byte              // nil: defaultPoppyJSON
 	jtis       map[string]struct{} // used jti values
 	sessions   map[string]string   // cookie value -> subject
+	holds      []*Held             // responses held back (Hold)
 	lastSeat   string
 	shopOrders int
 	joinAnswer JoinAnswer
@@ -262,6 +263,7 @@ func (s *Site) Handler() http.Handler {
 			return
 		}
 		s.rec.addRequest(host, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Time: s.now()})
+		s.wait(host, r)
 		h.ServeHTTP(w, r)
 	})
 }

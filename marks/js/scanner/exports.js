@@ -26,7 +26,7 @@
     scan: Text.scan, scanWire: Wire.scanWire, check: Guard.check, disarm: Guard.disarm,
     focus: Helpers.focus, selectKeys: Helpers.selectKeys, selectedValues: Helpers.selectedValues,
     scrollBy: Helpers.scrollBy, ref: Helpers.ref, marks: Helpers.marksNow, pendingHosts, adopt,
-    escapes: Routes.escapes, labelled: Routes.labelled, sameName: Routes.sameName, peek: Guard.peek, takeLate: Guard.takeLate, standDown: Guard.standDown,
+    escapes: Routes.escapes, labelled: Routes.labelled, sameName: Routes.sameName, peek: Guard.peek, takeLate: Guard.takeLate, standDown: Guard.standDown, armNew: Guard.armNew,
     toolForms: WebMCP.toolForms, toolPlan: WebMCP.plan, toolFill: WebMCP.fill,
     implicitRule: Rules.implicitRule, reusedBlocks: Memo.reused, idOf: Dom.idFor, elementOf: Dom.lookup, shadowRootOf: Tree.rootOf,
   });

@@ -3,10 +3,11 @@
 // imports the const lines at its top, its exports the object it returns.
 
   const Guard = (() => {
-    const { docTitle, lookup, docBody, docElement, formElements } = Dom;
-    const { isClosedHost, rootOf, deepActive, readAgain } = Tree;
-    const { deepFromPoint, hitTest } = HitTest;
-    const { collector, keyMarks, interactionOf, submissionOf, clickMarks, selectMarks, formOf, kindOf, judgeBy } = Rules;
+    const { docTitle, docElement, formElements } = Dom;
+    const { isClosedHost, deepActive } = Tree;
+    const { deepFromPoint } = HitTest;
+    const { collector, keyMarks, interactionOf, submissionOf, clickMarks, formOf, judgeBy } = Rules;
+    const { checkNow } = Verdict;
     const { record, formMarks, stateOf, isField } = Armed;
     const { listenRoots } = Roots;
 
@@ -177,14 +178,27 @@
       kept = null;
       if (guard && !guard.after && performance.now() <= guard.until) {
         guard = { ...guard, until: performance.now() + AFTER_MS, caught: null, after: true };
-      } else {
-        expire();
+      } else if (!(guard && guard.after && performance.now() <= guard.until)) {
+        expire(); // a window after (armNew's, when the action's navigation came first) stays
       }
       return { caught: caught || null, title: docTitle.call(document) };
     }
     // takeLate returns, once, what the guard stopped after its action
     // returned (see AFTER_MS), or null; the guard stays as it is.
-    function takeLate() {
+    // undisarmed says the gate's last action did not disarm this frame: it
+    // could not arm it in time (a busy tab) or its disarm failed, so an
+    // action's guard armed here later, and what it stopped, are that
+    // action's too.
+    function takeLate(undisarmed) {
+      if (undisarmed === true && guard && !guard.after) {
+        if (performance.now() <= guard.until) sweep();
+        late ??= guard.caught;
+        guard.caught = null;
+      }
+      if (undisarmed === true) {
+        late ??= kept;
+        kept = null;
+      }
       if (guard && guard.after) {
         if (performance.now() <= guard.until) sweep();
         late ??= guard.caught;
@@ -194,6 +208,38 @@
       const out = late;
       late = null;
       return out;
+    }
+
+    // armNew arms the guard in a new document of the Company's website
+    // (domain, the Company's organization.domain, and its subdomains) at
+    // its start, before any script of the page runs, when the gate says an
+    // action's window is open until the wall-clock time until (ms since the
+    // epoch): the action may have caused this navigation, and a page that
+    // submits its marked form on load would take the User's step for the
+    // agent. Another website's document is never armed: its steps are not
+    // the Company's to mark. It is a window after (what it stops waits in
+    // late for the gate's next call); it judges by the marks now, as the
+    // document has none at its start. A take replaces the script that
+    // calls it before the User's input can come, and stands down the
+    // documents it armed.
+    const docDomain = Object.getOwnPropertyDescriptor(Document.prototype, "domain").get;
+    function companyDocument(domain) {
+      // The host of the document's origin ("" when opaque), inherited by
+      // about:blank and srcdoc frames; nothing is parsed yet, so no named
+      // element can shadow it.
+      let host = (docDomain.call(document) || "").toLowerCase();
+      if (host.endsWith(".")) host = host.slice(0, -1);
+      return typeof domain === "string" && domain !== "" && (host === domain || host.endsWith("." + domain));
+    }
+    function armNew(until, domain) {
+      const left = until - Date.now();
+      // Only at a document's start (nothing parsed yet): a browser may
+      // also run the script at once in the documents already loaded,
+      // which the action's check armed or did not.
+      if (docElement.call(document) || guard || !(left > 0) || left > GUARD_MS + AFTER_MS) return;
+      if (!companyDocument(domain)) return;
+      const rec = record(listenRoots(guardEvent));
+      guard = { until: performance.now() + left, caught: null, rec, saved: rec.saved, after: true };
     }
 
     // peek is what the guard has stopped so far, without disarming it.
@@ -210,7 +256,14 @@
         if (performance.now() <= guard.until) sweep();
         late ??= guard.caught;
         if (performance.now() <= guard.until) after = { ...guard, caught: null };
+      } else if (guard) {
+        // An earlier action's guard that no disarm reached (its arming
+        // came late, in a tab busy past the gate's bound, or its disarm
+        // failed): what it stopped is that action's, reported as late.
+        if (performance.now() <= guard.until) sweep();
+        late ??= guard.caught;
       }
+      late ??= kept; // kept for a disarm that never came
       guard = kept = null;
       const mayArm = !(a.agent && a.epoch <= userEpoch);
       // A page's WebMCP tool runs, or an action elsewhere (another frame or
@@ -231,46 +284,5 @@
       }
       return out;
     }
-    function checkNow(a) {
-      const el = a.id ? lookup(a.id) : deepActive();
-      if (a.id && !el) return { stale: true, marks: [] };
-      const c = collector();
-      const out = { stale: false, marks: c.list, obscured: false, point: null, focused: false };
-      if (el) {
-        switch (a.kind) {
-          case "click": { // a pointer over covered UI may open or activate it (a hover too)
-            clickMarks(el, c);
-            const hit = hitTest(el, out);
-            if (hit && hit !== el && !out.obscured) clickMarks(hit, c);
-            break;
-          }
-          case "type":
-            interactionOf(el, c);
-            if (a.key) keyMarks(el, a.key, c);
-            break;
-          case "key": keyMarks(el, a.key || "", c); break;
-          case "select": selectMarks(el, c); break;
-          case "wheel": // a wheel steps a focused number field
-            if (el instanceof HTMLInputElement && el.type === "number") interactionOf(el, c);
-            break;
-          case "focus": case "scroll": break;
-          default: throw new Error("unknown action kind " + a.kind);
-        }
-        // Marks add up: a refused control in a submission form is covered both ways.
-        const f = c.list.length ? formOf(el) : null;
-        if (f && kindOf(f) === "submission") c.add("submission", f, el);
-        out.focused = deepActive() === el;
-        // Focus on an element that does not take focus itself is in a shadow
-        // root this world cannot see: a closed one attached since the last
-        // scan. Go adopts it and asks again.
-        if (!a.id && !rootOf(el) && el !== docBody.call(document) && el !== docElement.call(document) && el.tabIndex < 0 && !el.isContentEditable) {
-          readAgain(el);
-          Memo.forget(); // the blocks reused would not list it again
-          out.unseen = true;
-        }
-      }
-      c.list.sort((x, y) => (x.kind === "submission") - (y.kind === "submission"));
-      return out;
-    }
-    return { check, disarm, peek, takeLate, standDown };
+    return { check, disarm, peek, takeLate, standDown, armNew };
   })();
