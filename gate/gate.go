@@ -65,10 +65,11 @@ type Gate struct {
 	sem    chan struct{} // held while an action runs; guards the fields below
 	queued atomic.Int32  // actions waiting for sem, for tests that queue some
 
-	// life ends when the gate closes: the action in flight stops, and
-	// every later one fails with shutting_down.
-	life    context.Context
-	closeFn context.CancelFunc
+	// closed is closed by Close: the action in flight stops, and every
+	// later one fails with shutting_down. The gate runs nothing in the
+	// background, so it needs no context of its own.
+	closed    chan struct{}
+	closeOnce sync.Once
 
 	refs     *refTable
 	after    afterAction // the last action whose guard may still watch (after.go)
@@ -103,9 +104,9 @@ func New(opts *Options) *Gate {
 		page:    opts.Page,
 		sem:     make(chan struct{}, 1),
 		refs:    newRefTable(),
+		closed:  make(chan struct{}),
 		newDocs: newDocumentsWindow{domain: opts.CompanyDomain},
 	}
-	g.life, g.closeFn = context.WithCancel(context.Background())
 	if g.current == nil {
 		g.current = pageSurfaces(opts.Page)
 	}
@@ -195,7 +196,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 	defer cancel()
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	defer context.AfterFunc(g.life, func() { stop(errShuttingDown) })()
+	defer g.whenClosed(func() { stop(errShuttingDown) })()
 
 	r := &run{g: g, probe: pr}
 	var (
@@ -296,7 +297,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 func (g *Gate) refusal(pr *Probe, held bool) *Result {
 	var res Result
 	switch {
-	case g.life.Err() != nil:
+	case g.isClosed():
 		res = g.shuttingDown()
 	case g.ctl.Holder() == spec.ControllerUser && (pr == nil || !pr.AsUser):
 		res = g.userHasControl()
@@ -327,7 +328,7 @@ func (g *Gate) acquire(ctx context.Context) *Result {
 	select {
 	case g.sem <- struct{}{}:
 		return nil
-	case <-g.life.Done():
+	case <-g.closed:
 		res = g.shuttingDown()
 	case <-ctx.Done():
 		res = Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonTimeout, Message: "Another browser action is still running; try again.",
@@ -346,7 +347,7 @@ func (g *Gate) recorded(a Action, res Result) Result {
 // failed (shutting_down), as does every later one. It waits, within ctx,
 // for the action in flight to return, and its window for new documents.
 func (g *Gate) Close(ctx context.Context) error {
-	g.closeFn()
+	g.closeOnce.Do(func() { close(g.closed) })
 	select {
 	case g.sem <- struct{}{}:
 		<-g.sem
@@ -391,7 +392,7 @@ func (g *Gate) pageNow(p *PageState) {
 	if u == p.URL {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(g.life), titleWait)
+	ctx, cancel := context.WithTimeout(context.Background(), titleWait)
 	defer cancel()
 	p.URL, p.Title, p.Status = u, clip(s.Title(ctx)), s.Status()
 }

@@ -33,9 +33,7 @@ func (s *docsSurface) installs() []time.Time {
 }
 
 func docsGate() *Gate {
-	g := &Gate{log: slog.New(slog.DiscardHandler), sem: make(chan struct{}, 1), newDocs: newDocumentsWindow{domain: "airline.test"}}
-	g.life, g.closeFn = context.WithCancel(context.Background())
-	return g
+	return &Gate{log: slog.New(slog.DiscardHandler), sem: make(chan struct{}, 1), closed: make(chan struct{}), newDocs: newDocumentsWindow{domain: "airline.test"}}
 }
 
 // docsRun opens a run's window of control epoch turn and closes it after

@@ -62,9 +62,9 @@
 //
 // Each write of the value rereads it afterwards and writes again if control
 // changed meanwhile, so a frame ends with the latest value whichever write
-// lands last; no lock is held across a call to the browser. [Injector.Close]
-// ends the background work (frames set after a dialog or a late pause) and
-// waits for it.
+// lands last; no lock is held across a call to the browser. The background
+// work (frames set after a dialog or a late pause) runs in [Injector.Run],
+// which the injector's owner runs until it is done with it.
 //
 // The script also counts the page's reads; [Injector.Reads] answers the
 // count over the same private path, for the conformance checker (package

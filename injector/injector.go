@@ -47,26 +47,27 @@ type Options struct {
 
 // Injector provides navigator.poppy.controller in every Company frame.
 // Its methods are safe for concurrent use; no lock of its own is held
-// across a call to the browser. [Injector.Close] ends the work it left
-// running after a switch (a frame set when its dialog closes or when its
-// renderer's pause takes effect) and waits for it.
+// across a call to the browser. The work a switch leaves running (a frame
+// set when its dialog closes or when its renderer's pause takes effect)
+// runs in [Injector.Run], which its owner runs beside it.
 type Injector struct {
 	domain string
 	b      Scope
 	log    *slog.Logger
 	also   func(ctx context.Context, f browser.Frame, c spec.Controller) error
 
-	mu  sync.Mutex // guards cur and gen
+	mu  sync.Mutex // guards cur, gen and the background state below
 	cur spec.Controller
 	gen uint64 // counts changes of cur, so a write that raced one is redone
 
-	ctx    context.Context // ended by Close: the background work's
-	cancel context.CancelFunc
-	wg     sync.WaitGroup // the background work
+	pending []func(ctx context.Context) // background work Run has not started yet
+	wake    chan struct{}               // (buffered) tells Run there is pending work
+	running bool                        // Run was called
+	ended   bool                        // Run's ctx ended: no background work starts
 }
 
 // New returns an injector for the Company domain. Call Install before the
-// first page loads, and Close when done.
+// first page loads, and run [Injector.Run] beside it.
 func New(opts *Options) (*Injector, error) {
 	domain, err := spec.NormalizeDevelopmentHost(opts.Domain)
 	if err != nil {
@@ -79,23 +80,44 @@ func New(opts *Options) (*Injector, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	return &Injector{domain: domain, b: opts.Browser, log: log, also: opts.Also, cur: spec.ControllerAgent, ctx: ctx, cancel: cancel}, nil
+	return &Injector{domain: domain, b: opts.Browser, log: log, also: opts.Also, cur: spec.ControllerAgent, wake: make(chan struct{}, 1)}, nil
 }
 
-// Close ends the injector's background work and waits for it, within ctx.
-// A frame still held for its update is released (resumed) first.
-func (in *Injector) Close(ctx context.Context) error {
+// Run runs the work a switch leaves behind (a frame set once its dialog
+// closes, a held renderer set once its pause takes effect) until ctx
+// ends, then ends that work (a frame still held is released) and waits
+// for it. Work handed over before Run starts waits for it; after ctx ends
+// none starts. Its owner runs it beside the injector, once; it returns
+// nil when ctx ends.
+func (in *Injector) Run(ctx context.Context) error {
 	in.mu.Lock()
-	in.cancel() // under mu: background starts nothing from now on
+	if in.running {
+		in.mu.Unlock()
+		return errors.New("running the injector: already running")
+	}
+	in.running = true
 	in.mu.Unlock()
-	done := make(chan struct{})
-	go func() { in.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("closing the injector: %w", ctx.Err())
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		in.mu.Lock()
+		work := in.pending
+		in.pending = nil
+		ended := ctx.Err() != nil
+		in.ended = ended // under mu: once set, background starts nothing
+		in.mu.Unlock()
+		// Work queued as ctx ended still runs, with ctx ended: it releases
+		// what it holds.
+		for _, fn := range work {
+			wg.Go(func() { fn(ctx) })
+		}
+		if ended {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+		case <-in.wake:
+		}
 	}
 }
 
@@ -220,15 +242,19 @@ func (in *Injector) Set(ctx context.Context, c spec.Controller) error {
 	return nil
 }
 
-// background runs fn, owned by the injector: Close ends its ctx and waits.
-// After Close it runs nothing and reports false.
+// background hands fn to Run, which runs it with its ctx and waits for
+// it. Once Run's ctx has ended it runs nothing and reports false.
 func (in *Injector) background(fn func(ctx context.Context)) bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if in.ctx.Err() != nil {
+	if in.ended {
 		return false
 	}
-	in.wg.Go(func() { fn(in.ctx) })
+	in.pending = append(in.pending, fn)
+	select {
+	case in.wake <- struct{}{}:
+	default: // Run is woken already
+	}
 	return true
 }
 
@@ -326,7 +352,7 @@ const heldRetry = 5 * time.Second
 
 // finishHeld sets f while its renderer is held, trying again while the
 // renderer is slow to answer, then releases it. Until then no script of
-// that renderer runs; the injector's Close releases it too.
+// that renderer runs; the end of Run releases it too.
 func (in *Injector) finishHeld(ctx context.Context, f browser.Frame, h *browser.Hold) {
 	defer in.release(h)
 	for ctx.Err() == nil {
@@ -342,7 +368,7 @@ func (in *Injector) finishHeld(ctx context.Context, f browser.Frame, h *browser.
 }
 
 func (in *Injector) release(h *browser.Hold) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(in.ctx), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	if err := h.Release(ctx); err != nil && !gone(err) {
 		in.log.Warn("releasing a held renderer failed", "err", err)

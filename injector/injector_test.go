@@ -59,10 +59,32 @@ func setupWith(t testing.TB, ctx context.Context, opts browsertest.PageOptions) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	runInjector(t, in)
 	if err := in.Install(ctx); err != nil {
 		t.Fatal(err)
 	}
 	return site, chromium.NewPageWith(t, opts), in
+}
+
+// runInjector runs in's background work (Injector.Run) until the test
+// ends, then ends it and waits for it: Run must return within its bound,
+// a held frame released.
+func runInjector(tb testing.TB, in *injector.Injector) {
+	tb.Helper()
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx) }()
+	tb.Cleanup(func() {
+		stop()
+		select {
+		case err := <-done:
+			if err != nil {
+				tb.Errorf("running the injector: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			tb.Errorf("the injector's Run did not return within 10s of its ctx's end")
+		}
+	})
 }
 
 // readAll reads navigator.poppy in every frame of the page, by host.

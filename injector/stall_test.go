@@ -73,13 +73,7 @@ func launchWith(t *testing.T, ctx context.Context, opts injector.Options, args [
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		if err := in.Close(cctx); err != nil {
-			t.Errorf("closing the injector: %v", err)
-		}
-	})
+	runInjector(t, in)
 	if err := in.Install(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -155,13 +155,7 @@ func runtimeBrowser(tb testing.TB, ctx context.Context, args []string) (*browser
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		if err := in.Close(cctx); err != nil {
-			tb.Errorf("closing the injector: %v", err)
-		}
-	})
+	runInjector(tb, in)
 	if err := in.Install(ctx); err != nil {
 		tb.Fatal(err)
 	}

@@ -125,8 +125,8 @@ func join(ctx context.Context, b JoinBrowser, c *Company, src CredentialSource, 
 
 	navCtx, stopNav := context.WithCancelCause(ctx)
 	defer stopNav(nil)
-	w := &joinWatch{b: b, ctx: ctx, pageURL: page.url, endpoint: c.Endpoint, returnTo: returnTo, before: before, refuse: stopNav}
-	stopWatch, err := b.WatchRequests(ctx, w.check)
+	w := &joinWatch{b: b, pageURL: page.url, endpoint: c.Endpoint, returnTo: returnTo, before: before, refuse: stopNav}
+	stopWatch, err := b.WatchRequests(ctx, func(r JoinRequest) bool { return w.check(ctx, r) })
 	if err != nil {
 		return fmt.Errorf("watching the join: %w", err)
 	}

@@ -20,7 +20,6 @@ const (
 // refuses, before it is sent, the first one that breaks the protocol.
 type joinWatch struct {
 	b        JoinBrowser
-	ctx      context.Context
 	pageURL  string
 	endpoint string
 	returnTo string
@@ -32,8 +31,9 @@ type joinWatch struct {
 	refused error
 }
 
-// check is the [JoinBrowser.WatchRequests] callback.
-func (w *joinWatch) check(r JoinRequest) bool {
+// check judges r, a request of the join running under ctx: the
+// [JoinBrowser.WatchRequests] callback, bound to the join's ctx.
+func (w *joinWatch) check(ctx context.Context, r JoinRequest) bool {
 	if !r.Document || r.URL == w.pageURL {
 		return true
 	}
@@ -58,7 +58,7 @@ func (w *joinWatch) check(r JoinRequest) bool {
 	case !sameReturnTo(r.URL, w.returnTo):
 		why = fmt.Errorf("the browser-session endpoint redirected to %s, not to return_to", describeURL(r.URL, w.returnTo))
 	default:
-		after, err := w.b.Cookies(w.ctx, w.returnTo)
+		after, err := w.b.Cookies(ctx, w.returnTo)
 		switch {
 		case err != nil:
 			why = fmt.Errorf("reading cookies after the join: %w", err)

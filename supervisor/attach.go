@@ -47,11 +47,18 @@ func (s *Server) BrowserStats() BrowserStats {
 func (s *Server) liveBrowser(ctx context.Context) (*browser.Browser, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	defer context.AfterFunc(s.life, cancel)()
 	s.attachMu.Lock()
 	defer s.attachMu.Unlock()
 	s.mu.Lock()
 	b, closed, next := s.browser, s.closed, s.nextAttach
+	if !closed {
+		s.cancelAttach = cancel // Close stops this attach
+		defer func() {
+			s.mu.Lock()
+			s.cancelAttach = nil
+			s.mu.Unlock()
+		}()
+	}
 	s.mu.Unlock()
 	if closed {
 		return nil, errors.New("opening a session: the runtime is closing")
@@ -139,15 +146,14 @@ const (
 	heartbeatTimeout = 5 * time.Second
 )
 
-// keepAttached keeps a browser attached from Start to Close, for a Server
+// keepAttached keeps a browser attached until ctx ends (Close), for a Server
 // of many Sessions: when the browser goes away (or never came) it attaches
 // again at once, then with the backoff, without waiting for a new Session
 // to ask; while one is attached it asks it every heartbeatEvery whether it
 // answers. So [Server.Serving] fails within seconds of losing the pool and
 // holds again once a connection succeeds, and a load balancer that reads
 // /readyz sends Users only to a runtime that can open their browser.
-func (s *Server) keepAttached() {
-	ctx := s.life
+func (s *Server) keepAttached(ctx context.Context) {
 	for ctx.Err() == nil {
 		s.mu.Lock()
 		b, next := s.browser, s.nextAttach

@@ -78,16 +78,21 @@
 // not run concurrently with each other. The accessors are safe once the
 // start has returned nil; the parts they return document their own
 // concurrency. Each Session runs its work beside it in one errgroup
-// (golang.org/x/sync/errgroup) until Close: the audit log's health for its
-// live view, and up to four watches of control's events: one records the
+// (golang.org/x/sync/errgroup), from the end of Open until Close: the
+// injector's background work (injector.Injector.Run), the audit log's
+// health for its live view, and up to four watches of control's events:
+// one records the
 // User's own navigations in the audit log, one shows a desktop notification for each
 // offer ([OfferOptions.NotifyDesktop]), one writes each offer with the live
 // view's address to UserMessages ([OfferOptions.Announce]), one runs the
 // --on-offer command for each offer ([OfferOptions.Command], each run in a
-// goroutine of its own). [Session.Close] ends the group's context and
-// waits for the group, runs included, within its ctx. The browser and the live views own their
-// goroutines, and a caller runs Server.Start in its own goroutine when it
-// wants the start in the background.
+// goroutine of its own). No part keeps a context: each is a function of
+// the ctx Open gives it. [Session.Close] ends them in its order (the
+// watches before the gate, the injector's after the live view) and waits
+// for the group, runs included, within its ctx; a part that fails ends
+// the others, and its error is logged and returned by Close. The browser
+// and the live views own their goroutines, and a caller runs Server.Start
+// in its own goroutine when it wants the start in the background.
 // The Server reports the audit log's health on Options.Live.UserMessages, and
 // each Session in its live view: while the log cannot be written the gate
 // refuses agent actions (audit_unavailable).

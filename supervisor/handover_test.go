@@ -224,7 +224,10 @@ func TestHandoverInChromium(t *testing.T) {
 	if err := in.Install(ctx); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = in.Close(context.WithoutCancel(ctx)) })
+	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
+	ran := make(chan error, 1)
+	go func() { ran <- in.Run(runCtx) }()
+	t.Cleanup(func() { stopRun(); <-ran })
 	p := chromium.NewPage(t)
 	if _, err := p.Navigate(ctx, testsite.CheckInURL()); err != nil {
 		t.Fatal(err)

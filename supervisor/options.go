@@ -44,6 +44,10 @@ type Options struct {
 
 	// Logger receives debug logs. Nil means discard.
 	Logger *slog.Logger
+
+	// sessionWork, for tests, is more work beside each Session: each
+	// function returns a worker of the Session it is given (export_test.go).
+	sessionWork []func(ss *Session) worker
 }
 
 // JoinOptions are how the runtime joins the Company's Session.

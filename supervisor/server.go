@@ -41,8 +41,6 @@ type Server struct {
 
 	attachMu sync.Mutex     // one attach at a time, see liveBrowser
 	keeper   sync.WaitGroup // keepAttached, from Start to Close
-	life     context.Context
-	endLife  context.CancelFunc // in Close: an attach in progress stops
 
 	mu          sync.Mutex
 	started     bool
@@ -57,6 +55,11 @@ type Server struct {
 	// unanswered says the attached browser did not answer its last
 	// heartbeat (keepAttached): Serving is false until it does.
 	unanswered bool
+
+	// stopKeeping ends keepAttached, cancelAttach the attach in progress
+	// (liveBrowser, one at a time; nil when none is): Close calls both.
+	stopKeeping  context.CancelFunc
+	cancelAttach context.CancelFunc
 
 	stopAuditWatch func() // ends the audit log's health report on stderr
 }
@@ -74,7 +77,6 @@ func (s *Server) userIdentity(ss *Session) *ui.Identity {
 // NewServer returns a Server for opts; it starts nothing.
 func NewServer(opts *Options) *Server {
 	s := &Server{ready: make(chan struct{})}
-	s.life, s.endLife = context.WithCancel(context.Background())
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -97,6 +99,9 @@ func (s *Server) Start(ctx context.Context) (err error) {
 		return errors.New("starting runtime: already started")
 	}
 	s.started = true
+	// keepAttached runs until Close, whatever becomes of Start's ctx.
+	keepCtx, stopKeeping := context.WithCancel(context.WithoutCancel(ctx))
+	s.stopKeeping = stopKeeping
 	ctx, s.cancelStart = context.WithCancel(ctx)
 	s.mu.Unlock()
 	defer func() {
@@ -116,7 +121,7 @@ func (s *Server) Start(ctx context.Context) (err error) {
 	// of many Sessions keeps one attached in the background (keepAttached).
 	_, err = s.liveBrowser(ctx)
 	if s.ownContexts() {
-		s.keeper.Go(s.keepAttached)
+		s.keeper.Go(func() { s.keepAttached(keepCtx) })
 	}
 	return err
 }
@@ -252,17 +257,18 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
-	s.endLife()
 	started := s.started
-	if s.cancelStart != nil {
-		s.cancelStart()
+	for _, stop := range []context.CancelFunc{s.cancelStart, s.stopKeeping, s.cancelAttach} {
+		if stop != nil {
+			stop()
+		}
 	}
 	s.mu.Unlock()
 	if !started {
 		return nil
 	}
 	<-s.ready
-	s.keeper.Wait()   // it ends with s.life
+	s.keeper.Wait()   // it ends with stopKeeping
 	s.attachMu.Lock() // an attach in progress ends (its ctx) before we close
 	s.mu.Lock()
 	b := s.browser

@@ -8,8 +8,6 @@ import (
 	"net"
 	"sync"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/poppy-browser/poppy-browser/audit"
 	"github.com/poppy-browser/poppy-browser/browser"
 	"github.com/poppy-browser/poppy-browser/control"
@@ -43,13 +41,12 @@ type Session struct {
 	live     *ui.Live
 	links    offerLinks // the User's link for the open offer (onoffer.go)
 
-	// group runs what works beside the Session (the User's navigations,
-	// notices, offer lines, the audit log's health), each until life
-	// ends: Close ends it and waits for the group.
-	group   *errgroup.Group
-	life    context.Context
-	endLife context.CancelFunc
-	opened  bool // Open was called
+	// work runs in one errgroup what works beside the Session (the
+	// injector's background work, the User's navigations, notices, offer
+	// lines, the audit log's health), from the end of Open until Close
+	// ends it, stage by stage, and waits for it (work.go).
+	work   work
+	opened bool // Open was called
 
 	closeOnce sync.Once
 	closeErr  error
@@ -88,17 +85,21 @@ func (s *Server) newSession(ctx context.Context, id, subject string) (*Session, 
 // Open builds and starts everything of the Session's runtime, in the
 // order: browser context and page, injector and hand-over, control (and
 // the work beside it), join, the Control's one gate (and its probe view
-// with Options.Browser.Probe), live view. What works beside the Session
-// runs in one errgroup until [Session.Close]. On error Open closes what it
+// with Options.Browser.Probe), live view. Then what works beside the
+// Session (the injector's Run among it) starts in one errgroup, which runs
+// until [Session.Close]; a part of it that fails ends it all, and its
+// error is logged and returned by Close. On error Open closes what it
 // opened and returns the error. Open may be called once.
 func (ss *Session) Open(ctx context.Context) error {
 	if ss.opened {
 		return errors.New("opening a session: already opened")
 	}
 	ss.opened = true
-	ss.life, ss.endLife = context.WithCancel(context.WithoutCancel(ctx))
-	ss.group, ss.life = errgroup.WithContext(ss.life)
-	if err := ss.open(ctx); err != nil {
+	err := ss.open(ctx)
+	// Started even when open failed: each part lets go of what it holds
+	// (a subscription, a watch) when close ends it.
+	ss.startWork(ctx)
+	if err != nil {
 		_ = ss.close(context.WithoutCancel(ctx), "")
 		return err
 	}
@@ -159,6 +160,7 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	if ss.injector, err = injector.New(&injector.Options{Domain: s.company.Domain, Browser: scope, Logger: ss.log, Also: h.inFrame}); err != nil {
 		return err
 	}
+	ss.work.parts = append(ss.work.parts, part{stage: stageInjector, name: "injector", run: ss.injector.Run})
 	if err := ss.injector.Install(ctx); err != nil {
 		return err
 	}
@@ -203,6 +205,9 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	}
 	if s.opts.Offers.Announce && s.opts.Live.UserMessages != nil {
 		ss.run(offerAnnouncements(ss.control, s.opts.Live.UserMessages, ss.LiveURL))
+	}
+	for _, w := range s.opts.sessionWork {
+		ss.run(w(ss))
 	}
 	return nil
 }
@@ -339,12 +344,15 @@ func (ss *Session) Finish(ctx context.Context, message string) {
 	}
 }
 
-// Close ends the Session within ctx: the work beside it (its errgroup,
-// waited for), its gate (the action in flight ends), its live view (waiting for its
-// websockets and screencast), then its browser context (tabs, cookies and
-// storage; the default context's tab stays), and records the end with
-// reason ("idle", "closed") in the audit log. Later calls return the
-// first call's error.
+// Close ends the Session within ctx, in this order: the work beside it
+// (waited for), its gate (the action in flight ends), its live view
+// (waiting for its websockets and screencast), the injector's background
+// work (a frame still held is released), then its browser context (tabs,
+// cookies and storage; the default context's tab stays), records the end
+// with reason ("idle", "closed") in the audit log, and waits for the
+// Session's errgroup. Its error joins theirs, and the error of a part of
+// the background work that failed. Later calls return the first call's
+// error.
 func (ss *Session) Close(ctx context.Context, reason string) error {
 	return ss.close(ctx, reason)
 }
@@ -352,10 +360,7 @@ func (ss *Session) Close(ctx context.Context, reason string) error {
 func (ss *Session) close(ctx context.Context, reason string) error {
 	ss.closeOnce.Do(func() {
 		var errs []error
-		if ss.group != nil {
-			ss.endLife()
-			errs = append(errs, waitGroup(ctx, ss.group))
-		}
+		errs = append(errs, ss.work.end(ctx, stageBeside))
 		if ss.gate != nil {
 			errs = append(errs, ss.gate.Close(ctx)) // no action runs on a closing Session
 		}
@@ -363,15 +368,14 @@ func (ss *Session) close(ctx context.Context, reason string) error {
 			ss.live.Finish(ctx, "") // the viewers see the end, not a lost connection
 			errs = append(errs, ss.live.Shutdown(ctx))
 		}
-		if ss.injector != nil {
-			errs = append(errs, ss.injector.Close(ctx))
-		}
+		errs = append(errs, ss.work.end(ctx, stageInjector))
 		if ss.bctx != nil && ss.srv.ownContexts() {
 			errs = append(errs, ss.bctx.Close(ctx))
 		}
 		if ss.id != "" && reason != "" {
 			ss.record(audit.Entry{Event: audit.EventSessionEnd, Reason: reason})
 		}
+		errs = append(errs, ss.work.wait(ctx))
 		ss.closeErr = errors.Join(errs...)
 	})
 	return ss.closeErr

@@ -9,4 +9,8 @@
 //
 // sizes_test.go holds the sizes: a non-test Go file, a script, cmd in
 // all, each under its limit, with an allow-list that is meant to be empty.
+//
+// contexts_test.go holds STYLE's "never store a context": no struct field
+// of type context.Context outside package browser, but the ones its
+// allow-list names, each with why.
 package archtest
