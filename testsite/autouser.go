@@ -126,6 +126,12 @@ func (u *AutoUser) Run(ctx context.Context) (err error) {
 	if _, err := u.site.WaitCheckIns(ctx, 1); err != nil {
 		return fmt.Errorf("auto-user: the airline did not record the check-in: %w", err)
 	}
+	// The server recorded it; the User hands back once the browser shows
+	// the boarding pass, not while the check-in page is still on screen
+	// (the agent would read the old page and wait for it).
+	if err := u.waitFor(ctx, "#seat"); err != nil {
+		return fmt.Errorf("auto-user: the boarding pass never showed: %w", err)
+	}
 	u.say("user: sees the boarding pass page and hands control back")
 	if err := u.send(map[string]any{"type": "hand_back"}); err != nil {
 		return err
@@ -198,6 +204,29 @@ func (u *AutoUser) await(ctx context.Context, typ string, ok func(map[string]any
 			return m, nil
 		}
 	}
+}
+
+// waitFor waits, up to about 15 s, until the live view finds an element
+// for selector in the page the User sees.
+func (u *AutoUser) waitFor(ctx context.Context, selector string) error {
+	for range 100 {
+		if err := u.send(map[string]any{"type": "locate", "selector": selector}); err != nil {
+			return err
+		}
+		box, err := u.await(ctx, "locate", nil)
+		if err != nil {
+			return err
+		}
+		if box["type"] != "error" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(150 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("%s is not on the page", selector)
 }
 
 // clickOn clicks the centre of the element a selector finds, once it has
