@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"log/slog"
@@ -267,6 +266,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		}
 		return p.done(ctx, st)
 	}()
+	res = g.unlessStopped(ctx, res)
 	if len(r.armed)+len(r.elsewhere) > 0 {
 		// An action that stopped between its check and its input: disarm
 		// now, so the guard can never meet the User's input later.
@@ -355,14 +355,6 @@ func (g *Gate) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("closing the gate: %w", ctx.Err())
 	}
-}
-
-// errShuttingDown is the cause of an action's context when the gate closes.
-var errShuttingDown = errors.New("the runtime is shutting down")
-
-func (g *Gate) shuttingDown() Result {
-	return Result{Outcome: spec.OutcomeFailed, Reason: spec.ReasonShuttingDown,
-		Message: "The browser runtime is shutting down; nothing more runs.", Page: g.lastPage()}
 }
 
 // lastPage is the page state the last run reported, with the current
