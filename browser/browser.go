@@ -67,10 +67,16 @@ type Browser struct {
 	// ctxScripts are scripts of one browser context, by context and key
 	// (see Context.SetScript).
 	ctxScripts map[cdp.BrowserContextID]map[string]Script
-	targets    map[target.SessionID]*tgt // attached page and frame targets
-	pages      map[target.ID]*Page       // top-level pages
-	pageSubs   []chan *Page              // listeners for new pages
-	groups     map[cdp.BrowserContextID]*Tabs
+	// scriptOrder is when each key was last set (a count): a new target
+	// gets its scripts in that order, as a current one has them (a
+	// replaced script is added after the others), so a script may build
+	// on one set before it in the same world.
+	scriptOrder map[string]uint64
+	scriptsSet  uint64
+	targets     map[target.SessionID]*tgt // attached page and frame targets
+	pages       map[target.ID]*Page       // top-level pages
+	pageSubs    []chan *Page              // listeners for new pages
+	groups      map[cdp.BrowserContextID]*Tabs
 
 	observers    map[uint64]RequestObserver // by key, see ObserveRequests
 	nextObserver uint64
@@ -254,6 +260,7 @@ func (b *Browser) SetScript(ctx context.Context, key string, s Script) error {
 	b.mu.Lock()
 	holds := s.Holds != nil || b.scripts[key].Holds != nil
 	b.scripts[key] = s
+	b.setOrderLocked(key)
 	ts := b.targetList()
 	b.mu.Unlock()
 	return installIn(ctx, ts, key, holds)

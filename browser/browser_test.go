@@ -261,3 +261,53 @@ func BenchmarkLaunch(b *testing.B) {
 		br.Close()
 	}
 }
+
+// TestScriptsRunInTheOrderTheyWereSet: a script set later (here one of a
+// browser context) may build on one set before it in the same world, in
+// every new tab and frame: the gate's new-document guard builds on the
+// marks scanner. A new target got its scripts in map order, so about half
+// of the new tabs ran them the other way round.
+func TestScriptsRunInTheOrderTheyWereSet(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	own := ownBrowser(t)
+	b := own.Browser(t)
+	if err := b.SetScript(ctx, "first", browser.Script{World: "order", Source: `globalThis.first = true`}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := b.NewContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	if err := c.SetScript(ctx, "second", browser.Script{World: "order", Source: `globalThis.sawFirst = globalThis.first === true`, StartOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 8 {
+		p, err := c.NewPage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Navigate(ctx, "http://other.test/"); err != nil {
+			t.Fatal(err)
+		}
+		var frames []browser.Frame
+		for len(frames) < 2 {
+			frames = p.Frames()
+			select {
+			case <-ctx.Done():
+				t.Fatal("the iframe never attached")
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		for _, f := range frames {
+			var saw bool
+			if err := f.Call(ctx, "order", "function(){ return globalThis.sawFirst === true }", &saw); err != nil {
+				t.Fatalf("tab %d, frame %s: %v", i, f.URL, err)
+			}
+			if !saw {
+				t.Errorf("tab %d, frame %s: the script set second ran before the one set first", i, f.URL)
+			}
+		}
+	}
+}

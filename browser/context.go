@@ -1,9 +1,12 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
@@ -122,6 +125,7 @@ func (c *Context) SetScript(ctx context.Context, key string, s Script) error {
 	}
 	holds := s.Holds != nil || b.ctxScripts[c.id][key].Holds != nil || b.scripts[key].Holds != nil
 	b.ctxScripts[c.id][key] = s
+	b.setOrderLocked(key)
 	var ts []*tgt
 	for _, t := range b.targets {
 		if t.contextID() == c.id {
@@ -176,6 +180,24 @@ func (t *tgt) contextID() cdp.BrowserContextID {
 		return t.page.browserContext
 	}
 	return ""
+}
+
+// setOrderLocked records that the script under key was set now (see
+// scriptOrder). The caller holds b.mu.
+func (b *Browser) setOrderLocked(key string) {
+	if b.scriptOrder == nil {
+		b.scriptOrder = map[string]uint64{}
+	}
+	b.scriptsSet++
+	b.scriptOrder[key] = b.scriptsSet
+}
+
+// inOrderLocked lists the keys of scripts in the order they were last
+// set. The caller holds b.mu.
+func (b *Browser) inOrderLocked(scripts map[string]Script) []string {
+	keys := slices.Collect(maps.Keys(scripts))
+	slices.SortFunc(keys, func(x, y string) int { return cmp.Compare(b.scriptOrder[x], b.scriptOrder[y]) })
+	return keys
 }
 
 // scriptsFor returns the scripts a target runs: the browser's and its

@@ -245,6 +245,7 @@ func (t *tgt) configure(ctx context.Context) error {
 	defer t.installMu.Unlock()
 	t.b.mu.Lock()
 	scripts := t.b.scriptsForLocked(t)
+	keys := t.b.inOrderLocked(scripts)
 	t.b.mu.Unlock()
 
 	type step struct {
@@ -267,7 +268,8 @@ func (t *tgt) configure(ctx context.Context) error {
 			// for the WebMCP calls alone (see webmcp.go).
 			step{method: webmcp.CommandEnable})
 	}
-	for key, sc := range scripts {
+	for _, key := range keys {
+		sc := scripts[key]
 		steps = append(steps, step{method: page.CommandAddScriptToEvaluateOnNewDocument, key: key,
 			params: page.AddScriptToEvaluateOnNewDocumentParams{Source: sc.Source, WorldName: sc.World, RunImmediately: ptr(sc.World != "")},
 			res:    new(page.AddScriptToEvaluateOnNewDocumentResult)})

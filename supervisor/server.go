@@ -234,12 +234,14 @@ func (s *Server) launchBrowser(ctx context.Context) (*browser.Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	scripts := map[string]browser.Script{"marks": marks.Script()}
+	// The watch builds on the scanner, so it is set after it (a new
+	// frame runs scripts in the order they were set).
+	keys, scripts := []string{"marks"}, map[string]browser.Script{"marks": marks.Script()}
 	if s.opts.Browser.WatchMarks {
-		scripts["marks-watch"] = marks.WatchScript()
+		keys, scripts["marks-watch"] = append(keys, "marks-watch"), marks.WatchScript()
 	}
-	for key, sc := range scripts {
-		if err := b.SetScript(ctx, key, sc); err != nil {
+	for _, key := range keys {
+		if err := b.SetScript(ctx, key, scripts[key]); err != nil {
 			_ = b.Close()
 			return nil, fmt.Errorf("starting runtime: %w", err)
 		}
