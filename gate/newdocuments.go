@@ -67,12 +67,13 @@ var (
 type newDocumentsWindow struct {
 	domain string // the Company's organization.domain; "" opens no window
 
-	mu        sync.Mutex
-	gen       uint64    // the last run's window
-	installed time.Time // the end of the window installed last; zero when ended (or unknown)
-	taken     bool
-	userEpoch uint64
-	pending   sync.WaitGroup
+	mu         sync.Mutex
+	gen        uint64    // the last run's window
+	installed  time.Time // the end of the window installed last; zero when ended (or unknown)
+	taken      bool
+	userEpoch  uint64
+	beforeTake *takeMark // for ResumeNewDocuments
+	pending    sync.WaitGroup
 	// after is the end of the window after the last action that was
 	// dispatched (Unix ns): an action that dispatched nothing ends the
 	// window no earlier.
@@ -174,6 +175,9 @@ func (g *Gate) EndNewDocuments(ctx context.Context, epoch uint64) error {
 	w := &g.newDocs
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if !w.taken || w.userEpoch < epoch {
+		w.beforeTake = &takeMark{taken: w.taken, userEpoch: w.userEpoch, epoch: epoch}
+	}
 	w.taken, w.userEpoch = true, max(w.userEpoch, epoch)
 	// Not g.current(), which is the running action's (under the sem).
 	var p *browser.Page
@@ -185,4 +189,22 @@ func (g *Gate) EndNewDocuments(ctx context.Context, epoch uint64) error {
 		return nil
 	}
 	return w.install(ctx, &pageSurface{p: p}, time.Time{})
+}
+
+// ResumeNewDocuments undoes EndNewDocuments of epoch when that take
+// failed: the agent still holds control, and its next actions open the
+// window again (without it, no action of that epoch would).
+func (g *Gate) ResumeNewDocuments(epoch uint64) {
+	w := &g.newDocs
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if b := w.beforeTake; b != nil && b.epoch == epoch {
+		w.taken, w.userEpoch, w.beforeTake = b.taken, b.userEpoch, nil
+	}
+}
+
+// takeMark is the window's order before the take of epoch ended it.
+type takeMark struct {
+	taken            bool
+	userEpoch, epoch uint64
 }

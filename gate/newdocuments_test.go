@@ -128,6 +128,20 @@ func TestNewDocumentsWindowOrder(t *testing.T) {
 			t.Fatalf("installs %v, want the next epoch's run to open and shorten its window", got)
 		}
 	})
+	t.Run("a take that failed gives the window back", func(t *testing.T) {
+		g, s := docsGate(), &docsSurface{}
+		if err := g.EndNewDocuments(t.Context(), 1); err != nil {
+			t.Fatal(err)
+		}
+		g.ResumeNewDocuments(1) // the take failed: the agent holds epoch 1 still
+		docsRun(g, s, 1, true, nil)
+		if err := g.Close(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.installs(); len(got) != 2 || got[0].IsZero() {
+			t.Fatalf("installs %v, want the agent's next action to open its window and shorten it", got)
+		}
+	})
 	t.Run("nothing dispatched ends it, after the last action's window", func(t *testing.T) {
 		g, s := docsGate(), &docsSurface{}
 		docsRun(g, s, 1, false, nil)

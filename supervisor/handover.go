@@ -68,6 +68,8 @@ type frameGuard interface {
 // a take ends that first.
 type newDocumentsEnder interface {
 	EndNewDocuments(ctx context.Context) error
+	// ResumeNewDocuments undoes it after a take that failed.
+	ResumeNewDocuments()
 }
 
 // windowInput is where window input is blocked: the whole browser, or one
@@ -200,6 +202,9 @@ func (h *handover) putBack(ctx context.Context) {
 	defer cancel()
 	if err := h.toAgent(ctx); err != nil {
 		h.record("restoring the agent after a failed take", err)
+	}
+	if e, ok := h.guard.(newDocumentsEnder); ok {
+		e.ResumeNewDocuments()
 	}
 }
 

@@ -237,6 +237,14 @@ func (g markGuard) EndNewDocuments(ctx context.Context) error {
 	return g.ss.gate.EndNewDocuments(ctx, g.ss.control.Status().Epoch)
 }
 
+// ResumeNewDocuments gives the gate's window back after a take that failed
+// (gate.ResumeNewDocuments).
+func (g markGuard) ResumeNewDocuments() {
+	if g.ss.gate != nil {
+		g.ss.gate.ResumeNewDocuments(g.ss.control.Status().Epoch)
+	}
+}
+
 // join joins the Company's Session in the agent's page and records it.
 func (ss *Session) join(ctx context.Context) error {
 	s := ss.srv
