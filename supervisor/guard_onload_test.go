@@ -88,10 +88,9 @@ func TestGuardNewDocumentStandsDown(t *testing.T) {
 	userSubmits := func(what string) {
 		t.Helper()
 		was := posts(site, sub)
-		at := checkInAt(ctx, page)
-		if at == nil {
-			t.Fatalf("%s: no Check in button", what)
-		}
+		// The page may still be loading (Navigate returns before "complete").
+		var at []float64
+		waitFor(t, 20*time.Second, what+": the Check in button", func() bool { at = checkInAt(ctx, page); return at != nil })
 		if err := page.Click(ctx, at[0], at[1]); err != nil {
 			t.Fatal(err)
 		}

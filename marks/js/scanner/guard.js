@@ -229,7 +229,12 @@
       // element can shadow it.
       let host = (docDomain.call(document) || "").toLowerCase();
       if (host.endsWith(".")) host = host.slice(0, -1);
-      return typeof domain === "string" && domain !== "" && (host === domain || host.endsWith("." + domain));
+      if (typeof domain !== "string" || domain === "" || !(host === domain || host.endsWith("." + domain))) return false;
+      // Over https only (or http on a loopback name), as the runtime's
+      // Company frames are (spec.MayDeclare): a take stands down only
+      // those, so a guard armed elsewhere could meet the User's input.
+      const scheme = location.protocol;
+      return scheme === "https:" || (scheme === "http:" && /^(localhost|.*\.localhost|127(\.\d+){3}|\[::1\])$/.test(host));
     }
     function armNew(until, domain) {
       const left = until - Date.now();
