@@ -237,11 +237,13 @@
       return scheme === "https:" || (scheme === "http:" && /^(localhost|.*\.localhost|127(\.\d+){3}|\[::1\])$/.test(host));
     }
     function armNew(until, domain) {
-      const left = until - Date.now();
+      // At most the bound of an action and its window after: a browser
+      // whose clock is behind the runtime's still arms, for no longer.
+      const left = Math.min(until - Date.now(), GUARD_MS + AFTER_MS);
       // Only at a document's start (nothing parsed yet): a browser may
       // also run the script at once in the documents already loaded,
       // which the action's check armed or did not.
-      if (docElement.call(document) || guard || !(left > 0) || left > GUARD_MS + AFTER_MS) return;
+      if (docElement.call(document) || guard || !(left > 0)) return;
       if (!companyDocument(domain)) return;
       const rec = record(listenRoots(guardEvent));
       guard = { until: performance.now() + left, caught: null, rec, saved: rec.saved, after: true };
