@@ -13,7 +13,6 @@ import (
 	"github.com/poppy-browser/poppy-browser/control"
 	"github.com/poppy-browser/poppy-browser/gate"
 	"github.com/poppy-browser/poppy-browser/injector"
-	"github.com/poppy-browser/poppy-browser/marks"
 	"github.com/poppy-browser/poppy-browser/session"
 	"github.com/poppy-browser/poppy-browser/ui"
 )
@@ -212,37 +211,12 @@ func (ss *Session) start(ctx context.Context) (err error) {
 	return nil
 }
 
-// markGuard stands down the marks script's guard in a frame, for the
-// Session's current control epoch (the take's).
-type markGuard struct{ ss *Session }
-
-func (g markGuard) StandDown(ctx context.Context, f browser.Frame) error {
-	return marks.StandDown(ctx, f, g.ss.control.Status().Epoch)
-}
-
 // companyDomain is c's organization.domain, or "" without a Company.
 func companyDomain(c *session.Company) string {
 	if c == nil {
 		return ""
 	}
 	return c.Domain
-}
-
-// EndNewDocuments ends the gate's window in which new documents arm the
-// guard at their start (gate.EndNewDocuments), for the take's epoch.
-func (g markGuard) EndNewDocuments(ctx context.Context) error {
-	if g.ss.gate == nil {
-		return nil
-	}
-	return g.ss.gate.EndNewDocuments(ctx, g.ss.control.Status().Epoch)
-}
-
-// ResumeNewDocuments gives the gate's window back after a take that failed
-// (gate.ResumeNewDocuments).
-func (g markGuard) ResumeNewDocuments() {
-	if g.ss.gate != nil {
-		g.ss.gate.ResumeNewDocuments(g.ss.control.Status().Epoch)
-	}
 }
 
 // join joins the Company's Session in the agent's page and records it.

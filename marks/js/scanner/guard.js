@@ -237,6 +237,11 @@
       return scheme === "https:" || (scheme === "http:" && /^(localhost|.*\.localhost|127(\.\d+){3}|\[::1\])$/.test(host));
     }
     function armNew(until, domain) {
+      // Ended (a take): a document may run the version it retires first.
+      if (!(until > 0)) {
+        if (guard && guard.atStart && !docElement.call(document)) guard = null;
+        return;
+      }
       // At most the bound of an action and its window after: a browser
       // whose clock is behind the runtime's still arms, for no longer.
       const left = Math.min(until - Date.now(), GUARD_MS + AFTER_MS);
@@ -246,7 +251,7 @@
       if (docElement.call(document) || guard || !(left > 0)) return;
       if (!companyDocument(domain)) return;
       const rec = record(listenRoots(guardEvent));
-      guard = { until: performance.now() + left, caught: null, rec, saved: rec.saved, after: true };
+      guard = { until: performance.now() + left, caught: null, rec, saved: rec.saved, after: true, atStart: true };
     }
 
     // peek is what the guard has stopped so far, without disarming it.
