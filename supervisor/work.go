@@ -57,8 +57,8 @@ type part struct {
 
 // work is a Session's background work: one errgroup whose parts end, and
 // are waited for, stage by stage (Session.Close's order). It keeps no
-// context: each stage's ends with its end func, and all of them with the
-// first part that fails.
+// context: each stage's ends with its end func, and all of them but the
+// injector's with the first part that fails.
 type work struct {
 	parts []part // added by Open, started by start
 	group *errgroup.Group
@@ -74,15 +74,23 @@ func (ss *Session) run(w worker) {
 
 // startWork runs every part in the Session's errgroup, each stage under
 // its own ctx (a child of the group's, which keeps ctx's values but not
-// its end: a part that fails ends them all). A failure is logged when it
+// its end: a part that fails ends them all, but the injector's, which a
+// take needs while the Session lives). A failure is logged when it
 // happens and returned by Close.
 func (ss *Session) startWork(ctx context.Context) {
 	w := &ss.work
-	g, gctx := errgroup.WithContext(context.WithoutCancel(ctx))
+	base := context.WithoutCancel(ctx)
+	g, gctx := errgroup.WithContext(base)
 	w.group = g
 	var ctxs [stages]context.Context
 	for st := range stages {
-		ctxs[st], w.ends[st] = context.WithCancel(gctx)
+		parent := gctx
+		if st == stageInjector {
+			// Ended by Close only: while the Session lives, a take needs
+			// it to set busy frames, whatever other work failed.
+			parent = base
+		}
+		ctxs[st], w.ends[st] = context.WithCancel(parent)
 	}
 	for _, p := range w.parts {
 		wg := &w.waits[p.stage]
