@@ -69,12 +69,22 @@ func TestGuardNewDocumentInANewTab(t *testing.T) {
 }
 
 // TestGuardNewDocumentInAWindowOpened is TestGuardNewDocumentInANewTab
-// for a button that calls window.open(url) (the popup keeps its opener).
+// for a button that calls window.open(url), the popup keeping its opener,
+// on a page that submits 300 ms after load: Chromium keeps the popup's
+// initial about:blank Window, and its scripts' world, for that page, so
+// the guard armed in the about:blank is the one the page meets.
 func TestGuardNewDocumentInAWindowOpened(t *testing.T) {
-	t.Skip("known bug, open: the guard is not armed in the first document of a window.open(url) popup, so its on-load submission is POSTed (every run, Chromium of this repo's CI); not a reporting gap")
+	newTabOnLoad(t, []struct{ role, name string }{
+		{"button", "Open a window on the page that submits after 300 ms"},
+	})
+}
+
+// TestGuardNewDocumentInAWindowOpenedAtOnce is the same for a page that
+// submits at once on load.
+func TestGuardNewDocumentInAWindowOpenedAtOnce(t *testing.T) {
+	t.Skip("known bug, open: a window.open(url) popup shares its opener's renderer, whose navigation is apparently not held while the browser package sets up the new target, so a page that submits as soon as it loads does so before the guard is armed in its about:blank (POSTed every run here)")
 	newTabOnLoad(t, []struct{ role, name string }{
 		{"button", "Open a window on the page that submits at once"},
-		{"button", "Open a window on the page that submits after 300 ms"},
 	})
 }
 

@@ -231,12 +231,23 @@
       if (host.endsWith(".")) host = host.slice(0, -1);
       return typeof domain === "string" && domain !== "" && (host === domain || host.endsWith("." + domain));
     }
+    const docURL = Object.getOwnPropertyDescriptor(Document.prototype, "URL").get;
+    // initialBlank says the document is the initial about:blank of a
+    // window a script opened and keeps as its opener (window.open(url)):
+    // Chromium keeps its Window, and this world's context, for the first
+    // same-origin document the window loads, and runs no script of a new
+    // document there, so the guard armed now is the one that document
+    // meets.
+    function initialBlank() {
+      return docURL.call(document) === "about:blank" && window.top === window && window.opener !== null && history.length <= 1;
+    }
     function armNew(until, domain) {
       const left = until - Date.now();
-      // Only at a document's start (nothing parsed yet): a browser may
-      // also run the script at once in the documents already loaded,
-      // which the action's check armed or did not.
-      if (docElement.call(document) || guard || !(left > 0) || left > GUARD_MS + AFTER_MS) return;
+      // Only at a document's start (nothing parsed yet), or in a new
+      // window's initial about:blank: a browser may also run the script
+      // at once in the documents already loaded, which the action's check
+      // armed or did not.
+      if ((docElement.call(document) && !initialBlank()) || guard || !(left > 0) || left > GUARD_MS + AFTER_MS) return;
       if (!companyDocument(domain)) return;
       const rec = record(listenRoots(guardEvent));
       guard = { until: performance.now() + left, caught: null, rec, saved: rec.saved, after: true };
