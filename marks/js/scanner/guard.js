@@ -239,7 +239,7 @@
     // document there, so the guard armed now is the one that document
     // meets.
     function initialBlank() {
-      return docURL.call(document) === "about:blank" && window.top === window && window.opener !== null && history.length <= 1;
+      return docURL.call(document) === "about:blank" && window.top === window && window.opener !== null && window.history.length <= 1;
     }
     function armNew(until, domain) {
       const left = until - Date.now();
