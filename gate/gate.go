@@ -283,7 +283,7 @@ func (g *Gate) do(ctx context.Context, a Action, pr *Probe) Result {
 		r.reportLate(&res)
 	}
 	r.closeNewDocuments()
-	r.keepAfter(a.Tool())
+	r.keepAfter(a.Tool(), prior)
 	seen := res.Page
 	g.seen.Store(&seen)
 	// 4, the end: record the decision.

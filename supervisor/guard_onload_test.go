@@ -3,6 +3,7 @@ package supervisor_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -50,6 +51,91 @@ func TestGuardNewDocumentOfTheAction(t *testing.T) {
 	}
 	if n := strings.Count(string(raw), "stopped by the in-page guard after the action returned"); n < 3 {
 		t.Errorf("the audit log has %d lines for a submission stopped on a new page the action opened, want 3:\n%s", n, raw)
+	}
+}
+
+// TestGuardNewDocumentInANewTab: the agent clicks an unmarked link with
+// target=_blank, and the Company page the new tab loads submits its
+// marked form on load (at once, or 300 ms after load). The tab is the
+// action's, so the submission is too: the form is never POSTed, and the
+// click's result or the next one says the guard stopped it, as does the
+// audit log. Each case runs twice: a new tab once armed its guard only
+// half the time.
+func TestGuardNewDocumentInANewTab(t *testing.T) {
+	newTabOnLoad(t, []struct{ role, name string }{
+		{"link", "Open in a new tab the page that submits at once"},
+		{"link", "Open in a new tab the page that submits after 300 ms"},
+	})
+}
+
+// TestGuardNewDocumentInAWindowOpened is TestGuardNewDocumentInANewTab
+// for a button that calls window.open(url), the popup keeping its opener,
+// on a page that submits 300 ms after load: Chromium keeps the popup's
+// initial about:blank Window, and its scripts' world, for that page, so
+// the guard armed in the about:blank is the one the page meets.
+func TestGuardNewDocumentInAWindowOpened(t *testing.T) {
+	newTabOnLoad(t, []struct{ role, name string }{
+		{"button", "Open a window on the page that submits after 300 ms"},
+	})
+}
+
+// TestGuardNewDocumentInAWindowOpenedAtOnce is the same for a page that
+// submits at once on load.
+func TestGuardNewDocumentInAWindowOpenedAtOnce(t *testing.T) {
+	t.Skip("known bug, open: a window.open(url) popup shares its opener's renderer, whose navigation is apparently not held while the browser package sets up the new target, so a page that submits as soon as it loads does so before the guard is armed in its about:blank (POSTed every run here)")
+	newTabOnLoad(t, []struct{ role, name string }{
+		{"button", "Open a window on the page that submits at once"},
+	})
+}
+
+// newTabOnLoad runs each case (the role and name of an element of
+// onload.html that opens onload-submit.html in a new tab) twice.
+func newTabOnLoad(t *testing.T, cases []struct{ role, name string }) {
+	ctx, cancel := context.WithTimeout(t.Context(), 6*time.Minute)
+	defer cancel()
+	sv, auditPath, site := webmcpSite(t, ctx, "onload.html")
+	const sub = "/fixtures/webmcp/sub"
+	const stopped = "stopped by the in-page guard after the action returned"
+	zero := 0
+	for round := range 2 {
+		for _, c := range cases {
+			what := fmt.Sprintf("%s (round %d)", c.name, round+1)
+			reload(t, ctx, sv, "onload.html")
+			was, seen := posts(site, sub), len(auditLines(t, auditPath))
+			snap := sv.Gate().Do(ctx, gate.Snapshot{})
+			res := sv.Gate().Do(ctx, gate.Click{Ref: refNamed(t, snap, c.role, c.name)})
+			if len(res.TabsOpened) != 1 {
+				t.Fatalf("%s: %s %s (%s), tabs opened %+v, want the one new tab", what, res.Outcome, res.Reason, res.Message, res.TabsOpened)
+			}
+			waitFor(t, 30*time.Second, what+": the new tab's submission", func() bool { return triedOnLoad(ctx, sv.Page()) })
+			said := res.Outcome == spec.OutcomeDenied && res.Reason == spec.ReasonUserStep
+			if !said && res.Outcome != spec.OutcomeDone {
+				t.Errorf("%s: %s %s (%s), want done or denied user_step", what, res.Outcome, res.Reason, res.Message)
+			}
+			next := sv.Gate().Do(ctx, gate.Snapshot{})
+			if !said && !strings.Contains(next.Message, "After the previous action (browser_click)") {
+				t.Errorf("%s: neither the click's result (%s) nor the next one (%s) says the guard stopped the step", what, res.Message, next.Message)
+			}
+			if n := posts(site, sub) - was; n != 0 {
+				t.Errorf("%s: the new tab's marked form was POSTed %d times", what, n)
+			}
+			n := 0
+			for _, l := range auditLines(t, auditPath)[seen:] {
+				if l.Event == audit.EventDenied && l.Reason == string(spec.ReasonUserStep) && strings.Contains(l.Message, stopped) {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("%s: the audit log has %d lines for the stopped submission, want 1", what, n)
+			}
+			i := res.TabsOpened[0].Index
+			if r := sv.Gate().Do(ctx, gate.Tabs{Action: gate.TabClose, Index: &i}); r.Outcome != spec.OutcomeDone {
+				t.Fatalf("%s: close the new tab: %s %s (%s)", what, r.Outcome, r.Reason, r.Message)
+			}
+			if r := sv.Gate().Do(ctx, gate.Tabs{Action: gate.TabSelect, Index: &zero}); r.Outcome != spec.OutcomeDone {
+				t.Fatalf("%s: select the first tab: %s %s (%s)", what, r.Outcome, r.Reason, r.Message)
+			}
+		}
 	}
 }
 

@@ -10,6 +10,7 @@
     const { checkNow } = Verdict;
     const { record, formMarks, stateOf, isField } = Armed;
     const { listenRoots } = Roots;
+    const { companyDocument, initialBlank } = NewDocument;
 
     // ---- the guard: a second line behind check ----
     // While the gate dispatches an allowed agent action, the guard is armed
@@ -222,33 +223,19 @@
     // document has none at its start. A take replaces the script that
     // calls it before the User's input can come, and stands down the
     // documents it armed.
-    const docDomain = Object.getOwnPropertyDescriptor(Document.prototype, "domain").get;
-    function companyDocument(domain) {
-      // The host of the document's origin ("" when opaque), inherited by
-      // about:blank and srcdoc frames; nothing is parsed yet, so no named
-      // element can shadow it.
-      let host = (docDomain.call(document) || "").toLowerCase();
-      if (host.endsWith(".")) host = host.slice(0, -1);
-      if (typeof domain !== "string" || domain === "" || !(host === domain || host.endsWith("." + domain))) return false;
-      // Over https only (or http on a loopback name), as the runtime's
-      // Company frames are (spec.MayDeclare): a take stands down only
-      // those, so a guard armed elsewhere could meet the User's input.
-      const scheme = location.protocol;
-      return scheme === "https:" || (scheme === "http:" && /^(localhost|.*\.localhost|127(\.\d+){3}|\[::1\])$/.test(host));
-    }
     function armNew(until, domain) {
       // Ended (a take): a document may run the version it retires first.
       if (!(until > 0)) {
-        if (guard && guard.atStart && !docElement.call(document)) guard = null;
+        if (guard && guard.atStart && (!docElement.call(document) || initialBlank())) guard = null;
         return;
       }
       // At most the bound of an action and its window after: a browser
       // whose clock is behind the runtime's still arms, for no longer.
       const left = Math.min(until - Date.now(), GUARD_MS + AFTER_MS);
-      // Only at a document's start (nothing parsed yet): a browser may
-      // also run the script at once in the documents already loaded,
-      // which the action's check armed or did not.
-      if (docElement.call(document) || guard || !(left > 0)) return;
+      // Only at a document's start (nothing parsed yet), or in a new
+      // window's initial about:blank: a browser may also run the script
+      // at once in the documents already loaded.
+      if ((docElement.call(document) && !initialBlank()) || guard || !(left > 0)) return;
       if (!companyDocument(domain)) return;
       const rec = record(listenRoots(guardEvent));
       guard = { until: performance.now() + left, caught: null, rec, saved: rec.saved, after: true, atStart: true };
