@@ -187,15 +187,7 @@ func TestScriptsRunInEveryFrameBeforeThePage(t *testing.T) {
 	if _, err := p.Navigate(ctx, "http://other.test/"); err != nil {
 		t.Fatal(err)
 	}
-	var frames []browser.Frame
-	for len(frames) < 2 {
-		frames = p.Frames()
-		select {
-		case <-ctx.Done():
-			t.Fatal("the iframe never attached")
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	frames := withIframe(t, ctx, p)
 	for _, f := range frames {
 		var host string
 		if err := f.Call(ctx, "probe", "function(){ return globalThis.probeHost }", &host); err != nil {
@@ -291,16 +283,7 @@ func TestScriptsRunInTheOrderTheyWereSet(t *testing.T) {
 		if _, err := p.Navigate(ctx, "http://other.test/"); err != nil {
 			t.Fatal(err)
 		}
-		var frames []browser.Frame
-		for len(frames) < 2 {
-			frames = p.Frames()
-			select {
-			case <-ctx.Done():
-				t.Fatal("the iframe never attached")
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-		for _, f := range frames {
+		for _, f := range withIframe(t, ctx, p) {
 			var saw bool
 			if err := f.Call(ctx, "order", "function(){ return globalThis.sawFirst === true }", &saw); err != nil {
 				t.Fatalf("tab %d, frame %s: %v", i, f.URL, err)
@@ -308,6 +291,22 @@ func TestScriptsRunInTheOrderTheyWereSet(t *testing.T) {
 			if !saw {
 				t.Errorf("tab %d, frame %s: the script set second ran before the one set first", i, f.URL)
 			}
+		}
+	}
+}
+
+// withIframe waits until p (at other.test/, which frames company.test)
+// lists its iframe, and returns its frames.
+func withIframe(t *testing.T, ctx context.Context, p *browser.Page) []browser.Frame {
+	t.Helper()
+	for {
+		if frames := p.Frames(); len(frames) >= 2 {
+			return frames
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the iframe never attached")
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
 }
