@@ -82,7 +82,7 @@ func TestGuardNewDocumentInAWindowOpened(t *testing.T) {
 // TestGuardNewDocumentInAWindowOpenedAtOnce is the same for a page that
 // submits at once on load.
 func TestGuardNewDocumentInAWindowOpenedAtOnce(t *testing.T) {
-	t.Skip("known bug, open: a window.open(url) popup shares its opener's renderer, whose navigation is apparently not held while the browser package sets up the new target, so a page that submits as soon as it loads does so before the guard is armed in its about:blank (POSTed every run here)")
+	t.Skip("known bug, open (POSTed every run): armNew arms the popup's about:blank in time and performance.now() is not reset (timeOrigin is the same in the reused Window), but the marks world's window listeners, added in the about:blank, are not called in the first document the reused Window loads until some time after its load (measured: no readystatechange, DOMContentLoaded, submit or load reaches them; a formdata event does, after load, and taking the form out then does not stop the POST); a submission 300 ms later is caught, and so is this one when the page itself first adds a submit listener on its window (one of an unrelated type does not help))")
 	newTabOnLoad(t, []struct{ role, name string }{
 		{"button", "Open a window on the page that submits at once"},
 	})
