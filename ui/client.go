@@ -53,6 +53,10 @@ type client struct {
 	// sendMu orders queue against queueLast, so nothing lands after the
 	// last message.
 	sendMu sync.Mutex
+	// stateMu makes reading the state and queueing it one step
+	// (queueState), so a state read before a change (a proof revoked)
+	// never lands after the one read after it.
+	stateMu sync.Mutex
 	ending atomic.Bool
 	// proof is the User's proof of presence made in this view, and
 	// pending the passkey ceremony begun in it (presence.go); both
@@ -209,10 +213,10 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request) {
 
 	// Every change of control is pushed to this viewer in its own words
 	// (stateFor), from a watch that ends with the connection.
-	stopWatch := control.Watch(l.ctx, l.ctl, func(control.Event) { c.queue(l.stateFor(c)) })
+	stopWatch := control.Watch(l.ctx, l.ctl, func(control.Event) { l.queueState(c) })
 	defer stopWatch()
 	l.wg.Go(c.writeLoop)
-	c.queue(l.stateFor(c))
+	l.queueState(c)
 	st := l.ctl.Status()
 	l.mu.Lock()
 	if l.alert != "" {
@@ -295,6 +299,14 @@ func (l *Live) stateFor(c *client) stateMsg {
 	return m
 }
 
+// queueState queues the state as c sees it now, in the order the
+// states were read.
+func (l *Live) queueState(c *client) {
+	c.stateMu.Lock()
+	defer c.stateMu.Unlock()
+	c.queue(l.stateFor(c))
+}
+
 // broadcastState sends the state to every client (the shown tab, its
 // address or the viewer in control changed).
 func (l *Live) broadcastState() {
@@ -305,6 +317,6 @@ func (l *Live) broadcastState() {
 	}
 	l.mu.Unlock()
 	for _, c := range cs {
-		c.queue(l.stateFor(c))
+		l.queueState(c)
 	}
 }

@@ -41,7 +41,7 @@ func (l *Live) handle(ctx context.Context, c *client, m inMsg) {
 		// which gives nothing.
 		if m.Type == "take" || m.Type == "hand_back" || m.Type == "cancel" {
 			fail("prove it's you first: take control with your paired passkey")
-			c.queue(l.stateFor(c))
+			l.queueState(c)
 		}
 		return
 	}

@@ -236,7 +236,7 @@ func (l *Live) finishPresence(c *client, credential []byte) {
 	step := l.step
 	l.mu.Unlock()
 	l.log.Info("live view presence proved", "proof", string(proof.Kind), "credential", proof.Credential)
-	c.queue(l.stateFor(c))
+	l.queueState(c)
 	if step != nil {
 		c.queue(stepMsg{Type: "step", Box: step})
 	}
@@ -260,7 +260,7 @@ func (l *Live) sweepProofs() {
 	l.mu.Unlock()
 	for _, c := range expired {
 		l.log.Debug("live view identity expired: the view's proof ends")
-		c.queue(l.stateFor(c))
+		l.queueState(c)
 	}
 	if l.passkeys == nil {
 		return
@@ -286,7 +286,7 @@ func (l *Live) sweepProofs() {
 		l.mu.Lock()
 		c.proof, c.unpaired = nil, true
 		l.mu.Unlock()
-		c.queue(l.stateFor(c))
+		l.queueState(c)
 	}
 }
 

@@ -49,7 +49,7 @@ func (l *Live) Finish(ctx context.Context, message string) {
 	l.mu.Unlock()
 	var sent []chan struct{}
 	for _, c := range cs {
-		c.queue(l.stateFor(c))
+		l.queueState(c)
 		sent = append(sent, c.flush())
 	}
 	for _, ch := range sent {
