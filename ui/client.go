@@ -57,7 +57,7 @@ type client struct {
 	// (queueState), so a state read before a change (a proof revoked)
 	// never lands after the one read after it.
 	stateMu sync.Mutex
-	ending atomic.Bool
+	ending  atomic.Bool
 	// proof is the User's proof of presence made in this view, and
 	// pending the passkey ceremony begun in it (presence.go); both
 	// guarded by Live.mu.
