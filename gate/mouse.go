@@ -32,17 +32,24 @@ func (Click) Tool() string                { return spec.ToolClick }
 func (a Click) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Click) plan() plan {
+	return pointerPlan(a.Ref, "click", Input.Click, "Clicked %s.")
+}
+
+// pointerPlan is the plan of pointer input at an element's centre (a click
+// or a hover), judged as a click: hover menus and tooltips act on the
+// pointer too. said is the result's sentence, the ref for its %s.
+func pointerPlan(ref, what string, input func(Input, context.Context, float64, float64) error, said string) plan {
 	return plan{
-		ref:     a.Ref,
+		ref:     ref,
 		touch:   &marks.Action{Kind: marks.ActionClick},
 		lease:   inputLease,
 		changes: true,
 		dispatch: func(ctx context.Context, st *step) error {
-			return atCentre(ctx, st, "click", st.r.input.Click)
+			return atCentre(ctx, st, what, func(ctx context.Context, x, y float64) error { return input(st.r.input, ctx, x, y) })
 		},
 		settle: true,
 		done: func(ctx context.Context, st *step) Result {
-			return st.done(ctx, fmt.Sprintf("Clicked %s.", st.target.ref))
+			return st.done(ctx, fmt.Sprintf(said, st.target.ref))
 		},
 	}
 }
@@ -80,20 +87,7 @@ func (Hover) Tool() string                { return spec.ToolHover }
 func (a Hover) withRef(ref string) Action { a.Ref = ref; return a }
 
 func (a Hover) plan() plan {
-	return plan{
-		ref: a.Ref,
-		// Judged as a click: hover menus and tooltips act on the pointer.
-		touch:   &marks.Action{Kind: marks.ActionClick},
-		lease:   inputLease,
-		changes: true,
-		dispatch: func(ctx context.Context, st *step) error {
-			return atCentre(ctx, st, "hover", st.r.input.Hover)
-		},
-		settle: true,
-		done: func(ctx context.Context, st *step) Result {
-			return st.done(ctx, fmt.Sprintf("The pointer is over %s; take a snapshot to see what it shows.", st.target.ref))
-		},
-	}
+	return pointerPlan(a.Ref, "hover", Input.Hover, "The pointer is over %s; take a snapshot to see what it shows.")
 }
 
 // Scroll scrolls the element Ref, or the page when Ref is empty, by Amount
